@@ -1,0 +1,96 @@
+/**
+ * The shapes that flow between the speech engines (VAD, recognition, alignment, diarization) and the
+ * pipeline that stitches them together. Times are seconds from the start of the recording; audio is
+ * 16 kHz mono float32 in [-1, 1] unless a name says otherwise.
+ */
+
+export const SAMPLE_RATE = 16_000;
+
+/** A stretch of the recording in seconds. */
+export interface Span {
+  start: number;
+  end: number;
+}
+
+export interface RecognizedWord extends Span {
+  word: string;
+  /** Posterior probability of the word in [0, 1], as the decoder reports it. */
+  confidence: number;
+}
+
+export interface RecognizedSegment extends Span {
+  text: string;
+  words: RecognizedWord[];
+  /** Mean log probability per word, as decoders report it (0 is certain). */
+  avgLogprob: number;
+}
+
+export interface RecognizeOptions {
+  /** Seconds to add to every time, so chunk-local results land on the recording's clock. */
+  offset?: number;
+  /** Vocabulary and context hint; engines that cannot use it ignore it. */
+  prompt?: string;
+  signal?: AbortSignal;
+}
+
+/** A speech-to-text engine. Implementations load their model lazily, on first use. */
+export interface Recognizer {
+  readonly id: string;
+  recognize(pcm: Float32Array, options?: RecognizeOptions): Promise<RecognizedSegment[]>;
+  close(): Promise<void>;
+}
+
+/** Word timings for known text over a stretch of audio (corrections, dubbing). */
+export interface Aligner {
+  align(pcm: Float32Array, text: string, options?: { offset?: number; signal?: AbortSignal }): Promise<RecognizedWord[]>;
+}
+
+/** Finds where people speak. */
+export interface VoiceActivityDetector {
+  detect(pcm: Float32Array, options?: { offset?: number }): Promise<Span[]>;
+}
+
+export interface SpeakerTurn extends Span {
+  /** `S1`, `S2`, … in order of first appearance. */
+  speaker: string;
+}
+
+export interface DiarizeOptions {
+  minSpeakers?: number;
+  maxSpeakers?: number;
+}
+
+export interface DiarizationResult {
+  turns: SpeakerTurn[];
+  /** One voice profile per speaker label, comparable across recordings with `profileSimilarity`. */
+  profiles: Record<string, number[]>;
+}
+
+export interface Diarizer {
+  diarize(pcm: Float32Array, speech: Span[], options?: DiarizeOptions): Promise<DiarizationResult>;
+}
+
+/** A finished transcript as stored per session and served by the API and exports. */
+export interface TranscriptWord extends RecognizedWord {
+  speaker: string;
+}
+
+export interface TranscriptSegment extends Span {
+  id: number;
+  speaker: string;
+  text: string;
+  words: TranscriptWord[];
+  avgLogprob: number;
+}
+
+export interface Transcript {
+  language: string;
+  /** Length of the recording in seconds. */
+  duration: number;
+  text: string;
+  segments: TranscriptSegment[];
+  /** Speaker labels in order of first appearance. */
+  speakers: string[];
+  /** Id of the recognizer engine that produced it. */
+  engine: string;
+}
