@@ -1,0 +1,190 @@
+import { spawn, execFile } from 'node:child_process';
+import { SAMPLE_RATE } from '../speech/types';
+import type { MediaTools } from './tools';
+
+/**
+ * Streams any container ffmpeg can read as 16 kHz mono float32 PCM, in fixed-size blocks, so a long
+ * recording never has to sit in memory whole. ffmpeg downmixes multichannel audio (`-ac 1`) and
+ * resamples (`-ar 16000`); only the first audio stream is used.
+ */
+
+export type MediaDecodeErrorCode = 'no_audio_stream' | 'undecodable';
+
+/** Why a file could not be decoded; `code` tells "has no audio at all" apart from "broken or unknown". */
+export class MediaDecodeError extends Error {
+  constructor(
+    readonly code: MediaDecodeErrorCode,
+    message: string,
+    /** The tail of ffmpeg's stderr, for logs. */
+    readonly detail = '',
+  ) {
+    super(message);
+    this.name = 'MediaDecodeError';
+  }
+}
+
+export function isNoAudioStreamError(error: unknown): error is MediaDecodeError {
+  return error instanceof MediaDecodeError && error.code === 'no_audio_stream';
+}
+
+export interface DecodeOptions {
+  signal?: AbortSignal;
+  /** Samples per yielded block (the last block may be shorter). Default 16 000, one second. */
+  blockSamples?: number;
+}
+
+const BYTES_PER_SAMPLE = 4;
+const STDERR_KEEP = 4_000;
+
+// ffmpeg 5–7 phrase "the input has no audio" in these ways when `-map 0:a:0` finds nothing.
+const NO_AUDIO_PATTERNS = [/matches no streams/i, /does not contain any stream/i, /Output file .* does not contain/i];
+
+export function ffmpegDecodeArgs(path: string): string[] {
+  return [
+    '-nostdin',
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-i',
+    path,
+    '-map',
+    '0:a:0',
+    '-vn',
+    '-sn',
+    '-dn',
+    '-ac',
+    '1',
+    '-ar',
+    String(SAMPLE_RATE),
+    '-f',
+    'f32le',
+    '-acodec',
+    'pcm_f32le',
+    'pipe:1',
+  ];
+}
+
+export function classifyFfmpegFailure(stderr: string, exitCode: number | null): MediaDecodeError {
+  const detail = stderr.trim().slice(-STDERR_KEEP);
+  if (NO_AUDIO_PATTERNS.some((re) => re.test(stderr))) {
+    return new MediaDecodeError('no_audio_stream', 'The file has no audio stream.', detail);
+  }
+  const lastLine = detail.split('\n').filter(Boolean).pop() ?? `ffmpeg exited with code ${exitCode}`;
+  return new MediaDecodeError('undecodable', `The file could not be decoded: ${lastLine}`, detail);
+}
+
+function abortError(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error) return reason;
+  const error = new Error('The operation was aborted.');
+  error.name = 'AbortError';
+  return error;
+}
+
+/**
+ * Yields Float32Array blocks of `blockSamples` samples (each a fresh buffer the caller may keep).
+ * Stopping the iteration early, or aborting `signal`, kills ffmpeg. Throws MediaDecodeError when ffmpeg
+ * fails; a file whose audio decodes to zero samples simply yields nothing.
+ */
+export async function* decodeAudio(
+  path: string,
+  tools: MediaTools,
+  options: DecodeOptions = {},
+): AsyncGenerator<Float32Array, void, undefined> {
+  const { signal } = options;
+  const blockSamples = Math.max(1, Math.floor(options.blockSamples ?? SAMPLE_RATE));
+  if (signal?.aborted) throw abortError(signal);
+
+  const child = spawn(tools.ffmpeg, ffmpegDecodeArgs(path), { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (text: string) => {
+    stderr = (stderr + text).slice(-STDERR_KEEP * 4);
+  });
+  const exited = new Promise<{ code: number | null; error?: Error }>((resolve) => {
+    child.once('error', (error) => resolve({ code: null, error }));
+    child.once('close', (code) => resolve({ code }));
+  });
+  const onAbort = () => child.kill('SIGKILL');
+  signal?.addEventListener('abort', onAbort, { once: true });
+
+  // Stdout chunks are arbitrary byte runs; gather them into whole blocks of float32 samples.
+  let block = new Float32Array(blockSamples);
+  let blockBytes = new Uint8Array(block.buffer);
+  let filled = 0;
+  let carry = Buffer.alloc(0);
+  let finished = false;
+  try {
+    for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+      const bytes = carry.length ? Buffer.concat([carry, chunk]) : chunk;
+      const whole = bytes.length - (bytes.length % BYTES_PER_SAMPLE);
+      carry = Buffer.from(bytes.subarray(whole));
+      let pos = 0;
+      while (pos < whole) {
+        const take = Math.min(blockSamples - filled, (whole - pos) / BYTES_PER_SAMPLE);
+        // f32le bytes copy straight into the block: every platform Node and Electron ship on is little-endian.
+        blockBytes.set(bytes.subarray(pos, pos + take * BYTES_PER_SAMPLE), filled * BYTES_PER_SAMPLE);
+        filled += take;
+        pos += take * BYTES_PER_SAMPLE;
+        if (filled === blockSamples) {
+          yield block;
+          block = new Float32Array(blockSamples);
+          blockBytes = new Uint8Array(block.buffer);
+          filled = 0;
+        }
+      }
+    }
+    const { code, error } = await exited;
+    if (signal?.aborted) throw abortError(signal);
+    if (error) throw new Error(`Could not run ffmpeg ("${tools.ffmpeg}"): ${error.message}`);
+    if (code !== 0) throw classifyFfmpegFailure(stderr, code);
+    if (filled > 0) yield block.slice(0, filled);
+    finished = true;
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    if (!finished && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }
+}
+
+/** Decodes the whole file into one array; for short clips and tests (an hour is 230 MB). */
+export async function decodeAudioToArray(
+  path: string,
+  tools: MediaTools,
+  options: DecodeOptions = {},
+): Promise<Float32Array> {
+  const blocks: Float32Array[] = [];
+  let total = 0;
+  for await (const block of decodeAudio(path, tools, options)) {
+    blocks.push(block);
+    total += block.length;
+  }
+  const out = new Float32Array(total);
+  let at = 0;
+  for (const block of blocks) {
+    out.set(block, at);
+    at += block.length;
+  }
+  return out;
+}
+
+/**
+ * The container's idea of the first audio stream's duration in seconds, or null when it has none or
+ * does not say. Only a hint (for pre-sizing buffers and progress): decoding is the truth.
+ */
+export function probeAudioDuration(path: string, tools: MediaTools, signal?: AbortSignal): Promise<number | null> {
+  const args = ['-v', 'error', '-select_streams', 'a:0', '-show_entries', 'stream=duration:format=duration'];
+  return new Promise((resolve) => {
+    execFile(tools.ffprobe, [...args, '-of', 'json', path], { signal }, (error, stdout) => {
+      if (error) return resolve(null);
+      try {
+        const info = JSON.parse(stdout) as { streams?: { duration?: string }[]; format?: { duration?: string } };
+        const stream = info.streams?.[0];
+        if (!stream) return resolve(null);
+        const seconds = Number(stream.duration ?? info.format?.duration);
+        resolve(Number.isFinite(seconds) && seconds > 0 ? seconds : null);
+      } catch {
+        resolve(null);
+      }
+    });
+  });
+}
