@@ -1,0 +1,24 @@
+/** Hash routes, so the studio works from the service's `/` and from a file:// page in Electron. */
+export type Route =
+  | { name: 'projects' }
+  | { name: 'project'; key: string }
+  | { name: 'recording'; id: string };
+
+export function parseRoute(hash: string): Route {
+  const path = hash.replace(/^#/, '').replace(/^\/+/, '');
+  const [head, arg] = path.split('/').map((p) => decodeURIComponent(p));
+  if (head === 'projects' && arg) return { name: 'project', key: arg };
+  if (head === 'recordings' && arg) return { name: 'recording', id: arg };
+  return { name: 'projects' };
+}
+
+export function routeHash(route: Route): string {
+  switch (route.name) {
+    case 'project':
+      return `#/projects/${encodeURIComponent(route.key)}`;
+    case 'recording':
+      return `#/recordings/${encodeURIComponent(route.id)}`;
+    default:
+      return '#/';
+  }
+}

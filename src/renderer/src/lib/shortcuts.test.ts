@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { actionForKey, isTypingTarget } from './shortcuts';
+
+describe('actionForKey', () => {
+  it('maps the transport keys', () => {
+    expect(actionForKey({ key: ' ' })).toBe('play-pause');
+    expect(actionForKey({ key: 'j' })).toBe('shuttle-reverse');
+    expect(actionForKey({ key: 'K' })).toBe('shuttle-stop');
+    expect(actionForKey({ key: 'l' })).toBe('shuttle-forward');
+    expect(actionForKey({ key: 'Home' })).toBe('go-start');
+    expect(actionForKey({ key: 'End' })).toBe('go-end');
+  });
+
+  it('steps a frame on arrows and a second with Shift', () => {
+    expect(actionForKey({ key: 'ArrowLeft' })).toBe('frame-back');
+    expect(actionForKey({ key: 'ArrowRight', shiftKey: true })).toBe('second-forward');
+  });
+
+  it('sets in and out points and opens the sheet on ?', () => {
+    expect(actionForKey({ key: 'i' })).toBe('mark-in');
+    expect(actionForKey({ key: 'o' })).toBe('mark-out');
+    expect(actionForKey({ key: '?', shiftKey: true })).toBe('show-shortcuts');
+  });
+
+  it('leaves browser and unknown chords alone', () => {
+    expect(actionForKey({ key: 'l', ctrlKey: true })).toBeNull();
+    expect(actionForKey({ key: 'f', metaKey: true })).toBe('find');
+    expect(actionForKey({ key: 'q' })).toBeNull();
+    expect(actionForKey({ key: 'j', altKey: true })).toBeNull();
+  });
+});
+
+describe('isTypingTarget', () => {
+  it('recognises text fields but not buttons or checkboxes', () => {
+    expect(isTypingTarget({ tagName: 'INPUT', type: 'text' })).toBe(true);
+    expect(isTypingTarget({ tagName: 'INPUT', type: 'search' })).toBe(true);
+    expect(isTypingTarget({ tagName: 'TEXTAREA' })).toBe(true);
+    expect(isTypingTarget({ tagName: 'DIV', isContentEditable: true })).toBe(true);
+    expect(isTypingTarget({ tagName: 'INPUT', type: 'checkbox' })).toBe(false);
+    expect(isTypingTarget({ tagName: 'BUTTON' })).toBe(false);
+    expect(isTypingTarget(null)).toBe(false);
+  });
+});

@@ -1,0 +1,124 @@
+/**
+ * The editor's keyboard map: keydown → action. Pure so the map can be tested and listed on the
+ * shortcut sheet from one source.
+ */
+export type EditorAction =
+  | 'play-pause'
+  | 'shuttle-reverse'
+  | 'shuttle-stop'
+  | 'shuttle-forward'
+  | 'frame-back'
+  | 'frame-forward'
+  | 'second-back'
+  | 'second-forward'
+  | 'mark-in'
+  | 'mark-out'
+  | 'clear-marks'
+  | 'go-start'
+  | 'go-end'
+  | 'zoom-in'
+  | 'zoom-out'
+  | 'zoom-fit'
+  | 'find'
+  | 'show-shortcuts'
+  | 'close';
+
+export interface KeyLike {
+  key: string;
+  shiftKey?: boolean;
+  ctrlKey?: boolean;
+  metaKey?: boolean;
+  altKey?: boolean;
+}
+
+export interface ShortcutDoc {
+  keys: string;
+  action: EditorAction;
+  description: string;
+}
+
+export const SHORTCUTS: ShortcutDoc[] = [
+  { keys: 'Space', action: 'play-pause', description: 'Play / pause' },
+  { keys: 'J', action: 'shuttle-reverse', description: 'Play in reverse; slower when playing forward; faster on repeat' },
+  { keys: 'K', action: 'shuttle-stop', description: 'Stop' },
+  { keys: 'L', action: 'shuttle-forward', description: 'Play forward; repeated L doubles the speed' },
+  { keys: '← / →', action: 'frame-back', description: 'One frame back / forward (timebase; 25 fps when none)' },
+  { keys: 'Shift+← / Shift+→', action: 'second-back', description: 'One second back / forward' },
+  { keys: 'I / O', action: 'mark-in', description: 'Set in / out point at the playhead' },
+  { keys: 'Shift+X', action: 'clear-marks', description: 'Clear in and out points' },
+  { keys: 'Home / End', action: 'go-start', description: 'Go to start / end' },
+  { keys: '+ / − / 0', action: 'zoom-in', description: 'Zoom in / out / fit the whole recording' },
+  { keys: 'Ctrl+F or /', action: 'find', description: 'Search the transcript' },
+  { keys: '?', action: 'show-shortcuts', description: 'Show this sheet' },
+  { keys: 'Esc', action: 'close', description: 'Close dialogs and menus' },
+];
+
+/** Action for a keydown, or null when the key is not an editor shortcut. */
+export function actionForKey(e: KeyLike): EditorAction | null {
+  const mod = e.ctrlKey || e.metaKey;
+  if (mod) return e.key.toLowerCase() === 'f' ? 'find' : null;
+  if (e.altKey) return null;
+  switch (e.key) {
+    case ' ':
+      return 'play-pause';
+    case 'j':
+    case 'J':
+      return 'shuttle-reverse';
+    case 'k':
+    case 'K':
+      return 'shuttle-stop';
+    case 'l':
+    case 'L':
+      return 'shuttle-forward';
+    case 'ArrowLeft':
+      return e.shiftKey ? 'second-back' : 'frame-back';
+    case 'ArrowRight':
+      return e.shiftKey ? 'second-forward' : 'frame-forward';
+    case 'i':
+    case 'I':
+      return 'mark-in';
+    case 'o':
+    case 'O':
+      return 'mark-out';
+    case 'X':
+      return e.shiftKey ? 'clear-marks' : null;
+    case 'Home':
+      return 'go-start';
+    case 'End':
+      return 'go-end';
+    case '+':
+    case '=':
+      return 'zoom-in';
+    case '-':
+    case '_':
+      return 'zoom-out';
+    case '0':
+      return 'zoom-fit';
+    case '/':
+      return 'find';
+    case '?':
+      return 'show-shortcuts';
+    case 'Escape':
+      return 'close';
+    default:
+      return null;
+  }
+}
+
+interface TargetLike {
+  tagName?: string;
+  isContentEditable?: boolean;
+  type?: string;
+}
+
+const TYPING_INPUT_TYPES = new Set(['text', 'search', 'email', 'number', 'password', 'url', 'tel', '']);
+
+/** True when the key goes to a text field, where shortcuts must not fire. */
+export function isTypingTarget(target: TargetLike | null | undefined): boolean {
+  if (!target) return false;
+  if (target.isContentEditable) return true;
+  const tag = target.tagName?.toUpperCase();
+  if (tag === 'TEXTAREA' || tag === 'SELECT') return true;
+  if (tag === 'INPUT') return TYPING_INPUT_TYPES.has((target.type ?? '').toLowerCase());
+  return false;
+}
