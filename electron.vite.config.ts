@@ -1,0 +1,74 @@
+import { readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'electron-vite';
+
+const root = import.meta.dirname;
+const src = resolve(root, 'src');
+
+/**
+ * Main-process entries: the Electron entry plus every module of the service.
+ *
+ * The service is bundled into out/main, but it also starts worker threads and child processes from its own files
+ * (by path, so no bundler can see them). Building with `preserveModules` and making every service module an entry
+ * keeps the source layout: src/service/a/b.ts becomes out/main/service/a/b.js, with relative imports intact. A
+ * service module that spawns a sibling therefore finds it at the same relative URL, as long as it derives the
+ * extension from its own file rather than hard-coding '.ts':
+ *
+ *   const ext = extname(fileURLToPath(import.meta.url)); // '.ts' under tsx, '.js' in the build
+ *   new Worker(new URL(`./decode-worker${ext}`, import.meta.url));
+ *
+ * (Workers and forks inherit the parent's execArgv, so under `node --import tsx` they load TypeScript too.)
+ * Non-code files the service reads beside its sources are not copied; it should locate those from the repository
+ * or resource root instead. Dependencies (better-sqlite3, onnxruntime-node and the rest of package.json
+ * "dependencies") stay external — electron-vite's default `externalizeDeps` — and load from node_modules, which
+ * native addons need.
+ */
+function mainEntries(): Record<string, string> {
+  const entries: Record<string, string> = { index: join(src, 'main/index.ts') };
+  const serviceDir = join(src, 'service');
+  for (const file of readdirSync(serviceDir, { recursive: true, encoding: 'utf8' })) {
+    if (!file.endsWith('.ts') || file.endsWith('.test.ts') || file.endsWith('.d.ts')) continue;
+    const name = join('service', file.slice(0, -'.ts'.length)).split('\\').join('/');
+    entries[name] = join(serviceDir, file);
+  }
+  return entries;
+}
+
+export default defineConfig({
+  main: {
+    build: {
+      outDir: resolve(root, 'out/main'),
+      rolldownOptions: {
+        input: mainEntries(),
+        output: {
+          preserveModules: true,
+          preserveModulesRoot: src,
+          entryFileNames: '[name].js',
+        },
+      },
+    },
+  },
+  preload: {
+    build: {
+      outDir: resolve(root, 'out/preload'),
+      // Sandboxed preloads cannot be ES modules and can require nothing but 'electron': emit CommonJS
+      // (out/preload/index.cjs) with every other import bundled in.
+      externalizeDeps: false,
+      rolldownOptions: {
+        input: { index: join(src, 'preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    // The studio. In the app it is served by the local service (same origin as the API), not from file://.
+    root: join(src, 'renderer'),
+    plugins: [react()],
+    build: {
+      outDir: resolve(root, 'out/renderer'),
+      emptyOutDir: true,
+      rolldownOptions: { input: join(src, 'renderer/index.html') },
+    },
+  },
+});
