@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { createFeatureMatrix } from '../../dsp/features';
+import { accumulate, covarianceLogDet, deltaBic, emptyStats, logDetSpd } from './gaussian';
+
+/** Deterministic pseudo-random numbers (mulberry32), so tests never flake. */
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function gaussianFrames(n: number, means: number[], seed: number) {
+  const r = rng(seed);
+  const m = createFeatureMatrix(n, means.length);
+  for (let i = 0; i < n; i++) {
+    for (let d = 0; d < means.length; d++) {
+      const u = Math.max(r(), 1e-12);
+      m.data[i * means.length + d] = means[d]! + Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * r());
+    }
+  }
+  return m;
+}
+
+describe('logDetSpd', () => {
+  it('matches a hand-computed determinant', () => {
+    // [[4, 2], [2, 3]] has determinant 8.
+    expect(logDetSpd(Float64Array.from([4, 2, 2, 3]), 2)).toBeCloseTo(Math.log(8), 12);
+    expect(logDetSpd(Float64Array.from([1, 2, 2, 1]), 2)).toBeNaN();
+  });
+});
+
+describe('deltaBic', () => {
+  it('is negative for two halves of one Gaussian and positive for two different Gaussians', () => {
+    const same1 = accumulate(emptyStats(3), gaussianFrames(300, [0, 0, 0], 1), 0, 300);
+    const same2 = accumulate(emptyStats(3), gaussianFrames(300, [0, 0, 0], 2), 0, 300);
+    const other = accumulate(emptyStats(3), gaussianFrames(300, [2, -1, 1], 3), 0, 300);
+    expect(deltaBic(same1, same2, 1, 1e-6)).toBeLessThan(0);
+    expect(deltaBic(same1, other, 1, 1e-6)).toBeGreaterThan(0);
+  });
+
+  it('estimates the covariance of unit-variance data', () => {
+    const stats = accumulate(emptyStats(2), gaussianFrames(20000, [5, -3], 4), 0, 20000);
+    expect(covarianceLogDet(stats, 0)).toBeCloseTo(0, 1);
+  });
+});

@@ -1,0 +1,243 @@
+import { createFeatureMatrix, normalizeMeanVariance, type FeatureMatrix } from '../../dsp/features';
+import { computeMfcc } from '../../dsp/mfcc';
+import { computeProfile } from '../speakers/profile';
+import type { DiarizationResult, DiarizeOptions, Diarizer, Span } from '../types';
+import { SAMPLE_RATE } from '../types';
+import { detectSpeakerChanges } from './changeDetection';
+import { bicAgglomerate, mergeAdjacent } from './clustering';
+import { accumulate, emptyStats, type GaussianStats } from './gaussian';
+import { gmmLogLikelihood, trainGmm } from './gmm';
+import { labelsToTurns } from './turns';
+import { viterbiLabels } from './viterbi';
+
+export interface SpectralDiarizerSettings {
+  /** Cepstra computed per frame (c0 … c(n−1)). */
+  cepstra: number;
+  /** Whether c0 (frame loudness) joins the clustering features. */
+  useC0: boolean;
+  changeWindow: number;
+  changeLambda: number;
+  /** ΔBIC weight for merging neighbouring segments. */
+  linearLambda: number;
+  /** ΔBIC weight for the agglomerative stage; decides the speaker count. */
+  clusterLambda: number;
+  ridge: number;
+  /** Segments shorter than this (frames) sit out clustering and get a label from resegmentation. */
+  minClusterFrames: number;
+  /** Upper bound on segments entering the O(n²) clustering (memory and time bound for long files). */
+  maxSegments: number;
+  resegmentIterations: number;
+  gmmComponents: number;
+  /** Viterbi cost of switching speaker between frames (log-likelihood units). */
+  switchPenalty: number;
+  /** Clusters with less speech than this (seconds) after resegmentation are folded into the others. */
+  minSpeakerSeconds: number;
+}
+
+export const DEFAULT_DIARIZER_SETTINGS: SpectralDiarizerSettings = {
+  cepstra: 20,
+  useC0: false,
+  changeWindow: 100,
+  changeLambda: 1,
+  linearLambda: 1,
+  clusterLambda: 1,
+  ridge: 1e-3,
+  minClusterFrames: 50,
+  maxSegments: 600,
+  resegmentIterations: 2,
+  gmmComponents: 8,
+  switchPenalty: 50,
+  minSpeakerSeconds: 1,
+};
+
+const HOP = 160;
+const FRAME = 400;
+
+interface Segment {
+  from: number;
+  to: number;
+  run: number;
+}
+
+/**
+ * Speaker diarization from spectral features alone (no neural embeddings): MFCC frames over the speech
+ * spans → BIC speaker-change detection → BIC linear and agglomerative clustering (automatic speaker
+ * count) → GMM/Viterbi resegmentation. Memory is the feature matrix plus capped O(segments²) distances.
+ */
+export class SpectralDiarizer implements Diarizer {
+  readonly settings: SpectralDiarizerSettings;
+
+  constructor(settings: Partial<SpectralDiarizerSettings> = {}) {
+    this.settings = { ...DEFAULT_DIARIZER_SETTINGS, ...settings };
+  }
+
+  async diarize(pcm: Float32Array, speech: Span[], options: DiarizeOptions = {}): Promise<DiarizationResult> {
+    return diarizeSpectral(pcm, speech, options, this.settings);
+  }
+}
+
+export function diarizeSpectral(
+  pcm: Float32Array,
+  speech: Span[],
+  options: DiarizeOptions,
+  s: SpectralDiarizerSettings,
+): DiarizationResult {
+  const { mfcc } = computeMfcc(pcm, { coefficients: s.cepstra, frameLength: FRAME, hop: HOP });
+  const frameStart = (i: number) => (i * HOP + FRAME / 2 - HOP / 2) / SAMPLE_RATE;
+  const frameOf = (t: number) => Math.max(0, Math.min(mfcc.frames, Math.round((t * SAMPLE_RATE - FRAME / 2) / HOP)));
+
+  // Speech frames, gathered into one compact matrix; runs keep each span's frame range in it.
+  const spans = [...speech].filter((x) => x.end > x.start).sort((a, b) => a.start - b.start);
+  const runs: { from: number; to: number; span: Span; firstFrame: number }[] = [];
+  let total = 0;
+  for (const span of spans) {
+    const a = frameOf(span.start);
+    const b = Math.max(a, frameOf(span.end));
+    if (b > a) {
+      runs.push({ from: total, to: total + (b - a), span, firstFrame: a });
+      total += b - a;
+    }
+  }
+  if (total === 0) return { turns: [], profiles: {} };
+  const firstDim = s.useC0 ? 0 : 1;
+  const dim = s.cepstra - firstDim;
+  const feats = createFeatureMatrix(total, dim);
+  const rawIndex = new Int32Array(total);
+  for (const run of runs) {
+    for (let i = 0; i < run.to - run.from; i++) {
+      const src = (run.firstFrame + i) * mfcc.dim + firstDim;
+      feats.data.set(mfcc.data.subarray(src, src + dim), (run.from + i) * dim);
+      rawIndex[run.from + i] = run.firstFrame + i;
+    }
+  }
+  normalizeMeanVariance(feats);
+
+  // 1. Change detection inside each speech span.
+  let segments: Segment[] = [];
+  runs.forEach((run, r) => {
+    const changes = detectSpeakerChanges(feats, run.from, run.to, {
+      window: s.changeWindow,
+      lambda: s.changeLambda,
+      ridge: s.ridge,
+    });
+    let start = run.from;
+    for (const c of [...changes, run.to]) {
+      segments.push({ from: start, to: c, run: r });
+      start = c;
+    }
+  });
+
+  // 2. Linear clustering of neighbours in the same span.
+  const statsOf = (seg: Segment): GaussianStats => accumulate(emptyStats(dim), feats, seg.from, seg.to);
+  let segStats = segments.map(statsOf);
+  {
+    const joinable = segments.map((seg, i) => i > 0 && segments[i - 1]!.run === seg.run);
+    const merged = mergeAdjacent(segStats, joinable, s.linearLambda, s.ridge);
+    segments = merged.groups.map((g) => ({
+      from: segments[g[0]!]!.from,
+      to: segments[g[g.length - 1]!]!.to,
+      run: segments[g[0]!]!.run,
+    }));
+    segStats = merged.stats;
+  }
+
+  // 3. Agglomerative BIC clustering over segments long enough to model, capped in number.
+  const longOnes = segments.map((seg, i) => i).filter((i) => segments[i]!.to - segments[i]!.from >= s.minClusterFrames);
+  const clusterItems = (longOnes.length ? longOnes : segments.map((_, i) => i)).slice();
+  let items = clusterItems.map((i) => ({ stats: segStats[i]!, members: [i] }));
+  while (items.length > s.maxSegments) {
+    // Too many for O(n²): pair neighbours in time order (long files only; resegmentation repairs errors).
+    const next: typeof items = [];
+    for (let i = 0; i < items.length; i += 2) {
+      const a = items[i]!;
+      const b = items[i + 1];
+      next.push(b ? { stats: addInto(a.stats, b.stats), members: [...a.members, ...b.members] } : a);
+    }
+    items = next;
+  }
+  const clusterOfItem = bicAgglomerate(
+    items.map((x) => x.stats),
+    {
+      lambda: s.clusterLambda,
+      ridge: s.ridge,
+      minClusters: options.minSpeakers,
+      maxClusters: options.maxSpeakers,
+    },
+  );
+  const labels = new Int32Array(total).fill(-1);
+  items.forEach((item, k) => {
+    for (const i of item.members) labels.fill(clusterOfItem[k]!, segments[i]!.from, segments[i]!.to);
+  });
+  let clusterCount = Math.max(...clusterOfItem) + 1;
+
+  // 4. Resegmentation: a GMM per cluster, Viterbi over each speech run; short segments get labels here.
+  for (let it = 0; it < Math.max(1, s.resegmentIterations); it++) {
+    const result = resegment(feats, labels, clusterCount, runs, s);
+    labels.set(result.labels);
+    clusterCount = result.clusters;
+    // Drop clusters too small to be a speaker, unless that would go below minSpeakers.
+    const seconds = new Float64Array(clusterCount);
+    for (let i = 0; i < total; i++) seconds[labels[i]!]! += HOP / SAMPLE_RATE;
+    const keep = [...seconds.keys()].filter((c) => seconds[c]! >= s.minSpeakerSeconds);
+    const floor = Math.min(clusterCount, options.minSpeakers ?? 1);
+    if (keep.length < clusterCount && keep.length >= floor && keep.length > 0) {
+      const remap = new Map(keep.map((c, i) => [c, i]));
+      for (let i = 0; i < total; i++) labels[i] = remap.get(labels[i]!) ?? -1;
+      clusterCount = keep.length;
+      const again = resegment(feats, labels, clusterCount, runs, s);
+      labels.set(again.labels);
+    }
+  }
+
+  const { turns, names } = labelsToTurns(runs, labels, (i) => {
+    const run = runs.find((r) => i >= r.from && i < r.to)!;
+    return frameStart(run.firstFrame + (i - run.from));
+  });
+  const profiles: Record<string, number[]> = {};
+  for (const [cluster, name] of names) {
+    const frames: number[] = [];
+    for (let i = 0; i < total; i++) if (labels[i] === cluster) frames.push(rawIndex[i]!);
+    profiles[name] = computeProfile(mfcc, frames);
+  }
+  return { turns, profiles };
+}
+
+function addInto(a: GaussianStats, b: GaussianStats): GaussianStats {
+  const out = emptyStats(a.sum.length);
+  out.n = a.n + b.n;
+  for (let i = 0; i < a.sum.length; i++) out.sum[i] = a.sum[i]! + b.sum[i]!;
+  for (let i = 0; i < a.scatter.length; i++) out.scatter[i] = a.scatter[i]! + b.scatter[i]!;
+  return out;
+}
+
+/**
+ * One round of GMM training on current labels (−1 = unlabelled) and Viterbi decoding of every run.
+ * Returns dense labels; clusters that receive no frames disappear.
+ */
+function resegment(
+  feats: FeatureMatrix,
+  labels: Int32Array,
+  clusters: number,
+  runs: { from: number; to: number }[],
+  s: SpectralDiarizerSettings,
+): { labels: Int32Array; clusters: number } {
+  const members: number[][] = Array.from({ length: clusters }, () => []);
+  labels.forEach((c, i) => {
+    if (c >= 0) members[c]!.push(i);
+  });
+  const present = members.map((m, c) => c).filter((c) => members[c]!.length > 0);
+  const models = present.map((c) => trainGmm(feats, members[c]!, { components: s.gmmComponents }));
+  const k = models.length;
+  const out = new Int32Array(labels.length);
+  for (const run of runs) {
+    const n = run.to - run.from;
+    const scores = new Float64Array(n * k);
+    for (let t = 0; t < n; t++) for (let c = 0; c < k; c++) scores[t * k + c] = gmmLogLikelihood(models[c]!, feats, run.from + t);
+    out.set(viterbiLabels(scores, n, k, s.switchPenalty), run.from);
+  }
+  // Dense renumbering.
+  const used = [...new Set(out)].sort((a, b) => a - b);
+  const dense = new Map(used.map((c, i) => [c, i]));
+  for (let i = 0; i < out.length; i++) out[i] = dense.get(out[i]!)!;
+  return { labels: out, clusters: used.length };
+}
