@@ -14,6 +14,7 @@ import {
   FRAME_RATES,
 } from './timecode';
 import { formatTimecode as serviceFormat, parseTimecode as serviceParse } from '../../../service/timecode/label';
+import { secondsToTimecode as serviceSecondsToTimecode } from '../../../service/timecode/seconds';
 
 describe('secondsToFrames', () => {
   it('uses the exact NTSC rationals, not 29.97', () => {
@@ -64,6 +65,21 @@ describe('agrees with the service', () => {
           const parsed = serviceParse(label, { frameRate: rate, dropFrame: drop });
           expect(parsed.ok && parsed.frames).toBe(labelToFrames(label, rate, drop));
         }
+      }
+    }
+  });
+});
+
+describe('agrees with the service on seconds', () => {
+  it('labels the same instants with a start timecode', () => {
+    const clocks = [
+      { frameRate: '29.97' as const, dropFrame: true, startTimecode: '00:59:59;00' },
+      { frameRate: '23.976' as const, dropFrame: false, startTimecode: '10:00:00:00' },
+      { frameRate: '59.94' as const, dropFrame: true, startTimecode: null },
+    ];
+    for (const clock of clocks) {
+      for (const t of [0, 1001 / 30000, 0.999, 59.94, 600.5, 3599.99, 5000]) {
+        expect(secondsToTimecode(t, clock)).toBe(serviceSecondsToTimecode(t, clock));
       }
     }
   });

@@ -1,0 +1,176 @@
+/**
+ * The transcript, virtualised: only segments in view are rendered, measured once shown, so an hour of
+ * speech scrolls smoothly. Follows playback (the current word lights up, the current line scrolls into
+ * view unless the editor scrolled away in the last few seconds); clicking a word seeks to it.
+ */
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useStore } from 'zustand';
+import type { TranscriptSegment } from '../api/types';
+import { speakerColor } from '../lib/format';
+import { formatReadout, type Timebase } from '../lib/timecode';
+import { activeSegmentIndex, activeWordIndex, wordMatches } from '../lib/transcript-index';
+import { estimateRowHeight, rowOffsets, visibleRange } from '../lib/virtual-window';
+import type { PlayerStore } from '../state/player-store';
+
+const USER_SCROLL_HOLD_MS = 3000;
+
+export function Transcript(props: {
+  segments: TranscriptSegment[];
+  /** Indices into `segments` to show (search results), in order. */
+  visible: number[];
+  query: string;
+  store: PlayerStore;
+  timebase: Timebase | null;
+  speakerName: (label: string) => string;
+  onSeek: (t: number) => void;
+}) {
+  const { segments, visible, query, store, timebase, speakerName, onSeek } = props;
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const [viewport, setViewport] = useState({ top: 0, height: 600, width: 800 });
+  const measured = useRef(new Map<number, number>());
+  const [measureVersion, setMeasureVersion] = useState(0);
+  const pendingMeasure = useRef(0);
+  const lastUserScroll = useRef(0);
+  const programmaticScroll = useRef(false);
+
+  const charsPerLine = Math.max(20, Math.floor((viewport.width - 170) / 8));
+  const offsets = useMemo(() => {
+    const heights = visible.map(
+      (i) => measured.current.get(i) ?? estimateRowHeight(segments[i]!.text.length, charsPerLine, 23, 18),
+    );
+    return rowOffsets(heights);
+    // measureVersion: heights map changed
+  }, [visible, segments, charsPerLine, measureVersion]);
+  const range = visibleRange(offsets, viewport.top, viewport.height, 6);
+
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    const update = () => setViewport({ top: el.scrollTop, height: el.clientHeight, width: el.clientWidth });
+    update();
+    const ro = new ResizeObserver(update);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+
+  // Widths change wrapping, so forget measurements taken at another width.
+  useEffect(() => {
+    measured.current.clear();
+    setMeasureVersion((v) => v + 1);
+  }, [viewport.width]);
+
+  const measure = useCallback((index: number, el: HTMLElement | null) => {
+    if (!el) return;
+    const h = el.offsetHeight;
+    if (Math.abs((measured.current.get(index) ?? -1) - h) > 0.5) {
+      measured.current.set(index, h);
+      cancelAnimationFrame(pendingMeasure.current);
+      pendingMeasure.current = requestAnimationFrame(() => setMeasureVersion((v) => v + 1));
+    }
+  }, []);
+
+  // Follow playback: the segment playing now, as a position in the visible list.
+  const activeSeg = useStore(store, (s) => activeSegmentIndex(segments, s.currentTime));
+  const activeRow = useMemo(() => visible.indexOf(activeSeg), [visible, activeSeg]);
+  useEffect(() => {
+    const el = scrollRef.current;
+    if (!el || activeRow < 0) return;
+    if (Date.now() - lastUserScroll.current < USER_SCROLL_HOLD_MS) return;
+    const top = offsets[activeRow]!;
+    const bottom = offsets[activeRow + 1]!;
+    if (top >= el.scrollTop && bottom <= el.scrollTop + el.clientHeight) return;
+    programmaticScroll.current = true;
+    el.scrollTop = Math.max(0, top - el.clientHeight / 3);
+  }, [activeRow, offsets]);
+
+  const rows = [];
+  for (let r = range.start; r < range.end; r++) {
+    const i = visible[r]!;
+    rows.push(
+      <SegmentRow
+        key={i}
+        index={i}
+        segment={segments[i]!}
+        top={offsets[r]!}
+        active={i === activeSeg}
+        store={store}
+        query={query}
+        timebase={timebase}
+        speakerName={speakerName}
+        onSeek={onSeek}
+        measure={measure}
+      />,
+    );
+  }
+
+  return (
+    <div
+      className="transcript-scroll"
+      ref={scrollRef}
+      data-testid="transcript"
+      tabIndex={-1}
+      onScroll={(e) => {
+        const el = e.currentTarget;
+        if (programmaticScroll.current) programmaticScroll.current = false;
+        else lastUserScroll.current = Date.now();
+        setViewport((v) => ({ ...v, top: el.scrollTop }));
+      }}
+    >
+      <div style={{ height: offsets[offsets.length - 1], position: 'relative' }}>{rows}</div>
+    </div>
+  );
+}
+
+const SegmentRow = memo(function SegmentRow(props: {
+  index: number;
+  segment: TranscriptSegment;
+  top: number;
+  active: boolean;
+  store: PlayerStore;
+  query: string;
+  timebase: Timebase | null;
+  speakerName: (label: string) => string;
+  onSeek: (t: number) => void;
+  measure: (index: number, el: HTMLElement | null) => void;
+}) {
+  const { index, segment, top, active, store, query, timebase, speakerName, onSeek, measure } = props;
+  // Only the active row re-renders as the playhead moves through its words.
+  const currentWord = useStore(store, (s) =>
+    active ? activeWordIndex(segment.words, s.currentTime) : -1,
+  );
+  const ref = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => measure(index, ref.current));
+  return (
+    <div
+      ref={ref}
+      className={`seg${active ? ' active' : ''}`}
+      style={{ top, borderLeftColor: speakerColor(segment.speaker) }}
+      data-testid="segment"
+      data-segment-id={segment.id}
+    >
+      <div className="meta" onClick={() => onSeek(segment.start)} title="Go to the start of this line">
+        <span className="who" style={{ color: speakerColor(segment.speaker) }}>
+          {speakerName(segment.speaker)}
+        </span>
+        {formatReadout(segment.start, timebase)}
+      </div>
+      <div className="text">
+        {segment.words.length === 0
+          ? segment.text
+          : segment.words.map((w, wi) => (
+              <span key={wi}>
+                <span
+                  className={`w${wi === currentWord ? ' cur' : ''}${query && wordMatches(w.word, query) ? ' hit' : ''}${w.confidence < 0.5 ? ' low' : ''}`}
+                  data-testid="word"
+                  data-start={w.start}
+                  title={`${formatReadout(w.start, timebase)} · confidence ${Math.round(w.confidence * 100)}%`}
+                  onClick={() => onSeek(w.start)}
+                >
+                  {w.word.trim()}
+                </span>{' '}
+              </span>
+            ))}
+      </div>
+    </div>
+  );
+});

@@ -1,0 +1,180 @@
+/**
+ * The waveform, drawn from the service's precomputed peaks (never decoded in the browser), playing the
+ * signed audio address through a media element. Speaker turns are tinted regions, in/out points a
+ * highlighted region, markers a plugin layer; the overview strip is wavesurfer's minimap.
+ */
+import { useEffect, useRef, useState } from 'react';
+import WaveSurfer from 'wavesurfer.js';
+import MinimapPlugin from 'wavesurfer.js/dist/plugins/minimap.js';
+import RegionsPlugin, { type Region } from 'wavesurfer.js/dist/plugins/regions.js';
+import { useStore } from 'zustand';
+import type { Peaks, TranscriptSegment } from '../api/types';
+import { speakerColor } from '../lib/format';
+import type { Timebase } from '../lib/timecode';
+import { MarkerLayer, type MarkerLayerApi } from '../markers/marker-layer';
+import type { Marker } from '../markers/model';
+import { Transport } from '../player/transport';
+import type { PlayerStore } from '../state/player-store';
+import { Ruler } from './Ruler';
+
+const REGIONS_PER_FRAME = 250;
+
+export function Waveform(props: {
+  peaks: Peaks;
+  audioUrl: string;
+  segments: TranscriptSegment[];
+  timebase: Timebase | null;
+  store: PlayerStore;
+  markers: readonly Marker[];
+  onTransport: (t: Transport | null) => void;
+  onAudioError: () => void;
+}) {
+  const { peaks, audioUrl, segments, timebase, store, markers, onTransport, onAudioError } = props;
+  const waveRef = useRef<HTMLDivElement>(null);
+  const overviewRef = useRef<HTMLDivElement>(null);
+  const [ws, setWs] = useState<WaveSurfer | null>(null);
+  const [transport, setTransport] = useState<Transport | null>(null);
+  const regionsRef = useRef<ReturnType<typeof RegionsPlugin.create> | null>(null);
+  const markerRef = useRef<(MarkerLayerApi & object) | null>(null);
+  const timebaseRef = useRef(timebase);
+  timebaseRef.current = timebase;
+  const onAudioErrorRef = useRef(onAudioError);
+  onAudioErrorRef.current = onAudioError;
+
+  useEffect(() => {
+    const container = waveRef.current;
+    const overview = overviewRef.current;
+    if (!container || !overview) return;
+    const regions = RegionsPlugin.create();
+    const markerLayer = MarkerLayer.create({});
+    const instance = WaveSurfer.create({
+      container,
+      height: 128,
+      waveColor: '#4a5a72',
+      progressColor: '#8fb3ff',
+      cursorColor: '#ffcc00',
+      cursorWidth: 2,
+      barWidth: 2,
+      barGap: 1,
+      barRadius: 1,
+      normalize: true,
+      peaks: [Float32Array.from(peaks.peaks)],
+      duration: peaks.duration,
+      url: audioUrl,
+      minPxPerSec: 0,
+      autoScroll: true,
+      autoCenter: true,
+      dragToSeek: true,
+      plugins: [
+        regions,
+        markerLayer,
+        MinimapPlugin.create({
+          container: overview,
+          height: 38,
+          waveColor: '#39455a',
+          progressColor: '#5d7bb0',
+          cursorColor: '#ffcc00',
+          cursorWidth: 1,
+          overlayColor: 'rgba(255, 255, 255, 0.14)',
+          normalize: true,
+        }),
+      ],
+    });
+    regionsRef.current = regions;
+    markerRef.current = markerLayer;
+    const t = new Transport(instance, store, () => timebaseRef.current);
+    const subs = [
+      instance.on('ready', () => store.setState({ ready: true })),
+      instance.on('error', (e) => {
+        store.setState({ audioError: e.message || 'audio unavailable' });
+        onAudioErrorRef.current();
+      }),
+      instance.on('interaction', (time) => store.setState({ currentTime: time })),
+    ];
+    // Zoom with Ctrl/Cmd + wheel over the waveform, as in editing suites.
+    const onWheel = (e: WheelEvent) => {
+      if (!e.ctrlKey && !e.metaKey) return;
+      e.preventDefault();
+      if (e.deltaY < 0) t.zoomIn();
+      else t.zoomOut();
+    };
+    container.addEventListener('wheel', onWheel, { passive: false });
+    setWs(instance);
+    setTransport(t);
+    onTransport(t);
+    return () => {
+      container.removeEventListener('wheel', onWheel);
+      subs.forEach((u) => u());
+      onTransport(null);
+      t.destroy();
+      instance.destroy();
+      regionsRef.current = null;
+      markerRef.current = null;
+      setWs(null);
+      setTransport(null);
+    };
+  }, [peaks, audioUrl, store, onTransport]);
+
+  // Speaker regions, added a few hundred per frame so a long transcript never blocks the UI.
+  useEffect(() => {
+    const regions = regionsRef.current;
+    if (!regions || !ws) return;
+    let cancelled = false;
+    let index = 0;
+    const created: Region[] = [];
+    const addBatch = () => {
+      if (cancelled) return;
+      const end = Math.min(segments.length, index + REGIONS_PER_FRAME);
+      for (; index < end; index++) {
+        const seg = segments[index]!;
+        created.push(
+          regions.addRegion({
+            id: `seg-${seg.id}`,
+            start: seg.start,
+            end: Math.max(seg.end, seg.start + 0.01),
+            color: speakerColor(seg.speaker, 0.13),
+            drag: false,
+            resize: false,
+          }),
+        );
+      }
+      if (index < segments.length) requestAnimationFrame(addBatch);
+    };
+    addBatch();
+    return () => {
+      cancelled = true;
+      created.forEach((r) => r.remove());
+    };
+  }, [ws, segments]);
+
+  // In/out points as a highlighted region.
+  const inPoint = useStore(store, (s) => s.inPoint);
+  const outPoint = useStore(store, (s) => s.outPoint);
+  useEffect(() => {
+    const regions = regionsRef.current;
+    if (!regions || !ws || (inPoint === null && outPoint === null)) return;
+    const start = inPoint ?? outPoint ?? 0;
+    const region = regions.addRegion({
+      id: 'in-out',
+      start,
+      end: inPoint !== null && outPoint !== null ? outPoint : start,
+      color: inPoint !== null && outPoint !== null ? 'rgba(255, 204, 0, 0.16)' : 'rgba(255, 204, 0, 0.9)',
+      drag: false,
+      resize: false,
+    });
+    return () => region.remove();
+  }, [ws, inPoint, outPoint]);
+
+  useEffect(() => {
+    markerRef.current?.setMarkers(markers);
+  }, [ws, markers]);
+
+  const ready = useStore(store, (s) => s.ready);
+  return (
+    <div className="wave-panel">
+      <Ruler ws={ws} timebase={timebase} store={store} onSeek={(t) => transport?.seek(t)} />
+      <div className="waveform" ref={waveRef} data-testid="waveform" data-ready={ready ? 'true' : 'false'} />
+      <div className="overview" ref={overviewRef} data-testid="overview" title="Overview: click to jump" />
+    </div>
+  );
+}

@@ -1,0 +1,150 @@
+/**
+ * Transport control of one recording: play/pause, J/K/L shuttle (reverse by stepping the playhead,
+ * since media elements cannot play backwards), frame/second steps, in/out points, zoom. Owns no DOM;
+ * drives the wavesurfer instance and mirrors its state into the player store.
+ */
+import type WaveSurfer from 'wavesurfer.js';
+import { nextShuttleRate, type ShuttleKey } from '../lib/shuttle';
+import { stepFrames, type Timebase } from '../lib/timecode';
+import type { PlayerStore } from '../state/player-store';
+
+export const ZOOM_LEVELS = [0, 2, 5, 10, 20, 50, 100, 200, 400];
+
+export class Transport {
+  private reverseFrame = 0;
+  private lastTick = 0;
+  private readonly unsubscribe: (() => void)[] = [];
+
+  constructor(
+    private readonly ws: WaveSurfer,
+    private readonly store: PlayerStore,
+    private readonly timebase: () => Timebase | null,
+  ) {
+    this.unsubscribe.push(
+      ws.on('timeupdate', (t) => store.setState({ currentTime: t })),
+      ws.on('finish', () => store.setState({ rate: 0 })),
+      // A pause not asked for by the shuttle (media ended, device change) stops forward play.
+      ws.on('pause', () => {
+        if (store.getState().rate > 0) store.setState({ rate: 0 });
+      }),
+    );
+  }
+
+  get duration(): number {
+    return this.store.getState().duration;
+  }
+
+  get currentTime(): number {
+    return this.ws.getCurrentTime();
+  }
+
+  playPause(): void {
+    this.setRate(this.store.getState().rate === 0 ? 1 : 0);
+  }
+
+  shuttle(key: ShuttleKey): void {
+    this.setRate(nextShuttleRate(this.store.getState().rate, key));
+  }
+
+  stop(): void {
+    this.setRate(0);
+  }
+
+  setRate(rate: number): void {
+    this.store.setState({ rate });
+    cancelAnimationFrame(this.reverseFrame);
+    if (rate > 0) {
+      this.ws.setPlaybackRate(rate, true);
+      if (!this.ws.isPlaying()) {
+        this.ws.play().catch((error: unknown) => {
+          this.store.setState({ rate: 0, audioError: (error as Error).message });
+        });
+      }
+      return;
+    }
+    if (this.ws.isPlaying()) this.ws.pause();
+    if (rate < 0) {
+      this.lastTick = 0;
+      this.reverseFrame = requestAnimationFrame(this.reverseStep);
+    }
+  }
+
+  private readonly reverseStep = (now: number): void => {
+    const rate = this.store.getState().rate;
+    if (rate >= 0) return;
+    const dt = this.lastTick ? (now - this.lastTick) / 1000 : 0;
+    this.lastTick = now;
+    const t = this.ws.getCurrentTime() + rate * dt;
+    if (t <= 0) {
+      this.seek(0);
+      this.store.setState({ rate: 0 });
+      return;
+    }
+    this.seek(t);
+    this.reverseFrame = requestAnimationFrame(this.reverseStep);
+  };
+
+  seek(seconds: number): void {
+    const t = Math.min(Math.max(0, seconds), this.duration);
+    this.ws.setTime(t);
+    this.store.setState({ currentTime: t });
+  }
+
+  /** Frame steps stop the shuttle first, as in an edit suite. */
+  stepFrames(count: number): void {
+    if (this.store.getState().rate !== 0) this.stop();
+    this.seek(stepFrames(this.ws.getCurrentTime(), count, this.timebase(), this.duration));
+  }
+
+  stepSeconds(count: number): void {
+    this.seek(this.ws.getCurrentTime() + count);
+  }
+
+  markIn(): void {
+    const t = this.ws.getCurrentTime();
+    const { outPoint } = this.store.getState();
+    this.store.setState({ inPoint: t, outPoint: outPoint !== null && outPoint <= t ? null : outPoint });
+  }
+
+  markOut(): void {
+    const t = this.ws.getCurrentTime();
+    const { inPoint } = this.store.getState();
+    this.store.setState({ outPoint: t, inPoint: inPoint !== null && inPoint >= t ? null : inPoint });
+  }
+
+  clearMarks(): void {
+    this.store.setState({ inPoint: null, outPoint: null });
+  }
+
+  setZoom(pxPerSecond: number): void {
+    this.ws.zoom(pxPerSecond);
+    this.store.setState({ zoom: pxPerSecond });
+    // Keep the playhead in view after zooming.
+    const t = this.ws.getCurrentTime();
+    const visible = this.ws.getWidth() / Math.max(1e-9, this.effectivePxPerSecond());
+    this.ws.setScrollTime(Math.max(0, t - visible / 2));
+  }
+
+  effectivePxPerSecond(): number {
+    const width = this.ws.getWidth();
+    return Math.max(this.store.getState().zoom, this.duration > 0 ? width / this.duration : 0);
+  }
+
+  zoomIn(): void {
+    const current = this.effectivePxPerSecond();
+    const next = ZOOM_LEVELS.find((z) => z > current * 1.01);
+    if (next !== undefined) this.setZoom(next);
+  }
+
+  zoomOut(): void {
+    const current = this.effectivePxPerSecond();
+    const fit = this.duration > 0 ? this.ws.getWidth() / this.duration : 0;
+    const lower = [...ZOOM_LEVELS].reverse().find((z) => z < current * 0.99 && z > fit);
+    this.setZoom(lower ?? 0);
+  }
+
+  destroy(): void {
+    cancelAnimationFrame(this.reverseFrame);
+    this.unsubscribe.forEach((u) => u());
+  }
+}

@@ -1,0 +1,132 @@
+import { useState, type FormEvent } from 'react';
+import { ApiError, messageOf } from '../api/errors';
+import { useApp } from '../app-context';
+import { Empty, ErrorState, Loading } from '../components/States';
+import { TopBar } from '../components/TopBar';
+import { useLoad } from '../hooks';
+import { suggestKey } from '../lib/format';
+import { routeHash } from '../lib/route';
+
+export function ProjectsView() {
+  const { api, navigate } = useApp();
+  const [projects, , reload] = useLoad((signal) => api.listProjects(signal), []);
+  return (
+    <>
+      <TopBar crumbs={[{ label: 'Projects' }]} />
+      <main className="page">
+        <h1>Projects</h1>
+        <CreateProject onCreated={(key) => navigate(routeHash({ name: 'project', key }))} />
+        <h2>All projects</h2>
+        {projects.state === 'loading' && <Loading label="Loading projects…" />}
+        {projects.state === 'error' &&
+          (projects.error instanceof ApiError && projects.error.status === 401 ? (
+            <SignInNeeded />
+          ) : (
+            <ErrorState message={projects.message} onRetry={reload} />
+          ))}
+        {projects.state === 'ready' &&
+          (projects.value.length === 0 ? (
+            <Empty title="No projects yet">Create one above, then drop recordings into it.</Empty>
+          ) : (
+            <div className="grid" data-testid="project-list">
+              {projects.value.map((p) => (
+                <a key={p.id} className="card" href={routeHash({ name: 'project', key: p.key })}>
+                  <div>{p.name}</div>
+                  <div className="key">{p.key}</div>
+                </a>
+              ))}
+            </div>
+          ))}
+      </main>
+    </>
+  );
+}
+
+function SignInNeeded() {
+  return (
+    <div className="state" role="alert">
+      <div className="title">Sign in to the studio</div>
+      <div>
+        Open the sign-in link that <code>npm run serve</code> printed (it contains <code>/auth/signin?token=</code>).
+      </div>
+    </div>
+  );
+}
+
+function CreateProject({ onCreated }: { onCreated: (key: string) => void }) {
+  const { api, store } = useApp();
+  const [name, setName] = useState('');
+  const [key, setKey] = useState('');
+  const [keyEdited, setKeyEdited] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [generalError, setGeneralError] = useState<string | null>(null);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    setGeneralError(null);
+    try {
+      const project = await api.createProject({ key, name });
+      store.getState().notify(`Project “${project.name}” created`);
+      onCreated(project.key);
+    } catch (err) {
+      if (err instanceof ApiError && Object.keys(err.fields).length) setError(err);
+      else setGeneralError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const fieldErrors = (f: string) =>
+    error?.fields[f]?.map((m) => (
+      <div className="field-error" key={m}>
+        {m}
+      </div>
+    ));
+
+  return (
+    <form className="inline" onSubmit={submit} aria-label="Create project">
+      <div className="field">
+        <label htmlFor="project-name">Name</label>
+        <input
+          id="project-name"
+          type="text"
+          value={name}
+          placeholder="Interview series"
+          onChange={(e) => {
+            setName(e.target.value);
+            if (!keyEdited) setKey(suggestKey(e.target.value));
+          }}
+        />
+        {fieldErrors('name')}
+      </div>
+      <div className="field">
+        <label htmlFor="project-key">Key</label>
+        <input
+          id="project-key"
+          type="text"
+          value={key}
+          placeholder="interview-series"
+          onChange={(e) => {
+            setKey(e.target.value);
+            setKeyEdited(true);
+          }}
+        />
+        {fieldErrors('key')}
+      </div>
+      <div className="field">
+        <label>&nbsp;</label>
+        <button className="primary" type="submit" disabled={busy || !name.trim() || !key.trim()}>
+          {busy ? 'Creating…' : 'Create project'}
+        </button>
+      </div>
+      {(generalError || error?.fields._) && (
+        <div className="form-error" role="alert" style={{ flexBasis: '100%' }}>
+          {generalError ?? error?.fields._?.join('; ')}
+        </div>
+      )}
+    </form>
+  );
+}
