@@ -1,0 +1,57 @@
+import type { TranscriptSegment, TranscriptWord } from '../speech/types';
+import type { FrameRate } from '../timecode';
+
+export const EXPORT_FORMATS = ['srt', 'vtt', 'edl', 'fcpxml', 'csv'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** The recording's timebase as the API stores it (PATCH …/media). */
+export interface ExportMedia {
+  frame_rate: FrameRate;
+  drop_frame: boolean;
+  /** Label of the first frame, in the timebase's notation; null means 00:00:00:00. */
+  start_timecode: string | null;
+  /** Tape / reel name; null when unknown. */
+  tape: string | null;
+}
+
+/** A moment or stretch to mark in editor exports (analysis results; transcript segments are added always). */
+export interface ExportMarker {
+  start: number;
+  end: number;
+  label: string;
+  /** What found it, e.g. "laughter", "music"; shown in CSV and as the marker colour group in EDL. */
+  kind: string;
+}
+
+/** The parts of a Transcript the exports read (a full Transcript fits). */
+export interface ExportTranscript {
+  speakers: string[];
+  segments: Array<
+    Pick<TranscriptSegment, 'id' | 'speaker' | 'start' | 'end' | 'text'> & {
+      words?: Array<Pick<TranscriptWord, 'start' | 'end' | 'word'>>;
+    }
+  >;
+}
+
+export interface ExportInput {
+  session: {
+    id: string;
+    fileName: string;
+    /** Seconds. */
+    duration: number;
+    /** Audio channels and sample rate of the source, when known (FCPXML asset description). */
+    channels?: number;
+    sampleRate?: number;
+  };
+  transcript: ExportTranscript;
+  media: ExportMedia | null;
+  markers?: ExportMarker[];
+  /** Display names by speaker label (S1 → "Ada"); labels are used where a name is missing. */
+  speakerNames?: Record<string, string>;
+}
+
+export interface ExportFile {
+  body: string;
+  contentType: string;
+  extension: string;
+}
