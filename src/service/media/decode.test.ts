@@ -30,11 +30,33 @@ const containers: { file: string; args: string[] }[] = [
   { file: 'a.webm', args: [...SINE, '-c:a', 'libopus'] },
   {
     file: 'a.mp4',
-    args: ['-f', 'lavfi', '-i', 'color=c=black:s=64x64:d=2', ...SINE, '-c:v', 'libx264', '-c:a', 'aac', '-shortest'],
+    args: [
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=black:s=64x64:d=2',
+      ...SINE,
+      '-c:v',
+      'libx264',
+      '-c:a',
+      'aac',
+      '-shortest',
+    ],
   },
   {
     file: 'a.mov',
-    args: ['-f', 'lavfi', '-i', 'color=c=black:s=64x64:d=2', ...SINE, '-c:v', 'mpeg4', '-c:a', 'aac', '-shortest'],
+    args: [
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=black:s=64x64:d=2',
+      ...SINE,
+      '-c:v',
+      'mpeg4',
+      '-c:a',
+      'aac',
+      '-shortest',
+    ],
   },
 ];
 
@@ -49,7 +71,10 @@ beforeAll(() => {
   ]); // prettier-ignore
   ffmpeg(['-f', 'lavfi', '-i', 'anullsrc=r=16000:cl=mono', '-t', '1.5', join(dir, 'silence.wav')]);
   ffmpeg(['-f', 'lavfi', '-i', 'color=c=black:s=64x64:d=1', '-c:v', 'libx264', join(dir, 'video_only.mp4')]);
-  writeFileSync(join(dir, 'garbage.wav'), Buffer.from('RIFF this is not really a wave file at all'.repeat(20)));
+  writeFileSync(
+    join(dir, 'garbage.wav'),
+    Buffer.from('RIFF this is not really a wave file at all'.repeat(20)),
+  );
   ffmpeg(['-f', 'lavfi', '-i', 'sine=frequency=300:sample_rate=16000:duration=30', join(dir, 'long.wav')]);
 }, 60_000);
 
@@ -79,7 +104,8 @@ describe('decodeAudio', () => {
 
   it('yields fixed-size blocks with a short last block', async () => {
     const sizes: number[] = [];
-    for await (const block of decodeAudio(join(dir, 'a.wav'), tools, { blockSamples: 5_000 })) sizes.push(block.length);
+    for await (const block of decodeAudio(join(dir, 'a.wav'), tools, { blockSamples: 5_000 }))
+      sizes.push(block.length);
     expect(sizes.slice(0, -1).every((n) => n === 5_000)).toBe(true);
     expect(sizes.reduce((a, b) => a + b, 0)).toBe(32_000);
     expect(sizes.at(-1)).toBe(2_000);
@@ -112,7 +138,10 @@ describe('decodeAudio', () => {
     const controller = new AbortController();
     let seen = 0;
     const run = (async () => {
-      for await (const block of decodeAudio(join(dir, 'long.wav'), tools, { signal: controller.signal, blockSamples: 1_600 })) {
+      for await (const block of decodeAudio(join(dir, 'long.wav'), tools, {
+        signal: controller.signal,
+        blockSamples: 1_600,
+      })) {
         seen += block.length;
         if (seen >= 16_000) controller.abort();
       }

@@ -37,7 +37,11 @@ const BYTES_PER_SAMPLE = 4;
 const STDERR_KEEP = 4_000;
 
 // ffmpeg 5–7 phrase "the input has no audio" in these ways when `-map 0:a:0` finds nothing.
-const NO_AUDIO_PATTERNS = [/matches no streams/i, /does not contain any stream/i, /Output file .* does not contain/i];
+const NO_AUDIO_PATTERNS = [
+  /matches no streams/i,
+  /does not contain any stream/i,
+  /Output file .* does not contain/i,
+];
 
 export function ffmpegDecodeArgs(path: string): string[] {
   return [
@@ -171,13 +175,20 @@ export async function decodeAudioToArray(
  * The container's idea of the first audio stream's duration in seconds, or null when it has none or
  * does not say. Only a hint (for pre-sizing buffers and progress): decoding is the truth.
  */
-export function probeAudioDuration(path: string, tools: MediaTools, signal?: AbortSignal): Promise<number | null> {
+export function probeAudioDuration(
+  path: string,
+  tools: MediaTools,
+  signal?: AbortSignal,
+): Promise<number | null> {
   const args = ['-v', 'error', '-select_streams', 'a:0', '-show_entries', 'stream=duration:format=duration'];
   return new Promise((resolve) => {
     execFile(tools.ffprobe, [...args, '-of', 'json', path], { signal }, (error, stdout) => {
       if (error) return resolve(null);
       try {
-        const info = JSON.parse(stdout) as { streams?: { duration?: string }[]; format?: { duration?: string } };
+        const info = JSON.parse(stdout) as {
+          streams?: { duration?: string }[];
+          format?: { duration?: string };
+        };
         const stream = info.streams?.[0];
         if (!stream) return resolve(null);
         const seconds = Number(stream.duration ?? info.format?.duration);

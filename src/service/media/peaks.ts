@@ -27,7 +27,8 @@ export class PeakAccumulator {
     readonly peaksPerSecond: number,
     private readonly sampleRate = SAMPLE_RATE,
   ) {
-    if (!(peaksPerSecond > 0) || peaksPerSecond > sampleRate) throw new RangeError('peaksPerSecond out of range');
+    if (!(peaksPerSecond > 0) || peaksPerSecond > sampleRate)
+      throw new RangeError('peaksPerSecond out of range');
     this.nextEdge = this.edge(1);
   }
 
@@ -77,7 +78,11 @@ export interface ComputePeaksOptions {
 }
 
 /** Decodes `path` (streamed) and returns its max-abs peaks; throws MediaDecodeError like decodeAudio. */
-export async function computePeaks(path: string, tools: MediaTools, options: ComputePeaksOptions = {}): Promise<Peaks> {
+export async function computePeaks(
+  path: string,
+  tools: MediaTools,
+  options: ComputePeaksOptions = {},
+): Promise<Peaks> {
   const acc = new PeakAccumulator(options.peaksPerSecond ?? DEFAULT_PEAKS_PER_SECOND);
   for await (const block of decodeAudio(path, tools, { signal: options.signal })) acc.push(block);
   return acc.finish();

@@ -8,14 +8,35 @@ function merge(spans: [number, number][], options = {}) {
 
 describe('ChunkMerger', () => {
   it('merges spans across short gaps and keeps long gaps apart', () => {
-    expect(merge([[0, 2], [2.4, 5], [7, 9], [9.5, 10]], { mergeGapSeconds: 0.6 })).toEqual([ // prettier-ignore
+    expect(
+      merge(
+        [
+          [0, 2],
+          [2.4, 5],
+          [7, 9],
+          [9.5, 10],
+        ],
+        { mergeGapSeconds: 0.6 },
+      ),
+    ).toEqual([
+      // prettier-ignore
       { start: 0, end: 5 },
       { start: 7, end: 10 },
     ]);
   });
 
   it('never merges past the maximum length', () => {
-    expect(merge([[0, 8], [8.2, 15], [15.3, 22]], { maxChunkSeconds: 16 })).toEqual([ // prettier-ignore
+    expect(
+      merge(
+        [
+          [0, 8],
+          [8.2, 15],
+          [15.3, 22],
+        ],
+        { maxChunkSeconds: 16 },
+      ),
+    ).toEqual([
+      // prettier-ignore
       { start: 0, end: 15 },
       { start: 15.3, end: 22 },
     ]);
@@ -28,9 +49,9 @@ describe('ChunkMerger', () => {
 
 describe('splitAtQuietPoints', () => {
   it('leaves short spans alone', () => {
-    expect(splitAtQuietPoints(new Float32Array(16_000), { start: 3, end: 4 }, { maxChunkSeconds: 2 })).toEqual([
-      { start: 3, end: 4 },
-    ]);
+    expect(
+      splitAtQuietPoints(new Float32Array(16_000), { start: 3, end: 4 }, { maxChunkSeconds: 2 }),
+    ).toEqual([{ start: 3, end: 4 }]);
   });
 
   it('cuts a long span at its quiet moments, within the maximum', () => {

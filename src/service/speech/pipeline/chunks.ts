@@ -24,9 +24,18 @@ export class ChunkMerger {
     this.opts = { ...DEFAULT_CHUNK_OPTIONS, ...options };
   }
 
+  /** The chunk still open to merging (a copy), if any. */
+  get pending(): Span | null {
+    return this.current ? { ...this.current } : null;
+  }
+
   push(span: Span): Span[] {
     const cur = this.current;
-    if (cur && span.start - cur.end <= this.opts.mergeGapSeconds && span.end - cur.start <= this.opts.maxChunkSeconds) {
+    if (
+      cur &&
+      span.start - cur.end <= this.opts.mergeGapSeconds &&
+      span.end - cur.start <= this.opts.maxChunkSeconds
+    ) {
       cur.end = span.end;
       return [];
     }

@@ -30,7 +30,15 @@ describe('speakerAt', () => {
 describe('assignSpeakers', () => {
   it('splits a segment where the speaker changes and numbers segments from 0', () => {
     const out = assignSpeakers(
-      [seg([['hello', 1, 1.5], ['there', 1.6, 2.5], ['hi', 3.2, 3.6], ['again', 3.7, 4.2]]), seg([['bye', 8.5, 9]])],
+      [
+        seg([
+          ['hello', 1, 1.5],
+          ['there', 1.6, 2.5],
+          ['hi', 3.2, 3.6],
+          ['again', 3.7, 4.2],
+        ]),
+        seg([['bye', 8.5, 9]]),
+      ],
       turns,
     );
     expect(out.segments.map((s) => [s.id, s.speaker, s.text, s.start, s.end])).toEqual([
@@ -60,13 +68,31 @@ describe('assignSpeakers', () => {
       { start: 1.9, end: 2.2, speaker: 'S2' },
       { start: 2.2, end: 5, speaker: 'S1' },
     ];
-    const out = assignSpeakers([seg([['one', 1, 1.8], ['two', 1.95, 2.15], ['three', 2.3, 3]])], t);
+    const out = assignSpeakers(
+      [
+        seg([
+          ['one', 1, 1.8],
+          ['two', 1.95, 2.15],
+          ['three', 2.3, 3],
+        ]),
+      ],
+      t,
+    );
     expect(out.segments).toHaveLength(1);
     expect(out.segments[0]!.text).toBe('one two three');
   });
 
   it('keeps whole segments (majority speaker) when splitting is off', () => {
-    const out = assignSpeakers([seg([['a', 2, 2.9], ['b', 3.0, 3.5]])], turns, { splitOnSpeakerChange: false });
+    const out = assignSpeakers(
+      [
+        seg([
+          ['a', 2, 2.9],
+          ['b', 3.0, 3.5],
+        ]),
+      ],
+      turns,
+      { splitOnSpeakerChange: false },
+    );
     expect(out.segments).toHaveLength(1);
     expect(out.segments[0]!.speaker).toBe('S1');
   });

@@ -1,4 +1,11 @@
-import type { RecognizedSegment, RecognizedWord, Span, SpeakerTurn, TranscriptSegment, TranscriptWord } from '../types';
+import type {
+  RecognizedSegment,
+  RecognizedWord,
+  Span,
+  SpeakerTurn,
+  TranscriptSegment,
+  TranscriptWord,
+} from '../types';
 
 /**
  * Puts diarization and recognition together: each word gets the speaker whose turns overlap it most,

@@ -50,3 +50,15 @@ describe('SpeechSegmenter', () => {
     expect(run(probs, { ...noPad, speechPadSeconds: 0.1 }, 10, 0.55)).toEqual([{ start: 10.1, end: 10.55 }]);
   });
 });
+
+describe('SpeechSegmenter.settledUntil', () => {
+  it('trails the open speech start, or the position, by the padding', () => {
+    const seg = new SpeechSegmenter(W, { ...noPad, speechPadSeconds: 0.1 }, 5);
+    for (let i = 0; i < 10; i++) seg.push(0);
+    expect(seg.settledUntil).toBeCloseTo(5.9, 6);
+    for (let i = 0; i < 10; i++) seg.push(0.9);
+    expect(seg.settledUntil).toBeCloseTo(5.9, 6);
+    for (let i = 0; i < 5; i++) seg.push(0);
+    expect(seg.settledUntil).toBeCloseTo(7.4, 6);
+  });
+});

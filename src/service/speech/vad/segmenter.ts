@@ -56,6 +56,12 @@ export class SpeechSegmenter {
     this.lastEnd = offset;
   }
 
+  /** No span returned later can start before this time (seconds, offset included). */
+  get settledUntil(): number {
+    const from = this.speechStart ?? this.windows * this.windowSeconds;
+    return Math.max(this.lastEnd, this.offset + from - this.opts.speechPadSeconds);
+  }
+
   /** Feeds the next window's probability; returns the spans that became final (zero or one). */
   push(probability: number): Span[] {
     const t = this.windows * this.windowSeconds;

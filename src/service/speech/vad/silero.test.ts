@@ -30,7 +30,8 @@ function loadExamples(): Example[] {
     for (const entry of Object.values(entries)) {
       const bounds = entry.speech.trim() ? entry.speech.trim().split(/\s+/).map(Number) : [];
       const reference: Span[] = [];
-      for (let i = 0; i + 1 < bounds.length; i += 2) reference.push({ start: bounds[i]!, end: bounds[i + 1]! });
+      for (let i = 0; i + 1 < bounds.length; i += 2)
+        reference.push({ start: bounds[i]!, end: bounds[i + 1]! });
       out.push({ file, offset: entry.wav.start, reference });
     }
   }
@@ -39,7 +40,8 @@ function loadExamples(): Example[] {
 
 function frames(spans: Span[], n: number, hop: number): boolean[] {
   const out = new Array<boolean>(n).fill(false);
-  for (const s of spans) for (let f = Math.floor(s.start / hop); f < Math.min(n, Math.ceil(s.end / hop)); f++) out[f] = true;
+  for (const s of spans)
+    for (let f = Math.floor(s.start / hop); f < Math.min(n, Math.ceil(s.end / hop)); f++) out[f] = true;
   return out;
 }
 
@@ -98,7 +100,8 @@ describe('SileroVad', () => {
     const whole = await vad.detect(pcm, { offset: 100 });
     const stream = vad.stream({ offset: 100 });
     const streamed: Span[] = [];
-    for (let i = 0; i < pcm.length; i += 7_919) streamed.push(...(await stream.push(pcm.subarray(i, i + 7_919))));
+    for (let i = 0; i < pcm.length; i += 7_919)
+      streamed.push(...(await stream.push(pcm.subarray(i, i + 7_919))));
     streamed.push(...(await stream.finish()));
     expect(streamed).toEqual(whole);
     expect(whole.length).toBeGreaterThan(0);

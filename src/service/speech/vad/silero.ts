@@ -32,6 +32,8 @@ export interface VoiceActivityStream {
   finish(): Promise<Span[]>;
   /** Seconds of audio consumed so far (excluding the offset). */
   readonly position: number;
+  /** No span still to come can start before this time (offset included): audio before it may be let go. */
+  readonly settledUntil: number;
 }
 
 export interface StreamingVoiceActivityDetector extends VoiceActivityDetector {
@@ -138,6 +140,10 @@ class SileroStream implements VoiceActivityStream {
 
   get position(): number {
     return this.samples / SAMPLE_RATE;
+  }
+
+  get settledUntil(): number {
+    return this.segmenter.settledUntil;
   }
 
   async push(pcm: Float32Array): Promise<Span[]> {

@@ -1,0 +1,94 @@
+import { SAMPLE_RATE } from '../types';
+
+/**
+ * Where the pipeline keeps decoded PCM between the decoder and the engines. Two policies:
+ * - RetainedPcm keeps the whole recording in one buffer, because the Diarizer contract takes the full
+ *   signal (16 kHz float32: 3.84 MB per minute, 230 MB per hour). Sized from the container's duration
+ *   up front so it is allocated once; chunk reads are views, never copies.
+ * - WindowedPcm keeps only what is not yet handed to the recognizer (used without a diarizer), so memory
+ *   is bounded by the chunks in flight whatever the recording's length.
+ */
+export interface PcmStore {
+  readonly length: number;
+  append(block: Float32Array): void;
+  /** Samples [start, end) clamped to what is held; the caller must not write to the result. */
+  read(start: number, end: number): Float32Array;
+  /** Tells the store no read will start before `sample` again. */
+  release(sample: number): void;
+}
+
+export class RetainedPcm implements PcmStore {
+  private buffer: Float32Array;
+  private used = 0;
+
+  constructor(expectedSeconds: number | null) {
+    // One second of slack: containers round their durations and resampling adds a few samples.
+    this.buffer = new Float32Array(Math.ceil(((expectedSeconds ?? 60) + 1) * SAMPLE_RATE));
+  }
+
+  get length(): number {
+    return this.used;
+  }
+
+  append(block: Float32Array): void {
+    if (this.used + block.length > this.buffer.length) {
+      // The container understated its length; grow by half again (rare, so the copy does not matter).
+      const grown = new Float32Array(Math.max(this.used + block.length, Math.ceil(this.buffer.length * 1.5)));
+      grown.set(this.buffer.subarray(0, this.used));
+      this.buffer = grown;
+    }
+    this.buffer.set(block, this.used);
+    this.used += block.length;
+  }
+
+  read(start: number, end: number): Float32Array {
+    return this.buffer.subarray(Math.max(0, start), Math.min(this.used, end));
+  }
+
+  release(): void {}
+
+  /** The whole recording (a view). */
+  all(): Float32Array {
+    return this.buffer.subarray(0, this.used);
+  }
+}
+
+export class WindowedPcm implements PcmStore {
+  private blocks: { start: number; data: Float32Array }[] = [];
+  private total = 0;
+
+  get length(): number {
+    return this.total;
+  }
+
+  /** Samples currently held, for tests and memory accounting. */
+  get held(): number {
+    return this.blocks.reduce((n, b) => n + b.data.length, 0);
+  }
+
+  append(block: Float32Array): void {
+    this.blocks.push({ start: this.total, data: block });
+    this.total += block.length;
+  }
+
+  read(start: number, end: number): Float32Array {
+    const from = Math.max(0, start);
+    const to = Math.min(this.total, end);
+    const out = new Float32Array(Math.max(0, to - from));
+    for (const b of this.blocks) {
+      const bEnd = b.start + b.data.length;
+      if (bEnd <= from || b.start >= to) continue;
+      const s = Math.max(from, b.start);
+      const e = Math.min(to, bEnd);
+      out.set(b.data.subarray(s - b.start, e - b.start), s - from);
+    }
+    return out;
+  }
+
+  release(sample: number): void {
+    let drop = 0;
+    while (drop < this.blocks.length && this.blocks[drop]!.start + this.blocks[drop]!.data.length <= sample)
+      drop++;
+    if (drop) this.blocks.splice(0, drop);
+  }
+}

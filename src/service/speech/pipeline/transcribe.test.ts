@@ -1,0 +1,254 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveMediaTools } from '../../media/tools';
+import type { Diarizer, RecognizedSegment, Recognizer, Span, VoiceActivityDetector } from '../types';
+import { SAMPLE_RATE } from '../types';
+import { transcribeBlocks, transcribeFile, type TranscribeStage } from './transcribe';
+
+/*
+ * Fakes with exact, checkable behaviour. The test audio is tone bursts: a 300 Hz tone stands for one voice
+ * saying "low", a 1200 Hz tone for another saying "high". The fake VAD finds energy, the fake recognizer
+ * names each burst by its zero-crossing rate, the fake diarizer labels turns the same way. The real
+ * engines are exercised by their own tests and by bench/pipeline.
+ */
+
+const tools = resolveMediaTools();
+const FRAME = 320; // 20 ms
+
+function bursts(pcm: Float32Array, offset: number, minGap = 0.3): (Span & { zcr: number })[] {
+  const out: (Span & { zcr: number; crossings: number; n: number })[] = [];
+  for (let f = 0; (f + 1) * FRAME <= pcm.length; f++) {
+    let e = 0;
+    let z = 0;
+    for (let i = f * FRAME; i < (f + 1) * FRAME; i++) {
+      e += pcm[i]! * pcm[i]!;
+      if (i > f * FRAME && pcm[i]! >= 0 !== pcm[i - 1]! >= 0) z++;
+    }
+    if (Math.sqrt(e / FRAME) < 0.01) continue;
+    const start = offset + (f * FRAME) / SAMPLE_RATE;
+    const end = start + FRAME / SAMPLE_RATE;
+    const last = out.at(-1);
+    if (last && start - last.end < minGap) {
+      last.end = end;
+      last.crossings += z;
+      last.n++;
+    } else out.push({ start, end, zcr: 0, crossings: z, n: 1 });
+  }
+  return out.map((b) => ({ start: b.start, end: b.end, zcr: b.crossings / b.n / FRAME }));
+}
+
+const word = (zcr: number) => (zcr > 0.08 ? 'high' : 'low');
+
+class EnergyVad implements VoiceActivityDetector {
+  async detect(pcm: Float32Array, options: { offset?: number } = {}): Promise<Span[]> {
+    return bursts(pcm, options.offset ?? 0).map(({ start, end }) => ({ start, end }));
+  }
+}
+
+class FakeRecognizer implements Recognizer {
+  readonly id = 'fake-tones';
+  calls: Span[] = [];
+  running = 0;
+  maxRunning = 0;
+  constructor(private readonly delay: (call: number) => number = () => 5) {}
+  async recognize(pcm: Float32Array, options: { offset?: number; signal?: AbortSignal } = {}) {
+    const offset = options.offset ?? 0;
+    const call = this.calls.push({ start: offset, end: offset + pcm.length / SAMPLE_RATE }) - 1;
+    this.running++;
+    this.maxRunning = Math.max(this.maxRunning, this.running);
+    await new Promise((r) => setTimeout(r, this.delay(call)));
+    this.running--;
+    if (options.signal?.aborted) throw new Error('aborted');
+    const words = bursts(pcm, offset, 0.05).map((b) => ({
+      word: word(b.zcr),
+      start: b.start,
+      end: b.end,
+      confidence: 1,
+    }));
+    if (words.length === 0) return [];
+    const segment: RecognizedSegment = {
+      start: offset,
+      end: offset + pcm.length / SAMPLE_RATE,
+      text: words.map((w) => w.word).join(' '),
+      words,
+      avgLogprob: -0.1,
+    };
+    return [segment];
+  }
+  async close() {}
+}
+
+class ToneDiarizer implements Diarizer {
+  seen: { samples: number; speech: Span[] } | null = null;
+  async diarize(pcm: Float32Array, speech: Span[]) {
+    this.seen = { samples: pcm.length, speech };
+    // The high voice is the diarizer's "S1" so the test can check that the transcript renumbers.
+    const turns = bursts(pcm, 0, 0.05).map((b) => ({
+      start: b.start,
+      end: b.end,
+      speaker: b.zcr > 0.08 ? 'S1' : 'S2',
+    }));
+    return { turns, profiles: { S1: [1, 0], S2: [0, 1] } };
+  }
+}
+
+let dir = '';
+function ffmpeg(args: string[]) {
+  execFileSync(tools.ffmpeg, ['-nostdin', '-loglevel', 'error', '-y', ...args]);
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'takeline-pipeline-'));
+  // low 1–2 s, high 2.1–2.9 s (same phrase, speaker change inside it), low 5–6 s, high 9–11 s; 12 s long.
+  const env =
+    'between(t,1,2)*sin(2*PI*300*t)+between(t,2.1,2.9)*sin(2*PI*1200*t)+between(t,5,6)*sin(2*PI*300*t)+between(t,9,11)*sin(2*PI*1200*t)';
+  ffmpeg(['-f', 'lavfi', '-i', `aevalsrc='0.3*(${env})':s=44100:d=12`, '-ac', '2', join(dir, 'tones.m4a')]);
+  ffmpeg(['-f', 'lavfi', '-i', 'anullsrc=r=16000:cl=mono', '-t', '3', join(dir, 'silence.wav')]);
+  ffmpeg(['-f', 'lavfi', '-i', 'color=c=black:s=64x64:d=1', '-c:v', 'libx264', join(dir, 'video_only.mp4')]);
+}, 60_000);
+
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('transcribeFile', () => {
+  it('runs decode → VAD → recognition → diarization and builds the transcript', async () => {
+    // The first chunk is the slowest, so results finish out of order but must be delivered in order.
+    const recognizer = new FakeRecognizer((call) => (call === 0 ? 120 : 5));
+    const diarizer = new ToneDiarizer();
+    const streamed: [number, string][] = [];
+    const progress: [number, TranscribeStage][] = [];
+    let profiles: Record<string, number[]> = {};
+    const transcript = await transcribeFile(
+      join(dir, 'tones.m4a'),
+      { tools, vad: new EnergyVad(), recognizer, diarizer, concurrency: 2 },
+      {
+        language: 'en',
+        onSegment: (s, i) => streamed.push([i, s.text]),
+        onProgress: (f, stage) => progress.push([f, stage]),
+        onDiarization: (r) => (profiles = r.profiles),
+        chunks: { maxChunkSeconds: 20, mergeGapSeconds: 0.6 },
+      },
+    );
+    expect(streamed).toEqual([
+      [0, 'low high'],
+      [1, 'low'],
+      [2, 'high'],
+    ]);
+    expect(transcript.segments.map((s) => [s.id, s.speaker, s.text])).toEqual([
+      [0, 'S1', 'low'],
+      [1, 'S2', 'high'],
+      [2, 'S1', 'low'],
+      [3, 'S2', 'high'],
+    ]);
+    expect(transcript.text).toBe('low high low high');
+    expect(transcript.speakers).toEqual(['S1', 'S2']);
+    expect(transcript.engine).toBe('fake-tones');
+    expect(transcript.duration).toBeCloseTo(12, 1);
+    expect(transcript.segments[3]!.start).toBeCloseTo(9, 1);
+    expect(transcript.segments[3]!.end).toBeCloseTo(11, 1);
+    // Diarizer "S1" (high) speaks second, so it is the transcript's S2; its profile follows it.
+    expect(profiles).toEqual({ S1: [0, 1], S2: [1, 0] });
+    expect(recognizer.maxRunning).toBe(2);
+    expect(Math.abs(diarizer.seen!.samples / SAMPLE_RATE - transcript.duration)).toBeLessThan(0.001);
+    expect(diarizer.seen!.speech.length).toBe(3);
+    const fractions = progress.map((p) => p[0]);
+    expect(fractions).toEqual([...fractions].sort((a, b) => a - b));
+    expect(progress.at(-1)).toEqual([1, 'done']);
+  });
+
+  it('labels everything S1 without a diarizer', async () => {
+    const transcript = await transcribeFile(join(dir, 'tones.m4a'), {
+      tools,
+      vad: new EnergyVad(),
+      recognizer: new FakeRecognizer(),
+    });
+    expect(transcript.speakers).toEqual(['S1']);
+    expect(transcript.segments.map((s) => s.text)).toEqual(['low high', 'low', 'high']);
+  });
+
+  it('ends silence as an empty transcript with the recording length', async () => {
+    const recognizer = new FakeRecognizer();
+    const transcript = await transcribeFile(join(dir, 'silence.wav'), {
+      tools,
+      vad: new EnergyVad(),
+      recognizer,
+      diarizer: new ToneDiarizer(),
+    });
+    expect(transcript).toEqual({
+      language: 'en',
+      duration: 3,
+      text: '',
+      segments: [],
+      speakers: [],
+      engine: 'fake-tones',
+    });
+    expect(recognizer.calls).toEqual([]);
+  });
+
+  it('ends a file without audio as an empty transcript', async () => {
+    const transcript = await transcribeFile(join(dir, 'video_only.mp4'), {
+      tools,
+      vad: new EnergyVad(),
+      recognizer: new FakeRecognizer(),
+    });
+    expect(transcript.segments).toEqual([]);
+    expect(transcript.text).toBe('');
+    expect(transcript.duration).toBe(0);
+  });
+
+  it('rejects when the recognizer fails', async () => {
+    const failing: Recognizer = {
+      id: 'broken',
+      recognize: async () => {
+        throw new Error('decoder crashed');
+      },
+      close: async () => {},
+    };
+    await expect(
+      transcribeFile(join(dir, 'tones.m4a'), { tools, vad: new EnergyVad(), recognizer: failing }),
+    ).rejects.toThrow('decoder crashed');
+  });
+
+  it('stops when aborted', async () => {
+    const controller = new AbortController();
+    const run = transcribeFile(
+      join(dir, 'tones.m4a'),
+      { tools, vad: new EnergyVad(), recognizer: new FakeRecognizer(() => 50) },
+      { signal: controller.signal, onSegment: () => controller.abort(new Error('user cancelled')) },
+    );
+    await expect(run).rejects.toThrow();
+  });
+});
+
+describe('transcribeBlocks', () => {
+  it('cuts continuous speech into chunks no longer than the maximum', async () => {
+    // 50 s of a steady tone (no pauses) fed as generated blocks.
+    async function* tone() {
+      for (let s = 0; s < 50; s++) {
+        const block = new Float32Array(SAMPLE_RATE);
+        for (let i = 0; i < block.length; i++)
+          block[i] = 0.3 * Math.sin((2 * Math.PI * 300 * (s * SAMPLE_RATE + i)) / SAMPLE_RATE);
+        yield block;
+      }
+    }
+    const recognizer = new FakeRecognizer();
+    const transcript = await transcribeBlocks(
+      tone(),
+      { tools, vad: new EnergyVad(), recognizer },
+      {
+        chunks: { maxChunkSeconds: 15 },
+      },
+    );
+    expect(recognizer.calls.length).toBeGreaterThanOrEqual(4);
+    for (const c of recognizer.calls) expect(c.end - c.start).toBeLessThanOrEqual(15 + 1e-9);
+    // The pieces tile the speech without gaps or overlaps.
+    for (let i = 1; i < recognizer.calls.length; i++) {
+      expect(recognizer.calls[i]!.start).toBeCloseTo(recognizer.calls[i - 1]!.end, 3);
+    }
+    expect(transcript.duration).toBe(50);
+  });
+});

@@ -1,0 +1,337 @@
+import { availableParallelism } from 'node:os';
+import { decodeAudio, isNoAudioStreamError, probeAudioDuration } from '../../media/decode';
+import type { MediaTools } from '../../media/tools';
+import {
+  SAMPLE_RATE,
+  type DiarizationResult,
+  type Diarizer,
+  type RecognizedSegment,
+  type Recognizer,
+  type Span,
+  type SpeakerTurn,
+  type Transcript,
+  type VoiceActivityDetector,
+} from '../types';
+import { ChunkMerger, splitAtQuietPoints, type ChunkOptions } from './chunks';
+import { RetainedPcm, WindowedPcm, type PcmStore } from './pcmStore';
+import { assignSpeakers } from './speakers';
+import { openVadStream } from './vadStream';
+
+/**
+ * decode (ffmpeg, streamed) → VAD (streamed) → chunks → recognizer (in parallel, results in order)
+ * → diarization → speakers on words and segments → Transcript.
+ *
+ * Memory: recognition only ever needs the chunks in flight, but the Diarizer contract takes the whole
+ * signal, so with a diarizer the PCM of the recording is kept in one pre-sized buffer (230 MB per hour of
+ * 16 kHz float32; chunks are views into it, so nothing is copied). Without a diarizer only the audio not
+ * yet handed to the recognizer is held. The way to bound memory with diarization too is a streaming
+ * feature extractor (the spectral diarizer only needs ~20 MFCCs per 10 ms, ≈ 29 MB per hour as float32):
+ * that needs a Diarizer variant that accepts features incrementally, a change to the shared contract.
+ */
+
+export interface TranscribeDeps {
+  tools: MediaTools;
+  vad: VoiceActivityDetector;
+  /** A single engine or a pool; `concurrency` calls are made at once, so a pool keeps every worker busy. */
+  recognizer: Recognizer;
+  /** Without one, every word is S1 and memory stays bounded by the chunks in flight. */
+  diarizer?: Diarizer;
+  /** Recognitions in flight at once. Default: the number of cores. */
+  concurrency?: number;
+}
+
+export type TranscribeStage = 'recognize' | 'diarize' | 'done';
+
+export interface TranscribeOptions {
+  /** Recorded on the transcript; the engine decides what it can recognize. Default 'en'. */
+  language?: string;
+  prompt?: string;
+  minSpeakers?: number;
+  maxSpeakers?: number;
+  signal?: AbortSignal;
+  /** Overall progress 0..1; recognition runs to 0.9 (0.97 without a diarizer), then diarization. */
+  onProgress?: (fraction: number, stage: TranscribeStage) => void;
+  /**
+   * Each recognized segment as soon as it and everything before it are done, in time order; `index`
+   * counts from 0. Speakers are not known yet (diarization needs the whole file), so these are
+   * RecognizedSegments; the final Transcript may split them where the speaker changes.
+   */
+  onSegment?: (segment: RecognizedSegment, index: number) => void;
+  /** The diarizer's result with its labels renamed to the transcript's (S1 = first to speak). */
+  onDiarization?: (result: DiarizationResult) => void;
+  chunks?: ChunkOptions;
+}
+
+export async function transcribeFile(
+  path: string,
+  deps: TranscribeDeps,
+  options: TranscribeOptions = {},
+): Promise<Transcript> {
+  const expected = await probeAudioDuration(path, deps.tools, options.signal);
+  const controller = new AbortController();
+  const forward = () => controller.abort(options.signal?.reason);
+  if (options.signal?.aborted) forward();
+  options.signal?.addEventListener('abort', forward, { once: true });
+  try {
+    const blocks = decodeAudio(path, deps.tools, { signal: controller.signal, blockSamples: SAMPLE_RATE });
+    return await transcribeBlocks(blocks, deps, { ...options, expectedSeconds: expected }, controller);
+  } catch (error) {
+    if (isNoAudioStreamError(error)) return emptyTranscript(options, deps.recognizer, 0);
+    throw error;
+  } finally {
+    options.signal?.removeEventListener('abort', forward);
+  }
+}
+
+function emptyTranscript(options: TranscribeOptions, recognizer: Recognizer, duration: number): Transcript {
+  return {
+    language: options.language ?? 'en',
+    duration,
+    text: '',
+    segments: [],
+    speakers: [],
+    engine: recognizer.id,
+  };
+}
+
+/**
+ * The pipeline over any source of 16 kHz mono blocks. `controller` is aborted when something fails, so
+ * the source (ffmpeg) and in-flight recognitions stop early.
+ */
+export async function transcribeBlocks(
+  blocks: AsyncIterable<Float32Array>,
+  deps: TranscribeDeps,
+  options: TranscribeOptions & { expectedSeconds?: number | null } = {},
+  controller = new AbortController(),
+): Promise<Transcript> {
+  const { recognizer, diarizer } = deps;
+  const signal = controller.signal;
+  const concurrency = Math.max(1, deps.concurrency ?? availableParallelism());
+  const expected = options.expectedSeconds ?? null;
+  const recognizeShare = diarizer ? 0.9 : 0.97;
+  const store: PcmStore = diarizer ? new RetainedPcm(expected) : new WindowedPcm();
+  const vad = openVadStream(deps.vad);
+  const merger = new ChunkMerger(options.chunks);
+  const speech: Span[] = [];
+  const queue = new OrderedRecognition(recognizer, concurrency, {
+    prompt: options.prompt,
+    signal,
+    onSegment: options.onSegment,
+    onFailure: (error) => controller.abort(error),
+  });
+
+  let lastReported = -1;
+  const report = (fraction: number, stage: TranscribeStage) => {
+    if (!options.onProgress || (fraction - lastReported < 0.005 && stage === 'recognize')) return;
+    lastReported = fraction;
+    options.onProgress(Math.min(1, fraction), stage);
+  };
+  report(0, 'recognize');
+
+  let pendingChunk: Span | null = null;
+  const submit = (chunks: Span[]) => {
+    for (const chunk of chunks) {
+      const pcm = store.read(toSample(chunk.start), toSample(chunk.end));
+      for (const piece of splitAtQuietPoints(pcm, chunk, options.chunks)) {
+        const offset = toSample(piece.start);
+        queue.submit(piece, store.read(offset, toSample(piece.end)));
+      }
+    }
+  };
+  const onSpans = (spans: Span[]) => {
+    for (const span of spans) {
+      speech.push(span);
+      submit(merger.push(span));
+      pendingChunk = merger.pending;
+    }
+    // Audio before both the VAD's open speech and the merger's open chunk can never be read again.
+    store.release(toSample(Math.min(vad.settledUntil, pendingChunk?.start ?? Infinity)));
+  };
+  const frontier = () =>
+    Math.min(queue.frontier ?? Infinity, pendingChunk?.start ?? Infinity, vad.settledUntil);
+
+  try {
+    for await (const block of blocks) {
+      if (signal.aborted) break;
+      store.append(block);
+      onSpans(await vad.push(block));
+      if (expected) report((recognizeShare * Math.min(frontier(), expected)) / expected, 'recognize');
+      // Backpressure: do not run far ahead of the recognizer (bounds memory without a diarizer).
+      await queue.waitForRoom(concurrency + 4);
+    }
+    if (signal.aborted) throw abortReason(signal);
+    onSpans(await vad.finish());
+    submit(merger.finish());
+    pendingChunk = null;
+  } catch (error) {
+    controller.abort(error);
+    await queue.settle();
+    throw queue.failure ?? error;
+  }
+
+  const duration = store.length / SAMPLE_RATE;
+  if (speech.length === 0) {
+    await queue.settle();
+    report(1, 'done');
+    return emptyTranscript(options, recognizer, round3(duration));
+  }
+
+  // Decoding is over; diarize while the last chunks are still being recognized (they run in workers).
+  let diarization: DiarizationResult | null = null;
+  const diarizing = diarizer
+    ? (async () => {
+        await queue.waitForRoom(concurrency); // let recognition of queued chunks get started first
+        const pcm = (store as RetainedPcm).all();
+        diarization = await diarizer.diarize(pcm, speech, {
+          minSpeakers: options.minSpeakers,
+          maxSpeakers: options.maxSpeakers,
+        });
+      })()
+    : Promise.resolve();
+  const [recognized] = await Promise.all([
+    queue.drain().then((segments) => {
+      report(recognizeShare, diarizer ? 'diarize' : 'recognize');
+      return segments;
+    }),
+    diarizing.catch((error: unknown) => {
+      controller.abort(error);
+      throw error;
+    }),
+  ]).catch(async (error: unknown) => {
+    await queue.settle();
+    throw queue.failure ?? error;
+  });
+  if (signal.aborted) throw abortReason(signal);
+
+  const turns: SpeakerTurn[] = (diarization as DiarizationResult | null)?.turns ?? [];
+  const kept = recognized.filter((s) => s.text.trim() !== '');
+  const { segments, speakers, relabel } = assignSpeakers(kept, turns);
+  if (diarization && options.onDiarization) options.onDiarization(renameSpeakers(diarization, relabel));
+  report(1, 'done');
+  return {
+    language: options.language ?? 'en',
+    duration: round3(duration),
+    text: segments.map((s) => s.text).join(' '),
+    segments,
+    speakers,
+    engine: recognizer.id,
+  };
+}
+
+/** Carries the transcript's labels over to the diarizer's turns and profiles; unheard voices follow. */
+function renameSpeakers(result: DiarizationResult, relabel: Map<string, string>): DiarizationResult {
+  const names = new Map(relabel);
+  for (const t of result.turns) if (!names.has(t.speaker)) names.set(t.speaker, `S${names.size + 1}`);
+  for (const s of Object.keys(result.profiles)) if (!names.has(s)) names.set(s, `S${names.size + 1}`);
+  return {
+    turns: result.turns.map((t) => ({ ...t, speaker: names.get(t.speaker)! })),
+    profiles: Object.fromEntries(Object.entries(result.profiles).map(([k, v]) => [names.get(k)!, v])),
+  };
+}
+
+/**
+ * Runs recognitions with at most `concurrency` at once and hands their segments on strictly in
+ * submission order, so a listener can stream them as deltas.
+ */
+class OrderedRecognition {
+  private running = 0;
+  private readonly slots: (() => void)[] = [];
+  private readonly roomWaiters: (() => void)[] = [];
+  private readonly inFlight: { span: Span; done: boolean; promise: Promise<RecognizedSegment[]> }[] = [];
+  private chain: Promise<void> = Promise.resolve();
+  private readonly segments: RecognizedSegment[] = [];
+  private unfinished = 0;
+  failure: unknown = null;
+
+  constructor(
+    private readonly recognizer: Recognizer,
+    private readonly concurrency: number,
+    private readonly opts: {
+      prompt?: string;
+      signal: AbortSignal;
+      onSegment?: (segment: RecognizedSegment, index: number) => void;
+      onFailure: (error: unknown) => void;
+    },
+  ) {}
+
+  /** Start of the earliest chunk whose segments have not been handed on yet. */
+  get frontier(): number | null {
+    return this.inFlight[0]?.span.start ?? null;
+  }
+
+  submit(span: Span, pcm: Float32Array): void {
+    this.unfinished++;
+    const entry = { span, done: false, promise: this.run(pcm, span) };
+    entry.promise.then(
+      () => this.finished(entry),
+      (error: unknown) => {
+        if (this.failure === null) this.failure = error;
+        this.opts.onFailure(error);
+        this.finished(entry);
+      },
+    );
+    this.inFlight.push(entry);
+    this.chain = this.chain.then(async () => {
+      const result = await entry.promise;
+      this.inFlight.shift();
+      for (const segment of result) {
+        this.segments.push(segment);
+        this.opts.onSegment?.(segment, this.segments.length - 1);
+      }
+    });
+    this.chain.catch(() => {});
+  }
+
+  private async run(pcm: Float32Array, span: Span): Promise<RecognizedSegment[]> {
+    if (this.running >= this.concurrency) await new Promise<void>((resolve) => this.slots.push(resolve));
+    this.running++;
+    try {
+      if (this.opts.signal.aborted) throw abortReason(this.opts.signal);
+      return await this.recognizer.recognize(pcm, {
+        offset: span.start,
+        prompt: this.opts.prompt,
+        signal: this.opts.signal,
+      });
+    } finally {
+      this.running--;
+      this.slots.shift()?.();
+    }
+  }
+
+  private finished(entry: { done: boolean }): void {
+    entry.done = true;
+    this.unfinished--;
+    for (const wake of this.roomWaiters.splice(0)) wake();
+  }
+
+  /** Resolves once at most `limit` recognitions are unfinished (running or waiting for a slot). */
+  async waitForRoom(limit: number): Promise<void> {
+    while (this.unfinished > limit) await new Promise<void>((resolve) => this.roomWaiters.push(resolve));
+  }
+
+  /** Every segment, in order, once all submitted chunks are recognized; rejects on the first failure. */
+  async drain(): Promise<RecognizedSegment[]> {
+    await this.chain;
+    return this.segments;
+  }
+
+  /** Waits for everything started to stop, success or not (never rejects). */
+  async settle(): Promise<void> {
+    await Promise.allSettled(this.inFlight.map((e) => e.promise));
+  }
+}
+
+function toSample(seconds: number): number {
+  return Math.round(seconds * SAMPLE_RATE);
+}
+
+function round3(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
+
+function abortReason(signal: AbortSignal): Error {
+  if (signal.reason instanceof Error) return signal.reason;
+  const error = new Error('The transcription was aborted.');
+  error.name = 'AbortError';
+  return error;
+}
