@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
+import studio from './src/renderer/vite.config';
 
 const root = import.meta.dirname;
 const src = resolve(root, 'src');
@@ -61,14 +61,10 @@ export default defineConfig({
       },
     },
   },
+  // The studio, built from its own standalone config (src/renderer/vite.config.ts: root, plugins, out/renderer) so
+  // both builds stay the same. In the app the local service serves it (same origin as the API), not file://.
   renderer: {
-    // The studio. In the app it is served by the local service (same origin as the API), not from file://.
-    root: join(src, 'renderer'),
-    plugins: [react()],
-    build: {
-      outDir: resolve(root, 'out/renderer'),
-      emptyOutDir: true,
-      rolldownOptions: { input: join(src, 'renderer/index.html') },
-    },
+    ...studio,
+    build: { ...studio.build, rolldownOptions: { input: join(src, 'renderer/index.html') } },
   },
 });

@@ -6,6 +6,7 @@ import { startLifecycle, type StudioWindow } from './lifecycle';
 import { buildMenuTemplate } from './menu-template';
 import { applyNavigationPolicy, isPermissionGranted } from './navigation-policy';
 import { toChosenPaths, toOpenDialogOptions } from './open-dialog';
+import { serviceStartOptions } from './service-options';
 import { createWindowOptions } from './window-options';
 
 // Wiring only: every decision lives in the small modules imported above, which are unit-tested with Electron
@@ -16,15 +17,24 @@ app.enableSandbox();
 
 const log = (line: string): void => console.log(`[takeline] ${line}`);
 const isDev = !app.isPackaged;
+// Built layout: out/main/index.js beside out/preload/index.cjs and out/renderer/.
 const preloadPath = join(import.meta.dirname, '../preload/index.cjs');
-const dataDir = join(app.getPath('userData'), 'service');
+const serviceOptions = serviceStartOptions({
+  env: process.env,
+  userDataDir: app.getPath('userData'),
+  studioDir: join(import.meta.dirname, '../renderer'),
+  log,
+});
+const { dataDir } = serviceOptions;
 const windowOptions = () => createWindowOptions({ preloadPath });
 
 function createStudioWindow(service: RunningService): StudioWindow {
   const window = new BrowserWindow(windowOptions());
   window.once('ready-to-show', () => window.show());
   // The one-time sign-in link sets the studio's session cookie and redirects to '/', exactly as in a browser.
-  void window.loadURL(service.signInUrl()).catch((error: unknown) => log(`studio failed to load: ${String(error)}`));
+  void window
+    .loadURL(service.signInUrl())
+    .catch((error: unknown) => log(`studio failed to load: ${String(error)}`));
   return window;
 }
 
@@ -64,7 +74,7 @@ function installMenu(service: RunningService): void {
 const lifecycle = startLifecycle<RunningService>({
   app,
   platform: process.platform,
-  startService: () => startService({ env: process.env, port: 0, dataDir, log }),
+  startService: () => startService(serviceOptions),
   onServiceReady: (service) => {
     log(`service at ${service.url} (data in ${dataDir})`);
     secureSessionAndContents(service);

@@ -1,5 +1,11 @@
 import { isAbsolute } from 'node:path';
-import { IpcChannel, type IpcArgs, type IpcChannelName, type IpcResult, type OpenFileOptions } from '../shared/ipc';
+import {
+  IpcChannel,
+  type IpcArgs,
+  type IpcChannelName,
+  type IpcResult,
+  type OpenFileOptions,
+} from '../shared/ipc';
 import { ipcArgumentSchemas } from './ipc-schemas';
 import { isTrustedUrl } from './navigation-policy';
 
@@ -52,7 +58,9 @@ export function registerIpcHandlers(ipcMain: IpcMainLike, services: DesktopServi
       assertTrustedSender(event, services.trustedOrigin, channel);
       const parsed = ipcArgumentSchemas[channel].safeParse(rawArgs);
       if (!parsed.success) {
-        throw new IpcRejection(`invalid arguments for ${channel}: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+        throw new IpcRejection(
+          `invalid arguments for ${channel}: ${parsed.error.issues.map((i) => i.message).join('; ')}`,
+        );
       }
       const handler = handlers[channel] as (...args: unknown[]) => Promise<unknown>;
       return handler(...parsed.data);

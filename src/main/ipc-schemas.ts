@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { IpcChannel, type FileFilter, type IpcArgs, type IpcChannelName, type OpenFileOptions } from '../shared/ipc';
+import {
+  IpcChannel,
+  type FileFilter,
+  type IpcArgs,
+  type IpcChannelName,
+  type OpenFileOptions,
+} from '../shared/ipc';
 
 const MAX_PATH_LENGTH = 4096;
 

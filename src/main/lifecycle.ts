@@ -136,7 +136,10 @@ export function startLifecycle<S extends StoppableService>(deps: LifecycleDeps<S
       deps.log(`service failed to start: ${describe(error)}`);
       if (phase !== 'starting') return null; // already quitting: no dialog
       phase = 'failed';
-      deps.showFatalError('Takeline could not start', `The local service failed to start.\n\n${describe(error)}`);
+      deps.showFatalError(
+        'Takeline could not start',
+        `The local service failed to start.\n\n${describe(error)}`,
+      );
       app.exit(1);
       return null;
     },

@@ -2,15 +2,25 @@ import type { MenuItemConstructorOptions } from 'electron';
 import { describe, expect, it, vi } from 'vitest';
 import { buildMenuTemplate, type MenuActions } from './menu-template';
 
-const actions = (): MenuActions => ({ openInBrowser: vi.fn(), showDataFolder: vi.fn(), copyApiAddress: vi.fn() });
+const actions = (): MenuActions => ({
+  openInBrowser: vi.fn(),
+  showDataFolder: vi.fn(),
+  copyApiAddress: vi.fn(),
+});
 
 const items = (menu: MenuItemConstructorOptions | undefined) => menu?.submenu as MenuItemConstructorOptions[];
-const roles = (menu: MenuItemConstructorOptions | undefined) => items(menu).flatMap((item) => item.role ?? []);
+const roles = (menu: MenuItemConstructorOptions | undefined) =>
+  items(menu).flatMap((item) => item.role ?? []);
 const topLabels = (template: MenuItemConstructorOptions[]) => template.map((menu) => menu.label ?? menu.role);
 
 describe('buildMenuTemplate', () => {
   it('follows macOS conventions', () => {
-    const template = buildMenuTemplate({ platform: 'darwin', appName: 'Takeline', isDev: false, actions: actions() });
+    const template = buildMenuTemplate({
+      platform: 'darwin',
+      appName: 'Takeline',
+      isDev: false,
+      actions: actions(),
+    });
     expect(topLabels(template)).toEqual(['Takeline', 'File', 'Edit', 'View', 'windowMenu', 'help']);
     expect(roles(template[0])).toEqual(['about', 'services', 'hide', 'hideOthers', 'unhide', 'quit']);
     expect(roles(template[1])).toEqual(['close']);
@@ -20,7 +30,12 @@ describe('buildMenuTemplate', () => {
   });
 
   it('puts Quit in File and About in Help elsewhere', () => {
-    const template = buildMenuTemplate({ platform: 'linux', appName: 'Takeline', isDev: false, actions: actions() });
+    const template = buildMenuTemplate({
+      platform: 'linux',
+      appName: 'Takeline',
+      isDev: false,
+      actions: actions(),
+    });
     expect(topLabels(template)).toEqual(['File', 'Edit', 'View', 'windowMenu', 'help']);
     expect(roles(template[0])).toEqual(['quit']);
     expect(roles(template[1])).toEqual(['undo', 'redo', 'cut', 'copy', 'paste', 'delete', 'selectAll']);
@@ -29,15 +44,30 @@ describe('buildMenuTemplate', () => {
   });
 
   it('shows developer tools only in development', () => {
-    const dev = buildMenuTemplate({ platform: 'win32', appName: 'Takeline', isDev: true, actions: actions() });
-    const prod = buildMenuTemplate({ platform: 'win32', appName: 'Takeline', isDev: false, actions: actions() });
+    const dev = buildMenuTemplate({
+      platform: 'win32',
+      appName: 'Takeline',
+      isDev: true,
+      actions: actions(),
+    });
+    const prod = buildMenuTemplate({
+      platform: 'win32',
+      appName: 'Takeline',
+      isDev: false,
+      actions: actions(),
+    });
     expect(roles(dev[2])).toContain('toggleDevTools');
     expect(roles(prod[2])).not.toContain('toggleDevTools');
   });
 
   it('wires the custom items to their actions', () => {
     const wired = actions();
-    const template = buildMenuTemplate({ platform: 'linux', appName: 'Takeline', isDev: false, actions: wired });
+    const template = buildMenuTemplate({
+      platform: 'linux',
+      appName: 'Takeline',
+      isDev: false,
+      actions: wired,
+    });
     const click = (menu: MenuItemConstructorOptions | undefined, label: string) =>
       (items(menu).find((item) => item.label === label)?.click as () => void)();
     click(template[0], 'Open Studio in Browser');

@@ -26,7 +26,13 @@ describe('decideNavigation', () => {
   });
 
   it('refuses everything else', () => {
-    for (const url of ['file:///etc/passwd', 'javascript:alert(1)', 'data:text/html,hi', 'about:blank', 'not a url']) {
+    for (const url of [
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'data:text/html,hi',
+      'about:blank',
+      'not a url',
+    ]) {
       expect(decideNavigation(url, SERVICE)).toBe('deny');
     }
   });
@@ -97,7 +103,10 @@ describe('applyNavigationPolicy', () => {
 
   it('allows same-origin pop-ups with locked-down options and denies the rest', () => {
     const { open, openExternal, childWindowOptions } = setup();
-    expect(open(`${SERVICE}/export`)).toEqual({ action: 'allow', overrideBrowserWindowOptions: { show: false } });
+    expect(open(`${SERVICE}/export`)).toEqual({
+      action: 'allow',
+      overrideBrowserWindowOptions: { show: false },
+    });
     expect(childWindowOptions).toHaveBeenCalledOnce();
     expect(open('https://example.com/help')).toEqual({ action: 'deny' });
     expect(openExternal).toHaveBeenCalledWith('https://example.com/help');

@@ -36,14 +36,16 @@ export function decideNavigation(url: string, trustedOrigin: string): Navigation
 
 /** The slice of Electron's WebContents the policy uses, so it can be exercised with a fake. */
 export interface PolicedContents {
-  on(event: 'will-navigate' | 'will-redirect', listener: (event: { url: string; preventDefault(): void }) => void): unknown;
+  on(
+    event: 'will-navigate' | 'will-redirect',
+    listener: (event: { url: string; preventDefault(): void }) => void,
+  ): unknown;
   on(event: 'will-attach-webview', listener: (event: { preventDefault(): void }) => void): unknown;
   setWindowOpenHandler(handler: (details: { url: string }) => WindowOpenResponse): void;
 }
 
 export type WindowOpenResponse =
-  | { action: 'deny' }
-  | { action: 'allow'; overrideBrowserWindowOptions?: BrowserWindowConstructorOptions };
+  { action: 'deny' } | { action: 'allow'; overrideBrowserWindowOptions?: BrowserWindowConstructorOptions };
 
 export interface NavigationPolicyOptions {
   /** The service origin (or any URL on it). */
@@ -80,6 +82,10 @@ export function applyNavigationPolicy(contents: PolicedContents, options: Naviga
 /** Permissions the studio may be granted (everything else, e.g. camera, geolocation, is refused). */
 const GRANTED_PERMISSIONS = new Set(['clipboard-sanitized-write', 'fullscreen']);
 
-export function isPermissionGranted(permission: string, requestingUrl: string, trustedOrigin: string): boolean {
+export function isPermissionGranted(
+  permission: string,
+  requestingUrl: string,
+  trustedOrigin: string,
+): boolean {
   return GRANTED_PERMISSIONS.has(permission) && isTrustedUrl(requestingUrl, trustedOrigin);
 }

@@ -1,4 +1,10 @@
-import { IpcChannel, type IpcArgs, type IpcChannelName, type IpcResult, type TakelineDesktopApi } from '../shared/ipc';
+import {
+  IpcChannel,
+  type IpcArgs,
+  type IpcChannelName,
+  type IpcResult,
+  type TakelineDesktopApi,
+} from '../shared/ipc';
 
 /** The one thing the bridge needs from ipcRenderer, typed by the shared contract. */
 export type Invoke = <C extends IpcChannelName>(channel: C, ...args: IpcArgs<C>) => Promise<IpcResult<C>>;
