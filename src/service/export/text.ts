@@ -1,12 +1,11 @@
 /** Text clean-up shared by the exports. */
 
 /** One line of plain text: control characters become spaces, runs of whitespace one space. */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+
 export function cleanText(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text
-    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return text.replace(CONTROL, ' ').replace(/\s+/g, ' ').trim();
 }
 
 /** Cuts text to at most `max` characters at a word boundary where possible, marking the cut with "...". */
