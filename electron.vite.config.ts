@@ -9,11 +9,11 @@ const src = resolve(root, 'src');
 /**
  * Main-process entries: the Electron entry plus every module of the service.
  *
- * The service is bundled into out/main, but it also starts worker threads and child processes from its own files
- * (by path, so no bundler can see them). Building with `preserveModules` and making every service module an entry
- * keeps the source layout: src/service/a/b.ts becomes out/main/service/a/b.js, with relative imports intact. A
- * service module that spawns a sibling therefore finds it at the same relative URL, as long as it derives the
- * extension from its own file rather than hard-coding '.ts':
+ * The service is bundled into out/main with `preserveModules`, every service module an entry, so the source layout
+ * survives: src/service/a/b.ts becomes out/main/service/a/b.js with relative imports intact. Today the service
+ * spawns only system binaries (ffmpeg, pocketsphinx), but a worker thread or Node child process started from one
+ * of its own files (by path, which no bundler follows) is then found at the same relative URL, provided the
+ * module derives the extension from its own file rather than hard-coding '.ts':
  *
  *   const ext = extname(fileURLToPath(import.meta.url)); // '.ts' under tsx, '.js' in the build
  *   new Worker(new URL(`./decode-worker${ext}`, import.meta.url));

@@ -52,15 +52,14 @@ function mtimeOrNull(path) {
 function runNode(scriptArgs, env = process.env) {
   return new Promise((resolvePromise) => {
     const child = spawn(process.execPath, scriptArgs, { cwd: root, env, stdio: 'inherit' });
-    // Ctrl+C reaches the child through the terminal's process group; we just wait for it to finish cleanly.
-    // A SIGTERM aimed at us alone is passed on.
-    const onInt = () => {};
-    const onTerm = () => child.kill('SIGTERM');
-    process.on('SIGINT', onInt);
-    process.on('SIGTERM', onTerm);
+    // Pass stop signals on (a terminal's Ctrl+C may deliver one twice; both children stop idempotently) and stay
+    // alive until the child has finished stopping its jobs.
+    const forward = (signal) => child.kill(signal);
+    process.on('SIGINT', forward);
+    process.on('SIGTERM', forward);
     child.on('exit', (code, signal) => {
-      process.off('SIGINT', onInt);
-      process.off('SIGTERM', onTerm);
+      process.off('SIGINT', forward);
+      process.off('SIGTERM', forward);
       resolvePromise(code ?? (signal ? 1 : 0));
     });
     child.on('error', (error) => {
