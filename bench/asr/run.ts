@@ -1,0 +1,202 @@
+/**
+ * ASR word error rate on ../shared/audio/asr (121 read-speech files), PocketSphinx as Takeline runs it
+ * (Silero VAD → merged speech chunks → pooled long-lived pocketsphinx_batch with tuned flags) side by side
+ * with the untuned `pocketsphinx_continuous -infile <wav>` on the same files.
+ *
+ *   nice -n 10 node --import tsx bench/asr/run.ts [--set amateur,cmu] [--every 3] [--no-baseline]
+ *       [--mode vad|whole] [--args "-lw 8 -wip 0.2"] [--merge-gap 0.6] [--max-chunk 20] [--verbose]
+ *
+ * --every N keeps every Nth file of each set (quick tuning runs); --args adds decoder flags over the
+ * tuned defaults; --mode whole decodes each file as one chunk (no VAD).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { decodeAudioToArray } from '../../src/service/media/decode';
+import { resolveMediaTools } from '../../src/service/media/tools';
+import { createPocketSphinxRecognizer } from '../../src/service/speech/recognition/pocketsphinx-recognizer';
+import { float32ToInt16Le } from '../../src/service/speech/recognition/pocketsphinx/pcm';
+import { sumWer, wordErrorRate, type WerResult } from '../../src/service/speech/scoring/wer';
+import { SAMPLE_RATE, type Span } from '../../src/service/speech/types';
+import { createSileroVad } from '../../src/service/speech/vad/silero';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const sharedDir = process.env.TAKELINE_SHARED_DIR || path.resolve(repoRoot, '../shared');
+const asrDir = path.join(sharedDir, 'audio/asr');
+
+function flag(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+const sets = flag('--set')?.split(',');
+const every = Number(flag('--every') ?? 1);
+const mode = flag('--mode') ?? 'vad';
+const runBaseline = !process.argv.includes('--no-baseline');
+const verbose = process.argv.includes('--verbose');
+const mergeGap = Number(flag('--merge-gap') ?? 0.6);
+const maxChunk = Number(flag('--max-chunk') ?? 20);
+const extraArgs: Record<string, string> = {};
+{
+  const parts = (flag('--args') ?? '').split(/\s+/).filter(Boolean);
+  for (let i = 0; i + 1 < parts.length; i += 2) extraArgs[parts[i]!] = parts[i + 1]!;
+}
+
+interface Item {
+  file: string;
+  set: string;
+  duration: number;
+  reference: string;
+}
+
+function loadItems(): Item[] {
+  const lines = readFileSync(path.join(asrDir, 'refs.tsv'), 'utf8').split('\n').slice(1).filter(Boolean);
+  const bySet = new Map<string, Item[]>();
+  for (const line of lines) {
+    const [file, duration, reference] = line.split('\t') as [string, string, string];
+    const set = file.split('_')[0]!;
+    if (sets && !sets.includes(set)) continue;
+    if (!bySet.has(set)) bySet.set(set, []);
+    bySet.get(set)!.push({ file, set, duration: Number(duration), reference });
+  }
+  return [...bySet.values()].flatMap((items) => items.filter((_, i) => i % every === 0));
+}
+
+async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, i: number) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i]!, i);
+      }
+    }),
+  );
+  return out;
+}
+
+function wav16(pcm: Float32Array): Buffer {
+  const data = float32ToInt16Le(pcm);
+  const h = Buffer.alloc(44);
+  h.write('RIFF', 0);
+  h.writeUInt32LE(36 + data.length, 4);
+  h.write('WAVEfmt ', 8);
+  h.writeUInt32LE(16, 16);
+  h.writeUInt16LE(1, 20);
+  h.writeUInt16LE(1, 22);
+  h.writeUInt32LE(SAMPLE_RATE, 24);
+  h.writeUInt32LE(SAMPLE_RATE * 2, 28);
+  h.writeUInt16LE(2, 32);
+  h.writeUInt16LE(16, 34);
+  h.write('data', 36);
+  h.writeUInt32LE(data.length, 40);
+  return Buffer.concat([h, data]);
+}
+
+/** The reference program exactly as a user would first run it: defaults, whole file. */
+function runContinuous(wavPath: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('pocketsphinx_continuous', ['-infile', wavPath, '-logfn', '/dev/null'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0 ? resolve(out.split('\n').map((l) => l.trim()).filter(Boolean).join(' ')) : reject(new Error(`exit ${code}`)),
+    );
+  });
+}
+
+/** Speech spans merged across short pauses, capped in length, as the transcription pipeline does. */
+function mergeSpans(spans: Span[]): Span[] {
+  const out: Span[] = [];
+  for (const s of spans) {
+    const last = out[out.length - 1];
+    if (last && s.start - last.end <= mergeGap && s.end - last.start <= maxChunk) last.end = s.end;
+    else out.push({ ...s });
+  }
+  return out;
+}
+
+function pct(x: number): string {
+  return `${(x * 100).toFixed(1)}%`;
+}
+
+async function main(): Promise<void> {
+  const items = loadItems();
+  const tools = resolveMediaTools();
+  const audio = await mapLimit(items, 2, (it) => decodeAudioToArray(path.join(asrDir, it.file), tools));
+  const totalSeconds = audio.reduce((a, p) => a + p.length / SAMPLE_RATE, 0);
+  console.log(`${items.length} files, ${(totalSeconds / 60).toFixed(1)} min; mode ${mode}; extra args ${JSON.stringify(extraArgs)}`);
+
+  let baseline: WerResult[] | null = null;
+  if (runBaseline) {
+    const tmp = mkdtempSync(path.join(os.tmpdir(), 'takeline-asr-bench-'));
+    const t0 = Date.now();
+    try {
+      baseline = await mapLimit(items, 2, async (it, i) => {
+        const wavPath = path.join(tmp, `${i}.wav`);
+        writeFileSync(wavPath, wav16(audio[i]!));
+        const hyp = await runContinuous(wavPath);
+        return wordErrorRate(it.reference, hyp);
+      });
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+    console.log(`baseline: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  }
+
+  const vad = createSileroVad();
+  const recognizer = createPocketSphinxRecognizer({ decoderArgs: extraArgs });
+  const t0 = Date.now();
+  let chunks = 0;
+  const ours = await mapLimit(items, 2, async (it, i) => {
+    const pcm = audio[i]!;
+    const spans = mode === 'whole' ? [{ start: 0, end: pcm.length / SAMPLE_RATE }] : mergeSpans(await vad.detect(pcm));
+    chunks += spans.length;
+    const texts = await Promise.all(
+      spans.map(async (s) => {
+        const a = Math.max(0, Math.round(s.start * SAMPLE_RATE));
+        const b = Math.min(pcm.length, Math.round(s.end * SAMPLE_RATE));
+        const segments = await recognizer.recognize(pcm.subarray(a, b), { offset: s.start });
+        return segments.map((seg) => seg.text).join(' ');
+      }),
+    );
+    const hyp = texts.join(' ');
+    const r = wordErrorRate(it.reference, hyp);
+    if (verbose) console.log(`${pct(r.wer).padStart(6)} ${it.file}\n   ref: ${it.reference}\n   hyp: ${hyp}`);
+    return r;
+  });
+  const elapsed = (Date.now() - t0) / 1000;
+  await recognizer.close();
+  await vad.close();
+  console.log(`ours: ${elapsed.toFixed(1)} s wall (${(elapsed / totalSeconds).toFixed(3)} × real time, 2 workers), ${chunks} chunks`);
+
+  const setNames = [...new Set(items.map((it) => it.set))];
+  const rows: string[][] = [['set', 'files', 'words', 'continuous WER', 'ours WER', 'ours S/D/I', 'relative']];
+  const row = (name: string, idx: number[]) => {
+    const o = sumWer(idx.map((i) => ours[i]!));
+    const b = baseline ? sumWer(idx.map((i) => baseline![i]!)) : null;
+    rows.push([
+      name,
+      String(idx.length),
+      String(o.referenceWords),
+      b ? pct(b.wer) : '-',
+      pct(o.wer),
+      `${o.substitutions}/${o.deletions}/${o.insertions}`,
+      b && b.wer > 0 ? `${((o.wer / b.wer - 1) * 100).toFixed(0)}%` : '-',
+    ]);
+  };
+  for (const set of setNames) row(set, items.flatMap((it, i) => (it.set === set ? [i] : [])));
+  row('ALL', items.map((_, i) => i));
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  for (const r of rows) console.log(r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  '));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

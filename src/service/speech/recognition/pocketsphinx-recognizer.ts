@@ -1,0 +1,79 @@
+import os from 'node:os';
+import { SAMPLE_RATE, type RecognizeOptions, type RecognizedSegment, type RecognizedWord, type Recognizer } from '../types';
+import { DecoderPool } from './pocketsphinx/decoder-pool';
+import { RECOGNITION_ARGS } from './pocketsphinx/decoder-args';
+import { assertPocketSphinxAvailable } from './pocketsphinx/model';
+import { float32ToInt16Le, splitPoints } from './pocketsphinx/pcm';
+import { wordsToSegments } from './pocketsphinx/segments';
+
+export { pocketSphinxAvailable } from './pocketsphinx/model';
+
+export interface PocketSphinxRecognizerOptions {
+  /** Parallel decoder processes; default one per core, at most 2. */
+  workers?: number;
+  /** Decoder flags merged over the tuned defaults (`{ '-lw': '10' }`). */
+  decoderArgs?: Record<string, string>;
+  /** Longer chunks are cut at a quiet point into pieces of at most this length. Default 30 s. */
+  maxPieceSeconds?: number;
+  /** A pause this long starts a new segment. Default 0.6 s. */
+  segmentPauseSeconds?: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * CMU PocketSphinx (Debian's 5prealpha build and US English model) behind the Recognizer contract.
+ *
+ * `prompt` is accepted and ignored: the decoder's only vocabulary/context control is its trigram
+ * language model, and biasing it means rebuilding or interpolating a 27 MB model per request, which
+ * costs more than the decode. (Words missing from the dictionary cannot be recognised at all.)
+ */
+export function createPocketSphinxRecognizer(options: PocketSphinxRecognizerOptions = {}): Recognizer {
+  const workers = options.workers ?? Math.min(2, Math.max(1, os.availableParallelism()));
+  const maxPiece = Math.round((options.maxPieceSeconds ?? 30) * SAMPLE_RATE);
+  const pause = options.segmentPauseSeconds ?? 0.6;
+  let pool: DecoderPool | null = null;
+
+  // Model check and process start wait for the first chunk, so listing the engine costs nothing.
+  const getPool = () => {
+    if (!pool) {
+      const model = assertPocketSphinxAvailable(options.env);
+      pool = new DecoderPool({ model, args: { ...RECOGNITION_ARGS, ...options.decoderArgs } }, workers);
+    }
+    return pool;
+  };
+
+  return {
+    id: 'pocketsphinx-en-us',
+    async recognize(pcm: Float32Array, opts: RecognizeOptions = {}): Promise<RecognizedSegment[]> {
+      const offset = opts.offset ?? 0;
+      const decoders = getPool();
+      const bounds = [0, ...splitPoints(pcm, maxPiece), pcm.length];
+      const pieces = bounds.slice(1).map((end, i) => ({ start: bounds[i]!, end }));
+      const results = await Promise.all(
+        pieces.map(({ start, end }) =>
+          decoders.run(async (worker) => {
+            const { words } = await worker.decode(float32ToInt16Le(pcm.subarray(start, end)), undefined, opts.signal);
+            const base = offset + start / SAMPLE_RATE;
+            return words.map(
+              (w): RecognizedWord => ({
+                word: w.word,
+                start: round(base + w.start),
+                end: round(base + w.start + w.duration),
+                confidence: w.confidence,
+              }),
+            );
+          }, opts.signal),
+        ),
+      );
+      return wordsToSegments(results.flat(), pause);
+    },
+    async close() {
+      await pool?.close();
+      pool = null;
+    },
+  };
+}
+
+function round(t: number): number {
+  return Math.round(t * 1000) / 1000;
+}

@@ -1,0 +1,67 @@
+import { AbortError, BatchProcess, type BatchProcessOptions } from './batch-process';
+
+/**
+ * A few BatchProcess workers (one per core by default, two at most) with a FIFO queue. Processes start
+ * on first use, so an idle pool costs nothing. An aborted job leaves the queue, or, if it is being
+ * decoded, its process is killed and replaced on the next job.
+ */
+export class DecoderPool {
+  private readonly workers: BatchProcess[];
+  private readonly queue: Array<{ start: (w: BatchProcess) => void; signal?: AbortSignal; cancel: () => void }> = [];
+  private closed = false;
+
+  constructor(options: BatchProcessOptions, size: number) {
+    this.workers = Array.from({ length: Math.max(1, size) }, () => new BatchProcess(options));
+  }
+
+  run<T>(job: (worker: BatchProcess) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    if (this.closed) return Promise.reject(new Error('decoder pool is closed'));
+    if (signal?.aborted) return Promise.reject(new AbortError());
+    return new Promise<T>((resolve, reject) => {
+      const entry = {
+        signal,
+        start: (worker: BatchProcess) => {
+          signal?.removeEventListener('abort', onAbort);
+          job(worker)
+            .then(resolve, reject)
+            .finally(() => this.release(worker));
+        },
+        cancel: () => reject(new AbortError()),
+      };
+      const onAbort = () => {
+        const i = this.queue.indexOf(entry);
+        if (i >= 0) {
+          this.queue.splice(i, 1);
+          entry.cancel();
+        }
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const idle = this.idleWorker();
+      if (idle) this.take(idle, entry);
+      else this.queue.push(entry);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const entry of this.queue.splice(0)) entry.cancel();
+    await Promise.all(this.workers.map((w) => w.close()));
+  }
+
+  private reserved = new Set<BatchProcess>();
+
+  private idleWorker(): BatchProcess | undefined {
+    return this.workers.find((w) => !this.reserved.has(w));
+  }
+
+  private take(worker: BatchProcess, entry: { start: (w: BatchProcess) => void }): void {
+    this.reserved.add(worker);
+    entry.start(worker);
+  }
+
+  private release(worker: BatchProcess): void {
+    this.reserved.delete(worker);
+    const next = this.queue.shift();
+    if (next) this.take(worker, next);
+  }
+}
