@@ -3,6 +3,7 @@ import { renderCsv } from './csv';
 import { renderEdl } from './edl';
 import { renderFcpxml } from './fcpxml';
 import { renderSrt, renderVtt } from './subtitles';
+import { baseName, cleanText } from './text';
 import type { ExportFile, ExportFormat, ExportInput } from './types';
 
 export {
@@ -35,4 +36,14 @@ export function renderExport(format: ExportFormat, input: ExportInput): ExportFi
   const render = RENDERERS[format];
   if (!render) throw new RangeError(`unknown export format "${String(format)}"`);
   return render(input);
+}
+
+/**
+ * Download name for an export: the recording's name with the export's extension ("take 2.wav" →
+ * "take 2.edl"), without any directory part or leading dots; "transcript" when nothing usable is left.
+ */
+export function exportFileName(fileName: string, extension: string): string {
+  const last = cleanText(fileName).split(/[/\\]/).at(-1) ?? '';
+  const base = cleanText(baseName(last)).replace(/^\.+/, '');
+  return `${base || 'transcript'}.${extension}`;
 }

@@ -3,6 +3,7 @@ import { buildCues, wrapLines } from './cues';
 import { csvField, inertText } from './csv';
 import { reelFromTape } from './edl';
 import { escapeXml, fcpTime } from './fcpxml';
+import { exportFileName } from './index';
 import { collectMarks } from './marks';
 import { cleanText, truncate } from './text';
 import { parseCsv } from './testing/csv';
@@ -202,4 +203,18 @@ describe('the test readers reject malformed files (so read-back checks mean some
     ['TITLE: x\nFCM: SOMETIMES\n', /bad FCM/],
     ['TITLE: x\nFCM: DROP FRAME\n001 AX V C 00:00:00;00\n', /not CMX3600/],
   ])('EDL %j', (edl, error) => expect(() => parseEdl(edl)).toThrow(error));
+});
+
+describe('exportFileName', () => {
+  it.each([
+    ['Studio A & B, take 2.wav', 'edl', 'Studio A & B, take 2.edl'],
+    ['memo.m4a', 'srt', 'memo.srt'],
+    ['no-extension', 'csv', 'no-extension.csv'],
+    ['../../etc/passwd', 'vtt', 'passwd.vtt'],
+    ['C:\\Users\\me\\take.wav', 'edl', 'take.edl'],
+    ['.wav', 'vtt', 'wav.vtt'],
+    ['..', 'csv', 'transcript.csv'],
+    ['a\nb.mp3', 'fcpxml', 'a b.fcpxml'],
+    ['', 'srt', 'transcript.srt'],
+  ])('%j → %s', (name, ext, expected) => expect(exportFileName(name, ext)).toBe(expected));
 });

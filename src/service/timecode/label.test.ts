@@ -38,10 +38,10 @@ describe('against smpte-timecode, every frame of the first hour', () => {
       const label = formatTimecode(n, tb);
       const expected = reference.toString();
       const back = parseTimecode(expected, tb);
-      const refBack = Timecode(label, [num, den], tb.dropFrame).frameCount;
-      if (label !== expected || !back.ok || back.frames !== n || refBack !== n) {
+      // Equal labels both ways: the reference's parse of its own labels is its business, not ours.
+      if (label !== expected || !back.ok || back.frames !== n) {
         mismatches++;
-        first ||= `frame ${n}: ours ${label}, reference ${expected}, parsed ${JSON.stringify(back)}, ref parse ${refBack}`;
+        first ||= `frame ${n}: ours ${label}, reference ${expected}, parsed ${JSON.stringify(back)}`;
       }
     }
     expect(first).toBe('');
