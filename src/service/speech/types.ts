@@ -81,6 +81,8 @@ export interface TranscriptSegment extends Span {
   text: string;
   words: TranscriptWord[];
   avgLogprob: number;
+  /** 1 − the voice activity detector's mean speech probability over the segment, when known. */
+  noSpeechProb?: number;
 }
 
 export interface Transcript {
@@ -93,4 +95,6 @@ export interface Transcript {
   speakers: string[];
   /** Id of the recognizer engine that produced it. */
   engine: string;
+  /** Voice profile per speaker label (kept with the transcript; used to match project speakers). */
+  profiles?: Record<string, number[]>;
 }

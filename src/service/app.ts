@@ -1,0 +1,102 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { ServiceContext } from './context';
+import { errorStyleFor, HttpError, renderError, ValidationFailure } from './http/errors';
+import { loopbackGuard } from './http/loopback-guard';
+import { requireAuth, SESSION_COOKIE } from './http/authenticate';
+import { jsonBody } from './http/json-body';
+import { projectsRouter } from './http/routes/projects';
+import { signedAudioRouter, transcriptionsRouter } from './http/routes/transcriptions';
+import { audioRouter, modelsRouter } from './http/routes/audio';
+import { openApiDocument } from './openapi/document';
+import { matchKeyHash } from './auth/api-keys';
+import { verifyAudioSignature } from './auth/signed-url';
+
+function securityHeaders(_req: Request, res: Response, next: NextFunction) {
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('X-Frame-Options', 'DENY');
+  res.setHeader('Referrer-Policy', 'no-referrer');
+  res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
+  next();
+}
+
+export function createApp(ctx: ServiceContext): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+  app.use(securityHeaders);
+  app.use(loopbackGuard(() => ctx.port()));
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+
+  // One-time sign-in link → HttpOnly same-site cookie; the key itself never reaches the browser.
+  app.get('/auth/signin', (req, res) => {
+    if (!ctx.signIn.consume(req.query.token)) {
+      throw new HttpError(403, 'This sign-in link is invalid or was already used. Restart `npm run serve` or run `npm run keys -- signin` for a new one.');
+    }
+    const { token, maxAgeSeconds } = ctx.browserSessions.create();
+    res.setHeader('Set-Cookie', `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}`);
+    res.setHeader('Cache-Control', 'no-store');
+    res.redirect(303, '/');
+  });
+
+  app.use(
+    '/v1/speech/transcriptions',
+    signedAudioRouter(ctx, (id, expires, signature) => verifyAudioSignature(ctx.audioSecret, id, expires, signature)),
+  );
+
+  app.use(
+    '/v1',
+    requireAuth({
+      isValidKey: (key) => ctx.keys.isActive(key) || (ctx.extraKeyHash !== null && matchKeyHash(key, [ctx.extraKeyHash]) === 0),
+      isValidBrowserSession: (token) => ctx.browserSessions.isValid(token),
+    }),
+  );
+  app.use('/v1', jsonBody());
+  app.get('/v1/openapi.json', (_req, res) => {
+    res.json(openApiDocument());
+  });
+  app.use('/v1/speech/projects', projectsRouter(ctx.projects));
+  app.use('/v1/speech/transcriptions', transcriptionsRouter(ctx));
+  app.use('/v1/audio', audioRouter(ctx));
+  app.use('/v1/models', modelsRouter(ctx));
+  app.use('/v1', (req) => {
+    throw new HttpError(404, `No route ${req.method} ${req.originalUrl.split('?')[0]}.`, { code: 'not_found' });
+  });
+
+  const studio = ctx.config.studioDir;
+  app.use(express.static(studio, { index: 'index.html', fallthrough: true }));
+  app.get(/^\/(?!v1\/|auth\/|healthz).*/, (req, res, next) => {
+    const index = path.join(studio, 'index.html');
+    if (req.method !== 'GET' || !fs.existsSync(index)) return next();
+    res.sendFile(index);
+  });
+  app.use((req) => {
+    throw new HttpError(404, `No route ${req.method} ${req.originalUrl.split('?')[0]}.`, { code: 'not_found' });
+  });
+
+  app.use((raw: unknown, req: Request, res: Response, _next: NextFunction) => {
+    let error = raw;
+    const status = (raw as { status?: unknown })?.status;
+    if (!(raw instanceof HttpError) && !(raw instanceof ValidationFailure)) {
+      if (typeof status === 'number' && status >= 400 && status < 500) {
+        // Errors from express internals (e.g. a malformed URL): keep the status, not their wording.
+        error = new HttpError(status, status === 404 ? 'Not found.' : 'The request could not be processed.');
+      } else {
+        ctx.log(`error on ${req.method} ${req.originalUrl.split('?')[0]}: ${(raw as Error)?.stack ?? String(raw)}`);
+      }
+    }
+    const rendered = renderError(error, errorStyleFor(req.originalUrl));
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    for (const [name, value] of Object.entries(rendered.headers)) res.setHeader(name, value);
+    res.status(rendered.status).json(rendered.body);
+  });
+  return app;
+}

@@ -1,0 +1,26 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { KeyStore } from '../storage/key-store';
+import { writeFileAtomic } from '../storage/files';
+
+export const STUDIO_KEY_NAME = 'studio';
+
+/**
+ * The key the studio uses. With no key configured, the first start creates one, prints it once and keeps
+ * it in the data folder (owner-only file) where the desktop shell reads it; the database holds only its
+ * hash. If that key was revoked or the file lost, a new one is made and printed.
+ */
+export function ensureStudioKey(keys: KeyStore, secretsDir: string, print: (line: string) => void): string {
+  const file = path.join(secretsDir, 'studio-api-key');
+  let key: string | null = null;
+  try {
+    key = fs.readFileSync(file, 'utf8').trim();
+  } catch {
+    key = null;
+  }
+  if (key && keys.isActive(key)) return key;
+  const created = keys.create(STUDIO_KEY_NAME);
+  writeFileAtomic(file, created.key + '\n', 0o600);
+  print(`takeline created an API key (shown once; the studio reads it from ${file}): ${created.key}`);
+  return created.key;
+}

@@ -1,0 +1,29 @@
+import { startService } from '../server';
+import { ConfigError } from '../config';
+
+/** `npm run serve`: the service headless on 127.0.0.1, configured by environment. */
+async function main() {
+  const service = await startService();
+  process.stdout.write(`takeline listening on ${service.url}\n`);
+  process.stdout.write(`takeline studio sign-in link (one-time): ${service.signInUrl()}\n`);
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write(`takeline: ${signal}, stopping\n`);
+    service.stop().then(
+      () => process.exit(0),
+      (error) => {
+        process.stderr.write(`takeline: stop failed: ${error}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((error) => {
+  process.stderr.write(`takeline: ${error instanceof ConfigError || error?.code === 'EADDRINUSE' ? error.message : (error?.stack ?? error)}\n`);
+  process.exit(1);
+});

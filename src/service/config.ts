@@ -1,0 +1,54 @@
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export interface ServiceConfig {
+  /** 0 picks a free port. */
+  port: number;
+  dataDir: string;
+  /** Folder with model files no package ships (TAKELINE_MODELS_DIR); null when not configured. */
+  modelsDir: string | null;
+  /** One more accepted key, for scripts and CI. */
+  extraApiKey: string | null;
+  maxUploadBytes: number;
+  /** The built studio served at `/` (TAKELINE_STUDIO_DIR; default out/renderer in the repository). */
+  studioDir: string;
+}
+
+export class ConfigError extends Error {}
+
+/**
+ * The per-user application data folder, the same one Electron's app.getPath('userData') gives for an app
+ * named Takeline, so the desktop app and `npm run serve` share projects and keys.
+ */
+export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
+  const home = os.homedir();
+  if (platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'Takeline');
+  if (platform === 'win32') return path.join(env.APPDATA || path.join(home, 'AppData', 'Roaming'), 'Takeline');
+  return path.join(env.XDG_CONFIG_HOME || path.join(home, '.config'), 'Takeline');
+}
+
+function parseInteger(name: string, raw: string, min: number, max: number): number {
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+export const DEFAULT_PORT = 8765;
+export const DEFAULT_MAX_UPLOAD_BYTES = 2 * 1024 ** 3;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
+  return {
+    port: env.TAKELINE_PORT ? parseInteger('TAKELINE_PORT', env.TAKELINE_PORT, 0, 65535) : DEFAULT_PORT,
+    dataDir: path.resolve(env.TAKELINE_DATA_DIR || defaultDataDir(env)),
+    modelsDir: env.TAKELINE_MODELS_DIR ? path.resolve(env.TAKELINE_MODELS_DIR) : null,
+    extraApiKey: env.TAKELINE_API_KEY ? env.TAKELINE_API_KEY.trim() : null,
+    maxUploadBytes: env.TAKELINE_MAX_UPLOAD_BYTES
+      ? parseInteger('TAKELINE_MAX_UPLOAD_BYTES', env.TAKELINE_MAX_UPLOAD_BYTES, 1, Number.MAX_SAFE_INTEGER)
+      : DEFAULT_MAX_UPLOAD_BYTES,
+    studioDir: env.TAKELINE_STUDIO_DIR
+      ? path.resolve(env.TAKELINE_STUDIO_DIR)
+      : path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../out/renderer'),
+  };
+}

@@ -1,0 +1,40 @@
+import type { ServiceConfig } from './config';
+import type { Db } from './storage/database';
+import type { DataLayout } from './storage/files';
+import type { ProjectStore } from './storage/project-store';
+import type { SessionStore } from './storage/session-store';
+import type { KeyStore } from './storage/key-store';
+import type { BrowserSessionStore } from './storage/browser-sessions';
+import type { JobRunner } from './jobs/job-runner';
+import type { MediaTools } from './media/tools';
+import type { ModelRegistry } from './models/registry';
+import type { SignInTokens } from './auth/sign-in';
+import type { PeaksCache } from './recordings/peaks-cache';
+import type { TranscriptionEngine } from './transcription/engine';
+
+/** Everything a request handler may use, built once in the composition root (server.ts). */
+export interface ServiceContext {
+  config: ServiceConfig;
+  layout: DataLayout;
+  db: Db;
+  projects: ProjectStore;
+  sessions: SessionStore;
+  keys: KeyStore;
+  browserSessions: BrowserSessionStore;
+  jobs: JobRunner;
+  tools: MediaTools;
+  models: ModelRegistry;
+  languages: { resolve(value: string | undefined, loc: Array<string | number>): string };
+  signIn: SignInTokens;
+  peaks: PeaksCache;
+  transcription: TranscriptionEngine;
+  /** Files a finished transcript's speakers into the project's known speakers. */
+  afterTranscript(sessionId: string): void;
+  /** Display names of a session's speakers (S1 → the project speaker's name). */
+  speakerNames(sessionId: string): Record<string, string>;
+  audioSecret: Buffer;
+  extraKeyHash: Buffer | null;
+  /** The port actually bound (known once listening). */
+  port(): number;
+  log(line: string): void;
+}

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { hostAllowed, originAllowed } from './loopback-guard';
+
+describe('loopback guard', () => {
+  it('accepts the loopback host on this port', () => {
+    for (const host of ['127.0.0.1:8765', 'localhost:8765', '[::1]:8765', '127.0.0.1', 'LOCALHOST:8765']) {
+      expect(hostAllowed(host, 8765)).toBe(true);
+    }
+  });
+  it('refuses other hosts and ports', () => {
+    for (const host of [undefined, '', 'evil.example:8765', '127.0.0.1:9999', '127.0.0.1.nip.io:8765', '10.0.0.1:8765', 'localhost.evil:8765']) {
+      expect(hostAllowed(host, 8765)).toBe(false);
+    }
+  });
+  it('accepts no Origin and the service own origin only', () => {
+    expect(originAllowed(undefined, 8765)).toBe(true);
+    expect(originAllowed('http://127.0.0.1:8765', 8765)).toBe(true);
+    expect(originAllowed('http://localhost:8765', 8765)).toBe(true);
+    for (const origin of ['null', 'https://127.0.0.1:8765', 'http://127.0.0.1:8766', 'http://evil.example', 'file://', 'http://127.0.0.1:8765/x']) {
+      expect(originAllowed(origin, 8765)).toBe(false);
+    }
+  });
+});

@@ -1,0 +1,50 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import { ProjectCreate, ProjectSpeakerUpdate } from '../../../shared/schemas';
+import { HttpError } from '../errors';
+import { parseInput } from '../validation';
+import { ProjectKeyTaken, type ProjectStore } from '../../storage/project-store';
+
+const ProjectRef = z.object({ project: z.string().min(1).max(64) });
+const SpeakerRef = ProjectRef.extend({ speaker_id: z.uuid() });
+
+export function projectsRouter(projects: ProjectStore): Router {
+  const router = Router();
+
+  router.post('/', (req, res) => {
+    const body = parseInput(ProjectCreate, req.body, 'body');
+    try {
+      res.status(201).location(`/v1/speech/projects/${body.key}`).json(projects.create(body.key, body.name));
+    } catch (error) {
+      if (error instanceof ProjectKeyTaken) throw new HttpError(409, `A project with key "${body.key}" already exists.`);
+      throw error;
+    }
+  });
+
+  router.get('/', (_req, res) => {
+    res.json({ data: projects.list() });
+  });
+
+  const findProject = (ref: string) => {
+    const project = projects.find(ref);
+    if (!project) throw new HttpError(404, 'Project not found.');
+    return project;
+  };
+
+  router.get('/:project', (req, res) => {
+    const { project: ref } = parseInput(ProjectRef, req.params, 'path');
+    const project = findProject(ref);
+    res.json({ ...project, speakers: projects.speakers(project.id) });
+  });
+
+  router.patch('/:project/speakers/:speaker_id', (req, res) => {
+    const params = parseInput(SpeakerRef, req.params, 'path');
+    const body = parseInput(ProjectSpeakerUpdate, req.body, 'body');
+    const project = findProject(params.project);
+    const speaker = projects.renameSpeaker(project.id, params.speaker_id, body.name);
+    if (!speaker) throw new HttpError(404, 'Speaker not found in this project.');
+    res.json(speaker);
+  });
+
+  return router;
+}

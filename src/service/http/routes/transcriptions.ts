@@ -1,0 +1,144 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Router, type Request } from 'express';
+import { z } from 'zod';
+import { MediaPatch, PageQuery, ProjectKey, ProjectName } from '../../../shared/schemas';
+import { HttpError } from '../errors';
+import { parseInput } from '../validation';
+import { readMultipart, singleField, singleFile } from '../multipart';
+import { intakeRecording, type IntakeDeps } from '../../recordings/intake';
+import { mergeTimebase } from '../../recordings/timebase';
+import { NotMediaError } from '../../media/probe';
+import { signAudio } from '../../auth/signed-url';
+import type { ServiceContext } from '../../context';
+import { exportFileName, renderExport } from '../../export';
+import { EXPORT_FORMATS } from '../../export/types';
+
+export const AUDIO_URL_TTL_SECONDS = 3600;
+
+const SessionRef = z.object({ session_id: z.uuid() });
+const ListQuery = PageQuery.extend({ project: z.string().min(1).max(64).optional() });
+
+export const UploadFields = z.object({
+  project_key: ProjectKey,
+  project_name: ProjectName.optional(),
+  language: z.string().optional(),
+});
+
+export function baseUrl(req: Request): string {
+  // The Host header was already checked by the loopback guard.
+  return `http://${req.headers.host}`;
+}
+
+export function transcriptionsRouter(ctx: ServiceContext): Router {
+  const router = Router();
+  const intakeDeps: IntakeDeps = { db: ctx.db, layout: ctx.layout, tools: ctx.tools, projects: ctx.projects, sessions: ctx.sessions, jobs: ctx.jobs };
+
+  const sessionOr404 = (req: Request) => {
+    const { session_id } = parseInput(SessionRef, req.params, 'path');
+    const summary = ctx.sessions.summary(session_id);
+    if (!summary) throw new HttpError(404, 'Transcription session not found.');
+    return summary;
+  };
+
+  router.post('/', async (req, res) => {
+    const form = await readMultipart(req, ctx.layout.uploads, { maxFileBytes: ctx.config.maxUploadBytes });
+    try {
+      const fields = parseInput(
+        UploadFields,
+        { project_key: singleField(form, 'project_key'), project_name: singleField(form, 'project_name'), language: singleField(form, 'language') },
+        'body',
+      );
+      const file = singleFile(form, 'file');
+      const language = ctx.languages.resolve(fields.language, ['body', 'language']);
+      const session = await intakeRecording(intakeDeps, file, { projectKey: fields.project_key, projectName: fields.project_name, language });
+      res.status(201).location(`/v1/speech/transcriptions/${session.id}`).json({ ...session, transcript: null });
+    } catch (error) {
+      if (error instanceof NotMediaError) throw new HttpError(415, error.message, { code: 'unsupported_file' });
+      throw error;
+    } finally {
+      form.cleanup();
+    }
+  });
+
+  router.get('/', (req, res) => {
+    const query = parseInput(ListQuery, req.query, 'query');
+    let projectId: string | undefined;
+    if (query.project !== undefined) {
+      const project = ctx.projects.find(query.project);
+      if (!project) throw new HttpError(404, 'Project not found.');
+      projectId = project.id;
+    }
+    const page = ctx.sessions.list({ projectId, limit: query.limit, offset: query.offset });
+    res.json({ ...page, limit: query.limit, offset: query.offset });
+  });
+
+  router.get('/:session_id', (req, res) => {
+    const summary = sessionOr404(req);
+    res.json(ctx.sessions.get(summary.id));
+  });
+
+  router.delete('/:session_id', async (req, res) => {
+    const summary = sessionOr404(req);
+    await ctx.jobs.cancelSession(summary.id);
+    ctx.sessions.delete(summary.id);
+    fs.rmSync(ctx.layout.recording(summary.id), { recursive: true, force: true });
+    res.status(204).end();
+  });
+
+  router.patch('/:session_id/media', (req, res) => {
+    const summary = sessionOr404(req);
+    const patch = parseInput(MediaPatch, req.body ?? {}, 'body');
+    const media = mergeTimebase(summary.media, patch);
+    ctx.sessions.setMedia(summary.id, media);
+    res.json({ media });
+  });
+
+  router.get('/:session_id/audio', (req, res) => {
+    const summary = sessionOr404(req);
+    const expires = Math.floor(Date.now() / 1000) + AUDIO_URL_TTL_SECONDS;
+    const signature = signAudio(ctx.audioSecret, summary.id, expires);
+    const url = `${baseUrl(req)}/v1/speech/transcriptions/${summary.id}/audio/original?expires=${expires}&signature=${signature}`;
+    res.json({ url, expires_in: AUDIO_URL_TTL_SECONDS });
+  });
+
+  router.get('/:session_id/export', (req, res) => {
+    const summary = sessionOr404(req);
+    const { format } = parseInput(z.object({ format: z.enum(EXPORT_FORMATS) }), req.query, 'query');
+    const transcript = ctx.sessions.transcript(summary.id);
+    if (!transcript) throw new HttpError(409, `The transcript is not ready (status: ${summary.status}).`);
+    const file = renderExport(format, {
+      session: { id: summary.id, fileName: summary.file_name, duration: summary.duration, channels: summary.format.channels ?? undefined, sampleRate: summary.format.sample_rate ?? undefined },
+      transcript,
+      media: summary.media,
+      speakerNames: ctx.speakerNames(summary.id),
+    });
+    res.type(file.contentType).attachment(exportFileName(summary.file_name, file.extension)).send(file.body);
+  });
+
+  router.get('/:session_id/peaks', async (req, res) => {
+    const summary = sessionOr404(req);
+    res.json(await ctx.peaks.get(summary.id));
+  });
+
+  return router;
+}
+
+/** The signed original: no key, the signature is the credential. HEAD and Range come from sendFile. */
+export function signedAudioRouter(ctx: ServiceContext, verify: (id: string, expires: unknown, signature: unknown) => boolean): Router {
+  const router = Router();
+  router.get('/:session_id/audio/original', (req, res, next) => {
+    const parsed = SessionRef.safeParse(req.params);
+    const refused = new HttpError(403, 'This audio address is invalid or has expired; ask the API for a new one.');
+    if (!parsed.success || !verify(parsed.data.session_id, req.query.expires, req.query.signature)) throw refused;
+    const summary = ctx.sessions.summary(parsed.data.session_id);
+    const stored = ctx.sessions.storedName(parsed.data.session_id);
+    if (!summary || !stored) throw refused;
+    res.setHeader('Content-Type', summary.format.content_type);
+    res.setHeader('Cache-Control', 'private, max-age=3600');
+    res.sendFile(path.join(summary.id, stored), { root: ctx.layout.recordings, dotfiles: 'deny', acceptRanges: true }, (error) => {
+      if (error && !res.headersSent) next(new HttpError(404, 'The recording file is missing.'));
+    });
+  });
+  return router;
+}

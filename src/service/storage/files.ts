@@ -1,0 +1,69 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import crypto from 'node:crypto';
+
+/** Writes a file so readers see either the old or the new content, never half of it. */
+export function writeFileAtomic(file: string, data: string | Buffer, mode = 0o644): void {
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${crypto.randomBytes(6).toString('hex')}.tmp`);
+  const fd = fs.openSync(tmp, 'w', mode);
+  try {
+    fs.writeFileSync(fd, data);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.renameSync(tmp, file);
+  fsyncDir(path.dirname(file));
+}
+
+/** Makes a rename durable: the directory entry itself must reach the disk. */
+export function fsyncDir(dir: string): void {
+  try {
+    const fd = fs.openSync(dir, 'r');
+    try {
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    // Some platforms (Windows) cannot open directories; rename is still atomic there.
+  }
+}
+
+/** Layout of the data folder. Recording folders are named by session id only, never by client input. */
+export class DataLayout {
+  constructor(readonly root: string) {}
+  get database(): string {
+    return path.join(this.root, 'takeline.db');
+  }
+  get recordings(): string {
+    return path.join(this.root, 'recordings');
+  }
+  get uploads(): string {
+    return path.join(this.root, 'uploads');
+  }
+  get secrets(): string {
+    return path.join(this.root, 'secrets');
+  }
+  recording(sessionId: string): string {
+    return path.join(this.recordings, sessionId);
+  }
+  ensure(): void {
+    fs.mkdirSync(this.root, { recursive: true });
+    fs.mkdirSync(this.recordings, { recursive: true });
+    fs.mkdirSync(this.uploads, { recursive: true });
+    fs.mkdirSync(this.secrets, { recursive: true, mode: 0o700 });
+  }
+}
+
+/** Reads a secret file, creating it with fresh random bytes on first use. */
+export function readOrCreateSecret(file: string, bytes = 32): Buffer {
+  try {
+    return fs.readFileSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const secret = crypto.randomBytes(bytes);
+  writeFileAtomic(file, secret, 0o600);
+  return secret;
+}

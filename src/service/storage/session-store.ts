@@ -1,0 +1,151 @@
+import type { Db } from './database';
+import type { Media, MediaFormat, Session, SessionStatus, SessionSummary } from '../../shared/schemas';
+import type { Transcript } from '../speech/types';
+
+interface SessionRow {
+  id: string;
+  project_id: string;
+  project_key: string;
+  project_name: string;
+  file_name: string;
+  stored_name: string;
+  duration: number;
+  format_json: string;
+  language: string;
+  created_at: string;
+  status: SessionStatus;
+  progress: number;
+  stage: string | null;
+  error: string | null;
+  media_json: string | null;
+  transcript_json?: string | null;
+}
+
+export interface NewSession {
+  id: string;
+  projectId: string;
+  fileName: string;
+  storedName: string;
+  duration: number;
+  format: MediaFormat;
+  language: string;
+}
+
+const SUMMARY_COLUMNS = `s.id, s.project_id, p.key AS project_key, p.name AS project_name, s.file_name, s.stored_name, s.duration,
+  s.format_json, s.language, s.created_at, s.status, s.progress, s.stage, s.error, s.media_json`;
+
+function toSummary(row: SessionRow): SessionSummary {
+  return {
+    id: row.id,
+    project: { id: row.project_id, key: row.project_key, name: row.project_name },
+    file_name: row.file_name,
+    duration: row.duration,
+    format: JSON.parse(row.format_json) as MediaFormat,
+    created_at: row.created_at,
+    status: row.status,
+    progress: row.progress,
+    stage: row.stage,
+    error: row.error,
+    language: row.language,
+    media: row.media_json ? (JSON.parse(row.media_json) as Media) : null,
+  };
+}
+
+export function publicTranscript(transcript: Transcript): NonNullable<Session['transcript']> {
+  return {
+    text: transcript.text,
+    speakers: transcript.speakers,
+    engine: transcript.engine,
+    segments: transcript.segments.map(({ id, speaker, start, end, text, words }) => ({ id, speaker, start, end, text, words })),
+  };
+}
+
+export class SessionStore {
+  constructor(private readonly db: Db) {}
+
+  insert(session: NewSession): void {
+    this.db
+      .prepare(
+        `INSERT INTO sessions (id, project_id, file_name, stored_name, duration, format_json, language, created_at, status)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued')`,
+      )
+      .run(
+        session.id,
+        session.projectId,
+        session.fileName,
+        session.storedName,
+        session.duration,
+        JSON.stringify(session.format),
+        session.language,
+        new Date().toISOString(),
+      );
+  }
+
+  summary(id: string): SessionSummary | null {
+    const row = this.db
+      .prepare(`SELECT ${SUMMARY_COLUMNS} FROM sessions s JOIN projects p ON p.id = s.project_id WHERE s.id = ?`)
+      .get(id) as SessionRow | undefined;
+    return row ? toSummary(row) : null;
+  }
+
+  /** The on-disk name of the original file inside the session's folder. */
+  storedName(id: string): string | null {
+    const row = this.db.prepare('SELECT stored_name FROM sessions WHERE id = ?').get(id) as { stored_name: string } | undefined;
+    return row?.stored_name ?? null;
+  }
+
+  transcript(id: string): Transcript | null {
+    const row = this.db.prepare('SELECT transcript_json FROM sessions WHERE id = ?').get(id) as
+      | { transcript_json: string | null }
+      | undefined;
+    return row?.transcript_json ? (JSON.parse(row.transcript_json) as Transcript) : null;
+  }
+
+  get(id: string): Session | null {
+    const summary = this.summary(id);
+    if (!summary) return null;
+    const transcript = this.transcript(id);
+    return { ...summary, transcript: transcript ? publicTranscript(transcript) : null };
+  }
+
+  list(filter: { projectId?: string; limit: number; offset: number }): { data: SessionSummary[]; total: number } {
+    const where = filter.projectId ? 'WHERE s.project_id = ?' : '';
+    const params = filter.projectId ? [filter.projectId] : [];
+    const rows = this.db
+      .prepare(
+        `SELECT ${SUMMARY_COLUMNS} FROM sessions s JOIN projects p ON p.id = s.project_id ${where}
+         ORDER BY s.created_at DESC, s.rowid DESC LIMIT ? OFFSET ?`,
+      )
+      .all(...params, filter.limit, filter.offset) as SessionRow[];
+    const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM sessions s ${where}`).get(...params) as { n: number }).n;
+    return { data: rows.map(toSummary), total };
+  }
+
+  setMedia(id: string, media: Media): void {
+    this.db.prepare('UPDATE sessions SET media_json = ? WHERE id = ?').run(JSON.stringify(media), id);
+  }
+
+  setProgress(id: string, status: SessionStatus, progress: number, stage: string | null, error: string | null = null): void {
+    this.db
+      .prepare('UPDATE sessions SET status = ?, progress = ?, stage = ?, error = ? WHERE id = ?')
+      .run(status, progress, stage, error, id);
+  }
+
+  complete(id: string, transcript: Transcript): void {
+    this.db
+      .prepare("UPDATE sessions SET status = 'complete', progress = 1, stage = 'complete', error = NULL, transcript_json = ? WHERE id = ?")
+      .run(JSON.stringify(transcript), id);
+  }
+
+  delete(id: string): boolean {
+    return this.db.transaction(() => {
+      this.db.prepare('DELETE FROM jobs WHERE session_id = ?').run(id);
+      this.db.prepare('DELETE FROM session_speakers WHERE session_id = ?').run(id);
+      return this.db.prepare('DELETE FROM sessions WHERE id = ?').run(id).changes > 0;
+    })();
+  }
+
+  allIds(): Set<string> {
+    return new Set((this.db.prepare('SELECT id FROM sessions').all() as Array<{ id: string }>).map((r) => r.id));
+  }
+}

@@ -1,0 +1,26 @@
+import type { Transcript, TranscriptSegment } from '../speech/types';
+import type { ResolvedEngine } from '../models/registry';
+
+export interface TranscribeRequest {
+  file: string;
+  engine: ResolvedEngine;
+  language: string;
+  prompt?: string;
+  minSpeakers?: number;
+  maxSpeakers?: number;
+  signal?: AbortSignal;
+  onProgress?(fraction: number, stage: string): void;
+  /** Each segment as soon as it is decoded, in order (speakers are provisional until the end). */
+  onSegment?(segment: TranscriptSegment): void;
+}
+
+/** Turns a recording into a transcript with the chosen engine; the HTTP layer and the job runner share it. */
+export interface TranscriptionEngine {
+  transcribe(request: TranscribeRequest): Promise<Transcript>;
+  /**
+   * Renames diarized speakers after the known speakers whose reference clips (data URLs) they match best,
+   * as OpenAI's known_speaker_names[]/known_speaker_references[] do.
+   */
+  applyKnownSpeakers(transcript: Transcript, names: string[], references: string[], signal?: AbortSignal): Promise<Transcript>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,211 @@
+import path from 'node:path';
+import type { Request, Response } from 'express';
+import { z } from 'zod';
+import type { ServiceContext } from '../context';
+import { HttpError, ValidationFailure } from '../http/errors';
+import { issue, parseInput } from '../http/validation';
+import { readMultipart, singleField, singleFile, type MultipartForm } from '../http/multipart';
+import { intakeRecording } from '../recordings/intake';
+import { NotMediaError } from '../media/probe';
+import { ProjectKey } from '../../shared/schemas';
+import type { Transcript, TranscriptSegment } from '../speech/types';
+import { renderSubtitles } from './subtitles';
+import { diarizedJsonResponse, diarizedSegment, jsonResponse, usageOf, verboseJsonResponse } from './openai-formats';
+
+export const RESPONSE_FORMATS = ['json', 'text', 'verbose_json', 'srt', 'vtt', 'diarized_json'] as const;
+export const DEFAULT_PROJECT_KEY = 'default';
+
+const ChunkingStrategy = z.union([
+  z.literal('auto'),
+  z.strictObject({
+    type: z.literal('server_vad'),
+    prefix_padding_ms: z.number().int().min(0).max(5000).optional(),
+    silence_duration_ms: z.number().int().min(0).max(10_000).optional(),
+    threshold: z.number().min(0).max(1).optional(),
+  }),
+]);
+
+export const OpenAITranscriptionFields = z.object({
+  model: z.string().min(1),
+  language: z.string().max(32).optional(),
+  prompt: z.string().max(16_384).optional(),
+  response_format: z.enum(RESPONSE_FORMATS).default('json'),
+  temperature: z.coerce.number().min(0).max(1).default(0),
+  stream: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
+  timestamp_granularities: z.array(z.enum(['word', 'segment'])).max(2).optional(),
+  chunking_strategy: ChunkingStrategy.optional(),
+  known_speaker_names: z.array(z.string().min(1).max(200)).max(4).optional(),
+  known_speaker_references: z.array(z.string().regex(/^data:audio\/[a-z0-9.+-]+;base64,/i, 'must be a data URL of audio')).max(4).optional(),
+  project_key: ProjectKey.optional(),
+});
+
+function repeated(form: MultipartForm, name: string): string[] | undefined {
+  const values = [...(form.fields.get(`${name}[]`) ?? []), ...(form.fields.get(name) ?? [])];
+  return values.length ? values : undefined;
+}
+
+function parseChunking(raw: string | undefined): unknown {
+  if (raw === undefined || raw === 'auto') return raw;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new ValidationFailure([issue(['body', 'chunking_strategy'], 'chunking_strategy must be "auto" or a JSON object', 'json_invalid', raw)]);
+  }
+}
+
+function readFields(form: MultipartForm) {
+  const fields = parseInput(
+    OpenAITranscriptionFields,
+    {
+      model: singleField(form, 'model'),
+      language: singleField(form, 'language'),
+      prompt: singleField(form, 'prompt'),
+      response_format: singleField(form, 'response_format'),
+      temperature: singleField(form, 'temperature'),
+      stream: singleField(form, 'stream'),
+      timestamp_granularities: repeated(form, 'timestamp_granularities'),
+      chunking_strategy: parseChunking(singleField(form, 'chunking_strategy')),
+      known_speaker_names: repeated(form, 'known_speaker_names'),
+      known_speaker_references: repeated(form, 'known_speaker_references'),
+      project_key: singleField(form, 'project_key'),
+    },
+    'body',
+  );
+  if (fields.timestamp_granularities && fields.response_format !== 'verbose_json') {
+    throw new ValidationFailure([
+      issue(['body', 'timestamp_granularities'], 'timestamp_granularities requires response_format=verbose_json', 'value_error', fields.timestamp_granularities),
+    ]);
+  }
+  if ((fields.known_speaker_names?.length ?? 0) !== (fields.known_speaker_references?.length ?? 0)) {
+    throw new ValidationFailure([
+      issue(['body', 'known_speaker_references'], 'Send one reference per known speaker name', 'value_error', fields.known_speaker_references ?? null),
+    ]);
+  }
+  if (fields.stream && (fields.response_format === 'text' || fields.response_format === 'srt' || fields.response_format === 'vtt')) {
+    throw new ValidationFailure([
+      issue(['body', 'stream'], 'stream=true works with response_format json, verbose_json or diarized_json', 'value_error', true),
+    ]);
+  }
+  return fields;
+}
+
+type Fields = ReturnType<typeof readFields>;
+
+function sendResult(res: Response, fields: Fields, transcript: Transcript, sessionId: string, fileName: string): void {
+  res.setHeader('X-Session-Id', sessionId);
+  switch (fields.response_format) {
+    case 'text':
+      res.type('text/plain; charset=utf-8').send(transcript.text + '\n');
+      return;
+    case 'srt':
+    case 'vtt': {
+      const rendered = renderSubtitles(fields.response_format, transcript, { id: sessionId, fileName });
+      res.type(rendered.contentType).send(rendered.body);
+      return;
+    }
+    case 'verbose_json': {
+      const granularities = fields.timestamp_granularities ?? ['segment'];
+      res.json(
+        verboseJsonResponse(transcript, {
+          words: granularities.includes('word'),
+          segments: granularities.includes('segment'),
+          temperature: fields.temperature,
+          sessionId,
+        }),
+      );
+      return;
+    }
+    case 'diarized_json':
+      res.json(diarizedJsonResponse(transcript));
+      return;
+    default:
+      res.json(jsonResponse(transcript));
+  }
+}
+
+/**
+ * `POST /v1/audio/transcriptions`, compatible with OpenAI's SDKs. Every call is kept as a session (its id
+ * in X-Session-Id) so its audio and analysis can be read later. The work runs in the request; a client
+ * that disconnects cancels it.
+ */
+export function openAiTranscriptionsHandler(ctx: ServiceContext) {
+  return async (req: Request, res: Response) => {
+    const form = await readMultipart(req, ctx.layout.uploads, { maxFileBytes: ctx.config.maxUploadBytes });
+    let sessionId: string | null = null;
+    const controller = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) controller.abort(new Error('client disconnected'));
+    });
+    try {
+      const fields = readFields(form);
+      const file = singleFile(form, 'file');
+      const engine = ctx.models.resolveRecognizer(fields.model);
+      const language = ctx.languages.resolve(fields.language, ['body', 'language']);
+      let session;
+      try {
+        session = await intakeRecording(
+          { db: ctx.db, layout: ctx.layout, tools: ctx.tools, projects: ctx.projects, sessions: ctx.sessions, jobs: ctx.jobs },
+          file,
+          { projectKey: fields.project_key ?? DEFAULT_PROJECT_KEY, language, queueJob: false },
+        );
+      } catch (error) {
+        if (error instanceof NotMediaError) throw new HttpError(415, error.message, { code: 'unsupported_file', param: 'file' });
+        throw error;
+      }
+      sessionId = session.id;
+      const id = session.id;
+      ctx.sessions.setProgress(id, 'running', 0, 'starting');
+      const stream = fields.stream;
+      const sse = (event: object) => res.write(`data: ${JSON.stringify(event)}\n\n`);
+      if (stream) {
+        res.status(200);
+        res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+        res.setHeader('Cache-Control', 'no-cache');
+        res.setHeader('X-Session-Id', id);
+        res.flushHeaders();
+      }
+      const sent: string[] = [];
+      const transcript = await ctx.transcription.transcribe({
+        file: path.join(ctx.layout.recording(id), ctx.sessions.storedName(id)!),
+        engine,
+        language,
+        prompt: fields.prompt,
+        signal: controller.signal,
+        onProgress: (fraction, stage) => ctx.sessions.setProgress(id, 'running', Math.min(fraction, 0.99), stage),
+        onSegment: (segment: TranscriptSegment) => {
+          if (!stream || !segment.text) return;
+          const delta = (sent.length ? ' ' : '') + segment.text;
+          sent.push(segment.text);
+          sse({ type: 'transcript.text.delta', delta });
+        },
+      });
+      const named = await ctx.transcription.applyKnownSpeakers(transcript, fields.known_speaker_names ?? [], fields.known_speaker_references ?? [], controller.signal);
+      ctx.sessions.complete(id, named);
+      ctx.afterTranscript(id);
+      if (stream) {
+        if (fields.response_format === 'diarized_json') for (const segment of named.segments) sse(diarizedSegment(segment));
+        // The final text is built from what was sent, so a client that concatenates deltas sees the same.
+        sse({ type: 'transcript.text.done', text: sent.join(' '), usage: usageOf(named) });
+        res.end();
+        return;
+      }
+      sendResult(res, fields, named, id, session.file_name);
+    } catch (error) {
+      if (sessionId) {
+        const reason = controller.signal.aborted ? 'The client disconnected before transcription finished.' : error instanceof HttpError ? error.message : 'Transcription failed.';
+        ctx.sessions.setProgress(sessionId, 'failed', 0, 'failed', reason);
+      }
+      if (res.headersSent) {
+        if (!res.writableEnded) {
+          res.write(`data: ${JSON.stringify({ type: 'error', error: { message: 'Transcription failed.', type: 'server_error', param: null, code: null } })}\n\n`);
+          res.end();
+        }
+        if (!(error instanceof HttpError) && !controller.signal.aborted) ctx.log(`stream failed: ${(error as Error)?.stack ?? String(error)}`);
+        return;
+      }
+      throw error;
+    } finally {
+      form.cleanup();
+    }
+  };
+}

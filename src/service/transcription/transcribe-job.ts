@@ -1,0 +1,56 @@
+import path from 'node:path';
+import type { JobContext, JobRunner } from '../jobs/job-runner';
+import { JobFailure } from '../jobs/job-runner';
+import type { ServiceContext } from '../context';
+import { TRANSCRIBE_JOB } from '../recordings/intake';
+import { HttpError } from '../http/errors';
+
+export interface TranscribeJobPayload {
+  model?: string;
+  prompt?: string;
+  min_speakers?: number;
+  max_speakers?: number;
+}
+
+/**
+ * The background job behind uploads: session status follows the job (queued → running with progress →
+ * complete or failed with a reason). A job interrupted by a stop or crash is queued again and resumes.
+ */
+export function registerTranscribeJob(ctx: ServiceContext, runner: JobRunner, afterTranscript: (sessionId: string) => void): void {
+  runner.register(TRANSCRIBE_JOB, async ({ job, signal, progress }: JobContext) => {
+    const sessionId = job.session_id;
+    const stored = ctx.sessions.storedName(sessionId);
+    const summary = ctx.sessions.summary(sessionId);
+    if (!stored || !summary) throw new JobFailure('The recording no longer exists.');
+    const payload = job.payload as TranscribeJobPayload;
+    let engine;
+    try {
+      engine = ctx.models.resolveRecognizer(payload.model);
+    } catch (error) {
+      throw new JobFailure(error instanceof HttpError ? error.message : 'No speech recognizer is available.');
+    }
+    ctx.sessions.setProgress(sessionId, 'running', 0, 'starting');
+    const transcript = await ctx.transcription.transcribe({
+      file: path.join(ctx.layout.recording(sessionId), stored),
+      engine,
+      language: summary.language,
+      prompt: payload.prompt,
+      minSpeakers: payload.min_speakers,
+      maxSpeakers: payload.max_speakers,
+      signal,
+      onProgress: (fraction, stage) => {
+        progress(fraction, stage);
+        ctx.sessions.setProgress(sessionId, 'running', Math.min(fraction, 0.99), stage);
+      },
+    });
+    if (signal.aborted) throw signal.reason;
+    ctx.sessions.complete(sessionId, transcript);
+    afterTranscript(sessionId);
+  });
+
+  runner.on('settled', (job) => {
+    if (job.kind !== TRANSCRIBE_JOB) return;
+    if (job.status === 'failed') ctx.sessions.setProgress(job.session_id, 'failed', job.progress, 'failed', job.error);
+    if (job.status === 'queued') ctx.sessions.setProgress(job.session_id, 'queued', 0, 'queued');
+  });
+}

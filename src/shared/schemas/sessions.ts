@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { Timestamp, Uuid } from './common';
+import { Media } from './media';
+
+export const SESSION_STATUSES = ['queued', 'running', 'complete', 'failed'] as const;
+export const SessionStatus = z.enum(SESSION_STATUSES);
+
+export const MediaFormat = z
+  .object({
+    container: z.string().meta({ description: 'Container as ffprobe names it, e.g. flac, wav, mov,mp4,m4a,3gp,3g2,mj2' }),
+    codec: z.string().nullable().meta({ description: 'Codec of the first audio stream; null when there is none' }),
+    sample_rate: z.number().int().nullable(),
+    channels: z.number().int().nullable(),
+    size_bytes: z.number().int(),
+    content_type: z.string().meta({ description: 'MIME type the original is served with' }),
+    has_video: z.boolean(),
+  })
+  .meta({ id: 'MediaFormat' });
+
+export const TranscriptWord = z
+  .object({
+    word: z.string(),
+    start: z.number(),
+    end: z.number(),
+    confidence: z.number(),
+    speaker: z.string(),
+  })
+  .meta({ id: 'TranscriptWord' });
+
+export const TranscriptSegment = z
+  .object({
+    id: z.number().int(),
+    speaker: z.string(),
+    start: z.number(),
+    end: z.number(),
+    text: z.string(),
+    words: z.array(TranscriptWord),
+  })
+  .meta({ id: 'TranscriptSegment' });
+
+export const SessionTranscript = z
+  .object({
+    text: z.string(),
+    speakers: z.array(z.string()),
+    segments: z.array(TranscriptSegment),
+    engine: z.string(),
+  })
+  .meta({ id: 'SessionTranscript' });
+
+export const SessionSummary = z
+  .object({
+    id: Uuid,
+    project: z.object({ id: Uuid, key: z.string(), name: z.string() }),
+    file_name: z.string(),
+    duration: z.number().meta({ description: 'Length in seconds' }),
+    format: MediaFormat,
+    created_at: Timestamp,
+    status: SessionStatus,
+    progress: z.number().meta({ description: 'How far processing is, 0 to 1' }),
+    stage: z.string().nullable(),
+    error: z.string().nullable().meta({ description: 'Why processing failed' }),
+    language: z.string(),
+    media: Media.nullable(),
+  })
+  .meta({ id: 'SessionSummary' });
+
+export const Session = SessionSummary.extend({ transcript: SessionTranscript.nullable() }).meta({ id: 'Session' });
+
+export const SessionPage = z
+  .object({ data: z.array(SessionSummary), total: z.number().int(), limit: z.number().int(), offset: z.number().int() })
+  .meta({ id: 'SessionPage' });
+
+export const AudioAddress = z
+  .object({ url: z.string().meta({ description: 'Signed address of the original audio' }), expires_in: z.number().int() })
+  .meta({ id: 'AudioAddress' });
+
+export const Peaks = z
+  .object({ duration: z.number(), peaks_per_second: z.number(), peaks: z.array(z.number()) })
+  .meta({ id: 'Peaks' });
+
+export type Session = z.infer<typeof Session>;
+export type SessionSummary = z.infer<typeof SessionSummary>;
+export type SessionStatus = z.infer<typeof SessionStatus>;
+export type MediaFormat = z.infer<typeof MediaFormat>;

@@ -1,0 +1,119 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import http from 'node:http';
+import { modelsDir, repoRoot } from './paths';
+
+export interface ServiceProcess {
+  url: string;
+  port: number;
+  key: string;
+  signInUrl: string;
+  dataDir: string;
+  child: ChildProcess;
+  output(): string;
+  /** SIGTERM and wait; resolves with the exit code. */
+  stop(): Promise<number | null>;
+  /** kill -9 and wait. */
+  kill(): Promise<void>;
+}
+
+/** Starts `npm run serve`'s program for real on a free port with a temporary (or given) data dir. */
+export async function startServiceProcess(options: { env?: Record<string, string>; dataDir?: string } = {}): Promise<ServiceProcess> {
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'takeline-test-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/service/cli/serve.ts'], {
+    cwd: repoRoot,
+    env: { ...process.env, TAKELINE_PORT: '0', TAKELINE_DATA_DIR: dataDir, TAKELINE_MODELS_DIR: modelsDir, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`service did not start:\n${out}`)), 60_000);
+    const check = () => {
+      const match = /takeline listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (match && /auth\/signin\?token=/.test(out)) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    child.stdout!.on('data', check);
+    child.on('exit', () => {
+      clearTimeout(timer);
+      reject(new Error(`service exited:\n${out}`));
+    });
+  });
+  const key = fs.readFileSync(path.join(dataDir, 'secrets', 'studio-api-key'), 'utf8').trim();
+  const signInUrl = /(http:\/\/\S+\/auth\/signin\?token=\S+)/.exec(out)![1]!;
+  return {
+    url,
+    port: Number(new URL(url).port),
+    key,
+    signInUrl,
+    dataDir,
+    child,
+    output: () => out,
+    stop: async () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+    kill: async () => {
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+export interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+  json(): any;
+  text(): string;
+}
+
+/** A raw HTTP request, so tests can set Host and Origin freely and send malformed bodies. */
+export function rawRequest(
+  url: string,
+  options: { method?: string; headers?: Record<string, string | number>; body?: Buffer | string; abortAfterBytes?: number } = {},
+): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(url);
+    const req = http.request(
+      { host: target.hostname, port: target.port, path: target.pathname + target.search, method: options.method ?? 'GET', headers: options.headers },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => {
+          const body = Buffer.concat(chunks);
+          resolve({
+            status: res.statusCode!,
+            headers: res.headers,
+            body,
+            json: () => JSON.parse(body.toString('utf8')),
+            text: () => body.toString('utf8'),
+          });
+        });
+      },
+    );
+    req.on('error', reject);
+    if (options.body !== undefined) req.write(options.body);
+    req.end();
+  });
+}
+
+/** Builds a multipart/form-data body by hand (for duplicated, missing or truncated parts). */
+export function multipartBody(parts: Array<{ name: string; value?: string; file?: Buffer; filename?: string; type?: string }>) {
+  const boundary = `----takeline${Math.random().toString(16).slice(2)}`;
+  const chunks: Buffer[] = [];
+  for (const part of parts) {
+    let head = `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"`;
+    if (part.file !== undefined) head += `; filename="${part.filename ?? 'file.bin'}"\r\nContent-Type: ${part.type ?? 'application/octet-stream'}`;
+    chunks.push(Buffer.from(head + '\r\n\r\n'), part.file ?? Buffer.from(part.value ?? ''), Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { body: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
+}
