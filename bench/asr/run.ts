@@ -4,7 +4,7 @@
  * with the untuned `pocketsphinx_continuous -infile <wav>` on the same files.
  *
  *   nice -n 10 node --import tsx bench/asr/run.ts [--set amateur,cmu] [--every 3] [--no-baseline]
- *       [--mode vad|whole] [--args "-lw 8 -wip 0.2"] [--merge-gap 0.6] [--max-chunk 20] [--verbose]
+ *       [--mode vad|whole] [--args "-lw 8 -wip 0.2"] [--merge-gap 0.6] [--max-chunk 20] [--workers 2] [--verbose]
  *
  * --every N keeps every Nth file of each set (quick tuning runs); --args adds decoder flags over the
  * tuned defaults; --mode whole decodes each file as one chunk (no VAD).
@@ -37,6 +37,7 @@ const runBaseline = !process.argv.includes('--no-baseline');
 const verbose = process.argv.includes('--verbose');
 const mergeGap = Number(flag('--merge-gap') ?? 0.6);
 const maxChunk = Number(flag('--max-chunk') ?? 20);
+const workers = Number(flag('--workers') ?? 2);
 const extraArgs: Record<string, string> = {};
 {
   const parts = (flag('--args') ?? '').split(/\s+/).filter(Boolean);
@@ -150,10 +151,10 @@ async function main(): Promise<void> {
   }
 
   const vad = createSileroVad();
-  const recognizer = createPocketSphinxRecognizer({ decoderArgs: extraArgs });
+  const recognizer = createPocketSphinxRecognizer({ decoderArgs: extraArgs, workers });
   const t0 = Date.now();
   let chunks = 0;
-  const ours = await mapLimit(items, 2, async (it, i) => {
+  const ours = await mapLimit(items, workers, async (it, i) => {
     const pcm = audio[i]!;
     const spans = mode === 'whole' ? [{ start: 0, end: pcm.length / SAMPLE_RATE }] : mergeSpans(await vad.detect(pcm));
     chunks += spans.length;
@@ -173,7 +174,7 @@ async function main(): Promise<void> {
   const elapsed = (Date.now() - t0) / 1000;
   await recognizer.close();
   await vad.close();
-  console.log(`ours: ${elapsed.toFixed(1)} s wall (${(elapsed / totalSeconds).toFixed(3)} × real time, 2 workers), ${chunks} chunks`);
+  console.log(`ours: ${elapsed.toFixed(1)} s wall (${(elapsed / totalSeconds).toFixed(3)} × real time, ${workers} workers), ${chunks} chunks`);
 
   const setNames = [...new Set(items.map((it) => it.set))];
   const rows: string[][] = [['set', 'files', 'words', 'continuous WER', 'ours WER', 'ours S/D/I', 'relative']];

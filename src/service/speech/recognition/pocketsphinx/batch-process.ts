@@ -183,7 +183,12 @@ export class BatchProcess {
     const hypsegText = this.readNew('hypseg');
     const ctmText = this.readNew('ctm');
     const line = hypsegText.split('\n').find((l) => l.startsWith(`${uttid} `));
-    const hypseg = line ? parseHypsegLine(line) : null;
+    let hypseg: HypsegUtterance | null = null;
+    try {
+      hypseg = line ? parseHypsegLine(line) : null;
+    } catch {
+      hypseg = null; // an utterance with no path at all prints a truncated line
+    }
     return { hypseg: hypseg && hypseg.tokens.length ? hypseg : null, words: parseCtm(ctmText) };
   }
 

@@ -26,11 +26,11 @@ export interface HypsegUtterance {
 /** One `-hypseg` line: `uttid S 0 T total A ascr L lscr (sf ascr lscr word)* ef`. */
 export function parseHypsegLine(line: string): HypsegUtterance {
   const f = line.trim().split(/\s+/);
-  if (f.length < 8 || f[1] !== 'S' || f[3] !== 'T') throw new Error(`not a hypseg line: ${line}`);
+  if (f.length < 10 || f[1] !== 'S' || f[3] !== 'T') throw new Error(`not a hypseg line: ${line}`);
   const uttid = f[0]!;
   const totalScore = Number(f[4]);
   const tokens: HypsegToken[] = [];
-  let i = 8;
+  let i = 9;
   while (i + 4 < f.length) {
     tokens.push({
       startFrame: Number(f[i]),

@@ -1,0 +1,64 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { decodeAudioToArray } from '../../media/decode';
+import { resolveMediaTools } from '../../media/tools';
+import { wordErrorRate } from '../scoring/wer';
+import { SAMPLE_RATE } from '../types';
+import { createPocketSphinxRecognizer, pocketSphinxAvailable } from './pocketsphinx-recognizer';
+
+const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
+const asrDir = path.join(process.env.TAKELINE_SHARED_DIR || path.resolve(repoRoot, '../shared'), 'audio/asr');
+const load = (file: string) => decodeAudioToArray(path.join(asrDir, file), resolveMediaTools());
+
+describe('pocketSphinxAvailable', () => {
+  it('names the Debian packages when the model is missing', () => {
+    const r = pocketSphinxAvailable({ ...process.env, TAKELINE_POCKETSPHINX_MODEL_DIR: '/nonexistent' });
+    expect(r.ok).toBe(false);
+    expect(r.missing!.join(' ')).toContain('pocketsphinx-en-us');
+  });
+});
+
+describe.skipIf(!pocketSphinxAvailable().ok)('PocketSphinx recognizer on real audio', () => {
+  const recognizer = createPocketSphinxRecognizer({ workers: 2 });
+  afterAll(() => recognizer.close());
+
+  it('recognises a short command with decoder times and posteriors, shifted by the offset', async () => {
+    const pcm = await load('pocketsphinx_misc_goforward.flac'); // "go forward ten meters"
+    const segments = await recognizer.recognize(pcm, { offset: 100 });
+    const words = segments.flatMap((s) => s.words);
+    const text = words.map((w) => w.word).join(' ');
+    expect(wordErrorRate('go forward ten meters', text).wer).toBeLessThanOrEqual(0.25);
+    const duration = pcm.length / SAMPLE_RATE;
+    for (const w of words) {
+      expect(w.word).not.toMatch(/^[<[]|\(\d+\)$/); // no fillers, no alternate-pronunciation marks
+      expect(w.start).toBeGreaterThanOrEqual(100);
+      expect(w.end).toBeLessThanOrEqual(100 + duration + 0.02);
+      expect(w.end).toBeGreaterThan(w.start);
+      expect(w.confidence).toBeGreaterThanOrEqual(0);
+      expect(w.confidence).toBeLessThanOrEqual(1);
+    }
+    for (let i = 1; i < words.length; i++) expect(words[i]!.start).toBeGreaterThanOrEqual(words[i - 1]!.end - 0.011);
+    expect(segments[0]!.avgLogprob).toBeLessThanOrEqual(0);
+  });
+
+  it('decodes chunks in parallel and keeps each result with its chunk', async () => {
+    const [a, b] = await Promise.all([load('pocketsphinx_cards_001.flac'), load('pocketsphinx_cards_003.flac')]);
+    const [ra, rb] = await Promise.all([recognizer.recognize(a!), recognizer.recognize(b!)]);
+    const ta = ra!.map((s) => s.text).join(' ');
+    const tb = rb!.map((s) => s.text).join(' ');
+    expect(wordErrorRate('ten of clubs', ta).wer).toBeLessThan(0.5);
+    expect(wordErrorRate('seven of clubs', tb).wer).toBeLessThan(0.5);
+  });
+
+  it('returns no words for silence, and rejects an aborted request without breaking the pool', async () => {
+    expect(await recognizer.recognize(new Float32Array(SAMPLE_RATE))).toEqual([]);
+    const pcm = await load('ljspeech_LJ001-0003.flac');
+    const controller = new AbortController();
+    const pending = recognizer.recognize(pcm, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 50);
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    const again = await recognizer.recognize(await load('pocketsphinx_cards_001.flac'));
+    expect(again.length).toBeGreaterThan(0);
+  });
+});
