@@ -1,0 +1,197 @@
+/**
+ * The whole transcription pipeline on a long recording: real-time factor, peak memory (this process plus
+ * ffmpeg and the decoder processes), and long-form WER against the reference.
+ *
+ *   nice -n 10 node --import tsx bench/pipeline/run.ts [--file <audio>] [--refs <segments.tsv>]
+ *       [--no-diarize] [--concurrency 2] [--max-chunk 20] [--merge-gap 0.6] [--json]
+ *
+ * Defaults: ../shared/audio/long/read_speech_concat.flac (13.8 min) and its segments.tsv; Silero VAD,
+ * PocketSphinx pool (one decoder per core), spectral diarizer. Targets: RTF ≤ 0.25 on 2 cores.
+ *
+ * Memory: Node's own peak is process.resourceUsage().maxRSS; children are not covered by it (Node does
+ * not expose RUSAGE_CHILDREN), so every 100 ms the bench reads VmRSS of this process and all its
+ * descendants from /proc and keeps the largest sum seen (the tree's concurrent peak), plus each child's
+ * own high-water mark (VmHWM) at the last sample it was alive.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { resolveMediaTools } from '../../src/service/media/tools';
+import { transcribeFile, type TranscribeStage } from '../../src/service/speech/pipeline/transcribe';
+import { createPocketSphinxRecognizer } from '../../src/service/speech/recognition/pocketsphinx-recognizer';
+import { SpectralDiarizer } from '../../src/service/speech/diarization/spectralDiarizer';
+import { wordErrorRate } from '../../src/service/speech/scoring/wer';
+import { createSileroVad } from '../../src/service/speech/vad/silero';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const sharedDir = process.env.TAKELINE_SHARED_DIR || path.resolve(repoRoot, '../shared');
+
+function flag(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+const file = flag('--file') ?? path.join(sharedDir, 'audio/long/read_speech_concat.flac');
+const refsFile =
+  flag('--refs') ??
+  (flag('--file') ? undefined : path.join(sharedDir, 'audio/long/read_speech_concat.segments.tsv'));
+const diarize = !process.argv.includes('--no-diarize');
+const concurrency = Number(flag('--concurrency') ?? os.availableParallelism());
+const maxChunk = Number(flag('--max-chunk') ?? 20);
+const mergeGap = Number(flag('--merge-gap') ?? 0.6);
+
+/** RSS sampling over this process and its descendants (Linux /proc). */
+class TreeMemory {
+  peakTreeKb = 0;
+  readonly childHwmKb = new Map<number, { name: string; kb: number }>();
+  private timer: NodeJS.Timeout | null = null;
+
+  start(ms = 100): void {
+    this.sample();
+    this.timer = setInterval(() => this.sample(), ms);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.sample();
+  }
+
+  private sample(): void {
+    const parent = new Map<number, number>();
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+        parent.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      } catch {
+        // the process ended between listing and reading
+      }
+    }
+    const tree = [process.pid];
+    for (let i = 0; i < tree.length; i++)
+      for (const [pid, ppid] of parent) if (ppid === tree[i]) tree.push(pid);
+    let total = 0;
+    for (const pid of tree) {
+      const status = readStatus(pid);
+      if (!status) continue;
+      total += status.rss;
+      if (pid !== process.pid) this.childHwmKb.set(pid, { name: status.name, kb: status.hwm });
+    }
+    this.peakTreeKb = Math.max(this.peakTreeKb, total);
+  }
+}
+
+function readStatus(pid: number): { name: string; rss: number; hwm: number } | null {
+  try {
+    const text = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const field = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(text)?.[1] ?? 0);
+    return { name: /^Name:\s+(.*)$/m.exec(text)?.[1] ?? '?', rss: field('VmRSS'), hwm: field('VmHWM') };
+  } catch {
+    return null;
+  }
+}
+
+/** CPU seconds of this process and of its children that have been waited for (/proc/self/stat). */
+function treeCpuSeconds(): number {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // After the command name: utime, stime, cutime, cstime are fields 14–17 of stat(5), i.e. 11–14 here.
+  const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0);
+  return ticks / 100; // USER_HZ is 100 on Linux
+}
+
+function loadReference(tsv: string): string {
+  return readFileSync(tsv, 'utf8')
+    .split('\n')
+    .slice(1)
+    .filter(Boolean)
+    .map((line) => line.split('\t')[3] ?? '')
+    .join(' ');
+}
+
+const mb = (kb: number) => Math.round(kb / 1024);
+
+async function main(): Promise<void> {
+  const tools = resolveMediaTools();
+  const vad = createSileroVad();
+  const recognizer = createPocketSphinxRecognizer();
+  const diarizer = diarize ? new SpectralDiarizer() : undefined;
+  const memory = new TreeMemory();
+  const stageAt: Partial<Record<TranscribeStage, number>> = {};
+  let firstSegmentAt: number | null = null;
+  let segmentsStreamed = 0;
+
+  memory.start();
+  const cpu0 = treeCpuSeconds();
+  const t0 = performance.now();
+  const transcript = await transcribeFile(
+    file,
+    { tools, vad, recognizer, diarizer, concurrency },
+    {
+      chunks: { maxChunkSeconds: maxChunk, mergeGapSeconds: mergeGap },
+      onProgress: (_fraction, stage) => {
+        stageAt[stage] ??= (performance.now() - t0) / 1000;
+      },
+      onSegment: () => {
+        firstSegmentAt ??= (performance.now() - t0) / 1000;
+        segmentsStreamed++;
+      },
+    },
+  );
+  const wall = (performance.now() - t0) / 1000;
+  memory.stop();
+  await recognizer.close();
+  await vad.close();
+  await new Promise((resolve) => setTimeout(resolve, 200)); // let the decoder processes be reaped
+  const cpu = treeCpuSeconds() - cpu0;
+
+  const recognizedAt = stageAt.diarize ?? wall;
+  const children = [...memory.childHwmKb.values()];
+  const byName = new Map<string, number>();
+  for (const c of children) byName.set(c.name, Math.max(byName.get(c.name) ?? 0, c.kb));
+  const report: Record<string, unknown> = {
+    file: path.relative(repoRoot, file),
+    duration_s: transcript.duration,
+    cores: os.availableParallelism(),
+    concurrency,
+    wall_s: +wall.toFixed(2),
+    rtf: +(wall / transcript.duration).toFixed(4),
+    cpu_s: +cpu.toFixed(1),
+    // What the wall time would be if nothing else ran on the cores: the CPU work spread over all of them.
+    rtf_cpu_bound: +(cpu / os.availableParallelism() / transcript.duration).toFixed(4),
+    load_avg_1m: +os.loadavg()[0]!.toFixed(2),
+    decode_vad_recognize_s: +recognizedAt.toFixed(2),
+    diarize_tail_s: diarizer ? +(wall - recognizedAt).toFixed(2) : null,
+    first_segment_s: firstSegmentAt === null ? null : +(firstSegmentAt as number).toFixed(2),
+    segments_streamed: segmentsStreamed,
+    segments: transcript.segments.length,
+    speakers: transcript.speakers.length,
+    words: transcript.segments.reduce((n, s) => n + s.words.length, 0),
+    node_max_rss_mb: mb(process.resourceUsage().maxRSS),
+    tree_peak_rss_mb: mb(memory.peakTreeKb),
+    child_peak_rss_mb: Object.fromEntries([...byName].map(([k, v]) => [k, mb(v)])),
+  };
+  if (refsFile) {
+    const wer = wordErrorRate(loadReference(refsFile), transcript.text);
+    report.wer = +wer.wer.toFixed(4);
+    report.wer_detail = {
+      reference_words: wer.referenceWords,
+      substitutions: wer.substitutions,
+      deletions: wer.deletions,
+      insertions: wer.insertions,
+    };
+  }
+  if (process.argv.includes('--json')) {
+    console.log(JSON.stringify(report));
+  } else {
+    for (const [k, v] of Object.entries(report))
+      console.log(`${k.padEnd(24)} ${typeof v === 'object' ? JSON.stringify(v) : v}`);
+    console.log(`\nfirst words: ${transcript.text.slice(0, 200)}…`);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
