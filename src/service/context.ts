@@ -11,6 +11,7 @@ import type { ModelRegistry } from './models/registry';
 import type { SignInTokens } from './auth/sign-in';
 import type { PeaksCache } from './recordings/peaks-cache';
 import type { TranscriptionEngine } from './transcription/engine';
+import type { SpeakerMapEntry } from './speakers/speaker-directory';
 
 /** Everything a request handler may use, built once in the composition root (server.ts). */
 export interface ServiceContext {
@@ -32,6 +33,7 @@ export interface ServiceContext {
   afterTranscript(sessionId: string): void;
   /** Display names of a session's speakers (S1 → the project speaker's name). */
   speakerNames(sessionId: string): Record<string, string>;
+  speakerMap(sessionId: string): Record<string, SpeakerMapEntry>;
   audioSecret: Buffer;
   extraKeyHash: Buffer | null;
   /** The port actually bound (known once listening). */

@@ -31,7 +31,8 @@ describe('keys, Host/Origin guard and error shapes', () => {
   });
 
   it('accepts the key as Bearer, as X-API-Key, and TAKELINE_API_KEY', async () => {
-    for (const headers of [{ Authorization: `Bearer ${svc.key}` }, { 'X-API-Key': svc.key }, { Authorization: `Bearer ${EXTRA_KEY}` }]) {
+    const variants: Array<Record<string, string>> = [{ Authorization: `Bearer ${svc.key}` }, { 'X-API-Key': svc.key }, { Authorization: `Bearer ${EXTRA_KEY}` }];
+    for (const headers of variants) {
       const res = await fetch(`${svc.url}/v1/speech/projects`, { headers });
       expect(res.status).toBe(200);
     }

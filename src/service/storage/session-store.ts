@@ -101,7 +101,7 @@ export class SessionStore {
     return row?.transcript_json ? (JSON.parse(row.transcript_json) as Transcript) : null;
   }
 
-  get(id: string): Session | null {
+  get(id: string): Omit<Session, 'speaker_map'> | null {
     const summary = this.summary(id);
     if (!summary) return null;
     const transcript = this.transcript(id);

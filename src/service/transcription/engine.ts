@@ -1,4 +1,4 @@
-import type { Transcript, TranscriptSegment } from '../speech/types';
+import type { Span, Transcript } from '../speech/types';
 import type { ResolvedEngine } from '../models/registry';
 
 export interface TranscribeRequest {
@@ -11,7 +11,7 @@ export interface TranscribeRequest {
   signal?: AbortSignal;
   onProgress?(fraction: number, stage: string): void;
   /** Each segment as soon as it is decoded, in order (speakers are provisional until the end). */
-  onSegment?(segment: TranscriptSegment): void;
+  onSegment?(segment: Span & { text: string }): void;
 }
 
 /** Turns a recording into a transcript with the chosen engine; the HTTP layer and the job runner share it. */

@@ -1,15 +1,118 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import crypto from 'node:crypto';
 import type { MediaTools } from '../media/tools';
+import { decodeAudioToArray } from '../media/decode';
 import { JobFailure } from '../jobs/job-runner';
+import { ValidationFailure } from '../http/errors';
+import { issue } from '../http/validation';
+import type { Recognizer, Transcript } from '../speech/types';
+import { SAMPLE_RATE } from '../speech/types';
+import { transcribeFile } from '../speech/pipeline/transcribe';
+import { createSileroVad, type SileroVad } from '../speech/vad/silero';
+import { SpectralDiarizer, diarizeSpectral, DEFAULT_DIARIZER_SETTINGS } from '../speech/diarization/spectralDiarizer';
+import { createPocketSphinxRecognizer } from '../speech/recognition/pocketsphinx-recognizer';
+import { POCKETSPHINX_ID } from '../models/engines';
+import type { VoiceMatcher } from '../speakers/speaker-directory';
 import type { TranscriptionEngine } from './engine';
 
-export function createLocalTranscription(_deps: { tools: MediaTools; env: NodeJS.ProcessEnv }): TranscriptionEngine {
+/**
+ * The on-device pipeline: Silero VAD, the chosen recognizer (PocketSphinx today) and spectral
+ * diarization. Engines start on first use and stay warm (their decoder processes are long-lived).
+ */
+export function createLocalTranscription(deps: { tools: MediaTools; env: NodeJS.ProcessEnv; matcher: VoiceMatcher }): TranscriptionEngine {
+  const recognizers = new Map<string, Recognizer>();
+  let vad: SileroVad | null = null;
+  const diarizer = new SpectralDiarizer();
+
+  const recognizerFor = (id: string): Recognizer => {
+    let recognizer = recognizers.get(id);
+    if (!recognizer) {
+      if (id !== POCKETSPHINX_ID) throw new JobFailure(`No engine implementation for model "${id}".`);
+      recognizer = createPocketSphinxRecognizer({ env: deps.env });
+      recognizers.set(id, recognizer);
+    }
+    return recognizer;
+  };
+
+  /** A voice profile of a short reference clip sent as a data URL. */
+  const referenceProfile = async (dataUrl: string, index: number, signal?: AbortSignal): Promise<number[] | null> => {
+    const match = /^data:audio\/[a-z0-9.+-]+;base64,(.*)$/is.exec(dataUrl);
+    const file = path.join(os.tmpdir(), `takeline-ref-${crypto.randomUUID()}`);
+    try {
+      fs.writeFileSync(file, Buffer.from(match?.[1] ?? '', 'base64'));
+      const pcm = await decodeAudioToArray(file, deps.tools, { signal });
+      const result = diarizeSpectral(pcm, [{ start: 0, end: pcm.length / SAMPLE_RATE }], { maxSpeakers: 1 }, DEFAULT_DIARIZER_SETTINGS);
+      return Object.values(result.profiles)[0] ?? null;
+    } catch {
+      throw new ValidationFailure([
+        issue(['body', 'known_speaker_references', index], 'The reference is not decodable audio', 'value_error', null),
+      ]);
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
+  };
+
   return {
-    async transcribe() {
-      throw new JobFailure('Transcription pipeline is not wired yet.');
+    async transcribe(request) {
+      const recognizer = recognizerFor(request.engine.model.id);
+      vad ??= createSileroVad();
+      let profiles: Record<string, number[]> | undefined;
+      const transcript = await transcribeFile(
+        request.file,
+        { tools: deps.tools, vad, recognizer, diarizer },
+        {
+          language: request.language,
+          prompt: request.prompt,
+          minSpeakers: request.minSpeakers,
+          maxSpeakers: request.maxSpeakers,
+          signal: request.signal,
+          onProgress: (fraction, stage) => request.onProgress?.(fraction, stage),
+          onSegment: (segment) => request.onSegment?.(segment),
+          onDiarization: (result) => {
+            profiles = result.profiles;
+          },
+        },
+      );
+      return { ...transcript, engine: request.engine.model.id, profiles };
     },
-    async applyKnownSpeakers(transcript) {
-      return transcript;
+
+    async applyKnownSpeakers(transcript, names, references, signal) {
+      if (names.length === 0) return transcript;
+      if (!transcript.profiles || transcript.speakers.length === 0) return transcript;
+      const known = await Promise.all(references.map((ref, i) => referenceProfile(ref, i, signal)));
+      // Greedy one-to-one assignment, most similar pairs first.
+      const pairs: Array<{ label: string; name: string; similarity: number }> = [];
+      for (const label of transcript.speakers) {
+        known.forEach((profile, i) => {
+          const own = transcript.profiles![label];
+          if (profile && own) pairs.push({ label, name: names[i]!, similarity: deps.matcher.similarity(own, profile) });
+        });
+      }
+      pairs.sort((a, b) => b.similarity - a.similarity);
+      const rename = new Map<string, string>();
+      const used = new Set<string>();
+      for (const pair of pairs) {
+        if (rename.has(pair.label) || used.has(pair.name)) continue;
+        rename.set(pair.label, pair.name);
+        used.add(pair.name);
+      }
+      const to = (label: string) => rename.get(label) ?? label;
+      return {
+        ...transcript,
+        speakers: transcript.speakers.map(to),
+        segments: transcript.segments.map((s) => ({ ...s, speaker: to(s.speaker), words: s.words.map((w) => ({ ...w, speaker: to(w.speaker) })) })),
+        profiles: Object.fromEntries(Object.entries(transcript.profiles).map(([label, p]) => [to(label), p])),
+      };
     },
-    async close() {},
+
+    async close() {
+      await Promise.allSettled([...recognizers.values()].map((r) => r.close()));
+      recognizers.clear();
+      await vad?.close();
+      vad = null;
+    },
   };
 }
+

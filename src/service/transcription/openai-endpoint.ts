@@ -8,7 +8,7 @@ import { readMultipart, singleField, singleFile, type MultipartForm } from '../h
 import { intakeRecording } from '../recordings/intake';
 import { NotMediaError } from '../media/probe';
 import { ProjectKey } from '../../shared/schemas';
-import type { Transcript, TranscriptSegment } from '../speech/types';
+import type { Span, Transcript } from '../speech/types';
 import { renderSubtitles } from './subtitles';
 import { diarizedJsonResponse, diarizedSegment, jsonResponse, usageOf, verboseJsonResponse } from './openai-formats';
 
@@ -172,7 +172,7 @@ export function openAiTranscriptionsHandler(ctx: ServiceContext) {
         prompt: fields.prompt,
         signal: controller.signal,
         onProgress: (fraction, stage) => ctx.sessions.setProgress(id, 'running', Math.min(fraction, 0.99), stage),
-        onSegment: (segment: TranscriptSegment) => {
+        onSegment: (segment: Span & { text: string }) => {
           if (!stream || !segment.text) return;
           const delta = (sent.length ? ' ' : '') + segment.text;
           sent.push(segment.text);

@@ -64,7 +64,20 @@ export const SessionSummary = z
   })
   .meta({ id: 'SessionSummary' });
 
-export const Session = SessionSummary.extend({ transcript: SessionTranscript.nullable() }).meta({ id: 'Session' });
+export const SpeakerMapEntry = z
+  .object({
+    speaker_id: Uuid,
+    number: z.number().int(),
+    name: z.string(),
+    similarity: z.number().meta({ description: 'Voice similarity to the project speaker, 0 to 1' }),
+    matched: z.boolean().meta({ description: 'True when the voice matched a speaker the project already knew' }),
+  })
+  .meta({ id: 'SpeakerMapEntry' });
+
+export const Session = SessionSummary.extend({
+  transcript: SessionTranscript.nullable(),
+  speaker_map: z.record(z.string(), SpeakerMapEntry).meta({ description: 'Recording speaker label → project speaker' }),
+}).meta({ id: 'Session' });
 
 export const SessionPage = z
   .object({ data: z.array(SessionSummary), total: z.number().int(), limit: z.number().int(), offset: z.number().int() })

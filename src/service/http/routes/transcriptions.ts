@@ -52,7 +52,7 @@ export function transcriptionsRouter(ctx: ServiceContext): Router {
       const file = singleFile(form, 'file');
       const language = ctx.languages.resolve(fields.language, ['body', 'language']);
       const session = await intakeRecording(intakeDeps, file, { projectKey: fields.project_key, projectName: fields.project_name, language });
-      res.status(201).location(`/v1/speech/transcriptions/${session.id}`).json({ ...session, transcript: null });
+      res.status(201).location(`/v1/speech/transcriptions/${session.id}`).json(session);
     } catch (error) {
       if (error instanceof NotMediaError) throw new HttpError(415, error.message, { code: 'unsupported_file' });
       throw error;
@@ -75,7 +75,7 @@ export function transcriptionsRouter(ctx: ServiceContext): Router {
 
   router.get('/:session_id', (req, res) => {
     const summary = sessionOr404(req);
-    res.json(ctx.sessions.get(summary.id));
+    res.json({ ...ctx.sessions.get(summary.id), speaker_map: ctx.speakerMap(summary.id) });
   });
 
   router.delete('/:session_id', async (req, res) => {

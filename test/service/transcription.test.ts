@@ -1,0 +1,216 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import OpenAI, { toFile } from 'openai';
+import { parseSync } from 'subtitle';
+import { multipartBody, rawRequest, startServiceProcess, type ServiceProcess } from '../helpers/service';
+import { audioDir } from '../helpers/paths';
+import { wordErrorRate } from '../../src/service/speech/scoring/wer';
+
+const LJ = 'ljspeech_LJ001-0001.flac';
+const reference = (file: string) =>
+  fs.readFileSync(path.join(audioDir, 'asr', 'refs.tsv'), 'utf8').split('\n').find((l) => l.startsWith(file))!.split('\t')[2]!;
+
+describe('transcription', () => {
+  let svc: ServiceProcess;
+  let client: OpenAI;
+  let auth: Record<string, string>;
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'takeline-asr-'));
+  beforeAll(async () => {
+    svc = await startServiceProcess();
+    auth = { Authorization: `Bearer ${svc.key}` };
+    client = new OpenAI({ apiKey: svc.key, baseURL: `${svc.url}/v1`, maxRetries: 0, timeout: 120_000 });
+  });
+  afterAll(async () => {
+    await svc?.stop();
+  });
+
+  const lj = () => fs.createReadStream(path.join(audioDir, 'asr', LJ));
+
+  it('answers the official openai client in json, with text close to the reference', async () => {
+    const { data, response } = await client.audio.transcriptions.create({ file: lj(), model: 'whisper-1' }).withResponse();
+    expect(Object.keys(data).sort()).toEqual(['text', 'usage']);
+    expect((data as unknown as { usage: unknown }).usage).toEqual({ type: 'duration', seconds: 10 });
+    expect(wordErrorRate(reference(LJ), data.text).wer).toBeLessThan(0.5);
+    const sessionId = response.headers.get('x-session-id')!;
+    const session = await (await fetch(`${svc.url}/v1/speech/transcriptions/${sessionId}`, { headers: auth })).json();
+    expect(session.status).toBe('complete');
+    expect(session.transcript.text).toBe(data.text);
+    expect(session.project.key).toBe('default');
+  });
+
+  it('serves text, srt and vtt that an independent subtitle parser reads', async () => {
+    const text = await client.audio.transcriptions.create({ file: lj(), model: 'whisper-1', response_format: 'text' });
+    expect(typeof text).toBe('string');
+    expect(String(text).trim().split(/\s+/).length).toBeGreaterThan(10);
+    const srt = String(await client.audio.transcriptions.create({ file: lj(), model: 'whisper-1', response_format: 'srt' }));
+    const cues = parseSync(srt).filter((n) => n.type === 'cue');
+    expect(cues.length).toBeGreaterThan(0);
+    for (const cue of cues) expect((cue.data as { end: number }).end).toBeGreaterThan((cue.data as { start: number }).start);
+    const vtt = String(await client.audio.transcriptions.create({ file: lj(), model: 'whisper-1', response_format: 'vtt' }));
+    expect(vtt.startsWith('WEBVTT')).toBe(true);
+    const vttCues = parseSync(vtt).filter((n) => n.type === 'cue');
+    expect(vttCues.length).toBe(cues.length);
+    expect((vttCues[0]!.data as { text: string }).text).toMatch(/^<v S\d+>/);
+  });
+
+  it('serves verbose_json with segments and words when asked', async () => {
+    const data = (await client.audio.transcriptions.create({
+      file: lj(),
+      model: 'gpt-4o-transcribe',
+      response_format: 'verbose_json',
+      timestamp_granularities: ['word', 'segment'],
+    })) as unknown as Record<string, any>;
+    expect(data).toMatchObject({ task: 'transcribe', language: 'english', duration: expect.closeTo(9.655, 1), session_id: expect.any(String) });
+    expect(data.segments.length).toBeGreaterThan(0);
+    for (const s of data.segments) {
+      expect(Object.keys(s).sort()).toEqual(
+        ['avg_logprob', 'compression_ratio', 'end', 'id', 'no_speech_prob', 'seek', 'speaker', 'start', 'temperature', 'text', 'tokens'].sort(),
+      );
+      expect(s.end).toBeGreaterThan(s.start);
+    }
+    expect(data.words.length).toBeGreaterThan(10);
+    for (let i = 1; i < data.words.length; i++) expect(data.words[i].start).toBeGreaterThanOrEqual(data.words[i - 1].start);
+    expect(data.words.map((w: { word: string }) => w.word).join(' ')).toBe(data.text);
+    const wordsOnly = (await client.audio.transcriptions.create({
+      file: lj(),
+      model: 'whisper-1',
+      response_format: 'verbose_json',
+      timestamp_granularities: ['word'],
+    })) as unknown as Record<string, unknown>;
+    expect(wordsOnly.words).toBeDefined();
+    expect(wordsOnly.segments).toBeUndefined();
+  });
+
+  it('serves diarized_json in OpenAI shape on a two-party call', async () => {
+    const data = (await client.audio.transcriptions.create({
+      file: fs.createReadStream(path.join(audioDir, 'diarization', 'sample.flac')),
+      model: 'gpt-4o-transcribe-diarize',
+      response_format: 'diarized_json' as 'json',
+    })) as unknown as Record<string, any>;
+    expect(data.segments.length).toBeGreaterThan(1);
+    for (const s of data.segments) {
+      expect(s).toEqual({ type: 'transcript.text.segment', id: expect.stringMatching(/^seg_\d+$/), start: expect.any(Number), end: expect.any(Number), speaker: expect.stringMatching(/^S\d+$/), text: expect.any(String) });
+    }
+    expect(new Set(data.segments.map((s: { speaker: string }) => s.speaker)).size).toBeGreaterThan(1);
+  });
+
+  it('streams deltas as segments decode and a done event whose text is what was sent', async () => {
+    const stream = await client.audio.transcriptions.create({
+      file: lj(),
+      model: 'whisper-1',
+      stream: true,
+    });
+    let text = '';
+    let done: { text: string; usage?: unknown } | null = null;
+    let deltas = 0;
+    for await (const event of stream) {
+      if (event.type === 'transcript.text.delta') {
+        text += event.delta;
+        deltas++;
+      }
+      if (event.type === 'transcript.text.done') done = event;
+    }
+    expect(deltas).toBeGreaterThan(0);
+    expect(done).not.toBeNull();
+    expect(done!.text).toBe(text);
+    expect(done!.usage).toEqual({ type: 'duration', seconds: 10 });
+  });
+
+  it('refuses bad input in the OpenAI envelope', async () => {
+    const file = await toFile(fs.readFileSync(path.join(audioDir, 'asr', LJ)), 'a.flac');
+    const cases: Array<[Record<string, unknown>, number, string | null]> = [
+      [{ model: 'no-such-model' }, 400, 'model'],
+      [{ model: 'whisper-1', language: 'de' }, 400, 'language'],
+      [{ model: 'whisper-1', temperature: 2 }, 400, 'temperature'],
+      [{ model: 'whisper-1', response_format: 'xml' }, 400, 'response_format'],
+      [{ model: 'whisper-1', response_format: 'json', timestamp_granularities: ['word'] }, 400, 'timestamp_granularities'],
+    ];
+    for (const [params, status, param] of cases) {
+      const error = await client.audio.transcriptions.create({ file, ...params } as never).then(
+        () => null,
+        (e) => e,
+      );
+      expect(error, JSON.stringify(params)).toBeInstanceOf(OpenAI.APIError);
+      expect(error.status).toBe(status);
+      expect(error.error).toMatchObject({ type: 'invalid_request_error', param });
+    }
+    const notAudio = await client.audio.transcriptions
+      .create({ file: await toFile(Buffer.from('hello, not audio'), 'x.wav'), model: 'whisper-1' })
+      .then(() => null, (e) => e);
+    expect(notAudio.status).toBe(415);
+    const { body, contentType } = multipartBody([{ name: 'model', value: 'whisper-1' }]);
+    const missing = await rawRequest(`${svc.url}/v1/audio/transcriptions`, { method: 'POST', headers: { ...auth, 'Content-Type': contentType }, body });
+    expect(missing.status).toBe(400);
+    expect(missing.json().error).toMatchObject({ param: 'file', code: 'missing_required_parameter' });
+  });
+
+  it('ends a recording without speech or without audio as an empty transcript, not an error', async () => {
+    const silence = path.join(tmp, 'silence.wav');
+    const video = path.join(tmp, 'mute.mp4');
+    spawnSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'anullsrc=r=16000:cl=mono', '-t', '3', silence]);
+    spawnSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=64x64:rate=25:duration=2', '-c:v', 'mpeg4', video]);
+    for (const file of [silence, video]) {
+      const data = await client.audio.transcriptions.create({ file: fs.createReadStream(file), model: 'whisper-1', response_format: 'verbose_json' });
+      expect(data.text).toBe('');
+      expect((data as unknown as { segments: unknown[] }).segments).toEqual([]);
+    }
+  });
+
+  it('runs uploads as durable jobs to a transcript with speakers and words, and matches project speakers', async () => {
+    const upload = async () => {
+      const { body, contentType } = multipartBody([
+        { name: 'project_key', value: 'voices' },
+        { name: 'file', file: fs.readFileSync(path.join(audioDir, 'asr', LJ)), filename: LJ },
+      ]);
+      const res = await rawRequest(`${svc.url}/v1/speech/transcriptions`, { method: 'POST', headers: { ...auth, 'Content-Type': contentType }, body });
+      expect(res.status).toBe(201);
+      return res.json().id as string;
+    };
+    const waitComplete = async (id: string) => {
+      const seen = new Set<string>();
+      for (let i = 0; i < 240; i++) {
+        const session = await (await fetch(`${svc.url}/v1/speech/transcriptions/${id}`, { headers: auth })).json();
+        seen.add(session.status);
+        if (session.status === 'complete' || session.status === 'failed') return { session, seen };
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      throw new Error('timed out');
+    };
+    const first = await waitComplete(await upload());
+    expect(first.session.status).toBe('complete');
+    expect(first.session.progress).toBe(1);
+    const transcript = first.session.transcript;
+    expect(transcript.segments.length).toBeGreaterThan(0);
+    for (const segment of transcript.segments) {
+      expect(segment.speaker).toMatch(/^S\d+$/);
+      expect(segment.words.length).toBeGreaterThan(0);
+      for (const word of segment.words) expect(word).toEqual({ word: expect.any(String), start: expect.any(Number), end: expect.any(Number), confidence: expect.any(Number), speaker: segment.speaker });
+    }
+    const map1 = first.session.speaker_map;
+    expect(Object.keys(map1).sort()).toEqual([...transcript.speakers].sort());
+    for (const entry of Object.values(map1) as Array<{ matched: boolean }>) expect(entry.matched).toBe(false);
+
+    // The same recording again: every speaker is matched to the project speaker it became the first time.
+    const second = await waitComplete(await upload());
+    const map2 = second.session.speaker_map;
+    for (const [label, entry] of Object.entries(map2) as Array<[string, { speaker_id: string; matched: boolean; similarity: number }]>) {
+      expect(entry.matched).toBe(true);
+      expect(entry.similarity).toBeGreaterThan(0.99);
+      expect(entry.speaker_id).toBe(map1[label].speaker_id);
+    }
+    const project = await (await fetch(`${svc.url}/v1/speech/projects/voices`, { headers: auth })).json();
+    expect(project.speakers.length).toBe(Object.keys(map1).length);
+    for (const speaker of project.speakers) expect(speaker).toMatchObject({ clip_count: 2, label: expect.stringMatching(/^P\d+$/), evidence_seconds: expect.any(Number) });
+    const renamed = await rawRequest(`${svc.url}/v1/speech/projects/voices/speakers/${project.speakers[0].id}`, {
+      method: 'PATCH',
+      headers: { ...auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Narrator' }),
+    });
+    expect(renamed.json()).toMatchObject({ id: project.speakers[0].id, name: 'Narrator' });
+    const srt = await (await fetch(`${svc.url}/v1/speech/transcriptions/${second.session.id}/export?format=srt`, { headers: auth })).text();
+    expect(parseSync(srt).filter((n) => n.type === 'cue').length).toBeGreaterThan(0);
+  });
+});
