@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveMediaTools } from '../../media/tools';
 import type { Diarizer, RecognizedSegment, Recognizer, Span, VoiceActivityDetector } from '../types';
 import { SAMPLE_RATE } from '../types';
+import { SileroVad } from '../vad/silero';
 import { transcribeBlocks, transcribeFile, type TranscribeStage } from './transcribe';
 
 /*
@@ -251,4 +252,26 @@ describe('transcribeBlocks', () => {
     }
     expect(transcript.duration).toBe(50);
   });
+});
+
+const shared = process.env.TAKELINE_SHARED_DIR ?? resolve(__dirname, '../../../../../shared');
+const vadFile = join(shared, 'audio/events/vad_speechbrain/valid.wav');
+
+describe('transcribeFile with the real Silero VAD', () => {
+  it.skipIf(!existsSync(vadFile))(
+    'hands the recognizer the labelled speech and nothing from the silent stretch',
+    async () => {
+      const vad = new SileroVad();
+      const recognizer = new FakeRecognizer();
+      try {
+        await transcribeFile(vadFile, { tools, vad, recognizer });
+      } finally {
+        await vad.close();
+      }
+      // VAD_dev.json labels speech at 0.38–2.7 s and 4.1–5.88 s of valid.wav, and none in 6–8 s.
+      const covered = (t: number) => recognizer.calls.some((c) => c.start <= t && t <= c.end);
+      for (const t of [0.5, 1, 2, 2.6, 4.2, 5, 5.8]) expect(covered(t)).toBe(true);
+      expect(recognizer.calls.some((c) => c.end > 6.1 && c.start < 7.9)).toBe(false);
+    },
+  );
 });
