@@ -22,6 +22,11 @@ export interface SpectralDiarizerSettings {
   /** ΔBIC weight for the agglomerative stage; decides the speaker count. */
   clusterLambda: number;
   ridge: number;
+  /**
+   * Segments longer than this (frames) are cut into equal pieces before clustering, so a missed change
+   * (or a caller's minSpeakers) can still separate voices; 0 disables.
+   */
+  maxSegmentFrames: number;
   /** Segments shorter than this (frames) sit out clustering and get a label from resegmentation. */
   minClusterFrames: number;
   /** Upper bound on segments entering the O(n²) clustering (memory and time bound for long files). */
@@ -42,6 +47,7 @@ export const DEFAULT_DIARIZER_SETTINGS: SpectralDiarizerSettings = {
   linearLambda: 1,
   clusterLambda: 1,
   ridge: 1e-3,
+  maxSegmentFrames: 300,
   minClusterFrames: 50,
   maxSegments: 600,
   resegmentIterations: 2,
@@ -141,6 +147,31 @@ export function diarizeSpectral(
     segStats = merged.stats;
   }
 
+  if (s.maxSegmentFrames > 0) {
+    const cut: Segment[] = [];
+    const cutStats: GaussianStats[] = [];
+    segments.forEach((seg, i) => {
+      const length = seg.to - seg.from;
+      const pieces = Math.ceil(length / s.maxSegmentFrames);
+      if (pieces <= 1) {
+        cut.push(seg);
+        cutStats.push(segStats[i]!);
+        return;
+      }
+      for (let p = 0; p < pieces; p++) {
+        const piece = {
+          from: seg.from + Math.round((p * length) / pieces),
+          to: seg.from + Math.round(((p + 1) * length) / pieces),
+          run: seg.run,
+        };
+        cut.push(piece);
+        cutStats.push(statsOf(piece));
+      }
+    });
+    segments = cut;
+    segStats = cutStats;
+  }
+
   // 3. Agglomerative BIC clustering over segments long enough to model, capped in number.
   const longOnes = segments.map((seg, i) => i).filter((i) => segments[i]!.to - segments[i]!.from >= s.minClusterFrames);
   const clusterItems = (longOnes.length ? longOnes : segments.map((_, i) => i)).slice();
@@ -173,6 +204,8 @@ export function diarizeSpectral(
   // 4. Resegmentation: a GMM per cluster, Viterbi over each speech run; short segments get labels here.
   for (let it = 0; it < Math.max(1, s.resegmentIterations); it++) {
     const result = resegment(feats, labels, clusterCount, runs, s);
+    // Resegmentation may absorb a cluster; a caller's minSpeakers outranks it.
+    if (result.clusters < Math.min(clusterCount, options.minSpeakers ?? 1)) break;
     labels.set(result.labels);
     clusterCount = result.clusters;
     // Drop clusters too small to be a speaker, unless that would go below minSpeakers.
