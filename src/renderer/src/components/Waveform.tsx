@@ -132,7 +132,7 @@ export function Waveform(props: {
             id: `seg-${seg.id}`,
             start: seg.start,
             end: Math.max(seg.end, seg.start + 0.01),
-            color: speakerColor(seg.speaker, 0.13),
+            color: speakerColor(seg.speaker, 0.2),
             drag: false,
             resize: false,
           }),

@@ -10,6 +10,13 @@ import type { PlayerStore } from '../state/player-store';
 
 export const ZOOM_LEVELS = [0, 2, 5, 10, 20, 50, 100, 200, 400];
 
+/**
+ * Chromium keeps media time in whole microseconds and truncates, so a seek to an exact frame start can
+ * read back a hair earlier, in the previous frame. Landing 10 µs into the frame (under 0.1% of a
+ * 60 fps frame) keeps frame steps on the intended frame.
+ */
+const MEDIA_CLOCK_GUARD = 1e-5;
+
 export class Transport {
   private reverseFrame = 0;
   private lastTick = 0;
@@ -93,7 +100,8 @@ export class Transport {
   /** Frame steps stop the shuttle first, as in an edit suite. */
   stepFrames(count: number): void {
     if (this.store.getState().rate !== 0) this.stop();
-    this.seek(stepFrames(this.ws.getCurrentTime(), count, this.timebase(), this.duration));
+    const target = stepFrames(this.ws.getCurrentTime(), count, this.timebase(), this.duration);
+    this.seek(Math.min(this.duration, target + MEDIA_CLOCK_GUARD));
   }
 
   stepSeconds(count: number): void {

@@ -42,7 +42,7 @@ export function RecordingView({ sessionId }: { sessionId: string }) {
       controller.abort();
     };
     // updateSession only wraps a state setter
-  }, [active, api, sessionId]); // eslint-disable-line
+  }, [active, api, sessionId]);
 
   const crumbs: { label: string; href?: string }[] = [{ label: 'Projects', href: '#/' }];
   if (session.state === 'ready') {

@@ -1,0 +1,73 @@
+/**
+ * Starts the real service with `npm run serve` in a temporary data folder on a free port and reads the
+ * address and one-time sign-in link it prints. Used by the studio's end-to-end test and benchmark.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export function sharedDir(): string {
+  return process.env.TAKELINE_SHARED_DIR
+    ? path.resolve(process.env.TAKELINE_SHARED_DIR)
+    : path.resolve(repoRoot, '../shared');
+}
+
+export interface RunningService {
+  url: string;
+  signInUrl: string;
+  dataDir: string;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+const LISTENING = /takeline listening on (http:\/\/127\.0\.0\.1:\d+)/;
+const SIGN_IN = /(http:\/\/\S+\/auth\/signin\?token=\S+)/;
+
+export async function startService(options: { timeoutMs?: number; env?: Record<string, string> } = {}): Promise<RunningService> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'takeline-e2e-data-'));
+  const child: ChildProcess = spawn('npm', ['run', '--silent', 'serve'], {
+    cwd: repoRoot,
+    env: { ...process.env, TAKELINE_DATA_DIR: dataDir, TAKELINE_PORT: '0', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // Own process group, so stopping reaches node behind npm.
+    detached: true,
+  });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+
+  const stop = async () => {
+    if (child.exitCode !== null || child.pid === undefined) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      /* already gone */
+    }
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
+    }, 5000);
+    await exited;
+    clearTimeout(timer);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  while (Date.now() < deadline) {
+    const url = LISTENING.exec(out)?.[1];
+    const signInUrl = SIGN_IN.exec(out)?.[1];
+    if (url && signInUrl) return { url, signInUrl, dataDir, output: () => out, stop };
+    if (child.exitCode !== null) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await stop();
+  throw new Error(`the service did not start:\n${out}`);
+}
