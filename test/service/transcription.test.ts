@@ -13,7 +13,7 @@ const LJ = 'ljspeech_LJ001-0001.flac';
 const reference = (file: string) =>
   fs.readFileSync(path.join(audioDir, 'asr', 'refs.tsv'), 'utf8').split('\n').find((l) => l.startsWith(file))!.split('\t')[2]!;
 
-describe('transcription', () => {
+describe('transcription', { timeout: 240_000 }, () => {
   let svc: ServiceProcess;
   let client: OpenAI;
   let auth: Record<string, string>;

@@ -7,7 +7,7 @@ import { decodeAudioToArray } from '../media/decode';
 import { JobFailure } from '../jobs/job-runner';
 import { ValidationFailure } from '../http/errors';
 import { issue } from '../http/validation';
-import type { Recognizer, Transcript } from '../speech/types';
+import type { Recognizer } from '../speech/types';
 import { SAMPLE_RATE } from '../speech/types';
 import { transcribeFile } from '../speech/pipeline/transcribe';
 import { createSileroVad, type SileroVad } from '../speech/vad/silero';
