@@ -19,6 +19,10 @@ export default defineConfig({
   },
   server: {
     // `npx vite --config src/renderer/vite.config.ts` during development, against `npm run serve` on 8787.
-    proxy: { '/v1': 'http://127.0.0.1:8787', '/auth': 'http://127.0.0.1:8787', '/media': 'http://127.0.0.1:8787' },
+    proxy: {
+      '/v1': 'http://127.0.0.1:8787',
+      '/auth': 'http://127.0.0.1:8787',
+      '/media': 'http://127.0.0.1:8787',
+    },
   },
 });

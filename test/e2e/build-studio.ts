@@ -8,7 +8,11 @@ export async function buildStudio(): Promise<void> {
   const previous = process.env.NODE_ENV;
   process.env.NODE_ENV = 'production';
   try {
-    await build({ configFile: path.join(repoRoot, 'src/renderer/vite.config.ts'), mode: 'production', logLevel: 'warn' });
+    await build({
+      configFile: path.join(repoRoot, 'src/renderer/vite.config.ts'),
+      mode: 'production',
+      logLevel: 'warn',
+    });
   } finally {
     process.env.NODE_ENV = previous;
   }

@@ -27,7 +27,9 @@ export interface RunningService {
 const LISTENING = /takeline listening on (http:\/\/127\.0\.0\.1:\d+)/;
 const SIGN_IN = /(http:\/\/\S+\/auth\/signin\?token=\S+)/;
 
-export async function startService(options: { timeoutMs?: number; env?: Record<string, string> } = {}): Promise<RunningService> {
+export async function startService(
+  options: { timeoutMs?: number; env?: Record<string, string> } = {},
+): Promise<RunningService> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'takeline-e2e-data-'));
   const child: ChildProcess = spawn('npm', ['run', '--silent', 'serve'], {
     cwd: repoRoot,

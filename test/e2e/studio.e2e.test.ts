@@ -10,7 +10,12 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatReadout, secondsToTimecode, stepFrames, type Timebase } from '../../src/renderer/src/lib/timecode';
+import {
+  formatReadout,
+  secondsToTimecode,
+  stepFrames,
+  type Timebase,
+} from '../../src/renderer/src/lib/timecode';
 import { CHROMIUM, launchChromium } from './browser';
 import { buildStudio } from './build-studio';
 import { repoRoot, sharedDir, startService, type RunningService } from './service-process';
@@ -18,7 +23,10 @@ import { repoRoot, sharedDir, startService, type RunningService } from './servic
 const RECORDING = 'ljspeech_LJ001-0004.flac';
 const recordingPath = path.join(sharedDir(), 'audio/asr', RECORDING);
 const screenshots = path.join(repoRoot, 'test-artifacts/screenshots');
-const canRun = fs.existsSync(CHROMIUM) && fs.existsSync(recordingPath) && fs.existsSync(path.join(repoRoot, 'src/service/cli/serve.ts'));
+const canRun =
+  fs.existsSync(CHROMIUM) &&
+  fs.existsSync(recordingPath) &&
+  fs.existsSync(path.join(repoRoot, 'src/service/cli/serve.ts'));
 
 function reference(): string {
   const tsv = fs.readFileSync(path.join(sharedDir(), 'audio/asr/refs.tsv'), 'utf8');
@@ -26,7 +34,12 @@ function reference(): string {
   return line?.split('\t')[2] ?? '';
 }
 
-const words = (s: string) => s.toLowerCase().replace(/[^a-z' ]+/g, ' ').split(/\s+/).filter(Boolean);
+const words = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z' ]+/g, ' ')
+    .split(/\s+/)
+    .filter(Boolean);
 
 describe.skipIf(!canRun)('studio end to end', { timeout: 300_000 }, () => {
   let service: RunningService;
@@ -44,7 +57,11 @@ describe.skipIf(!canRun)('studio end to end', { timeout: 300_000 }, () => {
     page = browser.context.pages()[0] ?? (await browser.context.newPage());
     page.on('pageerror', (e) => consoleErrors.push(e.message));
     // Chromium logs every 4xx response (the deliberate 422s) as a console error; those are not page faults.
-    page.on('console', (m) => m.type() === 'error' && !/Failed to load resource/.test(m.text()) && consoleErrors.push(m.text()));
+    page.on(
+      'console',
+      (m) =>
+        m.type() === 'error' && !/Failed to load resource/.test(m.text()) && consoleErrors.push(m.text()),
+    );
   }, 180_000);
 
   afterAll(async () => {
@@ -91,10 +108,13 @@ describe.skipIf(!canRun)('studio end to end', { timeout: 300_000 }, () => {
           upload: !!document.querySelector('[data-testid=upload-progress]'),
           processing: !!document.querySelector('[data-testid=processing-progress]'),
         }))
-        .then((s) => {
-          seen.upload ||= s.upload;
-          seen.processing ||= s.processing;
-        }, () => undefined);
+        .then(
+          (s) => {
+            seen.upload ||= s.upload;
+            seen.processing ||= s.processing;
+          },
+          () => undefined,
+        );
     }, 50);
     await page.getByTestId('file-input').setInputFiles(recordingPath);
     const row = page.getByTestId('recording-row').first();
@@ -123,7 +143,9 @@ describe.skipIf(!canRun)('studio end to end', { timeout: 300_000 }, () => {
     const recognised = new Set(words(text));
     const ref = words(reference());
     const hits = ref.filter((w) => recognised.has(w)).length;
-    console.info(`transcript: ${JSON.stringify(text.slice(0, 200))}; ${hits}/${ref.length} reference words present`);
+    console.info(
+      `transcript: ${JSON.stringify(text.slice(0, 200))}; ${hits}/${ref.length} reference words present`,
+    );
     expect(hits).toBeGreaterThan(0);
     // Ruler labels without a timebase are clock time (M:SS).
     expect(await page.getByTestId('ruler-label').first().textContent()).toMatch(/^\d+:\d\d(\.\d)?$/);

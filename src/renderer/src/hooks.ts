@@ -2,9 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { messageOf } from './api/errors';
 
 export type Loadable<T> =
-  | { state: 'loading' }
-  | { state: 'error'; error: unknown; message: string }
-  | { state: 'ready'; value: T };
+  { state: 'loading' } | { state: 'error'; error: unknown; message: string } | { state: 'ready'; value: T };
 
 /** Run an async load on mount and whenever deps change; aborts the previous one. */
 export function useLoad<T>(

@@ -5,8 +5,9 @@ import { ApiError } from './errors';
 afterEach(() => vi.unstubAllGlobals());
 
 function stubFetch(status: number, body: unknown) {
-  const fetchMock = vi.fn(async (_url: string, _init: RequestInit) =>
-    new Response(body === null ? null : JSON.stringify(body), { status }),
+  const fetchMock = vi.fn(
+    async (_url: string, _init: RequestInit) =>
+      new Response(body === null ? null : JSON.stringify(body), { status }),
   );
   vi.stubGlobal('fetch', fetchMock);
   return fetchMock;

@@ -38,7 +38,11 @@ export interface ApiClient {
   listProjects(signal?: AbortSignal): Promise<Project[]>;
   createProject(input: { key: string; name: string }): Promise<Project>;
   getProject(idOrKey: string, signal?: AbortSignal): Promise<ProjectDetail>;
-  listSessions(project: string, page?: { limit?: number; offset?: number }, signal?: AbortSignal): Promise<Page<Session>>;
+  listSessions(
+    project: string,
+    page?: { limit?: number; offset?: number },
+    signal?: AbortSignal,
+  ): Promise<Page<Session>>;
   getSession(id: string, signal?: AbortSignal): Promise<Session>;
   deleteSession(id: string): Promise<void>;
   setMedia(id: string, media: MediaInput): Promise<Media>;
@@ -97,7 +101,11 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
   }
 
   async function request(path: string, init: RequestInit = {}): Promise<Response> {
-    const headers = { Accept: 'application/json', ...(await authHeaders()), ...(init.headers as Record<string, string>) };
+    const headers = {
+      Accept: 'application/json',
+      ...(await authHeaders()),
+      ...(init.headers as Record<string, string>),
+    };
     let res: Response;
     try {
       res = await fetch(`${base}${path}`, { ...init, headers, credentials: 'same-origin' });
@@ -126,7 +134,11 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     createProject: (input) => json<Project>('/v1/speech/projects', jsonBody('POST', input)),
     getProject: (idOrKey, signal) => json<ProjectDetail>(`/v1/speech/projects/${enc(idOrKey)}`, { signal }),
     listSessions: (project, page = {}, signal) => {
-      const q = new URLSearchParams({ project, limit: String(page.limit ?? 50), offset: String(page.offset ?? 0) });
+      const q = new URLSearchParams({
+        project,
+        limit: String(page.limit ?? 50),
+        offset: String(page.offset ?? 0),
+      });
       return json<Page<Session>>(`/v1/speech/transcriptions?${q}`, { signal });
     },
     getSession: (id, signal) => json<Session>(`/v1/speech/transcriptions/${enc(id)}`, { signal }),
@@ -134,8 +146,10 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
       await request(`/v1/speech/transcriptions/${enc(id)}`, { method: 'DELETE' });
     },
     setMedia: async (id, media) =>
-      (await json<{ media: Media }>(`/v1/speech/transcriptions/${enc(id)}/media`, jsonBody('PATCH', media))).media,
-    getAudioAddress: (id, signal) => json<AudioAddress>(`/v1/speech/transcriptions/${enc(id)}/audio`, { signal }),
+      (await json<{ media: Media }>(`/v1/speech/transcriptions/${enc(id)}/media`, jsonBody('PATCH', media)))
+        .media,
+    getAudioAddress: (id, signal) =>
+      json<AudioAddress>(`/v1/speech/transcriptions/${enc(id)}/audio`, { signal }),
     getPeaks: (id, signal) => json<Peaks>(`/v1/speech/transcriptions/${enc(id)}/peaks`, { signal }),
     exportFile: async (id, format) => {
       const res = await request(`/v1/speech/transcriptions/${enc(id)}/export?format=${format}`, {

@@ -26,9 +26,9 @@ describe('toApiError', () => {
   });
 
   it('reads the /v1/audio error envelope', () => {
-    expect(toApiError(400, { error: { message: 'bad model', type: 'x', param: 'model', code: 'y' } }).message).toBe(
-      'bad model',
-    );
+    expect(
+      toApiError(400, { error: { message: 'bad model', type: 'x', param: 'model', code: 'y' } }).message,
+    ).toBe('bad model');
   });
 
   it('falls back to a status message when the body says nothing', () => {

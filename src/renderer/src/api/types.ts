@@ -66,7 +66,13 @@ export interface Session {
   project: { id: string; key: string; name: string };
   file_name: string;
   duration: number | null;
-  format: { container: string; codec: string; sample_rate: number; channels: number; size_bytes: number } | null;
+  format: {
+    container: string;
+    codec: string;
+    sample_rate: number;
+    channels: number;
+    size_bytes: number;
+  } | null;
   created_at: string;
   status: SessionStatus;
   progress: number;

@@ -13,7 +13,8 @@ export function ExportMenu({ sessionId }: { sessionId: string }) {
   useEffect(() => {
     if (!open) return;
     const close = (e: MouseEvent | KeyboardEvent) => {
-      if (e instanceof KeyboardEvent ? e.key === 'Escape' : !ref.current?.contains(e.target as Node)) setOpen(false);
+      if (e instanceof KeyboardEvent ? e.key === 'Escape' : !ref.current?.contains(e.target as Node))
+        setOpen(false);
     };
     window.addEventListener('mousedown', close);
     window.addEventListener('keydown', close);
@@ -39,7 +40,12 @@ export function ExportMenu({ sessionId }: { sessionId: string }) {
 
   return (
     <div className="menu" ref={ref}>
-      <button aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen((o) => !o)} disabled={busy !== null}>
+      <button
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => setOpen((o) => !o)}
+        disabled={busy !== null}
+      >
         {busy ? `Exporting ${busy.toUpperCase()}…` : 'Export ▾'}
       </button>
       {open && (

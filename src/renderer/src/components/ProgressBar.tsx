@@ -1,5 +1,13 @@
 /** A thin progress bar; `value` null shows an indeterminate bar (waiting in the queue). */
-export function ProgressBar({ value, label, testId }: { value: number | null; label: string; testId?: string }) {
+export function ProgressBar({
+  value,
+  label,
+  testId,
+}: {
+  value: number | null;
+  label: string;
+  testId?: string;
+}) {
   const pct = value == null ? 0 : Math.round(Math.min(1, Math.max(0, value)) * 100);
   return (
     <div className="progress-row">

@@ -50,7 +50,10 @@ export function Ruler({
     const per = Math.max(1, Math.round(label / tick));
     for (let i = Math.floor(t0 / tick); i * tick <= t1 + 1e-9; i++) {
       const t = i * tick;
-      ticks.push({ x: t * view.pxPerSec - view.scroll, label: i % per === 0 ? formatRulerLabel(t, timebase, label) : undefined });
+      ticks.push({
+        x: t * view.pxPerSec - view.scroll,
+        label: i % per === 0 ? formatRulerLabel(t, timebase, label) : undefined,
+      });
     }
   }
   const px = (t: number) => t * view.pxPerSec - view.scroll;
@@ -69,10 +72,15 @@ export function Ruler({
         <div
           className="io"
           data-testid="ruler-io"
-          style={{ left: px(inPoint), width: outPoint !== null ? Math.max(2, px(outPoint) - px(inPoint)) : 2 }}
+          style={{
+            left: px(inPoint),
+            width: outPoint !== null ? Math.max(2, px(outPoint) - px(inPoint)) : 2,
+          }}
         />
       )}
-      {inPoint === null && outPoint !== null && <div className="io" style={{ left: px(outPoint), width: 2 }} />}
+      {inPoint === null && outPoint !== null && (
+        <div className="io" style={{ left: px(outPoint), width: 2 }} />
+      )}
       {ticks.map((t, i) => (
         <div key={i}>
           <div className={`tick${t.label ? ' major' : ''}`} style={{ left: t.x }} />

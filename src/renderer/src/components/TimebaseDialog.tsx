@@ -59,7 +59,11 @@ export function TimebaseDialog(props: {
         <div className="fields">
           <div className="field">
             <label htmlFor="tb-rate">Frame rate</label>
-            <select id="tb-rate" value={frameRate} onChange={(e) => setFrameRate(e.target.value as FrameRate)}>
+            <select
+              id="tb-rate"
+              value={frameRate}
+              onChange={(e) => setFrameRate(e.target.value as FrameRate)}
+            >
               {FRAME_RATES.map((r) => (
                 <option key={r} value={r}>
                   {r} fps
@@ -70,8 +74,15 @@ export function TimebaseDialog(props: {
           </div>
           <div className="field">
             <label htmlFor="tb-drop">Counting</label>
-            <label style={{ display: 'flex', gap: 6, alignItems: 'center', color: 'var(--text)', fontSize: 14 }}>
-              <input id="tb-drop" type="checkbox" checked={dropFrame} onChange={(e) => setDropFrame(e.target.checked)} />
+            <label
+              style={{ display: 'flex', gap: 6, alignItems: 'center', color: 'var(--text)', fontSize: 14 }}
+            >
+              <input
+                id="tb-drop"
+                type="checkbox"
+                checked={dropFrame}
+                onChange={(e) => setDropFrame(e.target.checked)}
+              />
               Drop frame
             </label>
             {!supportsDropFrame(frameRate) && dropFrame && (

@@ -1,6 +1,12 @@
 import type { ReactNode } from 'react';
 
-export function TopBar({ crumbs, children }: { crumbs: { label: string; href?: string }[]; children?: ReactNode }) {
+export function TopBar({
+  crumbs,
+  children,
+}: {
+  crumbs: { label: string; href?: string }[];
+  children?: ReactNode;
+}) {
   return (
     <header className="topbar">
       <a className="brand" href="#/">

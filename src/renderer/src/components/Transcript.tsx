@@ -135,9 +135,7 @@ const SegmentRow = memo(function SegmentRow(props: {
 }) {
   const { index, segment, top, active, store, query, timebase, speakerName, onSeek, measure } = props;
   // Only the active row re-renders as the playhead moves through its words.
-  const currentWord = useStore(store, (s) =>
-    active ? activeWordIndex(segment.words, s.currentTime) : -1,
-  );
+  const currentWord = useStore(store, (s) => (active ? activeWordIndex(segment.words, s.currentTime) : -1));
   const ref = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => measure(index, ref.current));
   return (

@@ -45,6 +45,9 @@ export function Waveform(props: {
     const container = waveRef.current;
     const overview = overviewRef.current;
     if (!container || !overview) return;
+    // A new instance (e.g. a fresh audio address) starts unready and resumes where the editor was.
+    const resumeAt = store.getState().currentTime;
+    store.setState({ ready: false });
     const regions = RegionsPlugin.create();
     const markerLayer = MarkerLayer.create({});
     const instance = WaveSurfer.create({
@@ -84,7 +87,10 @@ export function Waveform(props: {
     markerRef.current = markerLayer;
     const t = new Transport(instance, store, () => timebaseRef.current);
     const subs = [
-      instance.on('ready', () => store.setState({ ready: true })),
+      instance.on('ready', () => {
+        if (resumeAt > 0) instance.setTime(resumeAt);
+        store.setState({ ready: true });
+      }),
       instance.on('error', (e) => {
         store.setState({ audioError: e.message || 'audio unavailable' });
         onAudioErrorRef.current();
@@ -115,10 +121,13 @@ export function Waveform(props: {
     };
   }, [peaks, audioUrl, store, onTransport]);
 
-  // Speaker regions, added a few hundred per frame so a long transcript never blocks the UI.
+  const ready = useStore(store, (s) => s.ready);
+
+  // Speaker regions, added a few hundred per frame so a long transcript never blocks the UI. Only once
+  // the waveform is laid out: the regions plugin decides visibility from the rendered width.
   useEffect(() => {
     const regions = regionsRef.current;
-    if (!regions || !ws) return;
+    if (!regions || !ws || !ready) return;
     let cancelled = false;
     let index = 0;
     const created: Region[] = [];
@@ -138,21 +147,22 @@ export function Waveform(props: {
           }),
         );
       }
-      if (index < segments.length) requestAnimationFrame(addBatch);
+      if (index < segments.length) frame = requestAnimationFrame(addBatch);
     };
-    addBatch();
+    let frame = requestAnimationFrame(addBatch);
     return () => {
       cancelled = true;
+      cancelAnimationFrame(frame);
       created.forEach((r) => r.remove());
     };
-  }, [ws, segments]);
+  }, [ws, ready, segments]);
 
   // In/out points as a highlighted region.
   const inPoint = useStore(store, (s) => s.inPoint);
   const outPoint = useStore(store, (s) => s.outPoint);
   useEffect(() => {
     const regions = regionsRef.current;
-    if (!regions || !ws || (inPoint === null && outPoint === null)) return;
+    if (!regions || !ws || !ready || (inPoint === null && outPoint === null)) return;
     const start = inPoint ?? outPoint ?? 0;
     const region = regions.addRegion({
       id: 'in-out',
@@ -163,13 +173,12 @@ export function Waveform(props: {
       resize: false,
     });
     return () => region.remove();
-  }, [ws, inPoint, outPoint]);
+  }, [ws, ready, inPoint, outPoint]);
 
   useEffect(() => {
     markerRef.current?.setMarkers(markers);
   }, [ws, markers]);
 
-  const ready = useStore(store, (s) => s.ready);
   return (
     <div className="wave-panel">
       <Ruler ws={ws} timebase={timebase} store={store} onSeek={(t) => transport?.seek(t)} />

@@ -32,7 +32,16 @@ export function suggestKey(name: string): string {
     .slice(0, 64);
 }
 
-const SPEAKER_COLOURS = ['#4f9cf9', '#f5a524', '#2fbf71', '#e5484d', '#a371f7', '#12a594', '#f76b15', '#d6409f'];
+const SPEAKER_COLOURS = [
+  '#4f9cf9',
+  '#f5a524',
+  '#2fbf71',
+  '#e5484d',
+  '#a371f7',
+  '#12a594',
+  '#f76b15',
+  '#d6409f',
+];
 
 /** A stable colour per speaker label (S1, S2, …), by its number so colours match across views. */
 export function speakerColor(label: string, alpha = 1): string {

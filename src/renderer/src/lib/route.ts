@@ -1,8 +1,6 @@
 /** Hash routes, so the studio works from the service's `/` and from a file:// page in Electron. */
 export type Route =
-  | { name: 'projects' }
-  | { name: 'project'; key: string }
-  | { name: 'recording'; id: string };
+  { name: 'projects' } | { name: 'project'; key: string } | { name: 'recording'; id: string };
 
 export function parseRoute(hash: string): Route {
   const path = hash.replace(/^#/, '').replace(/^\/+/, '');

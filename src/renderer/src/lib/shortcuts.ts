@@ -39,10 +39,18 @@ export interface ShortcutDoc {
 
 export const SHORTCUTS: ShortcutDoc[] = [
   { keys: 'Space', action: 'play-pause', description: 'Play / pause' },
-  { keys: 'J', action: 'shuttle-reverse', description: 'Play in reverse; slower when playing forward; faster on repeat' },
+  {
+    keys: 'J',
+    action: 'shuttle-reverse',
+    description: 'Play in reverse; slower when playing forward; faster on repeat',
+  },
   { keys: 'K', action: 'shuttle-stop', description: 'Stop' },
   { keys: 'L', action: 'shuttle-forward', description: 'Play forward; repeated L doubles the speed' },
-  { keys: '← / →', action: 'frame-back', description: 'One frame back / forward (timebase; 25 fps when none)' },
+  {
+    keys: '← / →',
+    action: 'frame-back',
+    description: 'One frame back / forward (timebase; 25 fps when none)',
+  },
   { keys: 'Shift+← / Shift+→', action: 'second-back', description: 'One second back / forward' },
   { keys: 'I / O', action: 'mark-in', description: 'Set in / out point at the playhead' },
   { keys: 'Shift+X', action: 'clear-marks', description: 'Clear in and out points' },

@@ -13,14 +13,17 @@ import {
   timebaseFromMedia,
   FRAME_RATES,
 } from './timecode';
-import { formatTimecode as serviceFormat, parseTimecode as serviceParse } from '../../../service/timecode/label';
+import {
+  formatTimecode as serviceFormat,
+  parseTimecode as serviceParse,
+} from '../../../service/timecode/label';
 import { secondsToTimecode as serviceSecondsToTimecode } from '../../../service/timecode/seconds';
 
 describe('secondsToFrames', () => {
   it('uses the exact NTSC rationals, not 29.97', () => {
     // One hour of 30000/1001 is 107892.1 frames; 29.97 * 3600 would be 107892 exactly.
     expect(secondsToFrames(3600, '29.97')).toBe(107892);
-    expect(secondsToFrames(1001 / 30000 * 3, '29.97')).toBe(3);
+    expect(secondsToFrames((1001 / 30000) * 3, '29.97')).toBe(3);
     expect(secondsToFrames(1, '23.976')).toBe(23);
     expect(secondsToFrames(1, '25')).toBe(25);
     expect(framesToSeconds(24000, '23.976')).toBeCloseTo(1001, 9);
@@ -94,7 +97,9 @@ describe('secondsToTimecode', () => {
   });
 
   it('counts from 00:00:00:00 without a start timecode', () => {
-    expect(secondsToTimecode(1.5, { frameRate: '25', dropFrame: false, startTimecode: null })).toBe('00:00:01:12');
+    expect(secondsToTimecode(1.5, { frameRate: '25', dropFrame: false, startTimecode: null })).toBe(
+      '00:00:01:12',
+    );
   });
 });
 

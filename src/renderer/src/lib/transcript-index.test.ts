@@ -31,7 +31,11 @@ describe('activeSegmentIndex', () => {
 });
 
 describe('search', () => {
-  const segs = [{ text: 'Printing, in the only sense' }, { text: 'Café au lait' }, { text: 'the arts and crafts' }];
+  const segs = [
+    { text: 'Printing, in the only sense' },
+    { text: 'Café au lait' },
+    { text: 'the arts and crafts' },
+  ];
 
   it('filters segments ignoring case and accents', () => {
     expect(searchSegments(segs, 'THE')).toEqual([0, 2]);

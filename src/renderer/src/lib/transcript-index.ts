@@ -36,10 +36,7 @@ export function activeWordIndex(words: readonly Timed[], t: number): number {
 
 /** Case- and accent-insensitive form used for searching. */
 export function normalizeForSearch(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase();
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
 /** Indices of segments whose text contains the query (all when the query is blank). */

@@ -39,7 +39,12 @@ export function visibleRange(
 }
 
 /** Rough height before a row is measured: header plus wrapped lines of text. */
-export function estimateRowHeight(chars: number, charsPerLine: number, lineHeight: number, chrome: number): number {
+export function estimateRowHeight(
+  chars: number,
+  charsPerLine: number,
+  lineHeight: number,
+  chrome: number,
+): number {
   const lines = Math.max(1, Math.ceil(chars / Math.max(10, charsPerLine)));
   return chrome + lines * lineHeight;
 }

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { layoutMarkers } from './layout';
 import type { Marker } from './model';
 
-const m = (id: string, start: number, end?: number): Marker => ({ id, kind: 'moment', start, end, label: id });
+const m = (id: string, start: number, end?: number): Marker => ({
+  id,
+  kind: 'moment',
+  start,
+  end,
+  label: id,
+});
 
 describe('layoutMarkers', () => {
   it('places ranges and points as percentages of the duration', () => {

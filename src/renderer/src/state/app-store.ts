@@ -20,7 +20,10 @@ export function createAppStore() {
     notify(text, kind = 'info') {
       const id = next++;
       set((s) => ({ toasts: [...s.toasts.slice(-3), { id, kind, text }] }));
-      setTimeout(() => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })), kind === 'error' ? 8000 : 4000);
+      setTimeout(
+        () => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })),
+        kind === 'error' ? 8000 : 4000,
+      );
     },
     dismiss: (id) => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })),
   }));

@@ -38,7 +38,8 @@ export function ProjectView({ projectKey }: { projectKey: string }) {
   const uploadId = useRef(0);
 
   // Poll each queued/running recording about once a second until it settles.
-  const activeIds = sessions.state === 'ready' ? sessions.value.filter((s) => isActive(s.status)).map((s) => s.id) : [];
+  const activeIds =
+    sessions.state === 'ready' ? sessions.value.filter((s) => isActive(s.status)).map((s) => s.id) : [];
   const activeKey = activeIds.join(',');
   useEffect(() => {
     if (!activeKey) return;
@@ -50,7 +51,8 @@ export function ProjectView({ projectKey }: { projectKey: string }) {
           try {
             const fresh = slim(await api.getSession(id, controller.signal));
             updateSessions((list) => list.map((s) => (s.id === id ? fresh : s)));
-            if (fresh.status === 'failed') store.getState().notify(`${fresh.file_name}: ${fresh.error ?? 'processing failed'}`, 'error');
+            if (fresh.status === 'failed')
+              store.getState().notify(`${fresh.file_name}: ${fresh.error ?? 'processing failed'}`, 'error');
           } catch {
             /* transient: the next tick tries again */
           }
@@ -72,7 +74,10 @@ export function ProjectView({ projectKey }: { projectKey: string }) {
       const handle = api.upload(file, { projectKey, projectName: name }, (progress) =>
         setUploads((list) => list.map((u) => (u.id === id ? { ...u, progress } : u))),
       );
-      setUploads((list) => [...list, { id, name: file.name, size: file.size, progress: 0, error: null, abort: handle.abort }]);
+      setUploads((list) => [
+        ...list,
+        { id, name: file.name, size: file.size, progress: 0, error: null, abort: handle.abort },
+      ]);
       handle.promise.then(
         (session) => {
           setUploads((list) => list.filter((u) => u.id !== id));
@@ -130,7 +135,12 @@ export function ProjectView({ projectKey }: { projectKey: string }) {
                     ) : (
                       <ProgressBar value={u.progress} label="Uploading" testId="upload-progress" />
                     )}
-                    <button className="ghost" onClick={() => (u.error ? setUploads((l) => l.filter((x) => x.id !== u.id)) : u.abort())}>
+                    <button
+                      className="ghost"
+                      onClick={() =>
+                        u.error ? setUploads((l) => l.filter((x) => x.id !== u.id)) : u.abort()
+                      }
+                    >
                       {u.error ? 'Dismiss' : 'Cancel'}
                     </button>
                   </div>
@@ -195,7 +205,11 @@ export function ProjectView({ projectKey }: { projectKey: string }) {
                     </td>
                     <td className="hint">{new Date(s.created_at).toLocaleString()}</td>
                     <td style={{ textAlign: 'right' }}>
-                      <button className="ghost" aria-label={`Delete ${s.file_name}`} onClick={() => setConfirm(s)}>
+                      <button
+                        className="ghost"
+                        aria-label={`Delete ${s.file_name}`}
+                        onClick={() => setConfirm(s)}
+                      >
                         Delete
                       </button>
                     </td>

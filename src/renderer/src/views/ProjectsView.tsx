@@ -47,7 +47,8 @@ function SignInNeeded() {
     <div className="state" role="alert">
       <div className="title">Sign in to the studio</div>
       <div>
-        Open the sign-in link that <code>npm run serve</code> printed (it contains <code>/auth/signin?token=</code>).
+        Open the sign-in link that <code>npm run serve</code> printed (it contains{' '}
+        <code>/auth/signin?token=</code>).
       </div>
     </div>
   );

@@ -27,7 +27,10 @@ const NO_MARKERS: readonly Marker[] = [];
 
 export function RecordingView({ sessionId }: { sessionId: string }) {
   const { api } = useApp();
-  const [session, updateSession, reload] = useLoad((signal) => api.getSession(sessionId, signal), [sessionId]);
+  const [session, updateSession, reload] = useLoad(
+    (signal) => api.getSession(sessionId, signal),
+    [sessionId],
+  );
 
   // Still processing: poll until it settles, then the editor opens.
   const active = session.state === 'ready' && isActive(session.value.status);
@@ -35,7 +38,10 @@ export function RecordingView({ sessionId }: { sessionId: string }) {
     if (!active) return;
     const controller = new AbortController();
     const timer = setInterval(() => {
-      api.getSession(sessionId, controller.signal).then((s) => updateSession(() => s), () => undefined);
+      api.getSession(sessionId, controller.signal).then(
+        (s) => updateSession(() => s),
+        () => undefined,
+      );
     }, POLL_MS);
     return () => {
       clearInterval(timer);
@@ -47,7 +53,10 @@ export function RecordingView({ sessionId }: { sessionId: string }) {
   const crumbs: { label: string; href?: string }[] = [{ label: 'Projects', href: '#/' }];
   if (session.state === 'ready') {
     const p = session.value.project;
-    crumbs.push({ label: p.name, href: routeHash({ name: 'project', key: p.key }) }, { label: session.value.file_name });
+    crumbs.push(
+      { label: p.name, href: routeHash({ name: 'project', key: p.key }) },
+      { label: session.value.file_name },
+    );
   }
 
   if (session.state !== 'ready' || session.value.status !== 'complete') {
@@ -74,7 +83,13 @@ export function RecordingView({ sessionId }: { sessionId: string }) {
       </>
     );
   }
-  return <Editor session={session.value} crumbs={crumbs} onMedia={(media) => updateSession((s) => ({ ...s, media }))} />;
+  return (
+    <Editor
+      session={session.value}
+      crumbs={crumbs}
+      onMedia={(media) => updateSession((s) => ({ ...s, media }))}
+    />
+  );
 }
 
 function Editor({
@@ -89,7 +104,10 @@ function Editor({
   const { api, store: appStore } = useApp();
   const [assets, , reloadAssets] = useLoad(
     async (signal) => {
-      const [peaks, audio] = await Promise.all([api.getPeaks(session.id, signal), api.getAudioAddress(session.id, signal)]);
+      const [peaks, audio] = await Promise.all([
+        api.getPeaks(session.id, signal),
+        api.getAudioAddress(session.id, signal),
+      ]);
       return { peaks, audioUrl: audio.url };
     },
     [session.id],
@@ -112,7 +130,8 @@ function Editor({
 
   const names = useMemo(() => {
     const map = new Map<string, string>();
-    if (project.state === 'ready') for (const s of project.value.speakers) if (s.name) map.set(s.label, s.name);
+    if (project.state === 'ready')
+      for (const s of project.value.speakers) if (s.name) map.set(s.label, s.name);
     return map;
   }, [project]);
   const speakerName = useCallback((label: string) => names.get(label) ?? label, [names]);
@@ -170,7 +189,8 @@ function Editor({
   const seek = useCallback((t: number) => transport?.seek(t), [transport]);
   const onAudioError = useCallback(() => {
     // The signed address expires after an hour: fetch a fresh one once.
-    if (audioRetried.current) return appStore.getState().notify('Audio unavailable; the waveform still works', 'error');
+    if (audioRetried.current)
+      return appStore.getState().notify('Audio unavailable; the waveform still works', 'error');
     audioRetried.current = true;
     reloadAssets();
   }, [appStore, reloadAssets]);
@@ -189,7 +209,11 @@ function Editor({
       </TopBar>
       <div className="editor">
         <div className="transport">
-          {player ? <Readouts store={player} timebase={timebase} /> : <span className="readout">--:--:--:--</span>}
+          {player ? (
+            <Readouts store={player} timebase={timebase} />
+          ) : (
+            <span className="readout">--:--:--:--</span>
+          )}
           <div className="spacer" />
           <div className="speakers-legend">
             {speakers.map((s) => (
@@ -199,16 +223,31 @@ function Editor({
               </span>
             ))}
           </div>
-          <button onClick={() => transport?.zoomOut()} aria-label="Zoom out" title="Zoom out (−)" disabled={!transport}>
+          <button
+            onClick={() => transport?.zoomOut()}
+            aria-label="Zoom out"
+            title="Zoom out (−)"
+            disabled={!transport}
+          >
             −
           </button>
           <button onClick={() => transport?.setZoom(0)} title="Fit (0)" disabled={!transport}>
             Fit
           </button>
-          <button onClick={() => transport?.zoomIn()} aria-label="Zoom in" title="Zoom in (+)" disabled={!transport}>
+          <button
+            onClick={() => transport?.zoomIn()}
+            aria-label="Zoom in"
+            title="Zoom in (+)"
+            disabled={!transport}
+          >
             +
           </button>
-          <button className="primary" onClick={() => transport?.playPause()} disabled={!transport} data-testid="play">
+          <button
+            className="primary"
+            onClick={() => transport?.playPause()}
+            disabled={!transport}
+            data-testid="play"
+          >
             {player ? <PlayLabel store={player} /> : 'Play'}
           </button>
         </div>
@@ -276,7 +315,8 @@ function Editor({
                   <>
                     <dt>Format</dt>
                     <dd>
-                      {session.format.codec} {session.format.sample_rate / 1000} kHz {session.format.channels} ch
+                      {session.format.codec} {session.format.sample_rate / 1000} kHz {session.format.channels}{' '}
+                      ch
                     </dd>
                     <dt>Size</dt>
                     <dd>{formatBytes(session.format.size_bytes)}</dd>
@@ -370,7 +410,11 @@ function InOut({ store, timebase }: { store: PlayerStore; timebase: Timebase | n
         <dt>Out</dt>
         <dd data-testid="out-point">{outPoint === null ? '—' : formatReadout(outPoint, timebase)}</dd>
         <dt>Length</dt>
-        <dd>{inPoint !== null && outPoint !== null ? formatReadout(outPoint - inPoint, timebase ? { ...timebase, startTimecode: null } : null) : '—'}</dd>
+        <dd>
+          {inPoint !== null && outPoint !== null
+            ? formatReadout(outPoint - inPoint, timebase ? { ...timebase, startTimecode: null } : null)
+            : '—'}
+        </dd>
       </dl>
     </div>
   );
