@@ -160,8 +160,28 @@ describe.skipIf(!canRun)('studio end to end', { timeout: 300_000 }, () => {
     await expect
       .poll(() => page.getByTestId('readout').textContent(), { timeout: 10_000 })
       .not.toBe('00:00:00.000');
+    // Repeated L doubles the speed; J slows forward play; K stops.
+    await page.keyboard.press('l');
+    await expect.poll(() => page.getByTestId('shuttle').textContent()).toBe('▶ 2×');
+    await page.keyboard.press('j');
+    await expect.poll(() => page.getByTestId('shuttle').textContent()).toBe('▶ 1×');
     await page.keyboard.press('k');
     await expect.poll(() => page.getByTestId('shuttle').textContent()).toBe('■');
+  });
+
+  it('filters and highlights the transcript on search', async () => {
+    const total = await page.getByTestId('segment').count();
+    const firstWord = (await page.getByTestId('word').first().textContent())!.trim();
+    await page.getByTestId('search').fill(firstWord);
+    await expect
+      .poll(() => page.getByTestId('search-count').textContent())
+      .toMatch(new RegExp(`^\\d+ of ${total} lines$`));
+    expect(await page.locator('[data-testid=word].hit').count()).toBeGreaterThan(0);
+    await page.getByTestId('search').fill('zzzqqq-not-said');
+    await page.getByText('No matches').waitFor();
+    await page.getByTestId('search').fill('');
+    await page.getByTestId('word').first().waitFor();
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
   });
 
   it('seeks by clicking a word and highlights it', async () => {

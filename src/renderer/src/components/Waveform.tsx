@@ -168,7 +168,7 @@ export function Waveform(props: {
       id: 'in-out',
       start,
       end: inPoint !== null && outPoint !== null ? outPoint : start,
-      color: inPoint !== null && outPoint !== null ? 'rgba(255, 204, 0, 0.16)' : 'rgba(255, 204, 0, 0.9)',
+      color: inPoint !== null && outPoint !== null ? 'rgba(255, 255, 255, 0.16)' : 'rgba(255, 204, 0, 0.9)',
       drag: false,
       resize: false,
     });
