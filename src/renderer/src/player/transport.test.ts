@@ -1,0 +1,117 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type WaveSurfer from 'wavesurfer.js';
+import type { Timebase } from '../lib/timecode';
+import { createPlayerStore } from '../state/player-store';
+import { Transport } from './transport';
+
+/** Just enough of WaveSurfer for the transport: a clock, a play state and event handlers. */
+class FakeWaveSurfer {
+  time = 0;
+  playing = false;
+  rate = 1;
+  zoomed = 0;
+  handlers = new Map<string, ((...a: unknown[]) => void)[]>();
+  on(event: string, fn: (...a: unknown[]) => void) {
+    this.handlers.set(event, [...(this.handlers.get(event) ?? []), fn]);
+    return () => undefined;
+  }
+  emit(event: string, ...args: unknown[]) {
+    this.handlers.get(event)?.forEach((fn) => fn(...args));
+  }
+  setPlaybackRate(rate: number) {
+    this.rate = rate;
+  }
+  async play() {
+    this.playing = true;
+  }
+  pause() {
+    this.playing = false;
+    this.emit('pause');
+  }
+  isPlaying() {
+    return this.playing;
+  }
+  getCurrentTime() {
+    return this.time;
+  }
+  setTime(t: number) {
+    // Media elements keep whole microseconds, truncating, as Chromium does.
+    this.time = Math.floor(t * 1e6) / 1e6;
+    this.emit('timeupdate', this.time);
+  }
+  getWidth() {
+    return 1000;
+  }
+  zoom(px: number) {
+    this.zoomed = px;
+  }
+  setScrollTime() {}
+}
+
+let frames: ((now: number) => void)[] = [];
+beforeEach(() => {
+  frames = [];
+  vi.stubGlobal('requestAnimationFrame', (fn: (now: number) => void) => frames.push(fn));
+  vi.stubGlobal('cancelAnimationFrame', () => undefined);
+});
+afterEach(() => vi.unstubAllGlobals());
+
+function setup(timebase: Timebase | null = null) {
+  const ws = new FakeWaveSurfer();
+  const store = createPlayerStore(100);
+  const transport = new Transport(ws as unknown as WaveSurfer, store, () => timebase);
+  return { ws, store, transport };
+}
+
+describe('Transport', () => {
+  it('shuttles forward with doubling rates and stops on K', () => {
+    const { ws, store, transport } = setup();
+    transport.shuttle('l');
+    expect(ws.playing).toBe(true);
+    transport.shuttle('l');
+    expect(ws.rate).toBe(2);
+    expect(store.getState().rate).toBe(2);
+    transport.shuttle('k');
+    expect(ws.playing).toBe(false);
+    expect(store.getState().rate).toBe(0);
+  });
+
+  it('plays in reverse by moving the playhead back each frame', () => {
+    const { ws, store, transport } = setup();
+    transport.seek(10);
+    transport.shuttle('j');
+    expect(ws.playing).toBe(false);
+    expect(store.getState().rate).toBe(-1);
+    frames.shift()!(1000);
+    frames.shift()!(1500); // half a second later
+    expect(ws.time).toBeCloseTo(9.5, 6);
+  });
+
+  it('steps exactly one 29.97 frame even though the media clock truncates', () => {
+    const { ws, transport } = setup({ frameRate: '29.97', dropFrame: true, startTimecode: null });
+    for (let i = 0; i < 100; i++) transport.stepFrames(1);
+    // 100 frames of 1001/30000 s, never losing a frame to truncation.
+    expect(Math.floor((ws.time * 30000) / 1001)).toBe(100);
+    transport.stepFrames(-1);
+    expect(Math.floor((ws.time * 30000) / 1001)).toBe(99);
+  });
+
+  it('sets in and out points and drops an out point before a new in point', () => {
+    const { store, transport } = setup();
+    transport.seek(5);
+    transport.markIn();
+    transport.seek(8);
+    transport.markOut();
+    expect(store.getState()).toMatchObject({ inPoint: 5, outPoint: 8 });
+    transport.seek(9);
+    transport.markIn();
+    expect(store.getState()).toMatchObject({ inPoint: 9, outPoint: null });
+  });
+
+  it('stops forward play when the media pauses by itself', () => {
+    const { ws, store, transport } = setup();
+    transport.playPause();
+    ws.pause();
+    expect(store.getState().rate).toBe(0);
+  });
+});
