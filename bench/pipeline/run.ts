@@ -3,7 +3,7 @@
  * ffmpeg and the decoder processes), and long-form WER against the reference.
  *
  *   nice -n 10 node --import tsx bench/pipeline/run.ts [--file <audio>] [--refs <segments.tsv>]
- *       [--no-diarize] [--concurrency 2] [--max-chunk 20] [--merge-gap 0.6] [--json]
+ *       [--no-diarize] [--no-recognition] [--concurrency 2] [--max-chunk 20] [--merge-gap 0.6] [--json]
  *
  * Defaults: ../shared/audio/long/read_speech_concat.flac (13.8 min) and its segments.tsv; Silero VAD,
  * PocketSphinx pool (one decoder per core), spectral diarizer. Targets: RTF ≤ 0.25 on 2 cores.
@@ -22,6 +22,7 @@ import { transcribeFile, type TranscribeStage } from '../../src/service/speech/p
 import { createPocketSphinxRecognizer } from '../../src/service/speech/recognition/pocketsphinx-recognizer';
 import { SpectralDiarizer } from '../../src/service/speech/diarization/spectralDiarizer';
 import { wordErrorRate } from '../../src/service/speech/scoring/wer';
+import type { Recognizer } from '../../src/service/speech/types';
 import { createSileroVad } from '../../src/service/speech/vad/silero';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -39,6 +40,9 @@ const diarize = !process.argv.includes('--no-diarize');
 const concurrency = Number(flag('--concurrency') ?? os.availableParallelism());
 const maxChunk = Number(flag('--max-chunk') ?? 20);
 const mergeGap = Number(flag('--merge-gap') ?? 0.6);
+// Replaces PocketSphinx with a recognizer that returns nothing at once: measures decode, VAD, PCM
+// retention and diarization alone (memory of an hour-long file without waiting for an hour of decoding).
+const noRecognition = process.argv.includes('--no-recognition');
 
 /** RSS sampling over this process and its descendants (Linux /proc). */
 class TreeMemory {
@@ -115,7 +119,9 @@ const mb = (kb: number) => Math.round(kb / 1024);
 async function main(): Promise<void> {
   const tools = resolveMediaTools();
   const vad = createSileroVad();
-  const recognizer = createPocketSphinxRecognizer();
+  const recognizer: Recognizer = noRecognition
+    ? { id: 'none', recognize: async () => [], close: async () => {} }
+    : createPocketSphinxRecognizer();
   const diarizer = diarize ? new SpectralDiarizer() : undefined;
   const memory = new TreeMemory();
   const stageAt: Partial<Record<TranscribeStage, number>> = {};
@@ -151,6 +157,7 @@ async function main(): Promise<void> {
   const byName = new Map<string, number>();
   for (const c of children) byName.set(c.name, Math.max(byName.get(c.name) ?? 0, c.kb));
   const report: Record<string, unknown> = {
+    recognizer: recognizer.id,
     file: path.relative(repoRoot, file),
     duration_s: transcript.duration,
     cores: os.availableParallelism(),
@@ -172,7 +179,7 @@ async function main(): Promise<void> {
     tree_peak_rss_mb: mb(memory.peakTreeKb),
     child_peak_rss_mb: Object.fromEntries([...byName].map(([k, v]) => [k, mb(v)])),
   };
-  if (refsFile) {
+  if (refsFile && !noRecognition) {
     const wer = wordErrorRate(loadReference(refsFile), transcript.text);
     report.wer = +wer.wer.toFixed(4);
     report.wer_detail = {

@@ -176,34 +176,29 @@ export async function transcribeBlocks(
     return emptyTranscript(options, recognizer, round3(duration));
   }
 
-  // Decoding is over; diarize while the last chunks are still being recognized (they run in workers).
-  let diarization: DiarizationResult | null = null;
-  const diarizing = diarizer
-    ? (async () => {
-        await queue.waitForRoom(concurrency); // let recognition of queued chunks get started first
-        const pcm = (store as RetainedPcm).all();
-        diarization = await diarizer.diarize(pcm, speech, {
-          minSpeakers: options.minSpeakers,
-          maxSpeakers: options.maxSpeakers,
-        });
-      })()
-    : Promise.resolve();
-  const [recognized] = await Promise.all([
-    queue.drain().then((segments) => {
-      report(recognizeShare, diarizer ? 'diarize' : 'recognize');
-      return segments;
-    }),
-    diarizing.catch((error: unknown) => {
-      controller.abort(error);
-      throw error;
-    }),
-  ]).catch(async (error: unknown) => {
+  let recognized: RecognizedSegment[];
+  try {
+    recognized = await queue.drain();
+  } catch (error) {
     await queue.settle();
     throw queue.failure ?? error;
-  });
+  }
   if (signal.aborted) throw abortReason(signal);
 
-  const turns: SpeakerTurn[] = (diarization as DiarizationResult | null)?.turns ?? [];
+  // Diarization starts only once recognition is over: diarizers may compute synchronously, and blocking the
+  // event loop while recognitions are in flight starves their I/O (and trips their watchdogs) for no gain,
+  // since the recognizer already keeps every core busy.
+  let diarization: DiarizationResult | null = null;
+  if (diarizer) {
+    report(recognizeShare, 'diarize');
+    diarization = await diarizer.diarize((store as RetainedPcm).all(), speech, {
+      minSpeakers: options.minSpeakers,
+      maxSpeakers: options.maxSpeakers,
+    });
+    if (signal.aborted) throw abortReason(signal);
+  }
+
+  const turns: SpeakerTurn[] = diarization?.turns ?? [];
   const kept = recognized.filter((s) => s.text.trim() !== '');
   const { segments, speakers, relabel } = assignSpeakers(kept, turns);
   if (diarization && options.onDiarization) options.onDiarization(renameSpeakers(diarization, relabel));
