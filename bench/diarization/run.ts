@@ -25,14 +25,14 @@ const FILES = ['sample', ...Array.from({ length: 9 }, (_, i) => `trn0${i + 1}`)]
 function parseArgs(argv: string[]) {
   let vad = 'silero';
   let threshold = 0.5;
-  const settings: Record<string, number | boolean> = {};
+  const settings: Record<string, number | boolean | string> = {};
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--vad') vad = argv[++i]!;
     else if (argv[i] === '--vad-threshold') threshold = Number(argv[++i]);
     else if (argv[i] === '--set') {
       const [k, v] = argv[++i]!.split('=');
       if (!(k! in DEFAULT_DIARIZER_SETTINGS)) throw new Error(`unknown setting ${k}`);
-      settings[k!] = v === 'true' ? true : v === 'false' ? false : Number(v);
+      settings[k!] = v === 'true' ? true : v === 'false' ? false : Number.isNaN(Number(v)) ? v! : Number(v);
     }
   }
   return { vad, threshold, settings };

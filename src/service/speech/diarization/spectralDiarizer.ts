@@ -11,8 +11,8 @@ import { labelsToTurns } from './turns';
 import { viterbiLabels } from './viterbi';
 
 export interface SpectralDiarizerSettings {
-  /** Cepstra computed per frame (c0 … c(n−1)). */
-  cepstra: number;
+  /** Cepstra used for clustering, c1 … c(n) (profiles always use c1…c19). */
+  clusterCepstra: number;
   /** Whether c0 (frame loudness) joins the clustering features. */
   useC0: boolean;
   changeWindow: number;
@@ -40,20 +40,20 @@ export interface SpectralDiarizerSettings {
 }
 
 export const DEFAULT_DIARIZER_SETTINGS: SpectralDiarizerSettings = {
-  cepstra: 20,
+  clusterCepstra: 19,
   useC0: false,
   changeWindow: 100,
   changeLambda: 1,
   linearLambda: 1,
-  clusterLambda: 1,
+  clusterLambda: 1.8,
   ridge: 1e-3,
   maxSegmentFrames: 300,
   minClusterFrames: 50,
   maxSegments: 600,
   resegmentIterations: 2,
-  gmmComponents: 8,
+  gmmComponents: 16,
   switchPenalty: 50,
-  minSpeakerSeconds: 1,
+  minSpeakerSeconds: 3,
 };
 
 const HOP = 160;
@@ -88,7 +88,7 @@ export function diarizeSpectral(
   options: DiarizeOptions,
   s: SpectralDiarizerSettings,
 ): DiarizationResult {
-  const { mfcc } = computeMfcc(pcm, { coefficients: s.cepstra, frameLength: FRAME, hop: HOP });
+  const { mfcc } = computeMfcc(pcm, { coefficients: Math.max(20, s.clusterCepstra + 1), frameLength: FRAME, hop: HOP });
   const frameStart = (i: number) => (i * HOP + FRAME / 2 - HOP / 2) / SAMPLE_RATE;
   const frameOf = (t: number) => Math.max(0, Math.min(mfcc.frames, Math.round((t * SAMPLE_RATE - FRAME / 2) / HOP)));
 
@@ -106,7 +106,7 @@ export function diarizeSpectral(
   }
   if (total === 0) return { turns: [], profiles: {} };
   const firstDim = s.useC0 ? 0 : 1;
-  const dim = s.cepstra - firstDim;
+  const dim = s.clusterCepstra + 1 - firstDim;
   const feats = createFeatureMatrix(total, dim);
   const rawIndex = new Int32Array(total);
   for (const run of runs) {
