@@ -34,7 +34,8 @@ export function Ruler({
     if (!ws) return;
     const update = () => {
       const d = ws.getDuration() || duration;
-      const total = ws.getWrapper().scrollWidth;
+      // clientWidth, not scrollWidth: overlays inside the wrapper can overflow it and skew the scale.
+      const total = ws.getWrapper().clientWidth;
       setView({ scroll: ws.getScroll(), width: ws.getWidth(), pxPerSec: d > 0 ? total / d : 0 });
     };
     const subs = ['scroll', 'zoom', 'redraw', 'ready', 'resize'].map((e) => ws.on(e as 'redraw', update));

@@ -45,7 +45,13 @@ class FakeWaveSurfer {
   zoom(px: number) {
     this.zoomed = px;
   }
-  setScrollTime() {}
+  scrolledTo = 0;
+  getScroll() {
+    return this.scrolledTo * this.zoomed;
+  }
+  setScrollTime(t: number) {
+    this.scrolledTo = t;
+  }
 }
 
 let frames: ((now: number) => void)[] = [];
@@ -106,6 +112,19 @@ describe('Transport', () => {
     transport.seek(9);
     transport.markIn();
     expect(store.getState()).toMatchObject({ inPoint: 9, outPoint: null });
+  });
+
+  it('scrolls a zoomed view to a jump target outside it', () => {
+    const { ws, transport } = setup();
+    transport.setZoom(10); // 1000 px wide at 10 px/s shows 100 s; the fake duration is 100 s
+    transport.setZoom(50); // now 20 s are visible
+    ws.scrolledTo = 0;
+    transport.seek(60);
+    expect(ws.scrolledTo).toBeGreaterThan(40);
+    expect(ws.scrolledTo).toBeLessThanOrEqual(60);
+    const before = ws.scrolledTo;
+    transport.seek(62); // still in view: no scroll
+    expect(ws.scrolledTo).toBe(before);
   });
 
   it('stops forward play when the media pauses by itself', () => {

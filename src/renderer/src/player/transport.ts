@@ -95,6 +95,16 @@ export class Transport {
     const t = Math.min(Math.max(0, seconds), this.duration);
     this.ws.setTime(t);
     this.store.setState({ currentTime: t });
+    this.ensureVisible(t);
+  }
+
+  /** Wavesurfer scrolls with the playhead only while playing; jumps while paused must scroll too. */
+  private ensureVisible(t: number): void {
+    const pps = this.effectivePxPerSecond();
+    const width = this.ws.getWidth();
+    if (!(pps > 0) || !(width > 0)) return;
+    const x = t * pps - this.ws.getScroll();
+    if (x < 0 || x > width) this.ws.setScrollTime(Math.max(0, t - width / pps / 3));
   }
 
   /** Frame steps stop the shuttle first, as in an edit suite. */

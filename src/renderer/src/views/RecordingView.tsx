@@ -24,6 +24,7 @@ import { createPlayerStore, type PlayerStore } from '../state/player-store';
 
 const POLL_MS = 1000;
 const NO_MARKERS: readonly Marker[] = [];
+const MAX_LEGEND = 8;
 
 export function RecordingView({ sessionId }: { sessionId: string }) {
   const { api } = useApp();
@@ -215,13 +216,14 @@ function Editor({
             <span className="readout">--:--:--:--</span>
           )}
           <div className="spacer" />
-          <div className="speakers-legend">
-            {speakers.map((s) => (
+          <div className="speakers-legend" title={speakers.map(speakerName).join(', ')}>
+            {speakers.slice(0, MAX_LEGEND).map((s) => (
               <span key={s}>
                 <span className="swatch" style={{ background: speakerColor(s) }} />
                 {speakerName(s)}
               </span>
             ))}
+            {speakers.length > MAX_LEGEND && <span>+{speakers.length - MAX_LEGEND} more</span>}
           </div>
           <button
             onClick={() => transport?.zoomOut()}
