@@ -64,7 +64,11 @@ function loadItems(): Item[] {
   return [...bySet.values()].flatMap((items) => items.filter((_, i) => i % every === 0));
 }
 
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, i: number) => Promise<R>): Promise<R[]> {
+async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, i: number) => Promise<R>,
+): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
   await Promise.all(
@@ -106,7 +110,15 @@ function runContinuous(wavPath: string): Promise<string> {
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
     child.on('error', reject);
     child.on('exit', (code) =>
-      code === 0 ? resolve(out.split('\n').map((l) => l.trim()).filter(Boolean).join(' ')) : reject(new Error(`exit ${code}`)),
+      code === 0
+        ? resolve(
+            out
+              .split('\n')
+              .map((l) => l.trim())
+              .filter(Boolean)
+              .join(' '),
+          )
+        : reject(new Error(`exit ${code}`)),
     );
   });
 }
@@ -131,7 +143,9 @@ async function main(): Promise<void> {
   const tools = resolveMediaTools();
   const audio = await mapLimit(items, 2, (it) => decodeAudioToArray(path.join(asrDir, it.file), tools));
   const totalSeconds = audio.reduce((a, p) => a + p.length / SAMPLE_RATE, 0);
-  console.log(`${items.length} files, ${(totalSeconds / 60).toFixed(1)} min; mode ${mode}; extra args ${JSON.stringify(extraArgs)}`);
+  console.log(
+    `${items.length} files, ${(totalSeconds / 60).toFixed(1)} min; mode ${mode}; extra args ${JSON.stringify(extraArgs)}`,
+  );
 
   let baseline: WerResult[] | null = null;
   if (runBaseline) {
@@ -156,7 +170,8 @@ async function main(): Promise<void> {
   let chunks = 0;
   const ours = await mapLimit(items, workers, async (it, i) => {
     const pcm = audio[i]!;
-    const spans = mode === 'whole' ? [{ start: 0, end: pcm.length / SAMPLE_RATE }] : mergeSpans(await vad.detect(pcm));
+    const spans =
+      mode === 'whole' ? [{ start: 0, end: pcm.length / SAMPLE_RATE }] : mergeSpans(await vad.detect(pcm));
     chunks += spans.length;
     const texts = await Promise.all(
       spans.map(async (s) => {
@@ -174,10 +189,14 @@ async function main(): Promise<void> {
   const elapsed = (Date.now() - t0) / 1000;
   await recognizer.close();
   await vad.close();
-  console.log(`ours: ${elapsed.toFixed(1)} s wall (${(elapsed / totalSeconds).toFixed(3)} × real time, ${workers} workers), ${chunks} chunks`);
+  console.log(
+    `ours: ${elapsed.toFixed(1)} s wall (${(elapsed / totalSeconds).toFixed(3)} × real time, ${workers} workers), ${chunks} chunks`,
+  );
 
   const setNames = [...new Set(items.map((it) => it.set))];
-  const rows: string[][] = [['set', 'files', 'words', 'continuous WER', 'ours WER', 'ours S/D/I', 'relative']];
+  const rows: string[][] = [
+    ['set', 'files', 'words', 'continuous WER', 'ours WER', 'ours S/D/I', 'relative'],
+  ];
   const row = (name: string, idx: number[]) => {
     const o = sumWer(idx.map((i) => ours[i]!));
     const b = baseline ? sumWer(idx.map((i) => baseline![i]!)) : null;
@@ -191,10 +210,20 @@ async function main(): Promise<void> {
       b && b.wer > 0 ? `${((o.wer / b.wer - 1) * 100).toFixed(0)}%` : '-',
     ]);
   };
-  for (const set of setNames) row(set, items.flatMap((it, i) => (it.set === set ? [i] : [])));
-  row('ALL', items.map((_, i) => i));
+  for (const set of setNames)
+    row(
+      set,
+      items.flatMap((it, i) => (it.set === set ? [i] : [])),
+    );
+  row(
+    'ALL',
+    items.map((_, i) => i),
+  );
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  for (const r of rows) console.log(r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  '));
+  for (const r of rows)
+    console.log(
+      r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  '),
+    );
 }
 
 main().catch((err) => {

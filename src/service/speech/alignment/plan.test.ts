@@ -1,7 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { decompose, linearGrammar, planAlignment } from './plan';
 
-const dict = new Set(['wood', 'cutters', 'cut', 'in', 'the', 'year', 'fourteen', 'sixty', 'two', 'by', 'peter']);
+const dict = new Set([
+  'wood',
+  'cutters',
+  'cut',
+  'in',
+  'the',
+  'year',
+  'fourteen',
+  'sixty',
+  'two',
+  'by',
+  'peter',
+]);
 const has = (w: string) => dict.has(w);
 
 describe('planAlignment', () => {

@@ -62,7 +62,12 @@ export function planAlignment(text: string, has: (w: string) => boolean): Planne
 
 /** A linear Sphinx FSG over the words: the decoder must say them all, in order (fillers may come between). */
 export function linearGrammar(words: readonly string[]): string {
-  const lines = ['FSG_BEGIN align', `NUM_STATES ${words.length + 1}`, 'START_STATE 0', `FINAL_STATE ${words.length}`];
+  const lines = [
+    'FSG_BEGIN align',
+    `NUM_STATES ${words.length + 1}`,
+    'START_STATE 0',
+    `FINAL_STATE ${words.length}`,
+  ];
   words.forEach((w, i) => lines.push(`TRANSITION ${i} ${i + 1} 1.0 ${w}`));
   lines.push('FSG_END', '');
   return lines.join('\n');

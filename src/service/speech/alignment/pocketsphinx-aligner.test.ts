@@ -16,7 +16,8 @@ describe.skipIf(!pocketSphinxAvailable().ok)('PocketSphinx forced alignment on r
   afterAll(() => aligner.close());
 
   it('times every word of a known sentence, in order, inside the audio', async () => {
-    const text = 'Printing, in the only sense with which we are at present concerned, differs from most if not from all the arts and crafts represented in the Exhibition';
+    const text =
+      'Printing, in the only sense with which we are at present concerned, differs from most if not from all the arts and crafts represented in the Exhibition';
     const pcm = await load('ljspeech_LJ001-0001.flac');
     const words = await aligner.align(pcm, text, { offset: 10 });
     expect(words.map((w) => w.word)).toEqual(text.split(' '));
@@ -36,7 +37,8 @@ describe.skipIf(!pocketSphinxAvailable().ok)('PocketSphinx forced alignment on r
   });
 
   it('places out-of-vocabulary names between their neighbours with confidence 0', async () => {
-    const text = 'But the first Bible actually dated (which also was printed at Maintz by Peter Schoeffer in the year fourteen sixty-two)';
+    const text =
+      'But the first Bible actually dated (which also was printed at Maintz by Peter Schoeffer in the year fourteen sixty-two)';
     const words = await aligner.align(await load('ljspeech_LJ001-0024.flac'), text);
     const byWord = new Map(words.map((w, i) => [w.word, { ...w, i }]));
     for (const name of ['Maintz', 'Schoeffer']) {

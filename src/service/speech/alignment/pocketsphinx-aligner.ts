@@ -71,7 +71,10 @@ export function createPocketSphinxAligner(options: PocketSphinxAlignerOptions = 
         }));
         silences = (result.hypseg?.tokens ?? [])
           .filter((t) => /^<.*>$/.test(t.token))
-          .map((t) => ({ start: t.startFrame / FRAME_RATE, end: Math.min(duration, (t.endFrame + 1) / FRAME_RATE) }));
+          .map((t) => ({
+            start: t.startFrame / FRAME_RATE,
+            end: Math.min(duration, (t.endFrame + 1) / FRAME_RATE),
+          }));
       }
       return assignTimes(tokens, decoded, silences, duration).map((w) => ({
         ...w,

@@ -17,11 +17,13 @@ function matchInOrder(expected: readonly string[], decoded: readonly string[]): 
   const len: Uint32Array[] = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
   for (let i = n - 1; i >= 0; i--) {
     for (let j = m - 1; j >= 0; j--) {
-      len[i]![j] = expected[i] === decoded[j] ? len[i + 1]![j + 1]! + 1 : Math.max(len[i + 1]![j]!, len[i]![j + 1]!);
+      len[i]![j] =
+        expected[i] === decoded[j] ? len[i + 1]![j + 1]! + 1 : Math.max(len[i + 1]![j]!, len[i]![j + 1]!);
     }
   }
   const pairs: Array<[number, number]> = [];
-  let i = 0, j = 0;
+  let i = 0,
+    j = 0;
   while (i < n && j < m) {
     if (expected[i] === decoded[j]) pairs.push([i++, j++]);
     else if (len[i + 1]![j]! >= len[i]![j + 1]!) i++;
@@ -33,7 +35,7 @@ function matchInOrder(expected: readonly string[], decoded: readonly string[]): 
 /** Moves the gap's edges past silences that touch them, so interpolated words land on speech. */
 function trimSilence(gap: Span, silences: readonly Span[]): Span {
   let { start, end } = gap;
-  for (let moved = true; moved; ) {
+  for (let moved = true; moved;) {
     moved = false;
     for (const s of silences) {
       if (s.start <= start + 1e-3 && s.end > start && s.end < end) {
@@ -83,7 +85,7 @@ export function assignTimes(
     };
   });
 
-  for (let k = 0; k < tokens.length; ) {
+  for (let k = 0; k < tokens.length;) {
     if (out[k]) {
       k++;
       continue;
@@ -94,7 +96,9 @@ export function assignTimes(
       { start: k > 0 ? out[k - 1]!.end : 0, end: last + 1 < tokens.length ? out[last + 1]!.start : duration },
       silences,
     );
-    const letters = tokens.slice(k, last + 1).map((t) => Math.max(1, t.text.replace(/[^\p{L}\p{N}]/gu, '').length));
+    const letters = tokens
+      .slice(k, last + 1)
+      .map((t) => Math.max(1, t.text.replace(/[^\p{L}\p{N}]/gu, '').length));
     const total = letters.reduce((a, b) => a + b, 0);
     const span = Math.max(0, gap.end - gap.start);
     let at = gap.start;

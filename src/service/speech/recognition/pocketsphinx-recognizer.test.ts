@@ -38,12 +38,16 @@ describe.skipIf(!pocketSphinxAvailable().ok)('PocketSphinx recognizer on real au
       expect(w.confidence).toBeGreaterThanOrEqual(0);
       expect(w.confidence).toBeLessThanOrEqual(1);
     }
-    for (let i = 1; i < words.length; i++) expect(words[i]!.start).toBeGreaterThanOrEqual(words[i - 1]!.end - 0.011);
+    for (let i = 1; i < words.length; i++)
+      expect(words[i]!.start).toBeGreaterThanOrEqual(words[i - 1]!.end - 0.011);
     expect(segments[0]!.avgLogprob).toBeLessThanOrEqual(0);
   });
 
   it('decodes chunks in parallel and keeps each result with its chunk', async () => {
-    const [a, b] = await Promise.all([load('pocketsphinx_cards_001.flac'), load('pocketsphinx_cards_003.flac')]);
+    const [a, b] = await Promise.all([
+      load('pocketsphinx_cards_001.flac'),
+      load('pocketsphinx_cards_003.flac'),
+    ]);
     const [ra, rb] = await Promise.all([recognizer.recognize(a!), recognizer.recognize(b!)]);
     const ta = ra!.map((s) => s.text).join(' ');
     const tb = rb!.map((s) => s.text).join(' ');

@@ -1,5 +1,11 @@
 import os from 'node:os';
-import { SAMPLE_RATE, type RecognizeOptions, type RecognizedSegment, type RecognizedWord, type Recognizer } from '../types';
+import {
+  SAMPLE_RATE,
+  type RecognizeOptions,
+  type RecognizedSegment,
+  type RecognizedWord,
+  type Recognizer,
+} from '../types';
 import { DecoderPool } from './pocketsphinx/decoder-pool';
 import { RECOGNITION_ARGS } from './pocketsphinx/decoder-args';
 import { assertPocketSphinxAvailable } from './pocketsphinx/model';
@@ -52,16 +58,20 @@ export function createPocketSphinxRecognizer(options: PocketSphinxRecognizerOpti
       const results = await Promise.all(
         pieces.map(({ start, end }) =>
           decoders.run(async (worker) => {
-            const { words } = await worker.decode(float32ToInt16Le(pcm.subarray(start, end)), undefined, opts.signal);
-            const base = offset + start / SAMPLE_RATE;
-            return words.map(
-              (w): RecognizedWord => ({
-                word: w.word,
-                start: round(base + w.start),
-                end: round(base + w.start + w.duration),
-                confidence: w.confidence,
-              }),
+            // Digital silence has no spectrum to normalise: the decoder's batch CMN then invents a word.
+            if (isDigitalSilence(pcm, start, end)) return [];
+            const { words } = await worker.decode(
+              float32ToInt16Le(pcm.subarray(start, end)),
+              undefined,
+              opts.signal,
             );
+            const base = offset + start / SAMPLE_RATE;
+            return words.map((w): RecognizedWord => ({
+              word: w.word,
+              start: round(base + w.start),
+              end: round(base + w.start + w.duration),
+              confidence: w.confidence,
+            }));
           }, opts.signal),
         ),
       );
@@ -72,6 +82,11 @@ export function createPocketSphinxRecognizer(options: PocketSphinxRecognizerOpti
       pool = null;
     },
   };
+}
+
+function isDigitalSilence(pcm: Float32Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (Math.abs(pcm[i]!) >= 2 / 32768) return false;
+  return true;
 }
 
 function round(t: number): number {

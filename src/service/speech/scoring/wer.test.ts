@@ -4,7 +4,15 @@ import { alignWords, cardinalWords, normalizeWords, sumWer, wordErrorRate, yearW
 describe('normalizeWords', () => {
   it('folds case and punctuation, keeps inner apostrophes, splits hyphens', () => {
     expect(normalizeWords('The "forty-two line Bible," don\'t; God bless \'em!')).toEqual([
-      'the', 'forty', 'two', 'line', 'bible', "don't", 'god', 'bless', 'em',
+      'the',
+      'forty',
+      'two',
+      'line',
+      'bible',
+      "don't",
+      'god',
+      'bless',
+      'em',
     ]);
     expect(normalizeWords('It\u2019s i.e. A&B')).toEqual(["it's", 'i', 'e', 'a', 'and', 'b']);
   });

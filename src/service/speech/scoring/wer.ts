@@ -25,8 +25,26 @@ export interface WerResult {
 }
 
 const ONES = [
-  'zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten',
-  'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen',
+  'zero',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+  'thirteen',
+  'fourteen',
+  'fifteen',
+  'sixteen',
+  'seventeen',
+  'eighteen',
+  'nineteen',
 ];
 const TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
 const SCALES: Array<[number, string]> = [
@@ -74,7 +92,13 @@ export function yearWords(n: number): string {
 }
 
 const ORDINAL_IRREGULAR: Record<string, string> = {
-  one: 'first', two: 'second', three: 'third', five: 'fifth', eight: 'eighth', nine: 'ninth', twelve: 'twelfth',
+  one: 'first',
+  two: 'second',
+  three: 'third',
+  five: 'fifth',
+  eight: 'eighth',
+  nine: 'ninth',
+  twelve: 'twelfth',
 };
 
 function ordinalWords(n: number): string {
@@ -89,7 +113,11 @@ function ordinalWords(n: number): string {
 
 function numberToken(digits: string, isYearCandidate: boolean): string {
   const n = Number(digits);
-  if (!Number.isSafeInteger(n)) return digits.split('').map((d) => ONES[Number(d)]).join(' ');
+  if (!Number.isSafeInteger(n))
+    return digits
+      .split('')
+      .map((d) => ONES[Number(d)])
+      .join(' ');
   if (isYearCandidate && digits.length === 4 && ((n >= 1100 && n <= 1999) || (n >= 2010 && n <= 2099))) {
     return yearWords(n);
   }
@@ -107,7 +135,10 @@ function spellNumbers(text: string): string {
       .replace(/(\d+)(st|nd|rd|th)\b/g, (_m, d: string) => ordinalWords(Number(d)))
       .replace(/(\d[\d,]*)\.(\d+)/g, (_m, a: string, b: string) => {
         const whole = numberToken(a.replace(/,/g, ''), false);
-        return `${whole} point ${b.split('').map((x) => ONES[Number(x)]).join(' ')}`;
+        return `${whole} point ${b
+          .split('')
+          .map((x) => ONES[Number(x)])
+          .join(' ')}`;
       })
       // Thousands separators only when they group by three ("1,000", not "1,2").
       .replace(/\d{1,3}(?:,\d{3})+\b/g, (m) => numberToken(m.replace(/,/g, ''), false))
@@ -153,8 +184,12 @@ export function alignWords(ref: readonly string[], hyp: readonly string[]): WerR
       row[j] = Math.min(sub, prev[j]! + 1, row[j - 1]! + 1);
     }
   }
-  let s = 0, d = 0, ins = 0, hits = 0;
-  let i = n, j = m;
+  let s = 0,
+    d = 0,
+    ins = 0,
+    hits = 0;
+  let i = n,
+    j = m;
   while (i > 0 || j > 0) {
     const here = cost[i]![j]!;
     if (i > 0 && j > 0 && here === cost[i - 1]![j - 1]! + (ref[i - 1] === hyp[j - 1] ? 0 : 1)) {

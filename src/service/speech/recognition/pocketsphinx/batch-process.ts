@@ -92,7 +92,10 @@ export class BatchProcess {
     });
     // Generous watchdog: PocketSphinx runs well under real time here; a stuck decoder must not hang callers.
     const seconds = samples.length / 2 / 16_000;
-    const timer = setTimeout(() => this.fail(new Error(`pocketsphinx timed out on ${seconds.toFixed(1)} s`)), (30 + seconds * 10) * 1000);
+    const timer = setTimeout(
+      () => this.fail(new Error(`pocketsphinx timed out on ${seconds.toFixed(1)} s`)),
+      (30 + seconds * 10) * 1000,
+    );
     const onAbort = () => this.fail(new AbortError());
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
@@ -126,15 +129,23 @@ export class BatchProcess {
     const hypseg = path.join(this.dir, 'out.hypseg');
     const ctm = path.join(this.dir, 'out.ctm');
     const argv = [
-      '-hmm', model.hmm,
-      '-dict', model.dict,
+      '-hmm',
+      model.hmm,
+      '-dict',
+      model.dict,
       ...(grammar ? ['-fsgctl', fsgctl] : ['-lm', model.lm]),
-      '-ctl', ctl,
-      '-adcin', 'yes',
-      '-cepdir', this.dir,
-      '-cepext', '.raw',
-      '-hypseg', hypseg,
-      '-ctm', ctm,
+      '-ctl',
+      ctl,
+      '-adcin',
+      'yes',
+      '-cepdir',
+      this.dir,
+      '-cepext',
+      '.raw',
+      '-hypseg',
+      hypseg,
+      '-ctm',
+      ctm,
       ...Object.entries(args).flat(),
     ];
     const child = spawn(model.batch, argv, { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -210,7 +221,10 @@ export class BatchProcess {
 
   private onExit(child: ChildProcess, message: string): void {
     if (child !== this.child) return;
-    const tail = this.stderrTail.filter((l) => /ERROR|FATAL/.test(l)).slice(-3).join(' | ');
+    const tail = this.stderrTail
+      .filter((l) => /ERROR|FATAL/.test(l))
+      .slice(-3)
+      .join(' | ');
     const job = this.active;
     this.active = null;
     this.stop();

@@ -8,6 +8,15 @@
  */
 export const RECOGNITION_ARGS: Readonly<Record<string, string>> = {
   '-remove_silence': 'no',
+  // Wider beams than the defaults (1e-48, 7e-29) and no phone lookahead pruning: fewer correct words pruned.
+  '-beam': '1e-60',
+  '-pbeam': '1e-60',
+  '-wbeam': '1e-50',
+  '-pl_window': '0',
+  // Lower word insertion penalty than 0.65: VAD chunks carry little silence, so fewer spurious short words.
+  '-wip': '0.2',
+  // Score the 8 best Gaussians per senone instead of 4.
+  '-topn': '8',
 };
 
 /** Forced alignment: the grammar leaves little to search, so wide beams are affordable. */

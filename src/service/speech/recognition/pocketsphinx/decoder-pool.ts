@@ -7,7 +7,11 @@ import { AbortError, BatchProcess, type BatchProcessOptions } from './batch-proc
  */
 export class DecoderPool {
   private readonly workers: BatchProcess[];
-  private readonly queue: Array<{ start: (w: BatchProcess) => void; signal?: AbortSignal; cancel: () => void }> = [];
+  private readonly queue: Array<{
+    start: (w: BatchProcess) => void;
+    signal?: AbortSignal;
+    cancel: () => void;
+  }> = [];
   private closed = false;
 
   constructor(options: BatchProcessOptions, size: number) {

@@ -81,7 +81,9 @@ export function pocketSphinxAvailable(env: NodeJS.ProcessEnv = process.env): Ava
     ['dictionary', model.dict],
   ] as const) {
     if (!exists(file)) {
-      missing.push(`${what} ${file} (Debian package pocketsphinx-en-us, or set TAKELINE_POCKETSPHINX_MODEL_DIR)`);
+      missing.push(
+        `${what} ${file} (Debian package pocketsphinx-en-us, or set TAKELINE_POCKETSPHINX_MODEL_DIR)`,
+      );
     }
   }
   return missing.length ? { ok: false, missing } : { ok: true };
@@ -91,7 +93,9 @@ export function pocketSphinxAvailable(env: NodeJS.ProcessEnv = process.env): Ava
 export function assertPocketSphinxAvailable(env: NodeJS.ProcessEnv = process.env): PocketSphinxModel {
   const availability = pocketSphinxAvailable(env);
   if (!availability.ok) {
-    throw new Error(`PocketSphinx is not available: missing ${availability.missing!.join('; ')}. ${INSTALL_HINT}.`);
+    throw new Error(
+      `PocketSphinx is not available: missing ${availability.missing!.join('; ')}. ${INSTALL_HINT}.`,
+    );
   }
   return resolvePocketSphinxModel(env);
 }
