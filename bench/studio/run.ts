@@ -98,7 +98,11 @@ async function main() {
         signal: AbortSignal.timeout(30_000),
       })
         .then((r) => r.json() as Promise<{ status: string; progress: number; error: string | null }>)
-        .catch(() => ({ status: 'unreachable', progress: 0, error: null }));
+        .catch((e: unknown) => ({
+          status: `unreachable (${(e as Error).cause instanceof Error ? ((e as Error).cause as Error).message : (e as Error).message})`,
+          progress: 0,
+          error: null,
+        }));
       if (s.status === 'complete') break;
       if (s.status === 'failed') throw new Error(`transcription failed: ${s.error}`);
       if (Date.now() - processStart > TIMEOUT_MS)

@@ -182,11 +182,7 @@ export function ProjectView({ projectKey }: { projectKey: string }) {
                 {sessions.value.map((s) => (
                   <tr key={s.id} data-testid="recording-row" data-status={s.status}>
                     <td>
-                      {s.status === 'complete' ? (
-                        <a href={routeHash({ name: 'recording', id: s.id })}>{s.file_name}</a>
-                      ) : (
-                        s.file_name
-                      )}
+                      <a href={routeHash({ name: 'recording', id: s.id })}>{s.file_name}</a>
                     </td>
                     <td className="num">{formatDuration(s.duration)}</td>
                     <td>
