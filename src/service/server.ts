@@ -98,6 +98,7 @@ export async function startService(options: StartOptions = {}): Promise<RunningS
   };
 
   sweepOrphans(layout, sessions);
+  sessions.recoverInterrupted();
   const apiKey = ensureStudioKey(keys, layout.secrets, log);
   registerTranscribeJob(context, jobs, context.afterTranscript);
 
@@ -105,6 +106,7 @@ export async function startService(options: StartOptions = {}): Promise<RunningS
   const server = http.createServer(app);
   // Uploads of long recordings take a while; do not cut them off.
   server.requestTimeout = 0;
+  server.keepAliveTimeout = 30_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, '127.0.0.1', () => resolve());

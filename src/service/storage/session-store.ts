@@ -145,6 +145,20 @@ export class SessionStore {
     })();
   }
 
+  /**
+   * After a crash or stop: sessions whose job will resume go back to queued; sessions transcribed inside
+   * a request (no job) cannot resume and are marked failed.
+   */
+  recoverInterrupted(): void {
+    const hasJob = "EXISTS (SELECT 1 FROM jobs j WHERE j.session_id = sessions.id AND j.status IN ('queued', 'running'))";
+    this.db.transaction(() => {
+      this.db.prepare(`UPDATE sessions SET status = 'queued', progress = 0, stage = 'queued' WHERE status = 'running' AND ${hasJob}`).run();
+      this.db
+        .prepare(`UPDATE sessions SET status = 'failed', stage = 'failed', error = ? WHERE status IN ('running', 'queued') AND NOT ${hasJob}`)
+        .run('Interrupted: the service stopped before this transcription finished.');
+    })();
+  }
+
   allIds(): Set<string> {
     return new Set((this.db.prepare('SELECT id FROM sessions').all() as Array<{ id: string }>).map((r) => r.id));
   }

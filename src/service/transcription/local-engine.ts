@@ -11,7 +11,8 @@ import type { Recognizer } from '../speech/types';
 import { SAMPLE_RATE } from '../speech/types';
 import { transcribeFile } from '../speech/pipeline/transcribe';
 import { createSileroVad, type SileroVad } from '../speech/vad/silero';
-import { SpectralDiarizer, diarizeSpectral, DEFAULT_DIARIZER_SETTINGS } from '../speech/diarization/spectralDiarizer';
+import { diarizeSpectral, DEFAULT_DIARIZER_SETTINGS } from '../speech/diarization/spectralDiarizer';
+import { ThreadedDiarizer } from './threaded-diarizer';
 import { createPocketSphinxRecognizer } from '../speech/recognition/pocketsphinx-recognizer';
 import { POCKETSPHINX_ID } from '../models/engines';
 import type { VoiceMatcher } from '../speakers/speaker-directory';
@@ -24,7 +25,7 @@ import type { TranscriptionEngine } from './engine';
 export function createLocalTranscription(deps: { tools: MediaTools; env: NodeJS.ProcessEnv; matcher: VoiceMatcher }): TranscriptionEngine {
   const recognizers = new Map<string, Recognizer>();
   let vad: SileroVad | null = null;
-  const diarizer = new SpectralDiarizer();
+  const diarizer = new ThreadedDiarizer();
 
   const recognizerFor = (id: string): Recognizer => {
     let recognizer = recognizers.get(id);

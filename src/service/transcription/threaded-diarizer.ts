@@ -1,0 +1,39 @@
+import { Worker } from 'node:worker_threads';
+import type { DiarizationResult, Diarizer, DiarizeOptions, Span } from '../speech/types';
+import type { DiarizeRequest } from './diarize-thread';
+
+// Under tsx the sources are .ts; in the Electron bundle they are .js beside this module.
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
+const THREAD_URL = new URL(`./diarize-thread${FROM_SOURCE ? '.ts' : '.js'}`, import.meta.url);
+
+/** tsx's loader is not inherited by worker threads on Node 20, so a source-run worker registers it first. */
+function startThread(): Worker {
+  if (!FROM_SOURCE) return new Worker(THREAD_URL);
+  const bootstrap = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(THREAD_URL.href)}); });`;
+  return new Worker(bootstrap, { eval: true });
+}
+
+/**
+ * Runs the spectral diarizer on a worker thread so the service keeps answering requests meanwhile (on the
+ * main thread an hour of audio would block the event loop for minutes). The PCM buffer is transferred,
+ * not copied: the caller must not read `pcm` afterwards (the pipeline no longer needs it by then).
+ */
+export class ThreadedDiarizer implements Diarizer {
+  async diarize(pcm: Float32Array, speech: Span[], options: DiarizeOptions = {}): Promise<DiarizationResult> {
+    const worker = startThread();
+    try {
+      return await new Promise<DiarizationResult>((resolve, reject) => {
+        worker.once('message', (reply: { ok: true; result: DiarizationResult } | { ok: false; message: string }) => {
+          if (reply.ok) resolve(reply.result);
+          else reject(new Error(`diarization failed: ${reply.message}`));
+        });
+        worker.once('error', reject);
+        worker.once('exit', (code) => reject(new Error(`diarization thread exited with code ${code}`)));
+        const request: DiarizeRequest = { buffer: pcm.buffer as ArrayBuffer, byteOffset: pcm.byteOffset, length: pcm.length, speech, options };
+        worker.postMessage(request, [pcm.buffer as ArrayBuffer]);
+      });
+    } finally {
+      await worker.terminate();
+    }
+  }
+}
