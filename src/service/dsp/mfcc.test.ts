@@ -3,8 +3,9 @@ import { frameCount } from './framing';
 import { computeMfcc } from './mfcc';
 
 function tone(hz: number, seconds: number, amplitude: number, sampleRate = 16000): Float32Array {
-  return Float32Array.from({ length: Math.round(seconds * sampleRate) }, (_, i) =>
-    amplitude * Math.sin((2 * Math.PI * hz * i) / sampleRate),
+  return Float32Array.from(
+    { length: Math.round(seconds * sampleRate) },
+    (_, i) => amplitude * Math.sin((2 * Math.PI * hz * i) / sampleRate),
   );
 }
 

@@ -42,7 +42,13 @@ export function computeMfcc(signal: Float32Array, options: MfccOptions = {}): Mf
   const melBands = options.melBands ?? 26;
   const coefficients = options.coefficients ?? 20;
   const preEmphasis = options.preEmphasis ?? 0.97;
-  const filters = melFilterbank(melBands, fftSize, sampleRate, options.lowHz ?? 20, options.highHz ?? sampleRate / 2);
+  const filters = melFilterbank(
+    melBands,
+    fftSize,
+    sampleRate,
+    options.lowHz ?? 20,
+    options.highHz ?? sampleRate / 2,
+  );
   const dct = dctMatrix(coefficients, melBands);
   const window = hammingWindow(frameLength);
   const power = createPowerSpectrum(fftSize);

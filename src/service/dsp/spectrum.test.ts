@@ -18,7 +18,10 @@ function naivePower(x: number[]): number[] {
 
 describe('createPowerSpectrum', () => {
   it('matches a direct DFT on every bin including DC and Nyquist', () => {
-    const x = Array.from({ length: 64 }, (_, i) => Math.sin(i * 0.37) + 0.5 * Math.cos(i * 1.9) + (i % 5) * 0.1);
+    const x = Array.from(
+      { length: 64 },
+      (_, i) => Math.sin(i * 0.37) + 0.5 * Math.cos(i * 1.9) + (i % 5) * 0.1,
+    );
     const got = createPowerSpectrum(64)(Float32Array.from(x));
     const want = naivePower(Array.from(Float32Array.from(x)));
     expect(got.length).toBe(33);

@@ -5,7 +5,8 @@ import FFT from 'fft.js';
  * samples (a power of two). Buffers are reused across calls, so one analyser serves a whole file.
  */
 export function createPowerSpectrum(size: number): (frame: Float32Array, out?: Float64Array) => Float64Array {
-  if (size < 4 || (size & (size - 1)) !== 0) throw new Error(`FFT size must be a power of two >= 4, got ${size}`);
+  if (size < 4 || (size & (size - 1)) !== 0)
+    throw new Error(`FFT size must be a power of two >= 4, got ${size}`);
   const fft = new FFT(size);
   const input = new Array<number>(size).fill(0);
   const spectrum = fft.createComplexArray() as number[];

@@ -29,7 +29,8 @@ export function accumulate(stats: GaussianStats, m: FeatureMatrix, from: number,
     stats.n++;
   }
   // Only the upper triangle is accumulated; mirror it so the matrix is whole.
-  for (let a = 0; a < d; a++) for (let b = a + 1; b < d; b++) stats.scatter[b * d + a] = stats.scatter[a * d + b]!;
+  for (let a = 0; a < d; a++)
+    for (let b = a + 1; b < d; b++) stats.scatter[b * d + a] = stats.scatter[a * d + b]!;
   return stats;
 }
 

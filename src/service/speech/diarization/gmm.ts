@@ -56,7 +56,11 @@ export function gmmLogLikelihood(g: DiagonalGmm, m: FeatureMatrix, frame: number
  * Trains a diagonal GMM on the given frames by EM, starting from frames spread evenly through the data
  * (deterministic, so results repeat). Components shrink to what the data can support.
  */
-export function trainGmm(m: FeatureMatrix, frames: ArrayLike<number>, options: GmmTrainingOptions = {}): DiagonalGmm {
+export function trainGmm(
+  m: FeatureMatrix,
+  frames: ArrayLike<number>,
+  options: GmmTrainingOptions = {},
+): DiagonalGmm {
   const maxFrames = options.maxFrames ?? 20_000;
   const stride = Math.max(1, Math.ceil(frames.length / maxFrames));
   const idx: number[] = [];
@@ -99,7 +103,7 @@ export function trainGmm(m: FeatureMatrix, frames: ArrayLike<number>, options: G
         if (post[c]! > max) max = post[c]!;
       }
       let sum = 0;
-      for (let c = 0; c < k; c++) sum += (post[c] = Math.exp(post[c]! - max));
+      for (let c = 0; c < k; c++) sum += post[c] = Math.exp(post[c]! - max);
       for (let c = 0; c < k; c++) {
         const r = post[c]! / sum;
         if (r < 1e-6) continue;

@@ -29,7 +29,8 @@ describe('SpectralDiarizer on constructed voices', () => {
       { start: 8, end: 19 },
     ];
     const { turns } = await new SpectralDiarizer().diarize(pcm, speech);
-    for (const t of turns) expect(speech.some((s) => t.start >= s.start - 1e-9 && t.end <= s.end + 1e-9)).toBe(true);
+    for (const t of turns)
+      expect(speech.some((s) => t.start >= s.start - 1e-9 && t.end <= s.end + 1e-9)).toBe(true);
   });
 
   it('honours maxSpeakers and minSpeakers', async () => {

@@ -13,6 +13,8 @@ import { viterbiLabels } from './viterbi';
 export interface SpectralDiarizerSettings {
   /** Cepstra used for clustering, c1 … c(n) (profiles always use c1…c19). */
   clusterCepstra: number;
+  /** Upper edge of the mel filterbank for clustering features, Hz. */
+  highHz: number;
   /** Whether c0 (frame loudness) joins the clustering features. */
   useC0: boolean;
   changeWindow: number;
@@ -41,6 +43,7 @@ export interface SpectralDiarizerSettings {
 
 export const DEFAULT_DIARIZER_SETTINGS: SpectralDiarizerSettings = {
   clusterCepstra: 19,
+  highHz: 8000,
   useC0: false,
   changeWindow: 100,
   changeLambda: 1,
@@ -88,9 +91,24 @@ export function diarizeSpectral(
   options: DiarizeOptions,
   s: SpectralDiarizerSettings,
 ): DiarizationResult {
-  const { mfcc } = computeMfcc(pcm, { coefficients: Math.max(20, s.clusterCepstra + 1), frameLength: FRAME, hop: HOP });
+  const { mfcc } = computeMfcc(pcm, {
+    coefficients: Math.max(20, s.clusterCepstra + 1),
+    frameLength: FRAME,
+    hop: HOP,
+  });
+  // Clustering features may use a narrower band than profiles (which stay full-band for comparability).
+  const clusterMfcc =
+    s.highHz < SAMPLE_RATE / 2
+      ? computeMfcc(pcm, {
+          coefficients: s.clusterCepstra + 1,
+          frameLength: FRAME,
+          hop: HOP,
+          highHz: s.highHz,
+        }).mfcc
+      : mfcc;
   const frameStart = (i: number) => (i * HOP + FRAME / 2 - HOP / 2) / SAMPLE_RATE;
-  const frameOf = (t: number) => Math.max(0, Math.min(mfcc.frames, Math.round((t * SAMPLE_RATE - FRAME / 2) / HOP)));
+  const frameOf = (t: number) =>
+    Math.max(0, Math.min(mfcc.frames, Math.round((t * SAMPLE_RATE - FRAME / 2) / HOP)));
 
   // Speech frames, gathered into one compact matrix; runs keep each span's frame range in it.
   const spans = [...speech].filter((x) => x.end > x.start).sort((a, b) => a.start - b.start);
@@ -111,8 +129,8 @@ export function diarizeSpectral(
   const rawIndex = new Int32Array(total);
   for (const run of runs) {
     for (let i = 0; i < run.to - run.from; i++) {
-      const src = (run.firstFrame + i) * mfcc.dim + firstDim;
-      feats.data.set(mfcc.data.subarray(src, src + dim), (run.from + i) * dim);
+      const src = (run.firstFrame + i) * clusterMfcc.dim + firstDim;
+      feats.data.set(clusterMfcc.data.subarray(src, src + dim), (run.from + i) * dim);
       rawIndex[run.from + i] = run.firstFrame + i;
     }
   }
@@ -173,7 +191,9 @@ export function diarizeSpectral(
   }
 
   // 3. Agglomerative BIC clustering over segments long enough to model, capped in number.
-  const longOnes = segments.map((seg, i) => i).filter((i) => segments[i]!.to - segments[i]!.from >= s.minClusterFrames);
+  const longOnes = segments
+    .map((seg, i) => i)
+    .filter((i) => segments[i]!.to - segments[i]!.from >= s.minClusterFrames);
   const clusterItems = (longOnes.length ? longOnes : segments.map((_, i) => i)).slice();
   let items = clusterItems.map((i) => ({ stats: segStats[i]!, members: [i] }));
   while (items.length > s.maxSegments) {
@@ -265,7 +285,8 @@ function resegment(
   for (const run of runs) {
     const n = run.to - run.from;
     const scores = new Float64Array(n * k);
-    for (let t = 0; t < n; t++) for (let c = 0; c < k; c++) scores[t * k + c] = gmmLogLikelihood(models[c]!, feats, run.from + t);
+    for (let t = 0; t < n; t++)
+      for (let c = 0; c < k; c++) scores[t * k + c] = gmmLogLikelihood(models[c]!, feats, run.from + t);
     out.set(viterbiLabels(scores, n, k, s.switchPenalty), run.from);
   }
   // Dense renumbering.

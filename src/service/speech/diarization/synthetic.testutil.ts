@@ -83,7 +83,11 @@ export function alternate(
   let offset = 0;
   parts.forEach((p, i) => {
     pcm.set(p, offset);
-    truth.push({ start: offset / rate, end: (offset + p.length) / rate, voice: voices.indexOf(pieces[i]!.voice) });
+    truth.push({
+      start: offset / rate,
+      end: (offset + p.length) / rate,
+      voice: voices.indexOf(pieces[i]!.voice),
+    });
     offset += p.length;
   });
   return { pcm, truth };

@@ -3,7 +3,12 @@
  * row-major) and a constant cost for switching label between neighbouring frames. The penalty is what
  * keeps turns from flickering at frame rate.
  */
-export function viterbiLabels(scores: Float64Array, frames: number, labels: number, switchPenalty: number): Int32Array {
+export function viterbiLabels(
+  scores: Float64Array,
+  frames: number,
+  labels: number,
+  switchPenalty: number,
+): Int32Array {
   const path = new Int32Array(frames);
   if (frames === 0 || labels === 0) return path;
   const back = new Int32Array(frames * labels);

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { diarizationError, formatRttm, parseRttm, parseUem, totalDiarizationError, type LabeledTurn } from './der';
+import {
+  diarizationError,
+  formatRttm,
+  parseRttm,
+  parseUem,
+  totalDiarizationError,
+  type LabeledTurn,
+} from './der';
 
 const t = (speaker: string, start: number, end: number): LabeledTurn => ({ speaker, start, end });
 
@@ -77,7 +84,10 @@ describe('diarizationError', () => {
     const r = diarizationError([t('A', 5, 10)], [t('X', 0, 10)], { collar: 0 });
     expect(r.falseAlarm).toBe(0);
     expect(r.der).toBe(0);
-    const withUem = diarizationError([t('A', 5, 10)], [t('X', 0, 10)], { collar: 0, uem: [{ start: 0, end: 10 }] });
+    const withUem = diarizationError([t('A', 5, 10)], [t('X', 0, 10)], {
+      collar: 0,
+      uem: [{ start: 0, end: 10 }],
+    });
     expect(withUem.falseAlarm).toBeCloseTo(5, 9);
   });
 

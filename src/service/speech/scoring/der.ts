@@ -45,7 +45,10 @@ export function parseUem(text: string): UemSpan[] {
 /** Formats turns as RTTM lines. */
 export function formatRttm(file: string, turns: LabeledTurn[]): string {
   return turns
-    .map((t) => `SPEAKER ${file} 1 ${t.start.toFixed(3)} ${(t.end - t.start).toFixed(3)} <NA> <NA> ${t.speaker} <NA> <NA>`)
+    .map(
+      (t) =>
+        `SPEAKER ${file} 1 ${t.start.toFixed(3)} ${(t.end - t.start).toFixed(3)} <NA> <NA> ${t.speaker} <NA> <NA>`,
+    )
     .join('\n');
 }
 
@@ -121,7 +124,10 @@ export function diarizationError(
   const noScore: Span[] = [];
   if (collar > 0) {
     for (const t of reference) {
-      noScore.push({ start: t.start - collar, end: t.start + collar }, { start: t.end - collar, end: t.end + collar });
+      noScore.push(
+        { start: t.start - collar, end: t.start + collar },
+        { start: t.end - collar, end: t.end + collar },
+      );
     }
   }
   const scoredRegions = subtractSpans(uem, noScore);
@@ -134,7 +140,8 @@ export function diarizationError(
   // Sweep over every boundary; kind 0 = scored region, 1 = reference speaker, 2 = hypothesis speaker.
   type Event = { time: number; kind: 0 | 1 | 2; who: number; delta: 1 | -1 };
   const events: Event[] = [];
-  for (const s of scoredRegions) events.push({ time: s.start, kind: 0, who: 0, delta: 1 }, { time: s.end, kind: 0, who: 0, delta: -1 });
+  for (const s of scoredRegions)
+    events.push({ time: s.start, kind: 0, who: 0, delta: 1 }, { time: s.end, kind: 0, who: 0, delta: -1 });
   for (const t of reference) {
     if (t.end <= t.start) continue;
     const who = refIndex.get(t.speaker)!;

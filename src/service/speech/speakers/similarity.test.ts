@@ -8,7 +8,12 @@ const vec = (f: (i: number) => number) => Array.from({ length: PROFILE_DIMENSION
 describe('profileSimilarity', () => {
   it('is 1 for identical direction, 0.5 for orthogonal, 0 for opposite', () => {
     const a = vec((i) => i + 1);
-    expect(profileSimilarity(a, a.map((x) => 3 * x))).toBeCloseTo(1, 12);
+    expect(
+      profileSimilarity(
+        a,
+        a.map((x) => 3 * x),
+      ),
+    ).toBeCloseTo(1, 12);
     expect(profileSimilarity([1, 0], [0, 1])).toBeCloseTo(0.5, 12);
     expect(profileSimilarity([1, 2], [-1, -2])).toBeCloseTo(0, 12);
   });
@@ -45,7 +50,8 @@ describe('matchSpeakers', () => {
 describe('mergeProfile', () => {
   it('equals the profile of all frames together', () => {
     const m = createFeatureMatrix(6, 20);
-    for (let t = 0; t < 6; t++) for (let d = 0; d < 20; d++) m.data[t * 20 + d] = Math.sin(t * 1.3 + d) * (t < 2 ? 1 : 3);
+    for (let t = 0; t < 6; t++)
+      for (let d = 0; d < 20; d++) m.data[t * 20 + d] = Math.sin(t * 1.3 + d) * (t < 2 ? 1 : 3);
     const first = computeProfile(m, [0, 1]);
     const rest = computeProfile(m, [2, 3, 4, 5]);
     const all = computeProfile(m, [0, 1, 2, 3, 4, 5]);
@@ -57,8 +63,12 @@ describe('mergeProfile', () => {
 
   it('keeps the known profile when the new evidence has no weight', () => {
     const p = vec((i) => i + 1);
-    expect(mergeProfile({ profile: p, seconds: 10 }, vec(() => 0), 0).profile).toEqual(
-      p.map((x, i) => (i < PROFILE_CEPSTRA ? x : expect.closeTo(x, 9))),
-    );
+    expect(
+      mergeProfile(
+        { profile: p, seconds: 10 },
+        vec(() => 0),
+        0,
+      ).profile,
+    ).toEqual(p.map((x, i) => (i < PROFILE_CEPSTRA ? x : expect.closeTo(x, 9))));
   });
 });

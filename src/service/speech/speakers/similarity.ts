@@ -46,7 +46,9 @@ export function matchSpeakers(
 ): Record<string, SpeakerMatch> {
   const labels = Object.keys(recordingProfiles);
   const known = Object.keys(knownProfiles);
-  const sim = labels.map((l) => known.map((k) => profileSimilarity(recordingProfiles[l]!, knownProfiles[k]!)));
+  const sim = labels.map((l) =>
+    known.map((k) => profileSimilarity(recordingProfiles[l]!, knownProfiles[k]!)),
+  );
   const result: Record<string, SpeakerMatch> = {};
   for (const [i, l] of labels.entries()) {
     result[l] = { knownId: null, similarity: known.length ? Math.max(...sim[i]!) : 0 };
@@ -72,7 +74,11 @@ export interface WeightedProfile {
  * average linearly; standard deviations are pooled through second moments (σ² + μ²), so the result is
  * what one profile over all the speech would have been.
  */
-export function mergeProfile(known: WeightedProfile, incoming: number[], weightSeconds: number): WeightedProfile {
+export function mergeProfile(
+  known: WeightedProfile,
+  incoming: number[],
+  weightSeconds: number,
+): WeightedProfile {
   if (known.profile.length !== PROFILE_DIMENSIONS || incoming.length !== PROFILE_DIMENSIONS) {
     throw new Error(`Profiles must have ${PROFILE_DIMENSIONS} values`);
   }

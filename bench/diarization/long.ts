@@ -1,0 +1,38 @@
+/**
+ * Time and memory of the diarizer on a long recording: ../shared/audio/long/read_speech_concat.flac
+ * (≈13.8 min of read speech, many readers end to end), repeated `--repeat` times (default 4, ≈55 min) to
+ * stand in for an hour-long file. Speech spans from the bench's energy VAD. Prints speakers found,
+ * wall time and the process's peak resident memory.
+ *
+ *   nice -n 10 node --import tsx bench/diarization/long.ts [--repeat 4]
+ */
+import path from 'node:path';
+import { SpectralDiarizer } from '../../src/service/speech/diarization/spectralDiarizer';
+import { decodeAudio, sharedDir } from './audio';
+import { energySpans } from './energyVad';
+
+async function main() {
+  const i = process.argv.indexOf('--repeat');
+  const repeat = i > 0 ? Number(process.argv[i + 1]) : 4;
+  const once = await decodeAudio(path.join(sharedDir, 'audio/long/read_speech_concat.flac'));
+  const pcm = new Float32Array(once.length * repeat);
+  for (let r = 0; r < repeat; r++) pcm.set(once, r * once.length);
+  const seconds = pcm.length / 16000;
+  const speech = energySpans(pcm);
+  const speechSeconds = speech.reduce((s, x) => s + x.end - x.start, 0);
+  const rssBefore = process.memoryUsage().rss;
+  const started = performance.now();
+  const { turns, profiles } = await new SpectralDiarizer().diarize(pcm, speech);
+  const elapsed = (performance.now() - started) / 1000;
+  const peak = process.resourceUsage().maxRSS * 1024;
+  console.log(
+    `audio ${(seconds / 60).toFixed(1)} min, speech ${(speechSeconds / 60).toFixed(1)} min in ${speech.length} spans`,
+  );
+  console.log(`speakers ${Object.keys(profiles).length}, turns ${turns.length}`);
+  console.log(`diarization ${elapsed.toFixed(1)} s (${(seconds / elapsed).toFixed(0)}× real time)`);
+  console.log(
+    `RSS before ${(rssBefore / 2 ** 20).toFixed(0)} MiB (audio ${(pcm.byteLength / 2 ** 20).toFixed(0)} MiB), peak ${(peak / 2 ** 20).toFixed(0)} MiB`,
+  );
+}
+
+await main();
