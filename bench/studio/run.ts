@@ -104,6 +104,7 @@ async function main() {
           error: null,
         }));
       if (s.status === 'complete') break;
+      if (!service.isRunning()) throw new Error('the service exited during transcription');
       if (s.status === 'failed') throw new Error(`transcription failed: ${s.error}`);
       if (Date.now() - processStart > TIMEOUT_MS)
         throw new Error(`transcription not complete after ${TIMEOUT_MS / 60000} min`);

@@ -21,8 +21,12 @@ export interface RunningService {
   signInUrl: string;
   dataDir: string;
   output: () => string;
+  isRunning(): boolean;
   stop(): Promise<void>;
 }
+
+/** A child killed by a signal has a signalCode and no exitCode. */
+const exited = (child: ChildProcess): boolean => child.exitCode !== null || child.signalCode !== null;
 
 const LISTENING = /takeline listening on (http:\/\/127\.0\.0\.1:\d+)/;
 const SIGN_IN = /(http:\/\/\S+\/auth\/signin\?token=\S+)/;
@@ -43,8 +47,8 @@ export async function startService(
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
 
   const stop = async () => {
-    if (child.exitCode !== null || child.pid === undefined) return;
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    if (exited(child) || child.pid === undefined) return;
+    const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     try {
       process.kill(-child.pid, 'SIGTERM');
     } catch {
@@ -57,7 +61,7 @@ export async function startService(
         /* already gone */
       }
     }, 5000);
-    await exited;
+    await gone;
     clearTimeout(timer);
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
@@ -66,8 +70,9 @@ export async function startService(
   while (Date.now() < deadline) {
     const url = LISTENING.exec(out)?.[1];
     const signInUrl = SIGN_IN.exec(out)?.[1];
-    if (url && signInUrl) return { url, signInUrl, dataDir, output: () => out, stop };
-    if (child.exitCode !== null) break;
+    if (url && signInUrl)
+      return { url, signInUrl, dataDir, output: () => out, isRunning: () => !exited(child), stop };
+    if (exited(child)) break;
     await new Promise((r) => setTimeout(r, 100));
   }
   await stop();
