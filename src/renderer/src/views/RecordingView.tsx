@@ -124,10 +124,12 @@ function Editor({
   const onTransport = useCallback((t: Transport | null) => setTransport(t), []);
   const audioRetried = useRef(false);
 
-  const player = useMemo<PlayerStore | null>(
-    () => (assets.state === 'ready' ? createPlayerStore(assets.value.peaks.duration) : null),
-    [assets],
-  );
+  // One player store for the life of the view: a reload of the audio address keeps the position.
+  const [player, setPlayer] = useState<PlayerStore | null>(null);
+  const loadedDuration = assets.state === 'ready' ? assets.value.peaks.duration : null;
+  useEffect(() => {
+    if (loadedDuration !== null) setPlayer((p) => p ?? createPlayerStore(loadedDuration));
+  }, [loadedDuration]);
 
   const names = useMemo(() => {
     const map = new Map<string, string>();
@@ -177,15 +179,6 @@ function Editor({
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [transport, dialog]);
-
-  // Signal "interactive" once the waveform is drawn and the transcript laid out (the benchmark waits on it).
-  const ready = useStore(player ?? DUMMY_STORE, (s) => s.ready);
-  useEffect(() => {
-    if (!ready) return;
-    performance.mark('takeline:interactive');
-    document.documentElement.dataset.interactive = 'true';
-    return () => void delete document.documentElement.dataset.interactive;
-  }, [ready]);
 
   const seek = useCallback((t: number) => transport?.seek(t), [transport]);
   const onAudioError = useCallback(() => {
@@ -364,11 +357,22 @@ function Editor({
         />
       )}
       {dialog === 'shortcuts' && <ShortcutSheet onClose={() => setDialog(null)} />}
+      {player && <InteractiveMark store={player} />}
     </>
   );
 }
 
-const DUMMY_STORE = createPlayerStore(0);
+/** Marks the view interactive once the waveform is drawn and the transcript laid out (the benchmark waits on it). */
+function InteractiveMark({ store }: { store: PlayerStore }) {
+  const ready = useStore(store, (s) => s.ready);
+  useEffect(() => {
+    if (!ready) return;
+    performance.mark('takeline:interactive');
+    document.documentElement.dataset.interactive = 'true';
+    return () => void delete document.documentElement.dataset.interactive;
+  }, [ready]);
+  return null;
+}
 
 function Readouts({ store, timebase }: { store: PlayerStore; timebase: Timebase | null }) {
   const t = useStore(store, (s) => s.currentTime);
