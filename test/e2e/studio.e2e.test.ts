@@ -284,6 +284,25 @@ describe.skipIf(!canRun)('studio end to end', { timeout: 300_000 }, () => {
     expect(await page.getByTestId('recording-row').count()).toBe(0);
   });
 
+  it('uploads a recording dropped on the drop zone', async () => {
+    const base64 = fs.readFileSync(recordingPath).toString('base64');
+    await page.getByTestId('dropzone').evaluate(
+      (zone, { name, data }) => {
+        const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+        const transfer = new DataTransfer();
+        transfer.items.add(new File([bytes], name, { type: 'audio/flac' }));
+        for (const type of ['dragenter', 'dragover', 'drop']) {
+          zone.dispatchEvent(
+            new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: transfer }),
+          );
+        }
+      },
+      { name: `dropped-${RECORDING}`, data: base64 },
+    );
+    await page.getByRole('link', { name: `dropped-${RECORDING}` }).waitFor();
+    expect(await page.getByTestId('recording-row').count()).toBe(1);
+  });
+
   it('raised no page errors', () => {
     expect(consoleErrors).toEqual([]);
   });
