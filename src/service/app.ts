@@ -9,6 +9,7 @@ import { jsonBody } from './http/json-body';
 import { projectsRouter } from './http/routes/projects';
 import { signedAudioRouter, transcriptionsRouter } from './http/routes/transcriptions';
 import { audioRouter, modelsRouter } from './http/routes/audio';
+import { intelligenceRouter } from './http/routes/intelligence';
 import { openApiDocument } from './openapi/document';
 import { matchKeyHash } from './auth/api-keys';
 import { verifyAudioSignature } from './auth/signed-url';
@@ -62,6 +63,7 @@ export function createApp(ctx: ServiceContext): express.Express {
   });
   app.use('/v1/speech/projects', projectsRouter(ctx.projects));
   app.use('/v1/speech/transcriptions', transcriptionsRouter(ctx));
+  app.use('/v1/speech/transcriptions', intelligenceRouter(ctx));
   app.use('/v1/audio', audioRouter(ctx));
   app.use('/v1/models', modelsRouter(ctx));
   app.use('/v1', (req) => {

@@ -214,3 +214,32 @@ describe('transcription', { timeout: 240_000 }, () => {
     expect(parseSync(srt).filter((n) => n.type === 'cue').length).toBeGreaterThan(0);
   });
 });
+
+describe('analysis document and dubs before the analysis exists', () => {
+  it('reports none (or unavailable without speech) with the real speaker map and project', async () => {
+    const svc = await startServiceProcess();
+    try {
+      const auth = { Authorization: `Bearer ${svc.key}` };
+      const client = new OpenAI({ apiKey: svc.key, baseURL: `${svc.url}/v1`, maxRetries: 0, timeout: 120_000 });
+      const { response } = await client.audio.transcriptions
+        .create({ file: fs.createReadStream(path.join(audioDir, 'asr', LJ)), model: 'whisper-1', project_key: 'docs' } as never)
+        .withResponse();
+      const id = response.headers.get('x-session-id')!;
+      const doc = await (await fetch(`${svc.url}/v1/speech/transcriptions/${id}/intelligence`, { headers: auth })).json();
+      expect(doc).toMatchObject({ id, intelligence: { status: 'none', segments: [], events: [], moments: [] }, project: { key: 'docs' } });
+      expect(Object.keys(doc.speaker_map).length).toBeGreaterThan(0);
+      expect(doc.project.speakers.length).toBe(Object.keys(doc.speaker_map).length);
+      const silence = path.join(os.tmpdir(), `takeline-silence-${Date.now()}.wav`);
+      spawnSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'anullsrc=r=16000:cl=mono', '-t', '2', silence]);
+      const quiet = await client.audio.transcriptions.create({ file: fs.createReadStream(silence), model: 'whisper-1' }).withResponse();
+      const none = await (await fetch(`${svc.url}/v1/speech/transcriptions/${quiet.response.headers.get('x-session-id')}/intelligence`, { headers: auth })).json();
+      expect(none.intelligence.status).toBe('unavailable');
+      const revoice = await fetch(`${svc.url}/v1/speech/transcriptions/${id}/dubs/d1/revoice`, { method: 'POST', headers: auth });
+      expect(revoice.status).toBe(404);
+      const badDub = await fetch(`${svc.url}/v1/speech/transcriptions/${id}/dubs/..%2f/revoice`, { method: 'POST', headers: auth });
+      expect(badDub.status).toBe(422);
+    } finally {
+      await svc.stop();
+    }
+  }, 240_000);
+});

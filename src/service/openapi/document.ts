@@ -164,6 +164,20 @@ export function openApiDocument() {
           responses: { '200': { description: 'The file, as an attachment', content: { 'text/plain': {}, 'application/xml': {}, 'text/csv': {} } }, ...speechErrors(401, 404, 409, 422) },
         }),
       },
+      '/v1/speech/transcriptions/{session_id}/intelligence': {
+        get: op({
+          summary: 'The analysis document (analysis stages are not built yet: status none, or unavailable without speech)',
+          requestParams: { path: sessionParam },
+          responses: { '200': { description: 'Analysis document {id, intelligence, speaker_map, project}', content: { 'application/json': {} } }, ...speechErrors(401, 404, 422) },
+        }),
+      },
+      '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}/revoice': {
+        post: op({
+          summary: 'Voice corrected dub lines again (dubs cannot be created yet: 404)',
+          requestParams: { path: sessionParam.extend({ dub_id: z.string() }) },
+          responses: { '200': { description: 'Revoice result', content: { 'application/json': {} } }, ...speechErrors(401, 404, 422) },
+        }),
+      },
       '/v1/audio/models': {
         get: op({ summary: 'Installed speech models', responses: { '200': json(SpeechModelList, 'Models'), ...audioErrors(401) } }),
       },

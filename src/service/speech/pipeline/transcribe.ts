@@ -119,6 +119,7 @@ export async function transcribeBlocks(
     prompt: options.prompt,
     signal,
     onSegment: options.onSegment,
+    onChunkDone: () => reportRecognized(),
     onFailure: (error) => controller.abort(error),
   });
 
@@ -151,13 +152,16 @@ export async function transcribeBlocks(
   };
   const frontier = () =>
     Math.min(queue.frontier ?? Infinity, pendingChunk?.start ?? Infinity, vad.settledUntil);
+  function reportRecognized() {
+    if (expected) report((recognizeShare * Math.min(frontier(), expected)) / expected, 'recognize');
+  }
 
   try {
     for await (const block of blocks) {
       if (signal.aborted) break;
       store.append(block);
       onSpans(await vad.push(block));
-      if (expected) report((recognizeShare * Math.min(frontier(), expected)) / expected, 'recognize');
+      reportRecognized();
       // Backpressure: do not run far ahead of the recognizer (bounds memory without a diarizer).
       await queue.waitForRoom(concurrency + 4);
     }
@@ -247,6 +251,8 @@ class OrderedRecognition {
       prompt?: string;
       signal: AbortSignal;
       onSegment?: (segment: RecognizedSegment, index: number) => void;
+      /** After each chunk's segments are delivered, in order (progress keeps moving once decoding is done). */
+      onChunkDone?: () => void;
       onFailure: (error: unknown) => void;
     },
   ) {}
@@ -275,6 +281,7 @@ class OrderedRecognition {
         this.segments.push(segment);
         this.opts.onSegment?.(segment, this.segments.length - 1);
       }
+      this.opts.onChunkDone?.();
     });
     this.chain.catch(() => {});
   }
