@@ -3,7 +3,7 @@
  * break, quotes doubled). One row per transcript segment and per extra marker, by start time. The
  * `timebase` column says which clock the timecode columns use, including when it is the assumed default.
  */
-import { secondsToTimecode } from '../timecode';
+import { secondsToTimecode } from '../../shared/timecode';
 import { collectMarks } from './marks';
 import { speakerName } from './text';
 import { resolveTimebase } from './timebase';

@@ -3,7 +3,7 @@
  * side (the timeline starts at the recording's start timecode), and one `* LOC:` locator per mark in the
  * Avid style that Media Composer and Resolve read (`* LOC: <tc> <COLOUR> <text>`).
  */
-import { formatTimecode, secondsToFrames, secondsToFramesCeil } from '../timecode';
+import { formatTimecode, secondsToFrames, secondsToFramesCeil } from '../../shared/timecode';
 import { type Mark, collectMarks } from './marks';
 import { cleanText, truncate } from './text';
 import { resolveTimebase } from './timebase';

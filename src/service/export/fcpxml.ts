@@ -3,7 +3,7 @@
  * asset, a project whose single clip spans it, and one marker per mark. Every time is a whole number of
  * frames written as an exact rational (at 29.97: n × 1001/30000 s), as FCP requires.
  */
-import { type FrameRate, frameDuration, secondsToFrames, secondsToFramesCeil } from '../timecode';
+import { type FrameRate, frameDuration, secondsToFrames, secondsToFramesCeil } from '../../shared/timecode';
 import { collectMarks } from './marks';
 import { baseName, cleanText } from './text';
 import { resolveTimebase } from './timebase';

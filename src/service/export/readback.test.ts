@@ -12,7 +12,7 @@ import {
   secondsToTimecode,
   supportsDropFrame,
   timecodeToSeconds,
-} from '../timecode';
+} from '../../shared/timecode';
 import { collectMarks } from './marks';
 import { renderExport } from './index';
 import { parseCsv } from './testing/csv';

@@ -2,7 +2,7 @@
  * The timecode clock an export uses: the recording's own (media) or, when none is set, 25 fps non-drop
  * from 00:00:00:00 — which editor exports must then say, so nobody conforms against a guessed clock.
  */
-import { type FrameRate, type TimecodeClock, startFrames } from '../timecode';
+import { type FrameRate, type TimecodeClock, startFrames } from '../../shared/timecode';
 import type { ExportMedia } from './types';
 
 export interface ExportTimebase {

@@ -1,5 +1,5 @@
 import type { TranscriptSegment, TranscriptWord } from '../speech/types';
-import type { FrameRate } from '../timecode';
+import type { FrameRate } from '../../shared/timecode';
 
 export const EXPORT_FORMATS = ['srt', 'vtt', 'edl', 'fcpxml', 'csv'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];

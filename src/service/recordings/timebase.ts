@@ -2,7 +2,7 @@ import type { Media, MediaPatch } from '../../shared/schemas';
 import type { ValidationIssue } from '../../shared/schemas';
 import { ValidationFailure } from '../http/errors';
 import { issue } from '../http/validation';
-import { parseTimecode, supportsDropFrame } from '../timecode';
+import { parseTimecode, supportsDropFrame } from '../../shared/timecode';
 
 /**
  * Applies a PATCH to a session's timebase. Omitted fields keep their value; the first time, frame_rate is

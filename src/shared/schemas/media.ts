@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FRAME_RATES } from '../../service/timecode/rates';
+import { FRAME_RATES } from '../timecode/rates';
 
 export const FrameRate = z.enum(FRAME_RATES).meta({ description: 'Frames per second, as editors write it' });
 

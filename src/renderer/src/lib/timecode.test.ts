@@ -3,90 +3,11 @@ import {
   formatClock,
   formatReadout,
   formatRulerLabel,
-  framesToLabel,
-  framesToSeconds,
-  labelToFrames,
   rulerSteps,
-  secondsToFrames,
   secondsToTimecode,
   stepFrames,
   timebaseFromMedia,
-  FRAME_RATES,
 } from './timecode';
-import {
-  formatTimecode as serviceFormat,
-  parseTimecode as serviceParse,
-} from '../../../service/timecode/label';
-import { secondsToTimecode as serviceSecondsToTimecode } from '../../../service/timecode/seconds';
-
-describe('secondsToFrames', () => {
-  it('uses the exact NTSC rationals, not 29.97', () => {
-    // One hour of 30000/1001 is 107892.1 frames; 29.97 * 3600 would be 107892 exactly.
-    expect(secondsToFrames(3600, '29.97')).toBe(107892);
-    expect(secondsToFrames((1001 / 30000) * 3, '29.97')).toBe(3);
-    expect(secondsToFrames(1, '23.976')).toBe(23);
-    expect(secondsToFrames(1, '25')).toBe(25);
-    expect(framesToSeconds(24000, '23.976')).toBeCloseTo(1001, 9);
-  });
-});
-
-describe('drop-frame labels', () => {
-  it('skips frames 00 and 01 at each minute except every tenth at 29.97', () => {
-    expect(framesToLabel(1799, '29.97', true)).toBe('00:00:59;29');
-    expect(framesToLabel(1800, '29.97', true)).toBe('00:01:00;02');
-    expect(framesToLabel(17982, '29.97', true)).toBe('00:10:00;00');
-    expect(framesToLabel(107892, '29.97', true)).toBe('01:00:00;00');
-    expect(labelToFrames('00:01:00;00', '29.97', true)).toBeNull();
-    expect(labelToFrames('00:01:00;02', '29.97', true)).toBe(1800);
-  });
-
-  it('skips four frames per minute at 59.94', () => {
-    expect(framesToLabel(3600, '59.94', true)).toBe('00:01:00;04');
-    expect(labelToFrames('01:00:00;00', '59.94', true)).toBe(215784);
-  });
-
-  it('round-trips every frame around minute boundaries', () => {
-    for (let f = 17_000; f < 19_000; f++) {
-      expect(labelToFrames(framesToLabel(f, '29.97', true), '29.97', true)).toBe(f);
-    }
-  });
-
-  it('rejects the wrong separator for the timebase', () => {
-    expect(labelToFrames('01:00:00:00', '29.97', true)).toBeNull();
-    expect(labelToFrames('01:00:00;00', '25', false)).toBeNull();
-    expect(labelToFrames('01:00:00:25', '25', false)).toBeNull();
-  });
-});
-
-describe('agrees with the service', () => {
-  it('formats and parses the same labels for every rate', () => {
-    for (const rate of FRAME_RATES) {
-      for (const drop of rate === '29.97' || rate === '59.94' ? [false, true] : [false]) {
-        for (const f of [0, 1, 59, 1799, 1800, 1801, 17982, 107892, 2_589_407, 5_000_000]) {
-          const label = framesToLabel(f, rate, drop);
-          expect(label).toBe(serviceFormat(f, { frameRate: rate, dropFrame: drop }));
-          const parsed = serviceParse(label, { frameRate: rate, dropFrame: drop });
-          expect(parsed.ok && parsed.frames).toBe(labelToFrames(label, rate, drop));
-        }
-      }
-    }
-  });
-});
-
-describe('agrees with the service on seconds', () => {
-  it('labels the same instants with a start timecode', () => {
-    const clocks = [
-      { frameRate: '29.97' as const, dropFrame: true, startTimecode: '00:59:59;00' },
-      { frameRate: '23.976' as const, dropFrame: false, startTimecode: '10:00:00:00' },
-      { frameRate: '59.94' as const, dropFrame: true, startTimecode: null },
-    ];
-    for (const clock of clocks) {
-      for (const t of [0, 1001 / 30000, 0.999, 59.94, 600.5, 3599.99, 5000]) {
-        expect(secondsToTimecode(t, clock)).toBe(serviceSecondsToTimecode(t, clock));
-      }
-    }
-  });
-});
 
 describe('secondsToTimecode', () => {
   it('offsets by the start timecode', () => {

@@ -1,18 +1,18 @@
 /**
- * Timecode for the ruler and the current-time readout. Mirrors the service's rules
- * (src/service/timecode): NTSC rates are exact rationals (29.97 = 30000/1001), labels count at the
- * nominal rate, SMPTE drop frame at 29.97/59.94 skips 2/4 label numbers each minute except every
- * tenth and is written with ';' before the frames, and the start timecode offsets every label.
- * Pure: no DOM, no state.
+ * Timecode for the ruler and the current-time readout, built on the service's own timecode module
+ * (src/shared/timecode) so the studio and the exports count frames identically. Pure: no DOM, no state.
  */
+import {
+  FRAME_RATES,
+  framesToSeconds,
+  isFrameRate,
+  secondsToFrames,
+  secondsToTimecode as clockTimecode,
+  supportsDropFrame,
+  type FrameRate,
+} from '../../../shared/timecode';
 
-export const FRAME_RATES = ['23.976', '24', '25', '29.97', '30', '50', '59.94', '60'] as const;
-export type FrameRate = (typeof FRAME_RATES)[number];
-
-export interface Rational {
-  num: number;
-  den: number;
-}
+export { FRAME_RATES, framesToSeconds, isFrameRate, secondsToFrames, supportsDropFrame, type FrameRate };
 
 /** The recording's timebase as the studio needs it (the API's Media without tape/source). */
 export interface Timebase {
@@ -22,39 +22,11 @@ export interface Timebase {
   startTimecode: string | null;
 }
 
-const RATIONAL: Record<FrameRate, Rational> = {
-  '23.976': { num: 24000, den: 1001 },
-  '24': { num: 24, den: 1 },
-  '25': { num: 25, den: 1 },
-  '29.97': { num: 30000, den: 1001 },
-  '30': { num: 30, den: 1 },
-  '50': { num: 50, den: 1 },
-  '59.94': { num: 60000, den: 1001 },
-  '60': { num: 60, den: 1 },
-};
-
 /** Frame stepping without a timebase uses PAL's 25 fps, a common editorial default. */
 export const DEFAULT_STEP_FPS = 25;
 
 // Float seconds from the media element land a hair below exact frame boundaries (e.g. 1001/30000 * 3).
 const EPSILON_FRAMES = 1e-6;
-
-export function isFrameRate(value: unknown): value is FrameRate {
-  return typeof value === 'string' && (FRAME_RATES as readonly string[]).includes(value);
-}
-
-export function rationalRate(rate: FrameRate): Rational {
-  return RATIONAL[rate];
-}
-
-export function nominalRate(rate: FrameRate): number {
-  const { num, den } = RATIONAL[rate];
-  return Math.round(num / den);
-}
-
-export function supportsDropFrame(rate: FrameRate): boolean {
-  return rate === '29.97' || rate === '59.94';
-}
 
 /** Build a timebase from the API's media object; null when the recording has none. */
 export function timebaseFromMedia(
@@ -68,72 +40,11 @@ export function timebaseFromMedia(
   };
 }
 
-/** Index of the frame showing at `seconds` (the frame whose span contains it). */
-export function secondsToFrames(seconds: number, rate: FrameRate): number {
-  const { num, den } = RATIONAL[rate];
-  return Math.floor((Math.max(0, seconds) * num) / den + EPSILON_FRAMES);
-}
-
-/** Start time of frame `frames` in seconds. */
-export function framesToSeconds(frames: number, rate: FrameRate): number {
-  const { num, den } = RATIONAL[rate];
-  return (frames * den) / num;
-}
-
-function dropPerMinute(rate: FrameRate): number {
-  return nominalRate(rate) / 15;
-}
-
-function framesPerDay(rate: FrameRate, dropFrame: boolean): number {
-  const nominal = nominalRate(rate);
-  return nominal * 86_400 - (dropFrame ? dropPerMinute(rate) * (1440 - 144) : 0);
-}
-
-const LABEL = /^(\d{2}):(\d{2}):(\d{2})([:;])(\d{2})$/;
-
-/** Frame count of a label from 00:00:00:00, or null when it is not a valid label in this timebase. */
-export function labelToFrames(label: string, rate: FrameRate, dropFrame: boolean): number | null {
-  const m = LABEL.exec(label);
-  if (!m) return null;
-  const [hh, mm, ss, sep, ff] = [Number(m[1]), Number(m[2]), Number(m[3]), m[4], Number(m[5])];
-  const nominal = nominalRate(rate);
-  if (hh > 23 || mm > 59 || ss > 59 || ff >= nominal) return null;
-  if ((sep === ';') !== dropFrame) return null;
-  const minutes = hh * 60 + mm;
-  let count = (minutes * 60 + ss) * nominal + ff;
-  if (dropFrame) {
-    const drop = dropPerMinute(rate);
-    if (ss === 0 && ff < drop && mm % 10 !== 0) return null;
-    count -= drop * (minutes - Math.floor(minutes / 10));
-  }
-  return count;
-}
-
 const two = (n: number): string => String(n).padStart(2, '0');
-
-/** Label of a frame count from 00:00:00:00, wrapping at 24 hours like timecode does. */
-export function framesToLabel(frames: number, rate: FrameRate, dropFrame: boolean): string {
-  const day = framesPerDay(rate, dropFrame);
-  let count = ((Math.trunc(frames) % day) + day) % day;
-  const nominal = nominalRate(rate);
-  if (dropFrame) {
-    const drop = dropPerMinute(rate);
-    const perTenMinutes = nominal * 600 - 9 * drop;
-    const perMinute = nominal * 60 - drop;
-    const tens = Math.floor(count / perTenMinutes);
-    const rest = count % perTenMinutes;
-    const skippedMinutes = rest < drop ? 0 : Math.floor((rest - drop) / perMinute);
-    count += drop * (9 * tens + skippedMinutes);
-  }
-  const ff = count % nominal;
-  const totalSeconds = Math.floor(count / nominal);
-  return `${two(Math.floor(totalSeconds / 3600))}:${two(Math.floor(totalSeconds / 60) % 60)}:${two(totalSeconds % 60)}${dropFrame ? ';' : ':'}${two(ff)}`;
-}
 
 /** Timecode label at `seconds` into the recording, offset by the start timecode. */
 export function secondsToTimecode(seconds: number, tb: Timebase): string {
-  const start = tb.startTimecode ? (labelToFrames(tb.startTimecode, tb.frameRate, tb.dropFrame) ?? 0) : 0;
-  return framesToLabel(start + secondsToFrames(seconds, tb.frameRate), tb.frameRate, tb.dropFrame);
+  return clockTimecode(Math.max(0, seconds), tb);
 }
 
 /** Clock time `HH:MM:SS.mmm` for recordings without a timebase. */
@@ -162,9 +73,7 @@ export function formatRulerLabel(seconds: number, tb: Timebase | null, stepSecon
 
 /** Seconds per frame of the timebase (25 fps when there is none). */
 export function frameDurationSeconds(tb: Timebase | null): number {
-  if (!tb) return 1 / DEFAULT_STEP_FPS;
-  const { num, den } = RATIONAL[tb.frameRate];
-  return den / num;
+  return tb ? framesToSeconds(1, tb.frameRate) : 1 / DEFAULT_STEP_FPS;
 }
 
 /**
@@ -174,7 +83,7 @@ export function frameDurationSeconds(tb: Timebase | null): number {
 export function stepFrames(seconds: number, count: number, tb: Timebase | null, duration: number): number {
   let target: number;
   if (tb) {
-    const frame = secondsToFrames(seconds, tb.frameRate) + count;
+    const frame = secondsToFrames(Math.max(0, seconds), tb.frameRate) + count;
     target = framesToSeconds(frame, tb.frameRate);
   } else {
     const frame = Math.floor(seconds * DEFAULT_STEP_FPS + EPSILON_FRAMES) + count;
