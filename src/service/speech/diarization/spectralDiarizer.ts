@@ -197,14 +197,33 @@ export function diarizeSpectral(
   const clusterItems = (longOnes.length ? longOnes : segments.map((_, i) => i)).slice();
   let items = clusterItems.map((i) => ({ stats: segStats[i]!, members: [i] }));
   while (items.length > s.maxSegments) {
-    // Too many for O(n²): pair neighbours in time order (long files only; resegmentation repairs errors).
+    // Too many for one O(n²) pass: cluster consecutive blocks of `maxSegments` items first, then cluster
+    // the blocks' clusters (statistics add up). If a level barely shrinks, pair neighbours as a last resort.
     const next: typeof items = [];
-    for (let i = 0; i < items.length; i += 2) {
-      const a = items[i]!;
-      const b = items[i + 1];
-      next.push(b ? { stats: addInto(a.stats, b.stats), members: [...a.members, ...b.members] } : a);
+    for (let b = 0; b < items.length; b += s.maxSegments) {
+      const block = items.slice(b, b + s.maxSegments);
+      const owner = bicAgglomerate(
+        block.map((x) => x.stats),
+        { lambda: s.clusterLambda, ridge: s.ridge },
+      );
+      const grouped = new Map<number, (typeof items)[number]>();
+      block.forEach((item, i) => {
+        const g = grouped.get(owner[i]!);
+        grouped.set(
+          owner[i]!,
+          g ? { stats: addInto(g.stats, item.stats), members: [...g.members, ...item.members] } : item,
+        );
+      });
+      next.push(...grouped.values());
     }
-    items = next;
+    if (next.length > 0.9 * items.length) {
+      items = [];
+      for (let i = 0; i < next.length; i += 2) {
+        const a = next[i]!;
+        const b = next[i + 1];
+        items.push(b ? { stats: addInto(a.stats, b.stats), members: [...a.members, ...b.members] } : a);
+      }
+    } else items = next;
   }
   const clusterOfItem = bicAgglomerate(
     items.map((x) => x.stats),
