@@ -141,6 +141,17 @@ describe('transcription', { timeout: 240_000 }, () => {
       .create({ file: await toFile(Buffer.from('hello, not audio'), 'x.wav'), model: 'whisper-1' })
       .then(() => null, (e) => e);
     expect(notAudio.status).toBe(415);
+    const flac = fs.readFileSync(path.join(audioDir, 'asr', LJ));
+    const chunking = async (value: string) => {
+      const form = multipartBody([{ name: 'model', value: 'whisper-1' }, { name: 'chunking_strategy', value }, { name: 'file', file: flac, filename: 'a.flac' }]);
+      return rawRequest(`${svc.url}/v1/audio/transcriptions`, { method: 'POST', headers: { ...auth, 'Content-Type': form.contentType }, body: form.body });
+    };
+    const badChunking = await chunking('{"type":"server_vad","threshold":2}');
+    expect(badChunking.status).toBe(400);
+    expect(badChunking.json().error.param).toBe('chunking_strategy.threshold');
+    const vad = await chunking('{"type":"server_vad","silence_duration_ms":800,"prefix_padding_ms":200,"threshold":0.6}');
+    expect(vad.status).toBe(200);
+    expect(vad.json().text.split(' ').length).toBeGreaterThan(10);
     const { body, contentType } = multipartBody([{ name: 'model', value: 'whisper-1' }]);
     const missing = await rawRequest(`${svc.url}/v1/audio/transcriptions`, { method: 'POST', headers: { ...auth, 'Content-Type': contentType }, body });
     expect(missing.status).toBe(400);

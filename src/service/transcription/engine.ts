@@ -9,6 +9,8 @@ export interface TranscribeRequest {
   minSpeakers?: number;
   maxSpeakers?: number;
   signal?: AbortSignal;
+  /** Voice-activity settings for this request (OpenAI's chunking_strategy server_vad); defaults otherwise. */
+  vad?: { threshold?: number; minSilenceSeconds?: number; speechPadSeconds?: number };
   onProgress?(fraction: number, stage: string): void;
   /** Each segment as soon as it is decoded, in order (speakers are provisional until the end). */
   onSegment?(segment: Span & { text: string }): void;

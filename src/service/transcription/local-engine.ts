@@ -59,10 +59,12 @@ export function createLocalTranscription(deps: { tools: MediaTools; env: NodeJS.
     async transcribe(request) {
       const recognizer = recognizerFor(request.engine.model.id);
       vad ??= createSileroVad();
+      // Per-request VAD settings get their own detector (cheap: the model loads in milliseconds).
+      const requestVad = request.vad ? createSileroVad(request.vad) : null;
       let profiles: Record<string, number[]> | undefined;
       const transcript = await transcribeFile(
         request.file,
-        { tools: deps.tools, vad, recognizer, diarizer },
+        { tools: deps.tools, vad: requestVad ?? vad, recognizer, diarizer },
         {
           language: request.language,
           prompt: request.prompt,
@@ -75,7 +77,7 @@ export function createLocalTranscription(deps: { tools: MediaTools; env: NodeJS.
             profiles = result.profiles;
           },
         },
-      );
+      ).finally(() => requestVad?.close());
       return { ...transcript, engine: request.engine.model.id, profiles };
     },
 

@@ -91,6 +91,16 @@ function readFields(form: MultipartForm) {
 
 type Fields = ReturnType<typeof readFields>;
 
+/** OpenAI's server_vad knobs mapped onto the Silero detector; `auto` keeps its defaults. */
+function vadSettings(strategy: Fields['chunking_strategy']) {
+  if (!strategy || strategy === 'auto') return undefined;
+  return {
+    threshold: strategy.threshold,
+    minSilenceSeconds: strategy.silence_duration_ms !== undefined ? strategy.silence_duration_ms / 1000 : undefined,
+    speechPadSeconds: strategy.prefix_padding_ms !== undefined ? strategy.prefix_padding_ms / 1000 : undefined,
+  };
+}
+
 function sendResult(res: Response, fields: Fields, transcript: Transcript, sessionId: string, fileName: string): void {
   res.setHeader('X-Session-Id', sessionId);
   switch (fields.response_format) {
@@ -170,6 +180,7 @@ export function openAiTranscriptionsHandler(ctx: ServiceContext) {
         engine,
         language,
         prompt: fields.prompt,
+        vad: vadSettings(fields.chunking_strategy),
         signal: controller.signal,
         onProgress: (fraction, stage) => ctx.sessions.setProgress(id, 'running', Math.min(fraction, 0.99), stage),
         onSegment: (segment: Span & { text: string }) => {
