@@ -6,14 +6,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { repoRoot, sharedDir as sharedPath } from '../helpers/paths';
 
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export { repoRoot };
 
 export function sharedDir(): string {
-  return process.env.TAKELINE_SHARED_DIR
-    ? path.resolve(process.env.TAKELINE_SHARED_DIR)
-    : path.resolve(repoRoot, '../shared');
+  return sharedPath;
 }
 
 export interface RunningService {
