@@ -44,10 +44,10 @@ describe('durability', () => {
 describe('durable transcription jobs', () => {
   it('resumes a job that was running when the service was killed', { timeout: 600_000 }, async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'takeline-long-'));
-    const file = path.join(dir, 'four-calls.flac');
-    // Two minutes of real conversation: long enough to be caught mid-job.
+    const file = path.join(dir, 'two-calls.flac');
+    // A minute of real conversation: long enough to be caught mid-job.
     const sample = path.join(audioDir, 'diarization', 'sample.flac');
-    spawnSync('ffmpeg', ['-v', 'error', '-i', sample, '-i', sample, '-i', sample, '-i', sample, '-filter_complex', 'concat=n=4:v=0:a=1', file]);
+    spawnSync('ffmpeg', ['-v', 'error', '-i', sample, '-i', sample, '-filter_complex', 'concat=n=2:v=0:a=1', file]);
     const first = await startServiceProcess();
     const auth = { Authorization: `Bearer ${first.key}` };
     const { body, contentType } = multipartBody([{ name: 'project_key', value: 'resume' }, { name: 'file', file: fs.readFileSync(file), filename: 'calls.flac' }]);
