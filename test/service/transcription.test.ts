@@ -21,7 +21,7 @@ describe('transcription', { timeout: 240_000 }, () => {
   beforeAll(async () => {
     svc = await startServiceProcess();
     auth = { Authorization: `Bearer ${svc.key}` };
-    client = new OpenAI({ apiKey: svc.key, baseURL: `${svc.url}/v1`, maxRetries: 0, timeout: 120_000 });
+    client = new OpenAI({ apiKey: svc.key, baseURL: `${svc.url}/v1`, maxRetries: 0, timeout: 230_000 });
   });
   afterAll(async () => {
     await svc?.stop();
@@ -231,7 +231,7 @@ describe('analysis document and dubs before the analysis exists', () => {
     const svc = await startServiceProcess();
     try {
       const auth = { Authorization: `Bearer ${svc.key}` };
-      const client = new OpenAI({ apiKey: svc.key, baseURL: `${svc.url}/v1`, maxRetries: 0, timeout: 120_000 });
+      const client = new OpenAI({ apiKey: svc.key, baseURL: `${svc.url}/v1`, maxRetries: 0, timeout: 230_000 });
       const { response } = await client.audio.transcriptions
         .create({ file: fs.createReadStream(path.join(audioDir, 'asr', LJ)), model: 'whisper-1', project_key: 'docs' } as never)
         .withResponse();
