@@ -46,7 +46,9 @@ describe('tileTranscript', () => {
       [4, 'S1', 21, 23],
       [5, 'S2', 26, 29],
     ]);
-    expect(tiled.segments[5]!.words).toEqual([{ word: 'general', start: 26, end: 29, confidence: 0.7, speaker: 'S2' }]);
+    expect(tiled.segments[5]!.words).toEqual([
+      { word: 'general', start: 26, end: 29, confidence: 0.7, speaker: 'S2' },
+    ]);
     expect(tiled.speakers).toEqual(['S1', 'S2']);
     expect(tiled.profiles).toEqual(piece.profiles);
     expect(tiled.text).toBe('hello there general hello there general hello there general');
