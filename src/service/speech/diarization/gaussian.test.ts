@@ -1,18 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createFeatureMatrix } from '../../dsp/features';
 import { accumulate, covarianceLogDet, deltaBic, emptyStats, logDetSpd } from './gaussian';
-
-/** Deterministic pseudo-random numbers (mulberry32), so tests never flake. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from './synthetic.testutil';
 
 function gaussianFrames(n: number, means: number[], seed: number) {
   const r = rng(seed);

@@ -24,7 +24,8 @@ export const VOICE_B: SyntheticVoice = {
   ],
 };
 
-function rng(seed: number): () => number {
+/** Deterministic pseudo-random numbers (mulberry32), so tests never flake. */
+export function rng(seed: number): () => number {
   let s = seed >>> 0;
   return () => {
     s = (s + 0x6d2b79f5) >>> 0;
