@@ -27,6 +27,7 @@ import { launchChromium } from '../../test/e2e/browser';
 import { buildStudio } from '../../test/e2e/build-studio';
 import { repoRoot, sharedDir, startService, type RunningService } from '../../test/e2e/service-process';
 import { seedTiledTranscript } from './seed-session';
+import { waitForRelease } from './wait-for-release';
 
 const SECONDS = Number(process.env.BENCH_STUDIO_SECONDS ?? 3600);
 const RUNS = Number(process.env.BENCH_STUDIO_RUNS ?? 5);
@@ -146,6 +147,9 @@ async function main() {
       log('uploading the hour, then stopping the service before its transcription gets anywhere…');
       id = await upload(service, auth, file);
       await service.stop();
+      const stopped = Date.now();
+      await waitForRelease(dataDir);
+      log(`  the service let go of its data folder ${secondsSince(stopped).toFixed(1)} s after npm exited`);
       const seeded = seedTiledTranscript(dataDir, pieceId, id);
       log(
         `  seeded the hour with the piece's real transcript tiled ${seeded.tiles}× (every ${seeded.pieceDuration.toFixed(1)} s): ${seeded.segments} segments, ${seeded.words} words`,
