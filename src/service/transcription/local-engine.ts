@@ -13,6 +13,7 @@ import { transcribeFile } from '../speech/pipeline/transcribe';
 import { createSileroVad, type SileroVad } from '../speech/vad/silero';
 import { diarizeSpectral, DEFAULT_DIARIZER_SETTINGS } from '../speech/diarization/spectralDiarizer';
 import { ThreadedDiarizer } from './threaded-diarizer';
+import { DIARIZATION_VAD, diarizationSpeech } from './diarization-speech';
 import { createPocketSphinxRecognizer } from '../speech/recognition/pocketsphinx-recognizer';
 import { POCKETSPHINX_ID } from '../models/engines';
 import type { VoiceMatcher } from '../speakers/speaker-directory';
@@ -25,7 +26,8 @@ import type { TranscriptionEngine } from './engine';
 export function createLocalTranscription(deps: { tools: MediaTools; env: NodeJS.ProcessEnv; matcher: VoiceMatcher }): TranscriptionEngine {
   const recognizers = new Map<string, Recognizer>();
   let vad: SileroVad | null = null;
-  const diarizer = new ThreadedDiarizer();
+  let diarizationVad: SileroVad | null = null;
+  const diarizer = new ThreadedDiarizer((pcm, speech) => diarizationSpeech(pcm, (diarizationVad ??= createSileroVad(DIARIZATION_VAD)), speech));
 
   const recognizerFor = (id: string): Recognizer => {
     let recognizer = recognizers.get(id);
@@ -114,7 +116,9 @@ export function createLocalTranscription(deps: { tools: MediaTools; env: NodeJS.
       await Promise.allSettled([...recognizers.values()].map((r) => r.close()));
       recognizers.clear();
       await vad?.close();
+      await diarizationVad?.close();
       vad = null;
+      diarizationVad = null;
     },
   };
 }

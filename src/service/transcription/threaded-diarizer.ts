@@ -19,7 +19,11 @@ function startThread(): Worker {
  * not copied: the caller must not read `pcm` afterwards (the pipeline no longer needs it by then).
  */
 export class ThreadedDiarizer implements Diarizer {
-  async diarize(pcm: Float32Array, speech: Span[], options: DiarizeOptions = {}): Promise<DiarizationResult> {
+  /** `refineSpeech` may replace the recognizer's speech spans with ones suited to diarization. */
+  constructor(private readonly refineSpeech?: (pcm: Float32Array, speech: Span[]) => Promise<Span[]>) {}
+
+  async diarize(pcm: Float32Array, recognizedSpeech: Span[], options: DiarizeOptions = {}): Promise<DiarizationResult> {
+    const speech = this.refineSpeech ? await this.refineSpeech(pcm, recognizedSpeech) : recognizedSpeech;
     const worker = startThread();
     try {
       return await new Promise<DiarizationResult>((resolve, reject) => {
