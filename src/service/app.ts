@@ -37,7 +37,7 @@ export function createApp(ctx: ServiceContext): express.Express {
   // One-time sign-in link → HttpOnly same-site cookie; the key itself never reaches the browser.
   app.get('/auth/signin', (req, res) => {
     if (!ctx.signIn.consume(req.query.token)) {
-      throw new HttpError(403, 'This sign-in link is invalid or was already used. Restart `npm run serve` or run `npm run keys -- signin` for a new one.');
+      throw new HttpError(403, 'This sign-in link is invalid or was already used. Restart `npm run serve` (or `npm start`) for a new one.');
     }
     const { token, maxAgeSeconds } = ctx.browserSessions.create();
     res.setHeader('Set-Cookie', `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}`);
@@ -58,8 +58,9 @@ export function createApp(ctx: ServiceContext): express.Express {
     }),
   );
   app.use('/v1', jsonBody());
+  let openApi: ReturnType<typeof openApiDocument> | null = null;
   app.get('/v1/openapi.json', (_req, res) => {
-    res.json(openApiDocument());
+    res.json((openApi ??= openApiDocument()));
   });
   app.use('/v1/speech/projects', projectsRouter(ctx.projects));
   app.use('/v1/speech/transcriptions', transcriptionsRouter(ctx));
