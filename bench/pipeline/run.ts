@@ -6,7 +6,7 @@
  *       [--no-diarize] [--no-recognition] [--concurrency 2] [--max-chunk 20] [--merge-gap 0.6] [--json]
  *
  * Defaults: ../shared/audio/long/read_speech_concat.flac (13.8 min) and its segments.tsv; Silero VAD,
- * PocketSphinx pool (one decoder per core), spectral diarizer. Targets: RTF ≤ 0.25 on 2 cores.
+ * PocketSphinx pool (one decoder per core), the service's diarizer. Targets: RTF ≤ 0.25 on 2 cores.
  *
  * Memory: Node's own peak is process.resourceUsage().maxRSS; children are not covered by it (Node does
  * not expose RUSAGE_CHILDREN), so every 100 ms the bench reads VmRSS of this process and all its
@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { resolveMediaTools } from '../../src/service/media/tools';
 import { transcribeFile, type TranscribeStage } from '../../src/service/speech/pipeline/transcribe';
 import { createPocketSphinxRecognizer } from '../../src/service/speech/recognition/pocketsphinx-recognizer';
-import { SpectralDiarizer } from '../../src/service/speech/diarization/spectralDiarizer';
+import { createServiceDiarizer } from '../../src/service/transcription/local-engine';
 import { wordErrorRate } from '../../src/service/speech/scoring/wer';
 import type { Recognizer } from '../../src/service/speech/types';
 import { createSileroVad } from '../../src/service/speech/vad/silero';
@@ -122,7 +122,9 @@ async function main(): Promise<void> {
   const recognizer: Recognizer = noRecognition
     ? { id: 'none', recognize: async () => [], close: async () => {} }
     : createPocketSphinxRecognizer();
-  const diarizer = diarize ? new SpectralDiarizer() : undefined;
+  // The service's own diarizer (worker thread, diarization VAD), so the figures are the service's.
+  const service = diarize ? createServiceDiarizer() : undefined;
+  const diarizer = service?.diarizer;
   const memory = new TreeMemory();
   const stageAt: Partial<Record<TranscribeStage, number>> = {};
   let firstSegmentAt: number | null = null;
@@ -149,6 +151,7 @@ async function main(): Promise<void> {
   memory.stop();
   await recognizer.close();
   await vad.close();
+  await service?.close();
   await new Promise((resolve) => setTimeout(resolve, 200)); // let the decoder processes be reaped
   const cpu = treeCpuSeconds() - cpu0;
 

@@ -20,14 +20,29 @@ import type { VoiceMatcher } from '../speakers/speaker-directory';
 import type { TranscriptionEngine } from './engine';
 
 /**
+ * The service's diarizer: spectral diarization on a worker thread, over speech spans found for
+ * diarization (level-normalised audio, DIARIZATION_VAD). Shared with bench/pipeline.
+ */
+export function createServiceDiarizer(): { diarizer: ThreadedDiarizer; close(): Promise<void> } {
+  let vad: SileroVad | null = null;
+  const diarizer = new ThreadedDiarizer((pcm, speech) => diarizationSpeech(pcm, (vad ??= createSileroVad(DIARIZATION_VAD)), speech));
+  return {
+    diarizer,
+    close: async () => {
+      await vad?.close();
+      vad = null;
+    },
+  };
+}
+
+/**
  * The on-device pipeline: Silero VAD, the chosen recognizer (PocketSphinx today) and spectral
  * diarization. Engines start on first use and stay warm (their decoder processes are long-lived).
  */
 export function createLocalTranscription(deps: { tools: MediaTools; env: NodeJS.ProcessEnv; matcher: VoiceMatcher }): TranscriptionEngine {
   const recognizers = new Map<string, Recognizer>();
   let vad: SileroVad | null = null;
-  let diarizationVad: SileroVad | null = null;
-  const diarizer = new ThreadedDiarizer((pcm, speech) => diarizationSpeech(pcm, (diarizationVad ??= createSileroVad(DIARIZATION_VAD)), speech));
+  const { diarizer, close: closeDiarizer } = createServiceDiarizer();
 
   const recognizerFor = (id: string): Recognizer => {
     let recognizer = recognizers.get(id);
@@ -116,9 +131,8 @@ export function createLocalTranscription(deps: { tools: MediaTools; env: NodeJS.
       await Promise.allSettled([...recognizers.values()].map((r) => r.close()));
       recognizers.clear();
       await vad?.close();
-      await diarizationVad?.close();
+      await closeDiarizer();
       vad = null;
-      diarizationVad = null;
     },
   };
 }
