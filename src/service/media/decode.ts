@@ -1,6 +1,7 @@
-import { spawn, execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { SAMPLE_RATE } from '../speech/types';
 import type { MediaTools } from './tools';
+import { probeMedia } from './probe';
 
 /**
  * Streams any container ffmpeg can read as 16 kHz mono float32 PCM, in fixed-size blocks, so a long
@@ -175,27 +176,11 @@ export async function decodeAudioToArray(
  * The container's idea of the first audio stream's duration in seconds, or null when it has none or
  * does not say. Only a hint (for pre-sizing buffers and progress): decoding is the truth.
  */
-export function probeAudioDuration(
-  path: string,
-  tools: MediaTools,
-  signal?: AbortSignal,
-): Promise<number | null> {
-  const args = ['-v', 'error', '-select_streams', 'a:0', '-show_entries', 'stream=duration:format=duration'];
-  return new Promise((resolve) => {
-    execFile(tools.ffprobe, [...args, '-of', 'json', path], { signal }, (error, stdout) => {
-      if (error) return resolve(null);
-      try {
-        const info = JSON.parse(stdout) as {
-          streams?: { duration?: string }[];
-          format?: { duration?: string };
-        };
-        const stream = info.streams?.[0];
-        if (!stream) return resolve(null);
-        const seconds = Number(stream.duration ?? info.format?.duration);
-        resolve(Number.isFinite(seconds) && seconds > 0 ? seconds : null);
-      } catch {
-        resolve(null);
-      }
-    });
-  });
+export async function probeAudioDuration(path: string, tools: MediaTools, signal?: AbortSignal): Promise<number | null> {
+  try {
+    const probe = await probeMedia(tools, path, signal);
+    return probe.hasAudio ? probe.duration : null;
+  } catch {
+    return null;
+  }
 }
