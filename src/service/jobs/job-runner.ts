@@ -107,13 +107,6 @@ export class JobRunner extends EventEmitter<JobEvents> {
     await Promise.allSettled(active.map((r) => r.done));
   }
 
-  /** Resolves when no job is queued or running (tests and benchmarks). */
-  async idle(): Promise<void> {
-    while (this.running.size > 0 || this.nextQueued()) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-
   private nextQueued(): JobRecord | null {
     const kinds = [...this.handlers.keys()];
     if (kinds.length === 0) return null;

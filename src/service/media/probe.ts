@@ -70,14 +70,13 @@ export function probeMedia(tools: MediaTools, file: string, signal?: AbortSignal
 /** Content-Type for playback of the original file, from ffprobe's container name. */
 export function contentTypeFor({ container, hasAudio, hasVideo }: Pick<ProbeResult, 'container' | 'hasAudio' | 'hasVideo'>): string {
   const first = container.split(',');
-  const hasVideoHint = hasVideo;
   const has = (name: string) => first.includes(name);
   if (has('wav')) return 'audio/wav';
   if (has('flac')) return 'audio/flac';
   if (has('mp3')) return 'audio/mpeg';
   if (has('ogg')) return 'audio/ogg';
-  if (has('matroska') || has('webm')) return hasVideoHint ? 'video/webm' : 'audio/webm';
-  if (has('mov') || has('mp4') || has('m4a')) return hasVideoHint || !hasAudio ? 'video/mp4' : 'audio/mp4';
+  if (has('matroska') || has('webm')) return hasVideo ? 'video/webm' : 'audio/webm';
+  if (has('mov') || has('mp4') || has('m4a')) return hasVideo || !hasAudio ? 'video/mp4' : 'audio/mp4';
   if (has('aac')) return 'audio/aac';
   if (has('aiff')) return 'audio/aiff';
   return 'application/octet-stream';

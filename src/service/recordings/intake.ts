@@ -52,7 +52,7 @@ export async function intakeRecording(deps: IntakeDeps, upload: UploadedFile, op
   const storedName = `original.${storedExtension(upload.fileName, probe.container)}`;
   fs.mkdirSync(dir, { recursive: true });
   try {
-    fs.renameSync(upload.path, path.join(dir, storedName));
+    fs.renameSync(upload.path, deps.layout.original(id, storedName));
     fsyncDir(dir);
     deps.db.transaction(() => {
       const { project } = deps.projects.findOrCreate(options.projectKey, options.projectName ?? options.projectKey);

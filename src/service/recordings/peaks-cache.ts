@@ -40,7 +40,7 @@ export class PeaksCache {
     if (!stored) throw new Error('session has no stored file');
     let peaks: Peaks;
     try {
-      peaks = await computePeaks(path.join(this.layout.recording(sessionId), stored), this.tools);
+      peaks = await computePeaks(this.layout.original(sessionId, stored), this.tools);
     } catch (error) {
       if (!isNoAudioStreamError(error)) throw error;
       // A video without sound still gets a (flat) timeline of its length.

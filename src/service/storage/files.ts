@@ -48,6 +48,10 @@ export class DataLayout {
   recording(sessionId: string): string {
     return path.join(this.recordings, sessionId);
   }
+  /** The original upload inside a recording folder (`storedName` comes from the sessions table). */
+  original(sessionId: string, storedName: string): string {
+    return path.join(this.recording(sessionId), storedName);
+  }
   ensure(): void {
     fs.mkdirSync(this.root, { recursive: true });
     fs.mkdirSync(this.recordings, { recursive: true });

@@ -35,10 +35,6 @@ export class KeyStore {
       .all() as ApiKeyRecord[];
   }
 
-  countActive(): number {
-    return (this.db.prepare('SELECT COUNT(*) AS n FROM api_keys WHERE revoked_at IS NULL').get() as { n: number }).n;
-  }
-
   /** Revokes by id, or by a unique id prefix. Returns the record, or null when none matched. */
   revoke(idOrPrefix: string): ApiKeyRecord | null {
     const rows = this.db

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import type { ServiceContext } from '../context';
@@ -153,11 +152,7 @@ export function openAiTranscriptionsHandler(ctx: ServiceContext) {
       const language = ctx.languages.resolve(fields.language, ['body', 'language']);
       let session;
       try {
-        session = await intakeRecording(
-          { db: ctx.db, layout: ctx.layout, tools: ctx.tools, projects: ctx.projects, sessions: ctx.sessions, jobs: ctx.jobs },
-          file,
-          { projectKey: fields.project_key ?? DEFAULT_PROJECT_KEY, language, queueJob: false },
-        );
+        session = await intakeRecording(ctx, file, { projectKey: fields.project_key ?? DEFAULT_PROJECT_KEY, language, queueJob: false });
       } catch (error) {
         if (error instanceof NotMediaError) throw new HttpError(415, error.message, { code: 'unsupported_file', param: 'file' });
         throw error;
@@ -176,7 +171,7 @@ export function openAiTranscriptionsHandler(ctx: ServiceContext) {
       }
       const sent: string[] = [];
       const transcript = await ctx.transcription.transcribe({
-        file: path.join(ctx.layout.recording(id), ctx.sessions.storedName(id)!),
+        file: ctx.layout.original(id, ctx.sessions.storedName(id)!),
         engine,
         language,
         prompt: fields.prompt,

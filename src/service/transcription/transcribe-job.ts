@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { JobContext, JobRunner } from '../jobs/job-runner';
 import { JobFailure } from '../jobs/job-runner';
 import type { ServiceContext } from '../context';
@@ -31,7 +30,7 @@ export function registerTranscribeJob(ctx: ServiceContext, runner: JobRunner, af
     }
     ctx.sessions.setProgress(sessionId, 'running', 0, 'starting');
     const transcript = await ctx.transcription.transcribe({
-      file: path.join(ctx.layout.recording(sessionId), stored),
+      file: ctx.layout.original(sessionId, stored),
       engine,
       language: summary.language,
       prompt: payload.prompt,

@@ -5,10 +5,6 @@ export const Uuid = z.uuid().meta({ description: 'Identifier assigned by the ser
 
 export const Timestamp = z.string().meta({ description: 'ISO 8601 timestamp with time zone offset', example: '2026-11-21T09:30:00.000Z' });
 
-export function listOf<T extends z.ZodType>(item: T, id: string) {
-  return z.object({ data: z.array(item) }).meta({ id });
-}
-
 /** Offset pagination, as FastAPI-style APIs usually expose it. */
 export const PageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20).meta({ description: 'Page size, 1–100' }),

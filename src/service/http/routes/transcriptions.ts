@@ -6,7 +6,7 @@ import { MediaPatch, PageQuery, ProjectKey, ProjectName } from '../../../shared/
 import { HttpError } from '../errors';
 import { parseInput } from '../validation';
 import { readMultipart, singleField, singleFile } from '../multipart';
-import { intakeRecording, type IntakeDeps } from '../../recordings/intake';
+import { intakeRecording } from '../../recordings/intake';
 import { mergeTimebase } from '../../recordings/timebase';
 import { NotMediaError } from '../../media/probe';
 import { signAudio } from '../../auth/signed-url';
@@ -32,7 +32,6 @@ export function baseUrl(req: Request): string {
 
 export function transcriptionsRouter(ctx: ServiceContext): Router {
   const router = Router();
-  const intakeDeps: IntakeDeps = { db: ctx.db, layout: ctx.layout, tools: ctx.tools, projects: ctx.projects, sessions: ctx.sessions, jobs: ctx.jobs };
 
   const sessionOr404 = (req: Request) => {
     const { session_id } = parseInput(SessionRef, req.params, 'path');
@@ -51,7 +50,7 @@ export function transcriptionsRouter(ctx: ServiceContext): Router {
       );
       const file = singleFile(form, 'file');
       const language = ctx.languages.resolve(fields.language, ['body', 'language']);
-      const session = await intakeRecording(intakeDeps, file, { projectKey: fields.project_key, projectName: fields.project_name, language });
+      const session = await intakeRecording(ctx, file, { projectKey: fields.project_key, projectName: fields.project_name, language });
       res.status(201).location(`/v1/speech/transcriptions/${session.id}`).json(session);
     } catch (error) {
       if (error instanceof NotMediaError) throw new HttpError(415, error.message, { code: 'unsupported_file' });
