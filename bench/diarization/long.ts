@@ -4,9 +4,11 @@
  * stand in for an hour-long file. Speech spans from the bench's energy VAD. Prints speakers found,
  * wall time and the process's peak resident memory.
  *
- *   nice -n 10 node --import tsx bench/diarization/long.ts [--repeat 4]
+ *   nice -n 10 node --import tsx bench/diarization/long.ts [--repeat 4] [--set key=value ...]
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { diarizationError, type LabeledTurn } from '../../src/service/speech/scoring/der';
 import { SpectralDiarizer } from '../../src/service/speech/diarization/spectralDiarizer';
 import { decodeAudio, sharedDir } from './audio';
 import { energySpans } from './energyVad';
@@ -22,7 +24,14 @@ async function main() {
   const speechSeconds = speech.reduce((s, x) => s + x.end - x.start, 0);
   const rssBefore = process.memoryUsage().rss;
   const started = performance.now();
-  const { turns, profiles } = await new SpectralDiarizer().diarize(pcm, speech);
+  const settings: Record<string, number> = {};
+  process.argv.forEach((a, k) => {
+    if (a === '--set') {
+      const [key, value] = process.argv[k + 1]!.split('=');
+      settings[key!] = Number(value);
+    }
+  });
+  const { turns, profiles } = await new SpectralDiarizer(settings).diarize(pcm, speech);
   const elapsed = (performance.now() - started) / 1000;
   const peak = process.resourceUsage().maxRSS * 1024;
   console.log(
@@ -30,9 +39,40 @@ async function main() {
   );
   console.log(`speakers ${Object.keys(profiles).length}, turns ${turns.length}`);
   console.log(`diarization ${elapsed.toFixed(1)} s (${(seconds / elapsed).toFixed(0)}× real time)`);
+  if (repeat === 1) {
+    const r = diarizationError(longReference(), turns, { collar: 0.25 });
+    console.log(
+      `DER ${(100 * r.der).toFixed(1)}% (missed ${r.missed.toFixed(1)} s, false alarm ${r.falseAlarm.toFixed(1)} s, confusion ${r.confusion.toFixed(1)} s of ${r.reference.toFixed(1)} s)`,
+    );
+  }
   console.log(
     `RSS before ${(rssBefore / 2 ** 20).toFixed(0)} MiB (audio ${(pcm.byteLength / 2 ** 20).toFixed(0)} MiB), peak ${(peak / 2 ** 20).toFixed(0)} MiB`,
   );
+}
+
+/**
+ * The concatenation's reference turns, one voice per source corpus/reader: the segments file names each
+ * clip's source; the speaker is its name without the utterance number (LibriSpeech keeps the reader id).
+ */
+function longReference(): LabeledTurn[] {
+  const rows = readFileSync(path.join(sharedDir, 'audio/long/read_speech_concat.segments.tsv'), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((line) => line.split('\t'));
+  return rows.map(([start, end, source]) => ({
+    start: Number(start),
+    end: Number(end),
+    speaker: speakerOf(source!),
+  }));
+}
+
+function speakerOf(source: string): string {
+  const reader = /^librispeech_\w*?_(\d+)-/.exec(source);
+  if (reader) return `librispeech-${reader[1]}`;
+  for (const corpus of ['amateur', 'ljspeech', 'us_aew', 'us_axb', 'arctic_a', 'austen', 'cards', 'misc', 'jfk'])
+    if (source.includes(corpus)) return corpus;
+  return source;
 }
 
 await main();
