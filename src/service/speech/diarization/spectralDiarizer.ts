@@ -7,6 +7,7 @@ import { detectSpeakerChanges } from './changeDetection';
 import { bicAgglomerate, mergeAdjacent } from './clustering';
 import { accumulate, emptyStats, type GaussianStats } from './gaussian';
 import { gmmLogLikelihood, trainGmm } from './gmm';
+import { coverSpans, keptFrameSeconds, quietThreshold, splitAtPauses } from './pauses';
 import { labelsToTurns } from './turns';
 import { viterbiLabels } from './viterbi';
 
@@ -39,6 +40,13 @@ export interface SpectralDiarizerSettings {
   switchPenalty: number;
   /** Clusters with less speech than this (seconds) after resegmentation are folded into the others. */
   minSpeakerSeconds: number;
+  /**
+   * Frames this many dB under the speech level (90th percentile of frame energy in the spans) are quiet:
+   * left out of every model, and where they last `minPauseSeconds` they split a span. 0 disables both
+   * (the default: it fixes `sample` but loses the long recording's speakers, bench/diarization/README.md).
+   */
+  pauseDb: number;
+  minPauseSeconds: number;
 }
 
 export const DEFAULT_DIARIZER_SETTINGS: SpectralDiarizerSettings = {
@@ -57,6 +65,8 @@ export const DEFAULT_DIARIZER_SETTINGS: SpectralDiarizerSettings = {
   gmmComponents: 16,
   switchPenalty: 50,
   minSpeakerSeconds: 3,
+  pauseDb: 0,
+  minPauseSeconds: 0.2,
 };
 
 const HOP = 160;
@@ -91,7 +101,7 @@ export function diarizeSpectral(
   options: DiarizeOptions,
   s: SpectralDiarizerSettings,
 ): DiarizationResult {
-  const { mfcc } = computeMfcc(pcm, {
+  const { mfcc, logEnergy } = computeMfcc(pcm, {
     coefficients: Math.max(20, s.clusterCepstra + 1),
     frameLength: FRAME,
     hop: HOP,
@@ -110,31 +120,42 @@ export function diarizeSpectral(
   const frameOf = (t: number) =>
     Math.max(0, Math.min(mfcc.frames, Math.round((t * SAMPLE_RATE - FRAME / 2) / HOP)));
 
-  // Speech frames, gathered into one compact matrix; runs keep each span's frame range in it.
-  const spans = [...speech].filter((x) => x.end > x.start).sort((a, b) => a.start - b.start);
-  const runs: { from: number; to: number; span: Span; firstFrame: number }[] = [];
-  let total = 0;
+  const given = [...speech].filter((x) => x.end > x.start).sort((a, b) => a.start - b.start);
+  // A VAD that bridges pauses leaves background frames in the spans, and segments that straddle a pause
+  // between two voices; quiet frames stay out of the models, and longer pauses split the spans.
+  const quiet =
+    s.pauseDb > 0
+      ? quietThreshold(
+          logEnergy,
+          given.map((x) => [frameOf(x.start), frameOf(x.end)] as const),
+          s.pauseDb,
+        )
+      : -Infinity;
+  const minPauseFrames = Math.max(1, Math.round((s.minPauseSeconds * SAMPLE_RATE) / HOP));
+  const spans = splitAtPauses(given, logEnergy, quiet, minPauseFrames, frameOf, frameStart);
+
+  // Speech frames, gathered into one compact matrix; runs keep each piece's range in it, rawIndex the
+  // original frame of each row.
+  const runs: { from: number; to: number; span: Span }[] = [];
+  const kept: number[] = [];
   for (const span of spans) {
-    const a = frameOf(span.start);
-    const b = Math.max(a, frameOf(span.end));
-    if (b > a) {
-      runs.push({ from: total, to: total + (b - a), span, firstFrame: a });
-      total += b - a;
-    }
+    const from = kept.length;
+    const end = frameOf(span.end);
+    for (let f = frameOf(span.start); f < end; f++) if (logEnergy[f]! >= quiet) kept.push(f);
+    if (kept.length > from) runs.push({ from, to: kept.length, span });
   }
+  const total = kept.length;
   if (total === 0) return { turns: [], profiles: {} };
   const firstDim = s.useC0 ? 0 : 1;
   const dim = s.clusterCepstra + 1 - firstDim;
   const feats = createFeatureMatrix(total, dim);
-  const rawIndex = new Int32Array(total);
-  for (const run of runs) {
-    for (let i = 0; i < run.to - run.from; i++) {
-      const src = (run.firstFrame + i) * clusterMfcc.dim + firstDim;
-      feats.data.set(clusterMfcc.data.subarray(src, src + dim), (run.from + i) * dim);
-      rawIndex[run.from + i] = run.firstFrame + i;
-    }
-  }
+  const rawIndex = Int32Array.from(kept);
+  rawIndex.forEach((f, i) => {
+    const src = f * clusterMfcc.dim + firstDim;
+    feats.data.set(clusterMfcc.data.subarray(src, src + dim), i * dim);
+  });
   normalizeMeanVariance(feats);
+  const frameSeconds = keptFrameSeconds(rawIndex, runs, HOP / SAMPLE_RATE);
 
   // 1. Change detection inside each speech span.
   let segments: Segment[] = [];
@@ -249,7 +270,7 @@ export function diarizeSpectral(
     clusterCount = result.clusters;
     // Drop clusters too small to be a speaker, unless that would go below minSpeakers.
     const seconds = new Float64Array(clusterCount);
-    for (let i = 0; i < total; i++) seconds[labels[i]!]! += HOP / SAMPLE_RATE;
+    for (let i = 0; i < total; i++) seconds[labels[i]!]! += frameSeconds[i]!;
     const keep = [...seconds.keys()].filter((c) => seconds[c]! >= s.minSpeakerSeconds);
     const floor = Math.min(clusterCount, options.minSpeakers ?? 1);
     if (keep.length < clusterCount && keep.length >= floor && keep.length > 0) {
@@ -261,17 +282,15 @@ export function diarizeSpectral(
     }
   }
 
-  const { turns, names } = labelsToTurns(runs, labels, (i) => {
-    const run = runs.find((r) => i >= r.from && i < r.to)!;
-    return frameStart(run.firstFrame + (i - run.from));
-  });
+  const { turns, names } = labelsToTurns(runs, labels, (i) => frameStart(rawIndex[i]!));
   const profiles: Record<string, number[]> = {};
   for (const [cluster, name] of names) {
     const frames: number[] = [];
     for (let i = 0; i < total; i++) if (labels[i] === cluster) frames.push(rawIndex[i]!);
     profiles[name] = computeProfile(mfcc, frames);
   }
-  return { turns, profiles };
+  // Pauses and quiet edges left out above go to the neighbouring turns: the output covers the given speech.
+  return { turns: coverSpans(turns, given), profiles };
 }
 
 function addInto(a: GaussianStats, b: GaussianStats): GaussianStats {
