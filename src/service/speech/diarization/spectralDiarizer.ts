@@ -10,6 +10,7 @@ import { gmmLogLikelihood, trainGmm } from './gmm';
 import { coverSpans, keptFrameSeconds, quietThreshold, splitAtPauses } from './pauses';
 import { labelsToTurns } from './turns';
 import { viterbiLabels } from './viterbi';
+import { frameVoicing } from './voicing';
 
 export interface SpectralDiarizerSettings {
   /** Cepstra used for clustering, c1 … c(n) (profiles always use c1…c19). */
@@ -47,6 +48,11 @@ export interface SpectralDiarizerSettings {
    */
   pauseDb: number;
   minPauseSeconds: number;
+  /**
+   * Frames less periodic than this (voicing.ts; unvoiced, noise, overlapped voices) are left out of every
+   * model and labelled from their neighbours. 0 disables (the default: bench/diarization/README.md).
+   */
+  minVoicing: number;
 }
 
 export const DEFAULT_DIARIZER_SETTINGS: SpectralDiarizerSettings = {
@@ -67,6 +73,7 @@ export const DEFAULT_DIARIZER_SETTINGS: SpectralDiarizerSettings = {
   minSpeakerSeconds: 3,
   pauseDb: 0,
   minPauseSeconds: 0.2,
+  minVoicing: 0,
 };
 
 const HOP = 160;
@@ -136,12 +143,14 @@ export function diarizeSpectral(
 
   // Speech frames, gathered into one compact matrix; runs keep each piece's range in it, rawIndex the
   // original frame of each row.
+  // Only clearly periodic frames (one voice, voiced) as evidence, if asked: see minVoicing.
+  const voicing = s.minVoicing > 0 ? frameVoicing(pcm, mfcc.frames, HOP, FRAME) : undefined;
   const runs: { from: number; to: number; span: Span }[] = [];
   const kept: number[] = [];
   for (const span of spans) {
     const from = kept.length;
     const end = frameOf(span.end);
-    for (let f = frameOf(span.start); f < end; f++) if (logEnergy[f]! >= quiet) kept.push(f);
+    for (let f = frameOf(span.start); f < end; f++) if (logEnergy[f]! >= quiet && (!voicing || voicing[f]! >= s.minVoicing)) kept.push(f);
     if (kept.length > from) runs.push({ from, to: kept.length, span });
   }
   const total = kept.length;
