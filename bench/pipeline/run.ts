@@ -24,6 +24,7 @@ import { createServiceDiarizer } from '../../src/service/transcription/local-eng
 import { wordErrorRate } from '../../src/service/speech/scoring/wer';
 import type { Recognizer } from '../../src/service/speech/types';
 import { createSileroVad } from '../../src/service/speech/vad/silero';
+import { treeCpuSeconds } from '../lib/proc-cpu';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const sharedDir = process.env.TAKELINE_SHARED_DIR || path.resolve(repoRoot, '../shared');
@@ -94,15 +95,6 @@ function readStatus(pid: number): { name: string; rss: number; hwm: number } | n
   } catch {
     return null;
   }
-}
-
-/** CPU seconds of this process and of its children that have been waited for (/proc/self/stat). */
-function treeCpuSeconds(): number {
-  const stat = readFileSync('/proc/self/stat', 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // After the command name: utime, stime, cutime, cstime are fields 14–17 of stat(5), i.e. 11–14 here.
-  const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0);
-  return ticks / 100; // USER_HZ is 100 on Linux
 }
 
 function loadReference(tsv: string): string {
