@@ -4,12 +4,13 @@ import type { AddressInfo } from 'node:net';
 import { loadConfig, type ServiceConfig } from './config';
 import { DataLayout, readOrCreateSecret } from './storage/files';
 import { openDatabase } from './storage/database';
+import { acquireDataLock } from './storage/data-lock';
 import { ProjectStore } from './storage/project-store';
 import { SessionStore } from './storage/session-store';
 import { KeyStore } from './storage/key-store';
 import { BrowserSessionStore } from './storage/browser-sessions';
 import { JobRunner } from './jobs/job-runner';
-import { checkMediaTools, resolveMediaTools } from './media/tools';
+import { checkMediaTools, resolveMediaTools, type MediaTools } from './media/tools';
 import { ModelRegistry, resolveLanguage } from './models/registry';
 import { installedEngines } from './models/engines';
 import { SignInTokens } from './auth/sign-in';
@@ -64,6 +65,24 @@ export async function startService(options: StartOptions = {}): Promise<RunningS
 
   const layout = new DataLayout(config.dataDir);
   layout.ensure();
+  const releaseLock = acquireDataLock(layout.lock, layout.root);
+  try {
+    return await open(config, env, layout, tools, log, releaseLock);
+  } catch (error) {
+    releaseLock();
+    throw error;
+  }
+}
+
+/** Everything after the data folder is locked; `releaseLock` runs when the service stops. */
+async function open(
+  config: ServiceConfig,
+  env: NodeJS.ProcessEnv,
+  layout: DataLayout,
+  tools: MediaTools,
+  log: (line: string) => void,
+  releaseLock: () => void,
+): Promise<RunningService> {
   const db = openDatabase(layout.database);
   const projects = new ProjectStore(db);
   const sessions = new SessionStore(db);
@@ -131,6 +150,7 @@ export async function startService(options: StartOptions = {}): Promise<RunningS
         server.closeAllConnections();
         await closed;
         db.close();
+        releaseLock();
       })()),
   };
 }

@@ -41,6 +41,23 @@ describe('durability', () => {
   });
 });
 
+describe('one service per data folder', () => {
+  it('refuses a second service on a folder in use, leaves the first running, and frees the folder on stop', async () => {
+    const first = await startServiceProcess();
+    const lock = path.join(first.dataDir, 'service.lock');
+    expect(fs.readFileSync(lock, 'utf8').trim()).toBe(String(first.child.pid));
+    await expect(startServiceProcess({ dataDir: first.dataDir })).rejects.toThrow(
+      new RegExp(`in use by another Takeline service \\(process ${first.child.pid}\\).*TAKELINE_DATA_DIR`),
+    );
+    expect((await fetch(`${first.url}/healthz`)).status).toBe(200);
+    expect(fs.readFileSync(lock, 'utf8').trim()).toBe(String(first.child.pid));
+    expect(await first.stop()).toBe(0);
+    expect(fs.existsSync(lock)).toBe(false);
+    const again = await startServiceProcess({ dataDir: first.dataDir });
+    expect(await again.stop()).toBe(0);
+  });
+});
+
 describe('durable transcription jobs', () => {
   it('resumes a job that was running when the service was killed', { timeout: 600_000 }, async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'takeline-long-'));

@@ -4,8 +4,6 @@ import { ConfigError } from '../config';
 /** `npm run serve`: the service headless on 127.0.0.1, configured by environment. */
 async function main() {
   const service = await startService();
-  process.stdout.write(`takeline listening on ${service.url}\n`);
-  process.stdout.write(`takeline studio sign-in link (one-time): ${service.signInUrl()}\n`);
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
@@ -19,8 +17,11 @@ async function main() {
       },
     );
   };
+  // Before the listening line: whoever reads it may signal at once.
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
+  process.stdout.write(`takeline listening on ${service.url}\n`);
+  process.stdout.write(`takeline studio sign-in link (one-time): ${service.signInUrl()}\n`);
 }
 
 main().catch((error) => {

@@ -45,6 +45,10 @@ export class DataLayout {
   get secrets(): string {
     return path.join(this.root, 'secrets');
   }
+  /** Held by the one service using this folder (storage/data-lock.ts). */
+  get lock(): string {
+    return path.join(this.root, 'service.lock');
+  }
   recording(sessionId: string): string {
     return path.join(this.recordings, sessionId);
   }
