@@ -67,6 +67,11 @@ export interface DiarizationResult {
 }
 
 export interface Diarizer {
+  /**
+   * True when diarize() computes off the event loop (a worker thread): the pipeline then starts it as soon
+   * as the input ends, alongside the last recognitions, and may hand it the PCM buffer to transfer.
+   */
+  readonly concurrent?: boolean;
   diarize(pcm: Float32Array, speech: Span[], options?: DiarizeOptions): Promise<DiarizationResult>;
 }
 

@@ -19,6 +19,7 @@ function startThread(): Worker {
  * not copied: the caller must not read `pcm` afterwards (the pipeline no longer needs it by then).
  */
 export class ThreadedDiarizer implements Diarizer {
+  readonly concurrent = true;
   /** `refineSpeech` may replace the recognizer's speech spans with ones suited to diarization. */
   constructor(private readonly refineSpeech?: (pcm: Float32Array, speech: Span[]) => Promise<Span[]>) {}
 

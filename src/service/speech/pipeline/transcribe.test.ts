@@ -171,6 +171,30 @@ describe('transcribeFile', () => {
     expect(transcript.segments.map((s) => s.text)).toEqual(['low high', 'low', 'high']);
   });
 
+  it('starts a concurrent diarizer when the input ends, which may take the PCM buffer from the recognitions', async () => {
+    // Every chunk is slow, so recognitions are still queued or running when the input ends.
+    const recognizer = new FakeRecognizer(() => 80);
+    const diarizer = new (class extends ToneDiarizer {
+      readonly concurrent = true;
+      recognitionsLeft = -1;
+      override async diarize(pcm: Float32Array, speech: Span[]) {
+        this.recognitionsLeft = 3 - recognizer.calls.length + recognizer.running;
+        const result = await super.diarize(pcm, speech);
+        // What a worker-thread diarizer does: transfer the buffer, detaching every view of it.
+        structuredClone(pcm.buffer, { transfer: [pcm.buffer as ArrayBuffer] });
+        return result;
+      }
+    })();
+    const transcript = await transcribeFile(
+      join(dir, 'tones.m4a'),
+      { tools, vad: new EnergyVad(), recognizer, diarizer, concurrency: 1 },
+      { chunks: { maxChunkSeconds: 20, mergeGapSeconds: 0.6 } },
+    );
+    expect(diarizer.recognitionsLeft).toBeGreaterThan(0);
+    expect(transcript.text).toBe('low high low high');
+    expect(transcript.segments.map((s) => s.speaker)).toEqual(['S1', 'S2', 'S1', 'S2']);
+  });
+
   it('ends silence as an empty transcript with the recording length', async () => {
     const recognizer = new FakeRecognizer();
     const transcript = await transcribeFile(join(dir, 'silence.wav'), {

@@ -23,12 +23,13 @@ import { openVadStream } from './vadStream';
  *
  * Memory: recognition only ever needs the chunks in flight, but the Diarizer contract takes the whole
  * signal, so with a diarizer the PCM of the recording is kept in one pre-sized buffer (230 MB per hour of
- * 16 kHz float32; chunks are views into it, so nothing is copied). Without a diarizer only the audio not
+ * 16 kHz float32; the recognizer gets a copy of each queued chunk, a few MB at most, so that a diarizer on
+ * another thread can take the buffer over while the last chunks decode). Without a diarizer only the audio not
  * yet handed to the recognizer is held. The way to bound memory with diarization too is a streaming
  * feature extractor (the spectral diarizer only needs ~20 MFCCs per 10 ms, ≈ 29 MB per hour as float32):
  * that needs a Diarizer variant that accepts features incrementally, a change to the shared contract.
- * Measured (bench/pipeline, --no-recognition, a 1-hour FLAC): Node's peak RSS 491 MB, of which 230 MB is the
- * retained PCM; on the 13.8-min file with PocketSphinx, Node 276 MB and the whole process tree 522 MB.
+ * Measured (bench/pipeline): on 69 min with PocketSphinx, Node's peak RSS 659 MB and the whole process tree
+ * 905 MB; on the 13.8-min file, 346 MB and 576 MB.
  */
 
 export interface TranscribeDeps {
@@ -137,7 +138,8 @@ export async function transcribeBlocks(
       const pcm = store.read(toSample(chunk.start), toSample(chunk.end));
       for (const piece of splitAtQuietPoints(pcm, chunk, options.chunks)) {
         const offset = toSample(piece.start);
-        queue.submit(piece, store.read(offset, toSample(piece.end)));
+        // A copy (at most a few chunks are queued): a concurrent diarizer may take the retained buffer.
+        queue.submit(piece, store.read(offset, toSample(piece.end)).slice());
       }
     }
   };
@@ -182,6 +184,18 @@ export async function transcribeBlocks(
     return emptyTranscript(options, recognizer, round3(duration));
   }
 
+  // An in-process diarizer starts only once recognition is over: it may compute synchronously, and blocking
+  // the event loop while recognitions are in flight starves their I/O (and trips their watchdogs). One on
+  // another thread starts now, so it uses the core the last recognitions leave idle.
+  const diarize = () =>
+    diarizer!.diarize((store as RetainedPcm).all(), speech, {
+      minSpeakers: options.minSpeakers,
+      maxSpeakers: options.maxSpeakers,
+    });
+  const early = diarizer?.concurrent ? diarize() : null;
+  // Its failure is reported after recognition's, never as an unhandled rejection meanwhile.
+  early?.catch(() => {});
+
   let recognized: RecognizedSegment[];
   try {
     recognized = await queue.drain();
@@ -191,16 +205,10 @@ export async function transcribeBlocks(
   }
   if (signal.aborted) throw abortReason(signal);
 
-  // Diarization starts only once recognition is over: diarizers may compute synchronously, and blocking the
-  // event loop while recognitions are in flight starves their I/O (and trips their watchdogs) for no gain,
-  // since the recognizer already keeps every core busy.
   let diarization: DiarizationResult | null = null;
   if (diarizer) {
     report(recognizeShare, 'diarize');
-    diarization = await diarizer.diarize((store as RetainedPcm).all(), speech, {
-      minSpeakers: options.minSpeakers,
-      maxSpeakers: options.maxSpeakers,
-    });
+    diarization = await (early ?? diarize());
     if (signal.aborted) throw abortReason(signal);
   }
 
