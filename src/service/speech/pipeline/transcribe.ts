@@ -23,8 +23,8 @@ import { openVadStream } from './vadStream';
  *
  * Memory: recognition only ever needs the chunks in flight, but the Diarizer contract takes the whole
  * signal, so with a diarizer the PCM of the recording is kept in one pre-sized buffer (230 MB per hour of
- * 16 kHz float32; the recognizer gets a copy of each queued chunk, a few MB at most, so that a diarizer on
- * another thread can take the buffer over while the last chunks decode). Without a diarizer only the audio not
+ * 16 kHz float32; with a diarizer on another thread the recognizer gets a copy of each queued chunk, a few
+ * MB at most, so that the diarizer can take the buffer over while the last chunks decode). Without a diarizer only the audio not
  * yet handed to the recognizer is held. The way to bound memory with diarization too is a streaming
  * feature extractor (the spectral diarizer only needs ~20 MFCCs per 10 ms, ≈ 29 MB per hour as float32):
  * that needs a Diarizer variant that accepts features incrementally, a change to the shared contract.
@@ -132,14 +132,16 @@ export async function transcribeBlocks(
   };
   report(0, 'recognize');
 
+  // A concurrent diarizer may take the retained buffer while chunks are still queued, so those are copies
+  // (at most a few chunks); otherwise the store's reads are handed on as they are.
+  const ownChunks = diarizer?.concurrent === true;
   let pendingChunk: Span | null = null;
   const submit = (chunks: Span[]) => {
     for (const chunk of chunks) {
       const pcm = store.read(toSample(chunk.start), toSample(chunk.end));
       for (const piece of splitAtQuietPoints(pcm, chunk, options.chunks)) {
-        const offset = toSample(piece.start);
-        // A copy (at most a few chunks are queued): a concurrent diarizer may take the retained buffer.
-        queue.submit(piece, store.read(offset, toSample(piece.end)).slice());
+        const samples = store.read(toSample(piece.start), toSample(piece.end));
+        queue.submit(piece, ownChunks ? samples.slice() : samples);
       }
     }
   };
