@@ -9,17 +9,18 @@
  * defaults (plus `-remove_silence no`) instead.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodeAudioToArray } from '../../src/service/media/decode';
+import { ChunkMerger } from '../../src/service/speech/pipeline/chunks';
 import { resolveMediaTools } from '../../src/service/media/tools';
 import { RECOGNITION_ARGS } from '../../src/service/speech/recognition/pocketsphinx/decoder-args';
 import { resolvePocketSphinxModel } from '../../src/service/speech/recognition/pocketsphinx/model';
 import { float32ToInt16Le } from '../../src/service/speech/recognition/pocketsphinx/pcm';
 import { sumWer, wordErrorRate } from '../../src/service/speech/scoring/wer';
-import { SAMPLE_RATE, type Span } from '../../src/service/speech/types';
+import { SAMPLE_RATE } from '../../src/service/speech/types';
 import { createSileroVad } from '../../src/service/speech/vad/silero';
 import { childrenCpuSeconds } from '../lib/proc-cpu';
 
@@ -56,12 +57,9 @@ async function prepareChunks(dir: string): Promise<Item[]> {
   for (const [i, line] of lines.entries()) {
     const [file, , reference] = line.split('\t') as [string, string, string];
     const pcm = await decodeAudioToArray(path.join(asrDir, file), tools);
-    const merged: Span[] = [];
-    for (const s of await vad.detect(pcm)) {
-      const last = merged[merged.length - 1];
-      if (last && s.start - last.end <= mergeGap && s.end - last.start <= 20) last.end = s.end;
-      else merged.push({ ...s });
-    }
+    // Merged as the pipeline merges them (its 20 s cap included).
+    const merger = new ChunkMerger({ mergeGapSeconds: mergeGap });
+    const merged = (await vad.detect(pcm)).flatMap((s) => merger.push(s)).concat(merger.finish());
     const ids = merged.map((s, k) => {
       const id = `c${i}_${k}`;
       const a = Math.max(0, Math.round(s.start * SAMPLE_RATE));
@@ -124,7 +122,7 @@ async function main(): Promise<void> {
 
   // Two processes with equal shares of audio, longest chunks first.
   const sizes = new Map(
-    items.flatMap((it) => it.ids).map((id) => [id, readFileSync(path.join(chunkDir, `${id}.raw`)).length]),
+    items.flatMap((it) => it.ids).map((id) => [id, statSync(path.join(chunkDir, `${id}.raw`)).size]),
   );
   const halves: string[][] = [[], []];
   const load = [0, 0];
