@@ -11,20 +11,18 @@ import { parseRttm, type LabeledTurn } from '../../src/service/speech/scoring/de
 import { SpectralDiarizer } from '../../src/service/speech/diarization/spectralDiarizer';
 import type { SpeakerTurn } from '../../src/service/speech/types';
 import { decodeAudio, sharedDir } from './audio';
+import { diarizerSettingsFromArgs } from './settings-args';
 import { oracleSpans, sileroSpans } from './vad';
 
 function parseArgs(argv: string[]) {
   let file = 'sample';
   let vad = 'silero';
-  const settings: Record<string, number> = {};
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--vad') vad = argv[++i]!;
-    else if (argv[i] === '--set') {
-      const [k, v] = argv[++i]!.split('=');
-      settings[k!] = Number(v);
-    } else file = argv[i]!;
+    else if (argv[i] === '--set') i++;
+    else file = argv[i]!;
   }
-  return { file, vad, settings };
+  return { file, vad, settings: diarizerSettingsFromArgs(argv) };
 }
 
 /** Seconds of each reference label (speaker, "a+b" overlap, "none") under each hypothesis speaker. */

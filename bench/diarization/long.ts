@@ -12,6 +12,7 @@ import { diarizationError, type LabeledTurn } from '../../src/service/speech/sco
 import { SpectralDiarizer } from '../../src/service/speech/diarization/spectralDiarizer';
 import { decodeAudio, sharedDir } from './audio';
 import { energySpans } from './energyVad';
+import { diarizerSettingsFromArgs } from './settings-args';
 
 async function main() {
   const i = process.argv.indexOf('--repeat');
@@ -24,13 +25,7 @@ async function main() {
   const speechSeconds = speech.reduce((s, x) => s + x.end - x.start, 0);
   const rssBefore = process.memoryUsage().rss;
   const started = performance.now();
-  const settings: Record<string, number> = {};
-  process.argv.forEach((a, k) => {
-    if (a === '--set') {
-      const [key, value] = process.argv[k + 1]!.split('=');
-      settings[key!] = Number(value);
-    }
-  });
+  const settings = diarizerSettingsFromArgs(process.argv);
   const { turns, profiles } = await new SpectralDiarizer(settings).diarize(pcm, speech);
   const elapsed = (performance.now() - started) / 1000;
   const peak = process.resourceUsage().maxRSS * 1024;

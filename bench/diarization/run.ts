@@ -17,12 +17,10 @@ import {
   totalDiarizationError,
   type DerResult,
 } from '../../src/service/speech/scoring/der';
-import {
-  DEFAULT_DIARIZER_SETTINGS,
-  SpectralDiarizer,
-} from '../../src/service/speech/diarization/spectralDiarizer';
+import { SpectralDiarizer } from '../../src/service/speech/diarization/spectralDiarizer';
 import { decodeAudio, sharedDir } from './audio';
 import { energySpans } from './energyVad';
+import { diarizerSettingsFromArgs } from './settings-args';
 import { oracleSpans, sileroSpans } from './vad';
 
 const FILES = ['sample', ...Array.from({ length: 9 }, (_, i) => `trn0${i + 1}`)];
@@ -31,18 +29,12 @@ function parseArgs(argv: string[]) {
   let vad = 'silero';
   let threshold: number | undefined;
   let minSilence: number | undefined;
-  const settings: Record<string, number | boolean | string> = {};
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--vad') vad = argv[++i]!;
     else if (argv[i] === '--vad-threshold') threshold = Number(argv[++i]);
     else if (argv[i] === '--vad-min-silence') minSilence = Number(argv[++i]);
-    else if (argv[i] === '--set') {
-      const [k, v] = argv[++i]!.split('=');
-      if (!(k! in DEFAULT_DIARIZER_SETTINGS)) throw new Error(`unknown setting ${k}`);
-      settings[k!] = v === 'true' ? true : v === 'false' ? false : Number.isNaN(Number(v)) ? v! : Number(v);
-    }
   }
-  return { vad, threshold, minSilence, settings };
+  return { vad, threshold, minSilence, settings: diarizerSettingsFromArgs(argv) };
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`.padStart(7);
