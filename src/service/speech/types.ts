@@ -42,7 +42,11 @@ export interface Recognizer {
 
 /** Word timings for known text over a stretch of audio (corrections, dubbing). */
 export interface Aligner {
-  align(pcm: Float32Array, text: string, options?: { offset?: number; signal?: AbortSignal }): Promise<RecognizedWord[]>;
+  align(
+    pcm: Float32Array,
+    text: string,
+    options?: { offset?: number; signal?: AbortSignal },
+  ): Promise<RecognizedWord[]>;
 }
 
 /** Finds where people speak. */
@@ -58,6 +62,8 @@ export interface SpeakerTurn extends Span {
 export interface DiarizeOptions {
   minSpeakers?: number;
   maxSpeakers?: number;
+  /** Stops the work early (the client left, or recognition failed); the promise then rejects. */
+  signal?: AbortSignal;
 }
 
 export interface DiarizationResult {

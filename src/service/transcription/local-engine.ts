@@ -25,7 +25,9 @@ import type { TranscriptionEngine } from './engine';
  */
 export function createServiceDiarizer(): { diarizer: ThreadedDiarizer; close(): Promise<void> } {
   let vad: SileroVad | null = null;
-  const diarizer = new ThreadedDiarizer((pcm, speech) => diarizationSpeech(pcm, (vad ??= createSileroVad(DIARIZATION_VAD)), speech));
+  const diarizer = new ThreadedDiarizer((pcm, speech, signal) =>
+    diarizationSpeech(pcm, (vad ??= createSileroVad(DIARIZATION_VAD)), speech, signal),
+  );
   return {
     diarizer,
     close: async () => {
@@ -39,7 +41,11 @@ export function createServiceDiarizer(): { diarizer: ThreadedDiarizer; close(): 
  * The on-device pipeline: Silero VAD, the chosen recognizer (PocketSphinx today) and spectral
  * diarization. Engines start on first use and stay warm (their decoder processes are long-lived).
  */
-export function createLocalTranscription(deps: { tools: MediaTools; env: NodeJS.ProcessEnv; matcher: VoiceMatcher }): TranscriptionEngine {
+export function createLocalTranscription(deps: {
+  tools: MediaTools;
+  env: NodeJS.ProcessEnv;
+  matcher: VoiceMatcher;
+}): TranscriptionEngine {
   const recognizers = new Map<string, Recognizer>();
   let vad: SileroVad | null = null;
   const { diarizer, close: closeDiarizer } = createServiceDiarizer();
@@ -55,17 +61,31 @@ export function createLocalTranscription(deps: { tools: MediaTools; env: NodeJS.
   };
 
   /** A voice profile of a short reference clip sent as a data URL. */
-  const referenceProfile = async (dataUrl: string, index: number, signal?: AbortSignal): Promise<number[] | null> => {
+  const referenceProfile = async (
+    dataUrl: string,
+    index: number,
+    signal?: AbortSignal,
+  ): Promise<number[] | null> => {
     const match = /^data:audio\/[a-z0-9.+-]+;base64,(.*)$/is.exec(dataUrl);
     const file = path.join(os.tmpdir(), `takeline-ref-${crypto.randomUUID()}`);
     try {
       fs.writeFileSync(file, Buffer.from(match?.[1] ?? '', 'base64'));
       const pcm = await decodeAudioToArray(file, deps.tools, { signal });
-      const result = diarizeSpectral(pcm, [{ start: 0, end: pcm.length / SAMPLE_RATE }], { maxSpeakers: 1 }, DEFAULT_DIARIZER_SETTINGS);
+      const result = diarizeSpectral(
+        pcm,
+        [{ start: 0, end: pcm.length / SAMPLE_RATE }],
+        { maxSpeakers: 1 },
+        DEFAULT_DIARIZER_SETTINGS,
+      );
       return Object.values(result.profiles)[0] ?? null;
     } catch {
       throw new ValidationFailure([
-        issue(['body', 'known_speaker_references', index], 'The reference is not decodable audio', 'value_error', null),
+        issue(
+          ['body', 'known_speaker_references', index],
+          'The reference is not decodable audio',
+          'value_error',
+          null,
+        ),
       ]);
     } finally {
       fs.rmSync(file, { force: true });
@@ -107,7 +127,8 @@ export function createLocalTranscription(deps: { tools: MediaTools; env: NodeJS.
       for (const label of transcript.speakers) {
         known.forEach((profile, i) => {
           const own = transcript.profiles![label];
-          if (profile && own) pairs.push({ label, name: names[i]!, similarity: deps.matcher.similarity(own, profile) });
+          if (profile && own)
+            pairs.push({ label, name: names[i]!, similarity: deps.matcher.similarity(own, profile) });
         });
       }
       pairs.sort((a, b) => b.similarity - a.similarity);
@@ -122,7 +143,11 @@ export function createLocalTranscription(deps: { tools: MediaTools; env: NodeJS.
       return {
         ...transcript,
         speakers: transcript.speakers.map(to),
-        segments: transcript.segments.map((s) => ({ ...s, speaker: to(s.speaker), words: s.words.map((w) => ({ ...w, speaker: to(w.speaker) })) })),
+        segments: transcript.segments.map((s) => ({
+          ...s,
+          speaker: to(s.speaker),
+          words: s.words.map((w) => ({ ...w, speaker: to(w.speaker) })),
+        })),
         profiles: Object.fromEntries(Object.entries(transcript.profiles).map(([label, p]) => [to(label), p])),
       };
     },
@@ -136,4 +161,3 @@ export function createLocalTranscription(deps: { tools: MediaTools; env: NodeJS.
     },
   };
 }
-

@@ -195,6 +195,41 @@ describe('transcribeFile', () => {
     expect(transcript.segments.map((s) => s.speaker)).toEqual(['S1', 'S2', 'S1', 'S2']);
   });
 
+  it('aborts a concurrent diarizer when recognition fails', async () => {
+    let calls = 0;
+    const failing: Recognizer = {
+      id: 'broken-late',
+      // The last chunk fails after the input has ended, so the diarizer is already running.
+      recognize: async () => {
+        calls++;
+        await new Promise((resolve) => setTimeout(resolve, 60));
+        if (calls === 3) throw new Error('decoder crashed');
+        return [];
+      },
+      close: async () => {},
+    };
+    let aborted: unknown = null;
+    const diarizer: Diarizer = {
+      concurrent: true,
+      // Never finishes by itself: only the pipeline's signal can end it.
+      diarize: (_pcm, _speech, options) =>
+        new Promise((_resolve, reject) =>
+          options?.signal?.addEventListener('abort', () => {
+            aborted = options.signal!.reason;
+            reject(options.signal!.reason);
+          }),
+        ),
+    };
+    await expect(
+      transcribeFile(
+        join(dir, 'tones.m4a'),
+        { tools, vad: new EnergyVad(), recognizer: failing, diarizer, concurrency: 1 },
+        { chunks: { maxChunkSeconds: 20, mergeGapSeconds: 0.6 } },
+      ),
+    ).rejects.toThrow('decoder crashed');
+    expect((aborted as Error | null)?.message).toBe('decoder crashed');
+  });
+
   it('ends silence as an empty transcript with the recording length', async () => {
     const recognizer = new FakeRecognizer();
     const transcript = await transcribeFile(join(dir, 'silence.wav'), {

@@ -193,6 +193,8 @@ export async function transcribeBlocks(
     diarizer!.diarize((store as RetainedPcm).all(), speech, {
       minSpeakers: options.minSpeakers,
       maxSpeakers: options.maxSpeakers,
+      // Aborted when recognition fails or the caller goes away: a threaded diarizer then stops at once.
+      signal,
     });
   const early = diarizer?.concurrent ? diarize() : null;
   // Its failure is reported after recognition's, never as an unhandled rejection meanwhile.
