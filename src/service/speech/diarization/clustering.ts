@@ -22,8 +22,9 @@ export function bicAgglomerate(items: GaussianStats[], options: BicClusteringOpt
   const logDet = items.map((s) => covarianceLogDet(s, options.ridge));
   const owner = items.map((_, i) => i);
   const dist = new Float64Array(n * n).fill(Infinity);
+  const work = new Float64Array(items[0] ? items[0].sum.length ** 2 : 0);
   const pair = (i: number, j: number) =>
-    deltaBic(stats[i]!, stats[j]!, options.lambda, options.ridge, logDet[i], logDet[j]);
+    deltaBic(stats[i]!, stats[j]!, options.lambda, options.ridge, logDet[i], logDet[j], work);
   for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) dist[i * n + j] = pair(i, j);
 
   let active = n;

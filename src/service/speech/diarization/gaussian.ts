@@ -44,7 +44,11 @@ export function addStats(a: GaussianStats, b: GaussianStats): GaussianStats {
 
 /** log-determinant of a symmetric positive-definite matrix by Cholesky; NaN if it is not positive definite. */
 export function logDetSpd(matrix: Float64Array, d: number): number {
-  const l = new Float64Array(matrix);
+  return logDetSpdInPlace(new Float64Array(matrix), d);
+}
+
+/** logDetSpd that overwrites `l` with its Cholesky factor (no allocation: the clustering's hot path). */
+function logDetSpdInPlace(l: Float64Array, d: number): number {
   let logDet = 0;
   for (let j = 0; j < d; j++) {
     let diag = l[j * d + j]!;
@@ -67,15 +71,32 @@ export function logDetSpd(matrix: Float64Array, d: number): number {
  * segments (fewer frames than dimensions) still give a finite value.
  */
 export function covarianceLogDet(stats: GaussianStats, ridge: number): number {
-  const d = stats.sum.length;
-  const n = Math.max(stats.n, 1);
-  const cov = new Float64Array(d * d);
-  for (let a = 0; a < d; a++) {
-    const ma = stats.sum[a]! / n;
-    for (let b = 0; b < d; b++) cov[a * d + b] = stats.scatter[a * d + b]! / n - ma * (stats.sum[b]! / n);
-    cov[a * d + a]! += ridge;
+  return pooledCovarianceLogDet(stats, null, ridge, new Float64Array(stats.sum.length ** 2));
+}
+
+/**
+ * covarianceLogDet of the union of `a` and `b` (b may be null), computed in the d×d `work` buffer without
+ * building the merged statistics: ΔBIC is evaluated for every pair of clusters, often hundreds of
+ * thousands of times, and allocating there dominated the clustering's time.
+ */
+function pooledCovarianceLogDet(
+  a: GaussianStats,
+  b: GaussianStats | null,
+  ridge: number,
+  work: Float64Array,
+): number {
+  const d = a.sum.length;
+  const n = Math.max(a.n + (b?.n ?? 0), 1);
+  for (let r = 0; r < d; r++) {
+    const ma = (b ? a.sum[r]! + b.sum[r]! : a.sum[r]!) / n;
+    for (let c = 0; c < d; c++) {
+      const scatter = b ? a.scatter[r * d + c]! + b.scatter[r * d + c]! : a.scatter[r * d + c]!;
+      const sumC = b ? a.sum[c]! + b.sum[c]! : a.sum[c]!;
+      work[r * d + c] = scatter / n - ma * (sumC / n);
+    }
+    work[r * d + r]! += ridge;
   }
-  return logDetSpd(cov, d);
+  return logDetSpdInPlace(work, d);
 }
 
 /** Number of free parameters of a full-covariance Gaussian in d dimensions. */
@@ -94,10 +115,10 @@ export function deltaBic(
   ridge: number,
   logDetA = covarianceLogDet(a, ridge),
   logDetB = covarianceLogDet(b, ridge),
+  work = new Float64Array(a.sum.length ** 2),
 ): number {
-  const merged = addStats(a, b);
-  const n = merged.n;
+  const n = a.n + b.n;
   const d = a.sum.length;
-  const gain = 0.5 * (n * covarianceLogDet(merged, ridge) - a.n * logDetA - b.n * logDetB);
+  const gain = 0.5 * (n * pooledCovarianceLogDet(a, b, ridge, work) - a.n * logDetA - b.n * logDetB);
   return gain - lambda * 0.5 * fullGaussianParameters(d) * Math.log(n);
 }

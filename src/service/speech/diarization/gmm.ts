@@ -7,6 +7,8 @@ export interface DiagonalGmm {
   logWeights: Float64Array;
   means: Float64Array;
   variances: Float64Array;
+  /** 1/σ², precomputed: scoring multiplies instead of dividing. */
+  precisions: Float64Array;
   /** Per component: log weight − ½(d·log 2π + Σ log σ²), precomputed. */
   constants: Float64Array;
 }
@@ -19,14 +21,15 @@ export interface GmmTrainingOptions {
   maxFrames?: number;
 }
 
-function finalize(g: Omit<DiagonalGmm, 'constants'>): DiagonalGmm {
+function finalize(g: Omit<DiagonalGmm, 'constants' | 'precisions'>): DiagonalGmm {
   const constants = new Float64Array(g.k);
+  const precisions = g.variances.map((v) => 1 / v);
   for (let c = 0; c < g.k; c++) {
     let s = g.dim * Math.log(2 * Math.PI);
     for (let d = 0; d < g.dim; d++) s += Math.log(g.variances[c * g.dim + d]!);
     constants[c] = g.logWeights[c]! - 0.5 * s;
   }
-  return { ...g, constants };
+  return { ...g, precisions, constants };
 }
 
 function componentLogLik(g: DiagonalGmm, c: number, x: Float32Array | Float64Array, offset: number): number {
@@ -34,22 +37,42 @@ function componentLogLik(g: DiagonalGmm, c: number, x: Float32Array | Float64Arr
   const o = c * g.dim;
   for (let d = 0; d < g.dim; d++) {
     const diff = x[offset + d]! - g.means[o + d]!;
-    acc += (diff * diff) / g.variances[o + d]!;
+    acc += diff * diff * g.precisions[o + d]!;
   }
   return g.constants[c]! - 0.5 * acc;
 }
 
 /** log p(frame) under the mixture (log-sum-exp over components). */
 export function gmmLogLikelihood(g: DiagonalGmm, m: FeatureMatrix, frame: number): number {
-  let max = -Infinity;
+  const out = new Float64Array(1);
+  gmmScoreFrames(g, m, frame, frame + 1, out, 1, 0);
+  return out[0]!;
+}
+
+/**
+ * log p(frame) for frames [from, to), written to out[(t − from)·stride + offset]: the resegmentation's
+ * hot loop (frames × clusters × components), so it reuses one scratch row instead of allocating per frame.
+ */
+export function gmmScoreFrames(
+  g: DiagonalGmm,
+  m: FeatureMatrix,
+  from: number,
+  to: number,
+  out: Float64Array,
+  stride: number,
+  offset: number,
+): void {
   const ll = new Float64Array(g.k);
-  for (let c = 0; c < g.k; c++) {
-    ll[c] = componentLogLik(g, c, m.data, frame * m.dim);
-    if (ll[c]! > max) max = ll[c]!;
+  for (let f = from; f < to; f++) {
+    let max = -Infinity;
+    for (let c = 0; c < g.k; c++) {
+      ll[c] = componentLogLik(g, c, m.data, f * m.dim);
+      if (ll[c]! > max) max = ll[c]!;
+    }
+    let sum = 0;
+    for (let c = 0; c < g.k; c++) sum += Math.exp(ll[c]! - max);
+    out[(f - from) * stride + offset] = max + Math.log(sum);
   }
-  let sum = 0;
-  for (let c = 0; c < g.k; c++) sum += Math.exp(ll[c]! - max);
-  return max + Math.log(sum);
 }
 
 /**

@@ -6,7 +6,7 @@ import { SAMPLE_RATE } from '../types';
 import { detectSpeakerChanges } from './changeDetection';
 import { bicAgglomerate, mergeAdjacent } from './clustering';
 import { accumulate, emptyStats, type GaussianStats } from './gaussian';
-import { gmmLogLikelihood, trainGmm } from './gmm';
+import { gmmScoreFrames, trainGmm } from './gmm';
 import { coverSpans, keptFrameSeconds, quietThreshold, splitAtPauses } from './pauses';
 import { labelsToTurns } from './turns';
 import { viterbiLabels } from './viterbi';
@@ -332,8 +332,7 @@ function resegment(
   for (const run of runs) {
     const n = run.to - run.from;
     const scores = new Float64Array(n * k);
-    for (let t = 0; t < n; t++)
-      for (let c = 0; c < k; c++) scores[t * k + c] = gmmLogLikelihood(models[c]!, feats, run.from + t);
+    for (let c = 0; c < k; c++) gmmScoreFrames(models[c]!, feats, run.from, run.to, scores, k, c);
     out.set(viterbiLabels(scores, n, k, s.switchPenalty), run.from);
   }
   // Dense renumbering.
