@@ -7,5 +7,7 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // One temp folder per run for the integration tests' data folders and fixtures, removed afterwards.
+    globalSetup: ['test/helpers/temp-root.ts'],
   },
 });

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import http from 'node:http';
 import { modelsDir, repoRoot } from './paths';
+import { tempDir } from './temp';
 
 export interface ServiceProcess {
   url: string;
@@ -21,7 +21,7 @@ export interface ServiceProcess {
 
 /** Starts `npm run serve`'s program for real on a free port with a temporary (or given) data dir. */
 export async function startServiceProcess(options: { env?: Record<string, string>; dataDir?: string } = {}): Promise<ServiceProcess> {
-  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'takeline-test-'));
+  const dataDir = options.dataDir ?? tempDir('takeline-test-');
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/service/cli/serve.ts'], {
     cwd: repoRoot,
     env: { ...process.env, TAKELINE_PORT: '0', TAKELINE_DATA_DIR: dataDir, TAKELINE_MODELS_DIR: modelsDir, ...options.env },

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { multipartBody, rawRequest, startServiceProcess } from '../helpers/service';
 import { audioDir } from '../helpers/paths';
+import { tempDir } from '../helpers/temp';
 
 describe('durability', () => {
   it('keeps every acknowledged write across kill -9 and restart, and shuts down cleanly on SIGTERM', async () => {
@@ -60,7 +60,7 @@ describe('one service per data folder', () => {
 
 describe('durable transcription jobs', () => {
   it('resumes a job that was running when the service was killed', { timeout: 600_000 }, async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'takeline-long-'));
+    const dir = tempDir('takeline-long-');
     const file = path.join(dir, 'two-calls.flac');
     // A minute of real conversation: long enough to be caught mid-job.
     const sample = path.join(audioDir, 'diarization', 'sample.flac');

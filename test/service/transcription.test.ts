@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +6,7 @@ import OpenAI, { toFile } from 'openai';
 import { parseSync } from 'subtitle';
 import { multipartBody, rawRequest, startServiceProcess, type ServiceProcess } from '../helpers/service';
 import { audioDir } from '../helpers/paths';
+import { tempDir } from '../helpers/temp';
 import { wordErrorRate } from '../../src/service/speech/scoring/wer';
 
 const LJ = 'ljspeech_LJ001-0001.flac';
@@ -17,7 +17,7 @@ describe('transcription', { timeout: 240_000 }, () => {
   let svc: ServiceProcess;
   let client: OpenAI;
   let auth: Record<string, string>;
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'takeline-asr-'));
+  const tmp = tempDir('takeline-asr-');
   beforeAll(async () => {
     svc = await startServiceProcess();
     auth = { Authorization: `Bearer ${svc.key}` };
@@ -159,7 +159,7 @@ describe('transcription', { timeout: 240_000 }, () => {
   });
 
   it('ends a recording without speech or without audio as an empty transcript, not an error', async () => {
-    const silence = path.join(tmp, 'silence.wav');
+    const silence = path.join(tempDir('takeline-silence-'), 'silence.wav');
     const video = path.join(tmp, 'mute.mp4');
     spawnSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'anullsrc=r=16000:cl=mono', '-t', '3', silence]);
     spawnSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=64x64:rate=25:duration=2', '-c:v', 'mpeg4', video]);
@@ -240,7 +240,7 @@ describe('analysis document and dubs before the analysis exists', () => {
       expect(doc).toMatchObject({ id, intelligence: { status: 'none', segments: [], events: [], moments: [] }, project: { key: 'docs' } });
       expect(Object.keys(doc.speaker_map).length).toBeGreaterThan(0);
       expect(doc.project.speakers.length).toBe(Object.keys(doc.speaker_map).length);
-      const silence = path.join(os.tmpdir(), `takeline-silence-${Date.now()}.wav`);
+      const silence = path.join(tempDir('takeline-silence-'), 'silence.wav');
       spawnSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'anullsrc=r=16000:cl=mono', '-t', '2', silence]);
       const quiet = await client.audio.transcriptions.create({ file: fs.createReadStream(silence), model: 'whisper-1' }).withResponse();
       const none = await (await fetch(`${svc.url}/v1/speech/transcriptions/${quiet.response.headers.get('x-session-id')}/intelligence`, { headers: auth })).json();

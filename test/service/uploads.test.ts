@@ -1,10 +1,10 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { multipartBody, rawRequest, startServiceProcess, type ServiceProcess } from '../helpers/service';
 import { audioDir } from '../helpers/paths';
+import { tempDir } from '../helpers/temp';
 
 const FLAC = path.join(audioDir, 'asr', 'amateur_LJ001-0001.flac');
 
@@ -71,7 +71,7 @@ describe('uploads and sessions', () => {
   });
 
   it('reads other containers: video with sound, and a stereo mp3', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'takeline-media-'));
+    const dir = tempDir('takeline-media-');
     const mp4 = path.join(dir, 'clip.mp4');
     const mp3 = path.join(dir, 'stereo.mp3');
     spawnSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=64x64:rate=25:duration=2', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=2', '-shortest', '-c:v', 'mpeg4', '-c:a', 'aac', mp4]);
