@@ -23,6 +23,12 @@ export interface SpectralDiarizerSettings {
   changeLambda: number;
   /** ΔBIC weight for merging neighbouring segments. */
   linearLambda: number;
+  /**
+   * The same for files too long for one clustering block (more than `maxSegments` items): block clustering
+   * does not yet merge one voice's clusters across blocks when segments are long (33 speakers instead of 13
+   * on 55 min at 1.15), so those files keep the weaker merge.
+   */
+  blockLinearLambda: number;
   /** ΔBIC weight for the agglomerative stage; decides the speaker count. */
   clusterLambda: number;
   ridge: number;
@@ -61,7 +67,8 @@ export const DEFAULT_DIARIZER_SETTINGS: SpectralDiarizerSettings = {
   useC0: false,
   changeWindow: 100,
   changeLambda: 1,
-  linearLambda: 1,
+  linearLambda: 1.15,
+  blockLinearLambda: 1,
   clusterLambda: 1.8,
   ridge: 1e-3,
   maxSegmentFrames: 300,
@@ -181,50 +188,34 @@ export function diarizeSpectral(
     }
   });
 
-  // 2. Linear clustering of neighbours in the same span.
+  // 2. Linear clustering of neighbours in the same span, then long segments cut and short ones set aside.
   const statsOf = (seg: Segment): GaussianStats => accumulate(emptyStats(dim), feats, seg.from, seg.to);
-  let segStats = segments.map(statsOf);
-  {
-    const joinable = segments.map((seg, i) => i > 0 && segments[i - 1]!.run === seg.run);
-    const merged = mergeAdjacent(segStats, joinable, s.linearLambda, s.ridge);
-    segments = merged.groups.map((g) => ({
-      from: segments[g[0]!]!.from,
-      to: segments[g[g.length - 1]!]!.to,
-      run: segments[g[0]!]!.run,
+  const changeSegments = segments;
+  const changeStats = changeSegments.map(statsOf);
+  const prepare = (linearLambda: number) => {
+    const joinable = changeSegments.map((seg, i) => i > 0 && changeSegments[i - 1]!.run === seg.run);
+    const merged = mergeAdjacent(changeStats, joinable, linearLambda, s.ridge);
+    const joined = merged.groups.map((g) => ({
+      from: changeSegments[g[0]!]!.from,
+      to: changeSegments[g[g.length - 1]!]!.to,
+      run: changeSegments[g[0]!]!.run,
     }));
-    segStats = merged.stats;
-  }
-
-  if (s.maxSegmentFrames > 0) {
-    const cut: Segment[] = [];
-    const cutStats: GaussianStats[] = [];
-    segments.forEach((seg, i) => {
-      const length = seg.to - seg.from;
-      const pieces = Math.ceil(length / s.maxSegmentFrames);
-      if (pieces <= 1) {
-        cut.push(seg);
-        cutStats.push(segStats[i]!);
-        return;
-      }
-      for (let p = 0; p < pieces; p++) {
-        const piece = {
-          from: seg.from + Math.round((p * length) / pieces),
-          to: seg.from + Math.round(((p + 1) * length) / pieces),
-          run: seg.run,
-        };
-        cut.push(piece);
-        cutStats.push(statsOf(piece));
-      }
-    });
-    segments = cut;
-    segStats = cutStats;
-  }
+    const cut = cutLongSegments(joined, merged.stats, s.maxSegmentFrames, statsOf);
+    const longOnes = cut.segments
+      .map((seg, i) => i)
+      .filter((i) => cut.segments[i]!.to - cut.segments[i]!.from >= s.minClusterFrames);
+    return { ...cut, clusterItems: longOnes.length ? longOnes : cut.segments.map((_, i) => i) };
+  };
+  let prepared = prepare(s.linearLambda);
+  // Block clustering (below) over-splits the longer segments of the stronger merge, so files that need
+  // blocks fall back to the weaker one (bench/diarization/README.md, "linear clustering").
+  if (prepared.clusterItems.length > s.maxSegments && s.blockLinearLambda !== s.linearLambda)
+    prepared = prepare(s.blockLinearLambda);
+  segments = prepared.segments;
+  const segStats = prepared.stats;
+  const clusterItems = prepared.clusterItems;
 
   // 3. Agglomerative BIC clustering over segments long enough to model, capped in number.
-  const longOnes = segments
-    .map((seg, i) => i)
-    .filter((i) => segments[i]!.to - segments[i]!.from >= s.minClusterFrames);
-  const clusterItems = (longOnes.length ? longOnes : segments.map((_, i) => i)).slice();
   let items = clusterItems.map((i) => ({ stats: segStats[i]!, members: [i] }));
   while (items.length > s.maxSegments) {
     // Too many for one O(n²) pass: cluster consecutive blocks of `maxSegments` items first, then cluster
@@ -300,6 +291,37 @@ export function diarizeSpectral(
   }
   // Pauses and quiet edges left out above go to the neighbouring turns: the output covers the given speech.
   return { turns: coverSpans(turns, given), profiles };
+}
+
+/** Segments longer than `maxFrames` cut into equal pieces (0 = no cutting), with their statistics. */
+function cutLongSegments(
+  segments: Segment[],
+  stats: GaussianStats[],
+  maxFrames: number,
+  statsOf: (seg: Segment) => GaussianStats,
+): { segments: Segment[]; stats: GaussianStats[] } {
+  if (maxFrames <= 0) return { segments, stats };
+  const cut: Segment[] = [];
+  const cutStats: GaussianStats[] = [];
+  segments.forEach((seg, i) => {
+    const length = seg.to - seg.from;
+    const pieces = Math.ceil(length / maxFrames);
+    if (pieces <= 1) {
+      cut.push(seg);
+      cutStats.push(stats[i]!);
+      return;
+    }
+    for (let p = 0; p < pieces; p++) {
+      const piece = {
+        from: seg.from + Math.round((p * length) / pieces),
+        to: seg.from + Math.round(((p + 1) * length) / pieces),
+        run: seg.run,
+      };
+      cut.push(piece);
+      cutStats.push(statsOf(piece));
+    }
+  });
+  return { segments: cut, stats: cutStats };
 }
 
 function addInto(a: GaussianStats, b: GaussianStats): GaussianStats {
