@@ -226,8 +226,11 @@ describe.skipIf(!canRun)('studio end to end', { timeout: 300_000 }, () => {
     await page.keyboard.press('i');
     await page.keyboard.press('Shift+ArrowRight');
     await page.keyboard.press('o');
-    expect(await page.getByTestId('in-point').textContent()).toBe(secondsToTimecode(afterStep, tb));
-    expect(await page.getByTestId('out-point').textContent()).toBe(secondsToTimecode(afterStep + 1, tb));
+    // Key handling and React's render are asynchronous to the page: poll, as for the readout above.
+    await expect.poll(() => page.getByTestId('in-point').textContent()).toBe(secondsToTimecode(afterStep, tb));
+    await expect
+      .poll(() => page.getByTestId('out-point').textContent())
+      .toBe(secondsToTimecode(afterStep + 1, tb));
     await page.getByTestId('ruler-io').waitFor();
     await shot('07-recording-timecode');
   });
