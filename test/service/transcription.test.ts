@@ -159,7 +159,7 @@ describe('transcription', { timeout: 240_000 }, () => {
   });
 
   it('ends a recording without speech or without audio as an empty transcript, not an error', async () => {
-    const silence = path.join(tempDir('takeline-silence-'), 'silence.wav');
+    const silence = path.join(tmp, 'silence.wav');
     const video = path.join(tmp, 'mute.mp4');
     spawnSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'anullsrc=r=16000:cl=mono', '-t', '3', silence]);
     spawnSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=64x64:rate=25:duration=2', '-c:v', 'mpeg4', video]);

@@ -5,7 +5,7 @@ import type { DiarizationResult, DiarizeOptions, Diarizer, Span } from '../types
 import { SAMPLE_RATE } from '../types';
 import { detectSpeakerChanges } from './changeDetection';
 import { bicAgglomerate, mergeAdjacent } from './clustering';
-import { accumulate, emptyStats, type GaussianStats } from './gaussian';
+import { accumulate, addStats, emptyStats, type GaussianStats } from './gaussian';
 import { gmmScoreFrames, trainGmm } from './gmm';
 import { coverSpans, keptFrameSeconds, quietThreshold, splitAtPauses } from './pauses';
 import { labelsToTurns } from './turns';
@@ -232,7 +232,7 @@ export function diarizeSpectral(
         const g = grouped.get(owner[i]!);
         grouped.set(
           owner[i]!,
-          g ? { stats: addInto(g.stats, item.stats), members: [...g.members, ...item.members] } : item,
+          g ? { stats: addStats(g.stats, item.stats), members: [...g.members, ...item.members] } : item,
         );
       });
       next.push(...grouped.values());
@@ -242,7 +242,7 @@ export function diarizeSpectral(
       for (let i = 0; i < next.length; i += 2) {
         const a = next[i]!;
         const b = next[i + 1];
-        items.push(b ? { stats: addInto(a.stats, b.stats), members: [...a.members, ...b.members] } : a);
+        items.push(b ? { stats: addStats(a.stats, b.stats), members: [...a.members, ...b.members] } : a);
       }
     } else items = next;
   }
@@ -322,14 +322,6 @@ function cutLongSegments(
     }
   });
   return { segments: cut, stats: cutStats };
-}
-
-function addInto(a: GaussianStats, b: GaussianStats): GaussianStats {
-  const out = emptyStats(a.sum.length);
-  out.n = a.n + b.n;
-  for (let i = 0; i < a.sum.length; i++) out.sum[i] = a.sum[i]! + b.sum[i]!;
-  for (let i = 0; i < a.scatter.length; i++) out.scatter[i] = a.scatter[i]! + b.scatter[i]!;
-  return out;
 }
 
 /**
