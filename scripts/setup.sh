@@ -8,8 +8,17 @@ need=()
 command -v ffmpeg >/dev/null 2>&1 && command -v ffprobe >/dev/null 2>&1 || need+=(ffmpeg)
 command -v pocketsphinx_batch >/dev/null 2>&1 || need+=(pocketsphinx)
 [ -f /usr/share/pocketsphinx/model/en-us/en-us/mdef ] || need+=(pocketsphinx-en-us)
+# Praat is the reference the prosody measures are benchmarked against (npm run bench -- prosody).
+command -v praat >/dev/null 2>&1 || need+=(praat)
+# Voices for /v1/audio/speech and dubbing: festival's HTS voice (the most natural offline) and espeak-ng.
+command -v text2wave >/dev/null 2>&1 || need+=(festival)
+[ -d /usr/share/festival/voices/us/cmu_us_slt_arctic_hts ] || need+=(festvox-us-slt-hts)
+command -v espeak-ng >/dev/null 2>&1 || need+=(espeak-ng)
 # The end-to-end tests drive Debian's Chromium (TAKELINE_SKIP_CHROMIUM=1 to skip on a machine that only serves).
 if [ -z "${TAKELINE_SKIP_CHROMIUM:-}" ]; then command -v chromium >/dev/null 2>&1 || need+=(chromium); fi
+# better-sqlite3 and smart-whisper (whisper.cpp) compile their C/C++ sources during npm ci.
+{ command -v g++ >/dev/null 2>&1 && command -v make >/dev/null 2>&1; } || need+=(g++ make)
+command -v python3 >/dev/null 2>&1 || need+=(python3)
 
 if [ ${#need[@]} -gt 0 ]; then
   if command -v apt-get >/dev/null 2>&1; then
@@ -27,5 +36,7 @@ fi
 # npm ci when node_modules is missing or older than the lock file.
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   # onnxruntime-node's optional CUDA add-on is fetched from outside the npm registry; Takeline runs on CPU.
-  ONNXRUNTIME_NODE_INSTALL=skip npm ci
+  # whisper.cpp (smart-whisper) is compiled for this machine's CPU: node-gyp's default flags give SSE2 code,
+  # about 8x slower on the test model than with AVX2/FMA (see src/service/speech/recognition/whisper/README.md).
+  CFLAGS="${CFLAGS:--march=native}" CXXFLAGS="${CXXFLAGS:--march=native}" ONNXRUNTIME_NODE_INSTALL=skip npm ci
 fi

@@ -21,6 +21,8 @@ import { float32ToInt16Le } from '../../src/service/speech/recognition/pocketsph
 import { sumWer, wordErrorRate, type WerResult } from '../../src/service/speech/scoring/wer';
 import { SAMPLE_RATE, type Span } from '../../src/service/speech/types';
 import { createSileroVad } from '../../src/service/speech/vad/silero';
+import { wavFile } from '../lib/wav';
+import { mapLimit } from '../lib/map-limit';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const sharedDir = process.env.TAKELINE_SHARED_DIR || path.resolve(repoRoot, '../shared');
@@ -64,40 +66,8 @@ function loadItems(): Item[] {
   return [...bySet.values()].flatMap((items) => items.filter((_, i) => i % every === 0));
 }
 
-async function mapLimit<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T, i: number) => Promise<R>,
-): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: limit }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        out[i] = await fn(items[i]!, i);
-      }
-    }),
-  );
-  return out;
-}
-
 function wav16(pcm: Float32Array): Buffer {
-  const data = float32ToInt16Le(pcm);
-  const h = Buffer.alloc(44);
-  h.write('RIFF', 0);
-  h.writeUInt32LE(36 + data.length, 4);
-  h.write('WAVEfmt ', 8);
-  h.writeUInt32LE(16, 16);
-  h.writeUInt16LE(1, 20);
-  h.writeUInt16LE(1, 22);
-  h.writeUInt32LE(SAMPLE_RATE, 24);
-  h.writeUInt32LE(SAMPLE_RATE * 2, 28);
-  h.writeUInt16LE(2, 32);
-  h.writeUInt16LE(16, 34);
-  h.write('data', 36);
-  h.writeUInt32LE(data.length, 40);
-  return Buffer.concat([h, data]);
+  return wavFile(float32ToInt16Le(pcm), SAMPLE_RATE, 'int16');
 }
 
 /** The reference program exactly as a user would first run it: defaults, whole file. */

@@ -13,7 +13,7 @@
  * descendants from /proc and keeps the largest sum seen (the tree's concurrent peak), plus each child's
  * own high-water mark (VmHWM) at the last sample it was alive.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +25,7 @@ import { wordErrorRate } from '../../src/service/speech/scoring/wer';
 import type { Recognizer } from '../../src/service/speech/types';
 import { createSileroVad } from '../../src/service/speech/vad/silero';
 import { treeCpuSeconds } from '../lib/proc-cpu';
+import { TreeMemory } from '../lib/tree-memory';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const sharedDir = process.env.TAKELINE_SHARED_DIR || path.resolve(repoRoot, '../shared');
@@ -44,58 +45,6 @@ const mergeGap = Number(flag('--merge-gap') ?? 0.6);
 // Replaces PocketSphinx with a recognizer that returns nothing at once: measures decode, VAD, PCM
 // retention and diarization alone (memory of an hour-long file without waiting for an hour of decoding).
 const noRecognition = process.argv.includes('--no-recognition');
-
-/** RSS sampling over this process and its descendants (Linux /proc). */
-class TreeMemory {
-  peakTreeKb = 0;
-  readonly childHwmKb = new Map<number, { name: string; kb: number }>();
-  private timer: NodeJS.Timeout | null = null;
-
-  start(ms = 100): void {
-    this.sample();
-    this.timer = setInterval(() => this.sample(), ms);
-    this.timer.unref();
-  }
-
-  stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.sample();
-  }
-
-  private sample(): void {
-    const parent = new Map<number, number>();
-    for (const entry of readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      try {
-        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-        parent.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-      } catch {
-        // the process ended between listing and reading
-      }
-    }
-    const tree = [process.pid];
-    for (let i = 0; i < tree.length; i++)
-      for (const [pid, ppid] of parent) if (ppid === tree[i]) tree.push(pid);
-    let total = 0;
-    for (const pid of tree) {
-      const status = readStatus(pid);
-      if (!status) continue;
-      total += status.rss;
-      if (pid !== process.pid) this.childHwmKb.set(pid, { name: status.name, kb: status.hwm });
-    }
-    this.peakTreeKb = Math.max(this.peakTreeKb, total);
-  }
-}
-
-function readStatus(pid: number): { name: string; rss: number; hwm: number } | null {
-  try {
-    const text = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const field = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(text)?.[1] ?? 0);
-    return { name: /^Name:\s+(.*)$/m.exec(text)?.[1] ?? '?', rss: field('VmRSS'), hwm: field('VmHWM') };
-  } catch {
-    return null;
-  }
-}
 
 function loadReference(tsv: string): string {
   return readFileSync(tsv, 'utf8')

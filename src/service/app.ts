@@ -10,6 +10,10 @@ import { projectsRouter } from './http/routes/projects';
 import { signedAudioRouter, transcriptionsRouter } from './http/routes/transcriptions';
 import { audioRouter, modelsRouter } from './http/routes/audio';
 import { intelligenceRouter } from './http/routes/intelligence';
+import { audioSpeechRouter } from './http/routes/audio-speech';
+import { dubsRouter, signedDubAudioRouter } from './http/routes/dubs';
+import { whisperModelsRouter } from './http/routes/whisper-models';
+import { transcriptEditsRouter } from './http/routes/transcript-edits';
 import { openApiDocument } from './openapi/document';
 import { matchKeyHash } from './auth/api-keys';
 import { verifyAudioSignature } from './auth/signed-url';
@@ -50,6 +54,8 @@ export function createApp(ctx: ServiceContext): express.Express {
     signedAudioRouter(ctx, (id, expires, signature) => verifyAudioSignature(ctx.audioSecret, id, expires, signature)),
   );
 
+  app.use('/v1/speech/transcriptions', signedDubAudioRouter(ctx));
+
   app.use(
     '/v1',
     requireAuth({
@@ -64,7 +70,12 @@ export function createApp(ctx: ServiceContext): express.Express {
   });
   app.use('/v1/speech/projects', projectsRouter(ctx.projects));
   app.use('/v1/speech/transcriptions', transcriptionsRouter(ctx));
+  // Before the analysis router, whose placeholder revoice route answers 404 for every dub.
+  app.use('/v1/speech/transcriptions', dubsRouter(ctx));
   app.use('/v1/speech/transcriptions', intelligenceRouter(ctx));
+  app.use('/v1/audio', audioSpeechRouter(ctx));
+  app.use('/v1/speech/transcriptions', transcriptEditsRouter(ctx));
+  app.use('/v1/speech/models/whisper', whisperModelsRouter(ctx.whisperModels));
   app.use('/v1/audio', audioRouter(ctx));
   app.use('/v1/models', modelsRouter(ctx));
   app.use('/v1', (req) => {

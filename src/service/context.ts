@@ -12,6 +12,12 @@ import type { SignInTokens } from './auth/sign-in';
 import type { PeaksCache } from './recordings/peaks-cache';
 import type { TranscriptionEngine } from './transcription/engine';
 import type { SpeakerMapEntry } from './speakers/speaker-directory';
+import type { AnalysisService } from './analysis/analysis-service';
+import type { Transcript } from './speech/types';
+import type { VoiceRegistry } from './speech/synthesis/voice-registry';
+import type { Dubbing } from './dubbing/dubbing';
+import type { WhisperModelManager } from './models/whisper/model-manager';
+import type { TranscriptEditor } from './transcription/transcript-edits';
 
 /** Everything a request handler may use, built once in the composition root (server.ts). */
 export interface ServiceContext {
@@ -25,10 +31,21 @@ export interface ServiceContext {
   jobs: JobRunner;
   tools: MediaTools;
   models: ModelRegistry;
+  /** Whisper model catalogue and downloads. */
+  whisperModels: WhisperModelManager;
   languages: { resolve(value: string | undefined, loc: Array<string | number>): string };
   signIn: SignInTokens;
   peaks: PeaksCache;
   transcription: TranscriptionEngine;
+  analysis: AnalysisService;
+  /** Speaker fixes by hand, stored as transcript revisions. */
+  transcriptEdits: TranscriptEditor;
+  /** Stores a finished transcript and queues its analysis, in one transaction. */
+  completeTranscript(sessionId: string, transcript: Transcript): void;
+  /** Text-to-speech engines (`/v1/audio/speech`, dub revoicing). */
+  voices: VoiceRegistry;
+  /** Dubs, their lines, revisions and revoices. */
+  dubbing: Dubbing;
   /** Files a finished transcript's speakers into the project's known speakers. */
   afterTranscript(sessionId: string): void;
   /** Display names of a session's speakers (S1 → the project speaker's name). */

@@ -25,6 +25,20 @@ import { createLocalTranscription } from './transcription/local-engine';
 import { SpeakerDirectory } from './speakers/speaker-directory';
 import { spectralVoiceMatcher } from './speakers/voice-matcher';
 import { ConfigError } from './config';
+import { AnalysisStore } from './analysis/analysis-store';
+import { AnalysisService } from './analysis/analysis-service';
+import { registerAnalysisJob } from './analysis/analysis-job';
+import { resolvePocketSphinxModel } from './speech/recognition/pocketsphinx/model';
+import { createVoiceRegistry } from './speech/synthesis/catalog';
+import { Dubbing } from './dubbing/dubbing';
+import { registerPrepareJob } from './dubbing/prepare-job';
+import { registerRevoiceJob } from './dubbing/revoice-job';
+import { WhisperModelManager } from './models/whisper/model-manager';
+import { whisperBaseUrl, whisperModelsDir } from './models/whisper/catalogue';
+import { TranscriptRevisionStore } from './storage/revision-store';
+import { SessionSpeakerEditor } from './speakers/session-speakers';
+import { registerSpeakerProfilesJob } from './speakers/profile-job';
+import { TranscriptEditor } from './transcription/transcript-edits';
 
 export interface StartOptions {
   env?: NodeJS.ProcessEnv;
@@ -88,8 +102,16 @@ async function open(
   const sessions = new SessionStore(db);
   const keys = new KeyStore(db);
   const jobs = new JobRunner(db, { log });
-  const models = new ModelRegistry(installedEngines(env, config));
+  const voices = createVoiceRegistry(env, config);
+  // Engines are listed afresh each time (a Whisper model can be installed while the service runs).
+  const models = new ModelRegistry(() => [...installedEngines(env, config), ...voices.descriptors()]);
   const speakers = new SpeakerDirectory(db, projects, sessions, spectralVoiceMatcher);
+  const analysisStore = new AnalysisStore(db);
+  const analysis = new AnalysisService(db, analysisStore, sessions, jobs);
+  const audioSecret = readOrCreateSecret(path.join(layout.secrets, 'audio-url.key'));
+  const dubbing = new Dubbing({ db, layout, tools, jobs, voices, audioSecret, env });
+  const revisions = new TranscriptRevisionStore(db, sessions);
+  const sessionSpeakers = new SessionSpeakerEditor(db, projects, sessions, spectralVoiceMatcher);
   let boundPort = config.port;
 
   const context: ServiceContext = {
@@ -103,14 +125,26 @@ async function open(
     jobs,
     tools,
     models,
+    whisperModels: new WhisperModelManager({ dir: whisperModelsDir(config), baseUrl: whisperBaseUrl(env), log }),
     languages: { resolve: (value, loc) => resolveLanguage(value, models.languages(), loc) },
     signIn: new SignInTokens(),
     peaks: new PeaksCache(layout, sessions, tools),
     transcription: createLocalTranscription({ tools, env, matcher: spectralVoiceMatcher }),
+    analysis,
+    transcriptEdits: new TranscriptEditor({ db, sessions, projects, revisions, speakers: sessionSpeakers, analysis, jobs }),
+    completeTranscript: (id, transcript) =>
+      db.transaction(() => {
+        sessions.complete(id, transcript);
+        // A new recognizer transcript starts a new revision history.
+        revisions.discard(id);
+        analysis.queue(id);
+      })(),
+    voices,
+    dubbing,
     afterTranscript: (id) => speakers.enrol(id),
     speakerNames: (id) => speakers.namesFor(id),
     speakerMap: (id) => speakers.speakerMap(id),
-    audioSecret: readOrCreateSecret(path.join(layout.secrets, 'audio-url.key')),
+    audioSecret,
     extraKeyHash: config.extraApiKey ? hashApiKey(config.extraApiKey) : null,
     port: () => boundPort,
     log,
@@ -120,6 +154,15 @@ async function open(
   sessions.recoverInterrupted();
   const apiKey = ensureStudioKey(keys, layout.secrets, log);
   registerTranscribeJob(context, jobs, context.afterTranscript);
+  registerAnalysisJob(
+    { store: analysisStore, sessions, layout, tools, modelsDir: config.modelsDir, dictionary: resolvePocketSphinxModel(env).dict },
+    jobs,
+  );
+  analysisStore.recoverInterrupted();
+  dubbing.recover();
+  registerPrepareJob(jobs, { store: dubbing.store, files: dubbing.files, sessions, models, transcription: context.transcription });
+  registerRevoiceJob(jobs, { store: dubbing.store, files: dubbing.files, tools, voices, aligner: () => dubbing.wordAligner(), cancellers: dubbing.cancellers });
+  registerSpeakerProfilesJob({ db, sessions, revisions, layout, tools, speakers: sessionSpeakers }, jobs);
 
   const app = createApp(context);
   const server = http.createServer(app);
@@ -146,7 +189,10 @@ async function open(
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         await jobs.stop();
+        await context.whisperModels.close();
         await context.transcription.close();
+        await context.voices.close();
+        await dubbing.close();
         server.closeAllConnections();
         await closed;
         db.close();

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.TAKELINE_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -33,4 +33,18 @@ export async function launchChromium(): Promise<{ context: BrowserContext; close
       fs.rmSync(userDataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Collects the page's uncaught errors and console errors. Chromium logs every 4xx response (the tests'
+ * deliberate 422s and 409s) as a console error; those are not page faults.
+ */
+export function collectPageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on(
+    'console',
+    (m) => m.type() === 'error' && !/Failed to load resource/.test(m.text()) && errors.push(m.text()),
+  );
+  return errors;
 }

@@ -16,7 +16,7 @@ import {
   stepFrames,
   type Timebase,
 } from '../../src/renderer/src/lib/timecode';
-import { CHROMIUM, launchChromium } from './browser';
+import { CHROMIUM, collectPageErrors, launchChromium } from './browser';
 import { buildStudio } from './build-studio';
 import { repoRoot, sharedDir, startService, type RunningService } from './service-process';
 
@@ -46,7 +46,7 @@ describe.skipIf(!canRun)('studio end to end', { timeout: 300_000 }, () => {
   let browser: { context: BrowserContext; close(): Promise<void> };
   let page: Page;
   const downloads = fs.mkdtempSync(path.join(os.tmpdir(), 'takeline-e2e-downloads-'));
-  const consoleErrors: string[] = [];
+  let consoleErrors: string[] = [];
   const shot = (name: string) => page.screenshot({ path: path.join(screenshots, `${name}.png`) });
 
   beforeAll(async () => {
@@ -55,13 +55,7 @@ describe.skipIf(!canRun)('studio end to end', { timeout: 300_000 }, () => {
     service = await startService();
     browser = await launchChromium();
     page = browser.context.pages()[0] ?? (await browser.context.newPage());
-    page.on('pageerror', (e) => consoleErrors.push(e.message));
-    // Chromium logs every 4xx response (the deliberate 422s) as a console error; those are not page faults.
-    page.on(
-      'console',
-      (m) =>
-        m.type() === 'error' && !/Failed to load resource/.test(m.text()) && consoleErrors.push(m.text()),
-    );
+    consoleErrors = collectPageErrors(page);
   }, 180_000);
 
   afterAll(async () => {

@@ -226,8 +226,8 @@ describe('transcription', { timeout: 240_000 }, () => {
   });
 });
 
-describe('analysis document and dubs before the analysis exists', () => {
-  it('reports none (or unavailable without speech) with the real speaker map and project', async () => {
+describe('the analysis document of a /v1/audio/transcriptions session', () => {
+  it('is queued with the transcript (unavailable without speech), with the real speaker map and project', async () => {
     const svc = await startServiceProcess();
     try {
       const auth = { Authorization: `Bearer ${svc.key}` };
@@ -237,14 +237,22 @@ describe('analysis document and dubs before the analysis exists', () => {
         .withResponse();
       const id = response.headers.get('x-session-id')!;
       const doc = await (await fetch(`${svc.url}/v1/speech/transcriptions/${id}/intelligence`, { headers: auth })).json();
-      expect(doc).toMatchObject({ id, intelligence: { status: 'none', segments: [], events: [], moments: [] }, project: { key: 'docs' } });
+      expect(doc).toMatchObject({ id, intelligence: { status: expect.stringMatching(/^(queued|running|complete)$/), run_id: expect.any(String) }, project: { key: 'docs' } });
       expect(Object.keys(doc.speaker_map).length).toBeGreaterThan(0);
       expect(doc.project.speakers.length).toBe(Object.keys(doc.speaker_map).length);
       const silence = path.join(tempDir('takeline-silence-'), 'silence.wav');
       spawnSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'anullsrc=r=16000:cl=mono', '-t', '2', silence]);
       const quiet = await client.audio.transcriptions.create({ file: fs.createReadStream(silence), model: 'whisper-1' }).withResponse();
-      const none = await (await fetch(`${svc.url}/v1/speech/transcriptions/${quiet.response.headers.get('x-session-id')}/intelligence`, { headers: auth })).json();
-      expect(none.intelligence.status).toBe('unavailable');
+      const quietDoc = async () =>
+        (await (await fetch(`${svc.url}/v1/speech/transcriptions/${quiet.response.headers.get('x-session-id')}/intelligence`, { headers: auth })).json()) as {
+          intelligence: { status: string; error: string | null };
+        };
+      let none = await quietDoc();
+      for (let i = 0; i < 200 && (none.intelligence.status === 'queued' || none.intelligence.status === 'running'); i++) {
+        await new Promise((r) => setTimeout(r, 250));
+        none = await quietDoc();
+      }
+      expect(none.intelligence).toMatchObject({ status: 'unavailable', error: expect.stringMatching(/no speech/) });
       const revoice = await fetch(`${svc.url}/v1/speech/transcriptions/${id}/dubs/d1/revoice`, { method: 'POST', headers: auth });
       expect(revoice.status).toBe(404);
       const badDub = await fetch(`${svc.url}/v1/speech/transcriptions/${id}/dubs/..%2f/revoice`, { method: 'POST', headers: auth });

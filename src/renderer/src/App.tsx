@@ -8,6 +8,8 @@ import { createAppStore } from './state/app-store';
 import { ProjectsView } from './views/ProjectsView';
 import { ProjectView } from './views/ProjectView';
 import { RecordingView } from './views/RecordingView';
+import { DubView } from './views/DubView';
+import { SettingsView } from './views/SettingsView';
 
 export function App({ api }: { api: ApiClient }) {
   const [store] = useState(createAppStore);
@@ -23,6 +25,8 @@ export function App({ api }: { api: ApiClient }) {
         {route.name === 'projects' && <ProjectsView />}
         {route.name === 'project' && <ProjectView key={route.key} projectKey={route.key} />}
         {route.name === 'recording' && <RecordingView key={route.id} sessionId={route.id} />}
+        {route.name === 'dub' && <DubView key={route.dubId} sessionId={route.sessionId} dubId={route.dubId} />}
+        {route.name === 'settings' && <SettingsView />}
       </div>
       <Toasts />
     </AppContext.Provider>

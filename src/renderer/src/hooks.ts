@@ -38,3 +38,32 @@ export function useHash(): string {
   }, []);
   return hash;
 }
+
+/**
+ * Calls `tick` every `ms` while `key` is not null (a new key restarts it), one call at a time; stops when
+ * `tick` returns false, the key changes or the component unmounts (its signal is then aborted). A tick
+ * that throws is tried again at the next interval.
+ */
+export function usePolling(key: string | null, tick: (signal: AbortSignal) => Promise<boolean | void>, ms: number): void {
+  const tickRef = useRef(tick);
+  tickRef.current = tick;
+  useEffect(() => {
+    if (key === null) return;
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout>;
+    const run = async () => {
+      let more: boolean | void = true;
+      try {
+        more = await tickRef.current(controller.signal);
+      } catch {
+        /* transient: the next tick tries again */
+      }
+      if (more !== false && !controller.signal.aborted) timer = setTimeout(run, ms);
+    };
+    timer = setTimeout(run, ms);
+    return () => {
+      controller.abort();
+      clearTimeout(timer);
+    };
+  }, [key, ms]);
+}

@@ -1,28 +1,36 @@
 import type { ServiceConfig } from '../config';
 import type { EngineDescriptor } from './registry';
 import { pocketSphinxAvailable } from '../speech/recognition/pocketsphinx/model';
+import { whisperModelsDir } from './whisper/catalogue';
+import { whisperEngines } from './whisper/engines';
 
 export const POCKETSPHINX_ID = 'pocketsphinx-en-us';
 export const TRANSCRIPTION_FORMATS = ['json', 'text', 'verbose_json', 'srt', 'vtt', 'diarized_json'];
 
+/** The listing of an on-device recognizer (every format, streaming deltas, diarized). */
+export function localRecognizerModel(id: string, aliases: string[] = []): EngineDescriptor['model'] {
+  return {
+    id,
+    kind: 'stt',
+    tier: 'free',
+    supports_streaming: true,
+    supports_cloning: false,
+    supports_diarization: true,
+    formats: TRANSCRIPTION_FORMATS,
+    default_voice: '',
+    aliases,
+  };
+}
+
 /**
  * Every engine this build knows. Only those whose programs and model files are present are listed by
- * the API; better recognizers plug in here with a higher rank and take over the OpenAI aliases.
+ * the API; better recognizers plug in here with a higher rank and take over the OpenAI aliases. Call it
+ * for each listing (ModelRegistry does): Whisper models appear as they are downloaded.
  */
-export function installedEngines(env: NodeJS.ProcessEnv, _config: ServiceConfig): EngineDescriptor[] {
+export function installedEngines(env: NodeJS.ProcessEnv, config: ServiceConfig): EngineDescriptor[] {
   return [
     {
-      model: {
-        id: POCKETSPHINX_ID,
-        kind: 'stt',
-        tier: 'free',
-        supports_streaming: true,
-        supports_cloning: false,
-        supports_diarization: true,
-        formats: TRANSCRIPTION_FORMATS,
-        default_voice: '',
-        aliases: ['pocketsphinx'],
-      },
+      model: localRecognizerModel(POCKETSPHINX_ID, ['pocketsphinx']),
       rank: 10,
       languages: ['en'],
       missing: () => {
@@ -31,5 +39,7 @@ export function installedEngines(env: NodeJS.ProcessEnv, _config: ServiceConfig)
       },
       installHint: 'Install it with: apt-get install -y pocketsphinx pocketsphinx-en-us (or set TAKELINE_POCKETSPHINX_MODEL_DIR).',
     },
+    // Whisper (whisper.cpp) models, ranked above PocketSphinx once downloaded; read on every listing.
+    ...whisperEngines(whisperModelsDir(config)),
   ];
 }

@@ -1,6 +1,10 @@
 import type { SpeechModel } from '../../shared/schemas';
 import { HttpError, ValidationFailure } from '../http/errors';
 import { issue } from '../http/validation';
+import type { Recognizer } from '../speech/types';
+
+/** OpenAI's speech (text-to-speech) model names; they resolve to the most natural installed voice engine. */
+export const OPENAI_SPEECH_ALIASES = ['tts-1', 'tts-1-hd', 'gpt-4o-mini-tts', 'gpt-4o-mini-tts-2025-12-15'];
 
 /** OpenAI's transcription model names; they resolve to the best installed recognizer. */
 export const OPENAI_TRANSCRIBE_ALIASES = ['whisper-1', 'gpt-4o-transcribe', 'gpt-4o-mini-transcribe', 'gpt-4o-transcribe-diarize'];
@@ -15,6 +19,8 @@ export interface EngineDescriptor {
   missing(): string | null;
   /** How to install it, for error messages. */
   installHint: string;
+  /** Builds the recognizer (engines other than PocketSphinx bring their own); it loads its model on first use. */
+  createRecognizer?(): Recognizer;
 }
 
 export interface ResolvedEngine {
@@ -24,17 +30,22 @@ export interface ResolvedEngine {
 
 /** The speech models this service can actually run right now; an engine whose model is missing is not listed. */
 export class ModelRegistry {
-  constructor(private readonly engines: EngineDescriptor[]) {}
+  /** A list, or a function read on every call (engines whose models are downloaded while running). */
+  constructor(private readonly source: EngineDescriptor[] | (() => EngineDescriptor[])) {}
+
+  private get engines(): EngineDescriptor[] {
+    return typeof this.source === 'function' ? this.source() : this.source;
+  }
 
   installed(): ResolvedEngine[] {
     const available = this.engines.filter((e) => e.missing() === null).sort((a, b) => b.rank - a.rank);
     const bestStt = available.find((e) => e.model.kind === 'stt');
+    const bestTts = available.find((e) => e.model.kind === 'tts');
+    const openAiAliases = (d: EngineDescriptor) =>
+      d === bestStt ? OPENAI_TRANSCRIBE_ALIASES : d === bestTts ? OPENAI_SPEECH_ALIASES : [];
     return available.map((descriptor) => ({
       descriptor,
-      model: {
-        ...descriptor.model,
-        aliases: [...(descriptor.model.aliases ?? []), ...(descriptor === bestStt ? OPENAI_TRANSCRIBE_ALIASES : [])],
-      },
+      model: { ...descriptor.model, aliases: [...(descriptor.model.aliases ?? []), ...openAiAliases(descriptor)] },
     }));
   }
 
@@ -46,10 +57,12 @@ export class ModelRegistry {
    * Finds an installed recognizer by id or alias. An engine we know but cannot run → 404 naming what to
    * install; a name we do not know at all → 400 listing what is available.
    */
-  resolveRecognizer(name: string | undefined): ResolvedEngine {
+  resolveRecognizer(name: string | undefined, language?: string): ResolvedEngine {
     const installed = this.installed().filter((e) => e.model.kind === 'stt');
     if (name === undefined || name === '') {
-      if (installed[0]) return installed[0];
+      // The best installed engine, among those that transcribe the language when one is given.
+      const best = installed.find((e) => language === undefined || e.descriptor.languages.includes(language)) ?? installed[0];
+      if (best) return best;
       throw new HttpError(404, `No speech recognizer is installed. ${this.engines.filter((e) => e.model.kind === 'stt').map((e) => e.installHint).join(' ')}`, {
         code: 'model_not_found',
         param: 'model',
@@ -68,6 +81,16 @@ export class ModelRegistry {
   languages(): string[] {
     return [...new Set(this.installed().filter((e) => e.model.kind === 'stt').flatMap((e) => e.descriptor.languages))].sort();
   }
+}
+
+/** 400 (422 under /v1/speech) when the chosen engine does not transcribe the language. */
+export function assertEngineLanguage(engine: ResolvedEngine, language: string, loc: Array<string | number>): void {
+  if (engine.descriptor.languages.includes(language)) return;
+  throw new ValidationFailure([
+    issue(loc, `The model "${engine.model.id}" does not transcribe "${language}". It transcribes: ${engine.descriptor.languages.join(', ')}.`, 'language_unsupported', language, {
+      supported: engine.descriptor.languages,
+    }),
+  ]);
 }
 
 const LANGUAGE_NAMES: Record<string, string> = { english: 'en' };

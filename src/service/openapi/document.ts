@@ -1,8 +1,19 @@
 import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject } from 'zod-openapi';
 import {
+  AnalysisDocument,
+  AnalysisRunList,
+  AnalysisRunStarted,
   AudioAddress,
   DetailError,
+  Dub,
+  DubAudioAddress,
+  DubId,
+  DubLine,
+  DubPatch,
+  DubRevision,
+  LinePatch,
+  Revoice,
   MediaPatch,
   MediaResponse,
   OpenAIError,
@@ -19,11 +30,25 @@ import {
   SessionPage,
   SessionSummary,
   SpeechModelList,
+  SpeechRequest,
   ValidationError,
+  RevisionRestore,
+  SegmentSplit,
+  SpeakerMerge,
+  SpeakerReassign,
+  TranscriptEditResult,
+  TranscriptRevisionDetail,
+  TranscriptRevisionList,
+  WhisperDownloadCancel,
+  WhisperModel,
+  WhisperModelList,
+  WhisperModelName,
 } from '../../shared/schemas';
 import { UploadFields } from '../http/routes/transcriptions';
 import { OpenAITranscriptionFields } from '../transcription/openai-endpoint';
 import { EXPORT_FORMATS } from '../export/types';
+import { IntelligenceQuery } from '../http/routes/intelligence';
+import { RevoiceQuery } from '../http/routes/dubs';
 
 const json = (schema: z.ZodType, description: string) => ({ description, content: { 'application/json': { schema } } });
 
@@ -45,9 +70,12 @@ const errorDescriptions: Record<number, string> = {
   413: 'Too large',
   415: 'Not decodable audio or video, or wrong Content-Type',
   500: 'Internal error',
+  502: 'The download server failed, or sent a file whose checksum is not the published one',
+  507: 'Not enough free disk space',
 };
 
 const sessionParam = z.object({ session_id: z.uuid().meta({ description: 'Transcription session id' }) });
+const whisperParam = z.object({ name: WhisperModelName });
 const projectParam = z.object({ project: z.string().meta({ description: 'Project id or key' }) });
 
 const uploadBody = UploadFields.extend({ file: z.string().meta({ format: 'binary', description: 'The recording' }) });
@@ -62,6 +90,24 @@ const openAiBody = OpenAITranscriptionFields.omit({ timestamp_granularities: tru
   });
 
 const op = (o: ZodOpenApiOperationObject) => o;
+
+const dubParam = sessionParam.extend({ dub_id: DubId });
+const lineParam = dubParam.extend({ line_id: z.string().regex(/^\d+$/).meta({ description: 'Line number within the dub' }) });
+const revisionParam = dubParam.extend({ number: z.string().regex(/^\d+$/).meta({ description: 'Revision number (1 is the upload)' }) });
+const dubUploadBody = z.object({
+  file: z.string().meta({ format: 'binary', description: 'The dub audio: anything ffmpeg decodes; up to 8 channels; stored losslessly as WAV at its rate, channels and depth' }),
+  background: z.string().optional().meta({ format: 'binary', description: 'Music-and-effects stem; revoiced lines are mixed over it (resampled to the dub)' }),
+  lines: z.string().optional().meta({
+    description:
+      'JSON array of lines, each {speaker (default "S1"), start, end, text (1–1000 characters), voice?}; lines may not overlap (at most 5000). Without it the dub is transcribed and its segments become the lines.',
+    example: '[{"speaker":"S1","start":0.5,"end":3.2,"text":"We leave at dawn."}]',
+  }),
+  voices: z.string().optional().meta({ description: 'JSON object: voice per speaker, e.g. {"S1":"festival-hts/slt","S2":"flite/rms"}' }),
+  default_voice: z.string().optional().meta({ description: 'Voice for speakers without one (default: the most natural installed voice)' }),
+  name: z.string().optional().meta({ description: 'Display name (default: the file name)' }),
+});
+const revoiceDescription =
+  'Voices again every line that needs it (corrected text, or a changed voice or timing since it was voiced) as a durable background job, and writes a new revision: each line is synthesized, its silence trimmed, fitted into its slot (time-stretch 0.8–1.15×, then the quiet after the line borrowed up to 0.1 s before the next line, else flagged `does_not_fit` and cut at the slot end), matched in loudness to the original line (BS.1770), resampled to the dub, crossfaded in (equal power, 20 ms, at least 10 ms, just outside the slot) and mixed over the background stem when there is one. Every sample outside each line\'s `region` is bit-identical to the base revision. Waits up to `wait` seconds: 200 when finished (`status` complete or failed), else 202 with `Location` to poll (`GET …/revoices/{revoice_id}`) every few seconds until `status` is `complete` or `failed`. With nothing to revoice: 200, `status` `no_op`, no revision written. A revoice already running is returned rather than started twice.';
 
 export function openApiDocument() {
   return createDocument({
@@ -166,16 +212,191 @@ export function openApiDocument() {
       },
       '/v1/speech/transcriptions/{session_id}/intelligence': {
         get: op({
-          summary: 'The analysis document (analysis stages are not built yet: status none, or unavailable without speech)',
+          summary: 'The Analysis document',
+          description:
+            'The newest analysis run of the recording (or `run_id`), filled in progressively while it runs: poll every few seconds until `intelligence.status` is `complete`. `none`: never analysed (stage `awaiting_transcript` while the transcript is being made; the run is queued when it completes); `unavailable`: no audio stream or no speech. When the newest run failed and an earlier one completed, the complete document is served with `last_failure`.',
+          requestParams: { path: sessionParam, query: IntelligenceQuery },
+          responses: { '200': json(AnalysisDocument, 'The Analysis document'), ...speechErrors(401, 404, 422) },
+        }),
+        post: op({
+          summary: 'Start a new analysis run',
+          description:
+            'Queues a run and answers 202 with it (`Location` is the document of that run). A run already queued or running is returned instead (`created: false`). 409 while the transcript is not complete.',
           requestParams: { path: sessionParam },
-          responses: { '200': { description: 'Analysis document {id, intelligence, speaker_map, project}', content: { 'application/json': {} } }, ...speechErrors(401, 404, 422) },
+          responses: { '202': json(AnalysisRunStarted, 'The run'), ...speechErrors(401, 404, 409, 422) },
+        }),
+      },
+      '/v1/speech/transcriptions/{session_id}/intelligence/runs': {
+        get: op({
+          summary: 'Analysis runs of the recording, newest first',
+          requestParams: { path: sessionParam },
+          responses: { '200': json(AnalysisRunList, 'Runs'), ...speechErrors(401, 404, 422) },
+        }),
+      },
+      '/v1/speech/transcriptions/{session_id}/dubs': {
+        get: op({ summary: "The recording's dubs", requestParams: { path: sessionParam }, responses: { '200': json(z.object({ data: z.array(Dub) }), 'Dubs, oldest first'), ...speechErrors(401, 404, 422) } }),
+        post: op({
+          summary: 'Upload a dub, with its lines or to be transcribed into lines',
+          requestParams: { path: sessionParam },
+          requestBody: { content: { 'multipart/form-data': { schema: dubUploadBody } } },
+          responses: { '201': json(Dub, 'The dub (status ready, or preparing while its lines are derived)'), ...speechErrors(401, 404, 413, 415, 422) },
+        }),
+      },
+      '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}': {
+        get: op({ summary: 'Read a dub', requestParams: { path: dubParam }, responses: { '200': json(Dub, 'The dub'), ...speechErrors(401, 404, 422) } }),
+        patch: op({
+          summary: 'Rename a dub or assign voices (per speaker, or its default)',
+          requestParams: { path: dubParam },
+          requestBody: { content: { 'application/json': { schema: DubPatch } } },
+          responses: { '200': json(Dub, 'The dub'), ...speechErrors(401, 404, 415, 422) },
+        }),
+        delete: op({ summary: 'Delete a dub, its revisions and files (stops a running revoice)', requestParams: { path: dubParam }, responses: { '204': { description: 'Deleted' }, ...speechErrors(401, 404, 422) } }),
+      },
+      '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}/lines': {
+        get: op({ summary: "The dub's lines in time order, with their state against the current revision", requestParams: { path: dubParam }, responses: { '200': json(z.object({ data: z.array(DubLine) }), 'Lines'), ...speechErrors(401, 404, 422) } }),
+      },
+      '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}/lines/{line_id}': {
+        get: op({ summary: 'Read a line', requestParams: { path: lineParam }, responses: { '200': json(DubLine, 'The line'), ...speechErrors(401, 404, 422) } }),
+        patch: op({
+          summary: "Correct a line's text, set its voice, or move it within its neighbours",
+          description: 'The original text and timing are kept beside the new ones. All fields are checked before anything changes. 409 while the dub is still preparing.',
+          requestParams: { path: lineParam },
+          requestBody: { content: { 'application/json': { schema: LinePatch } } },
+          responses: { '200': json(DubLine, 'The line'), ...speechErrors(401, 404, 409, 415, 422) },
+        }),
+      },
+      '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}/revisions': {
+        get: op({ summary: 'Every revision (1 is the upload); the current one is marked', requestParams: { path: dubParam }, responses: { '200': json(z.object({ data: z.array(DubRevision) }), 'Revisions'), ...speechErrors(401, 404, 422) } }),
+      },
+      '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}/revisions/{number}': {
+        get: op({ summary: 'Read a revision, with its signed audio address', requestParams: { path: revisionParam }, responses: { '200': json(DubRevision, 'The revision'), ...speechErrors(401, 404, 422) } }),
+      },
+      '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}/revisions/{number}/audio': {
+        get: op({ summary: 'A signed one-hour address of the revision (WAV) for playback or download', requestParams: { path: revisionParam }, responses: { '200': json(DubAudioAddress, 'Signed address'), ...speechErrors(401, 404, 422) } }),
+      },
+      '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}/revisions/{number}/file': {
+        get: op({
+          summary: 'The revision as WAV (signed address; no key)',
+          security: [],
+          requestParams: { path: revisionParam, query: z.object({ expires: z.string(), signature: z.string(), download: z.literal('1').optional() }) },
+          responses: {
+            '200': { description: 'The WAV bytes', content: { 'audio/wav': { schema: z.string().meta({ format: 'binary' }) } } },
+            '206': { description: 'A byte range' },
+            ...speechErrors(403),
+          },
+        }),
+      },
+      '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}/revisions/{number}/peaks': {
+        get: op({ summary: "Waveform peaks of a revision, computed once", requestParams: { path: revisionParam }, responses: { '200': json(Peaks, 'Peaks'), ...speechErrors(401, 404, 422) } }),
+      },
+      '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}/revisions/{number}/restore': {
+        post: op({
+          summary: 'Make a revision current again (the others stay); 409 while a revoice runs',
+          requestParams: { path: revisionParam },
+          responses: { '200': json(Dub, 'The dub'), ...speechErrors(401, 404, 409, 422) },
+        }),
+      },
+      '/v1/speech/transcriptions/{session_id}/transcript/reassign': {
+        post: op({
+          summary: 'Give a line, or a range of its words, to another speaker',
+          description:
+            'The target is a speaker of the recording (`speaker`: a label, or `new` for a voice diarization missed) or a project speaker (`speaker_id`). A word range is cut out as its own line. Stored as a new transcript revision that becomes the session\'s transcript (exports and the session read it); a new analysis run is queued, and the voices whose speech changed are measured again in the background, updating the speaker map and the project\'s voice profiles.',
+          requestParams: { path: sessionParam },
+          requestBody: { content: { 'application/json': { schema: SpeakerReassign } } },
+          responses: { '200': json(TranscriptEditResult, 'The new revision and the session'), ...speechErrors(401, 404, 409, 415, 422) },
+        }),
+      },
+      '/v1/speech/transcriptions/{session_id}/transcript/merge': {
+        post: op({
+          summary: 'Merge one speaker of the recording into another',
+          requestParams: { path: sessionParam },
+          requestBody: { content: { 'application/json': { schema: SpeakerMerge } } },
+          responses: { '200': json(TranscriptEditResult, 'The new revision and the session'), ...speechErrors(401, 404, 409, 415, 422) },
+        }),
+      },
+      '/v1/speech/transcriptions/{session_id}/transcript/split': {
+        post: op({
+          summary: 'Split a line before a word',
+          requestParams: { path: sessionParam },
+          requestBody: { content: { 'application/json': { schema: SegmentSplit } } },
+          responses: { '200': json(TranscriptEditResult, 'The new revision and the session'), ...speechErrors(401, 404, 409, 415, 422) },
+        }),
+      },
+      '/v1/speech/transcriptions/{session_id}/transcript/revisions': {
+        get: op({
+          summary: "The transcript's revisions (0 is the recognizer's)",
+          requestParams: { path: sessionParam },
+          responses: { '200': json(TranscriptRevisionList, 'Revisions, oldest first'), ...speechErrors(401, 404, 409, 422) },
+        }),
+      },
+      '/v1/speech/transcriptions/{session_id}/transcript/revisions/{revision}': {
+        get: op({
+          summary: 'One revision with its transcript',
+          requestParams: { path: sessionParam.extend({ revision: z.number().int().min(0) }) },
+          responses: { '200': json(TranscriptRevisionDetail, 'The revision'), ...speechErrors(401, 404, 409, 422) },
+        }),
+      },
+      '/v1/speech/transcriptions/{session_id}/transcript/revisions/{revision}/restore': {
+        post: op({
+          summary: 'Make an earlier revision current again (as a new revision: undo)',
+          description: "The recording's speakers get the project speakers they had in that revision back.",
+          requestParams: { path: sessionParam.extend({ revision: z.number().int().min(0) }) },
+          requestBody: { content: { 'application/json': { schema: RevisionRestore } } },
+          responses: { '200': json(TranscriptEditResult, 'The new revision and the session'), ...speechErrors(401, 404, 409, 415, 422) },
         }),
       },
       '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}/revoice': {
         post: op({
-          summary: 'Voice corrected dub lines again (dubs cannot be created yet: 404)',
-          requestParams: { path: sessionParam.extend({ dub_id: z.string() }) },
-          responses: { '200': { description: 'Revoice result', content: { 'application/json': {} } }, ...speechErrors(401, 404, 422) },
+          summary: 'Voice corrected lines again; the rest of the dub is untouched',
+          description: revoiceDescription,
+          requestParams: { path: dubParam, query: RevoiceQuery },
+          responses: {
+            '200': json(Revoice, 'Finished (complete or failed), or no_op'),
+            '202': { ...json(Revoice, 'Still running: poll the Location'), headers: { Location: { schema: { type: 'string' }, description: 'The revoice to poll' } } },
+            ...speechErrors(401, 404, 409, 422),
+          },
+        }),
+      },
+      '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}/revoices': {
+        get: op({ summary: 'Revoices of the dub, newest first', requestParams: { path: dubParam }, responses: { '200': json(z.object({ data: z.array(Revoice) }), 'Revoices'), ...speechErrors(401, 404, 422) } }),
+      },
+      '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}/revoices/{revoice_id}': {
+        get: op({
+          summary: 'Follow a revoice: status, progress, each line as it is done, and the new revision once complete',
+          requestParams: { path: dubParam.extend({ revoice_id: z.uuid() }) },
+          responses: { '200': json(Revoice, 'The revoice'), ...speechErrors(401, 404, 422) },
+        }),
+      },
+      '/v1/speech/models/whisper': {
+        get: op({
+          summary: 'Whisper models: the catalogue, what is installed, downloads in progress',
+          description: 'Catalogue models (whisper.cpp ggml files with published SHA-1 and size) and any other ggml file in the models folder. Installed models are recognizers in /v1/audio/models.',
+          responses: { '200': json(WhisperModelList, 'Models'), ...speechErrors(401) },
+        }),
+      },
+      '/v1/speech/models/whisper/{name}': {
+        get: op({ summary: 'One Whisper model (poll it for download progress)', requestParams: { path: whisperParam }, responses: { '200': json(WhisperModel, 'The model'), ...speechErrors(401, 404, 422) } }),
+        delete: op({ summary: 'Delete an installed model and any partial download', requestParams: { path: whisperParam }, responses: { '204': { description: 'Deleted' }, ...speechErrors(401, 404, 409, 422) } }),
+      },
+      '/v1/speech/models/whisper/{name}/download': {
+        post: op({
+          summary: 'Download (or resume downloading) a catalogue model',
+          description:
+            'Answers 202 once the server answered and the disk has room, then downloads in the background: poll GET /v1/speech/models/whisper/{name}. A partial download is resumed with an HTTP Range request; the file is installed (renamed into place) only when its SHA-1 matches the published one, otherwise it is deleted and `download.error.code` is `checksum_mismatch`. 200 when the model is already installed and verified, or already downloading. Downloads come from TAKELINE_WHISPER_BASE_URL (default Hugging Face).',
+          requestParams: { path: whisperParam },
+          responses: { '202': json(WhisperModel, 'Downloading'), '200': json(WhisperModel, 'Already installed or downloading'), ...speechErrors(401, 404, 409, 422, 502, 507) },
+        }),
+        delete: op({
+          summary: 'Stop a download; its bytes are kept for resuming unless discard=true',
+          requestParams: { path: whisperParam, query: WhisperDownloadCancel },
+          responses: { '200': json(WhisperModel, 'The model'), ...speechErrors(401, 404, 409, 422) },
+        }),
+      },
+      '/v1/speech/models/whisper/{name}/verify': {
+        post: op({
+          summary: "Check an installed model's SHA-1 against the published one (for files put in place by hand)",
+          requestParams: { path: whisperParam },
+          responses: { '200': json(WhisperModel, 'The model with `verified`'), ...speechErrors(401, 404, 409, 422) },
         }),
       },
       '/v1/audio/models': {
@@ -190,6 +411,24 @@ export function openApiDocument() {
               description: 'json: {text, usage}; verbose_json; diarized_json; text/srt/vtt as text; text/event-stream when stream=true',
               headers: { 'X-Session-Id': { schema: { type: 'string' }, description: 'The session the call was kept as' } },
               content: { 'application/json': {}, 'text/plain': {}, 'text/event-stream': {} },
+            },
+            ...audioErrors(400, 401, 404, 413, 415, 500),
+          },
+        }),
+      },
+      '/v1/audio/speech': {
+        post: op({
+          summary: 'Speak text (OpenAI-compatible text to speech)',
+          description:
+            'Streams the audio as it is synthesized, sentence by sentence (chunked transfer). 24 kHz mono in every format; wav and flac carry "length unknown" headers. The `X-Voice` header names the voice used (`<model>/<voice>`).',
+          requestBody: { content: { 'application/json': { schema: SpeechRequest } } },
+          responses: {
+            '200': {
+              description: 'The audio',
+              headers: { 'X-Voice': { schema: { type: 'string' }, description: 'The voice that spoke, e.g. festival-hts/slt' } },
+              content: Object.fromEntries(
+                ['audio/mpeg', 'audio/ogg', 'audio/aac', 'audio/flac', 'audio/wav', 'audio/L16'].map((type) => [type, { schema: z.string().meta({ format: 'binary' }) }]),
+              ),
             },
             ...audioErrors(400, 401, 404, 413, 415, 500),
           },

@@ -1,7 +1,7 @@
-import crypto from 'node:crypto';
 import type { Db } from '../storage/database';
 import type { ProjectStore } from '../storage/project-store';
 import type { SessionStore } from '../storage/session-store';
+import { bestKnownVoice, createProjectSpeaker } from './project-speakers';
 
 /** How voices are compared; the spectral implementation lives in speech/speakers. */
 export interface VoiceMatcher {
@@ -49,17 +49,7 @@ export class SpeakerDirectory {
       for (const label of labels) {
         const profile = transcript.profiles![label]!;
         const evidence = seconds.get(label) ?? 0;
-        let best: (typeof known)[number] | null = null;
-        let bestSimilarity = 0;
-        for (const candidate of known) {
-          if (taken.has(candidate.id)) continue;
-          const similarity = this.matcher.similarity(profile, candidate.profile);
-          if (similarity > bestSimilarity) {
-            best = candidate;
-            bestSimilarity = similarity;
-          }
-        }
-        const matched = best !== null && bestSimilarity >= this.matcher.threshold;
+        const { best, similarity: bestSimilarity, matched } = bestKnownVoice(profile, known, taken, this.matcher);
         let speakerId: string;
         if (matched && best) {
           speakerId = best.id;
@@ -68,13 +58,7 @@ export class SpeakerDirectory {
             .prepare('UPDATE project_speakers SET clip_count = clip_count + 1, evidence_seconds = evidence_seconds + ?, profile_json = ? WHERE id = ?')
             .run(evidence, JSON.stringify(merged), best.id);
         } else {
-          speakerId = crypto.randomUUID();
-          const number = ((this.db.prepare('SELECT MAX(number) AS n FROM project_speakers WHERE project_id = ?').get(projectId) as { n: number | null }).n ?? 0) + 1;
-          this.db
-            .prepare(
-              'INSERT INTO project_speakers (id, project_id, number, name, label, clip_count, evidence_seconds, profile_json, created_at) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?)',
-            )
-            .run(speakerId, projectId, number, `Speaker ${number}`, `P${number}`, evidence, JSON.stringify(profile), new Date().toISOString());
+          speakerId = createProjectSpeaker(this.db, projectId, profile, evidence, 1);
         }
         taken.add(speakerId);
         this.db

@@ -89,4 +89,133 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
       );
     `,
   },
+  {
+    version: 3,
+    name: 'analysis runs, their recording-level parts and measured lines',
+    sql: `
+      CREATE TABLE analysis_runs (
+        id TEXT PRIMARY KEY,
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        job_id TEXT,
+        status TEXT NOT NULL CHECK (status IN ('queued','running','complete','failed','unavailable')),
+        stage TEXT NOT NULL,
+        progress REAL NOT NULL DEFAULT 0,
+        version TEXT NOT NULL,
+        error TEXT,
+        duration REAL NOT NULL,
+        timings_json TEXT NOT NULL DEFAULT '{"total":0,"stages":{}}',
+        created_at TEXT NOT NULL,
+        started_at TEXT,
+        completed_at TEXT
+      );
+      CREATE INDEX analysis_runs_session ON analysis_runs(session_id, created_at DESC);
+      CREATE TABLE analysis_parts (
+        run_id TEXT NOT NULL REFERENCES analysis_runs(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        json TEXT NOT NULL,
+        PRIMARY KEY (run_id, name)
+      );
+      CREATE TABLE analysis_lines (
+        run_id TEXT NOT NULL REFERENCES analysis_runs(id) ON DELETE CASCADE,
+        segment_id INTEGER NOT NULL,
+        json TEXT NOT NULL,
+        PRIMARY KEY (run_id, segment_id)
+      );
+    `,
+  },
+  {
+    version: 4,
+    name: 'dubs, lines, revisions, revoices',
+    sql: `
+      CREATE TABLE dubs (
+        id TEXT PRIMARY KEY,
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        file_name TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('preparing','ready','failed')),
+        progress REAL NOT NULL DEFAULT 0,
+        stage TEXT,
+        error TEXT,
+        sample_rate INTEGER NOT NULL,
+        channels INTEGER NOT NULL,
+        sample_format TEXT NOT NULL,
+        frames INTEGER NOT NULL,
+        background INTEGER NOT NULL,
+        default_voice TEXT,
+        voices_json TEXT NOT NULL DEFAULT '{}',
+        current_revision INTEGER NOT NULL DEFAULT 1,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX dubs_session ON dubs(session_id, created_at);
+      CREATE TABLE dub_lines (
+        dub_id TEXT NOT NULL REFERENCES dubs(id) ON DELETE CASCADE,
+        id INTEGER NOT NULL,
+        speaker TEXT NOT NULL,
+        start REAL NOT NULL,
+        "end" REAL NOT NULL,
+        original_start REAL NOT NULL,
+        original_end REAL NOT NULL,
+        text TEXT NOT NULL,
+        original_text TEXT NOT NULL,
+        voice TEXT,
+        words_json TEXT NOT NULL DEFAULT '[]',
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (dub_id, id)
+      );
+      CREATE TABLE dub_revisions (
+        dub_id TEXT NOT NULL REFERENCES dubs(id) ON DELETE CASCADE,
+        number INTEGER NOT NULL,
+        base INTEGER,
+        source TEXT NOT NULL CHECK (source IN ('upload','revoice')),
+        revoice_id TEXT,
+        file_name TEXT NOT NULL,
+        renders_json TEXT NOT NULL DEFAULT '{}',
+        lines_revoiced_json TEXT NOT NULL DEFAULT '[]',
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (dub_id, number)
+      );
+      CREATE TABLE dub_revoices (
+        id TEXT PRIMARY KEY,
+        dub_id TEXT NOT NULL REFERENCES dubs(id) ON DELETE CASCADE,
+        job_id TEXT NOT NULL,
+        base_revision INTEGER NOT NULL,
+        revision INTEGER,
+        status TEXT NOT NULL CHECK (status IN ('queued','running','complete','failed')),
+        plan_json TEXT NOT NULL,
+        error TEXT,
+        created_at TEXT NOT NULL,
+        finished_at TEXT
+      );
+      CREATE INDEX dub_revoices_dub ON dub_revoices(dub_id, created_at);
+      CREATE TABLE dub_revoice_lines (
+        revoice_id TEXT NOT NULL REFERENCES dub_revoices(id) ON DELETE CASCADE,
+        line_id INTEGER NOT NULL,
+        render_json TEXT NOT NULL,
+        patch_file TEXT NOT NULL,
+        attempt INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (revoice_id, line_id)
+      );
+    `,
+  },
+  {
+    version: 5,
+    name: 'transcript revisions (speaker fixes by hand; revision 0 is the recognizer transcript)',
+    sql: `
+      CREATE TABLE transcript_revisions (
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        revision INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        edit_json TEXT,
+        summary_json TEXT NOT NULL,
+        transcript_gz BLOB NOT NULL,
+        -- The session's speaker map (label → project speaker) while this revision was current, for restoring it.
+        speakers_json TEXT,
+        PRIMARY KEY (session_id, revision)
+      );
+      -- 'voice': matched by the voice profile; 'editor': chosen by hand (kept when profiles are measured again).
+      ALTER TABLE session_speakers ADD COLUMN assigned TEXT NOT NULL DEFAULT 'voice';
+    `,
+  },
 ];

@@ -101,6 +101,14 @@ export class SessionStore {
     return row?.transcript_json ? (JSON.parse(row.transcript_json) as Transcript) : null;
   }
 
+  /** Lines in the session's transcript (0 without one), counted by SQLite without parsing the transcript. */
+  segmentCount(id: string): number {
+    const row = this.db.prepare("SELECT json_array_length(transcript_json, '$.segments') AS n FROM sessions WHERE id = ?").get(id) as
+      | { n: number | null }
+      | undefined;
+    return row?.n ?? 0;
+  }
+
   get(id: string): Omit<Session, 'speaker_map'> | null {
     const summary = this.summary(id);
     if (!summary) return null;

@@ -18,6 +18,9 @@ import { createPocketSphinxRecognizer } from '../speech/recognition/pocketsphinx
 import { POCKETSPHINX_ID } from '../models/engines';
 import type { VoiceMatcher } from '../speakers/speaker-directory';
 import type { TranscriptionEngine } from './engine';
+import type { ResolvedEngine } from '../models/registry';
+import { WhisperHostError } from '../speech/recognition/whisper/host-process';
+import { withRequestOptions } from './request-recognizer';
 
 /**
  * The service's diarizer: spectral diarization on a worker thread, over speech spans found for
@@ -50,11 +53,13 @@ export function createLocalTranscription(deps: {
   let vad: SileroVad | null = null;
   const { diarizer, close: closeDiarizer } = createServiceDiarizer();
 
-  const recognizerFor = (id: string): Recognizer => {
+  const recognizerFor = (engine: ResolvedEngine): Recognizer => {
+    const id = engine.model.id;
     let recognizer = recognizers.get(id);
     if (!recognizer) {
-      if (id !== POCKETSPHINX_ID) throw new JobFailure(`No engine implementation for model "${id}".`);
-      recognizer = createPocketSphinxRecognizer({ env: deps.env });
+      if (id === POCKETSPHINX_ID) recognizer = createPocketSphinxRecognizer({ env: deps.env });
+      else if (engine.descriptor.createRecognizer) recognizer = engine.descriptor.createRecognizer();
+      else throw new JobFailure(`No engine implementation for model "${id}".`);
       recognizers.set(id, recognizer);
     }
     return recognizer;
@@ -94,7 +99,11 @@ export function createLocalTranscription(deps: {
 
   return {
     async transcribe(request) {
-      const recognizer = recognizerFor(request.engine.model.id);
+      if (!request.engine.descriptor.languages.includes(request.language)) {
+        throw new JobFailure(`The model "${request.engine.model.id}" does not transcribe "${request.language}".`);
+      }
+      // The request's language and temperature reach every chunk's recognition.
+      const recognizer = withRequestOptions(recognizerFor(request.engine), { language: request.language, temperature: request.temperature });
       vad ??= createSileroVad();
       // Per-request VAD settings get their own detector (cheap: the model loads in milliseconds).
       const requestVad = request.vad ? createSileroVad(request.vad) : null;
@@ -114,7 +123,12 @@ export function createLocalTranscription(deps: {
             profiles = result.profiles;
           },
         },
-      ).finally(() => requestVad?.close());
+      )
+        .catch((error: unknown) => {
+          // Whisper's model or process failures are the user's to fix (a damaged download): say what happened.
+          throw error instanceof WhisperHostError ? new JobFailure(error.message) : error;
+        })
+        .finally(() => requestVad?.close());
       return { ...transcript, engine: request.engine.model.id, profiles };
     },
 

@@ -7,6 +7,7 @@ import { readMultipart, singleField, singleFile, type MultipartForm } from '../h
 import { intakeRecording } from '../recordings/intake';
 import { NotMediaError } from '../media/probe';
 import { ProjectKey } from '../../shared/schemas';
+import { assertEngineLanguage } from '../models/registry';
 import type { Span, Transcript } from '../speech/types';
 import { renderSubtitles } from './subtitles';
 import { diarizedJsonResponse, diarizedSegment, jsonResponse, usageOf, verboseJsonResponse } from './openai-formats';
@@ -150,6 +151,7 @@ export function openAiTranscriptionsHandler(ctx: ServiceContext) {
       const file = singleFile(form, 'file');
       const engine = ctx.models.resolveRecognizer(fields.model);
       const language = ctx.languages.resolve(fields.language, ['body', 'language']);
+      assertEngineLanguage(engine, language, ['body', 'language']);
       let session;
       try {
         session = await intakeRecording(ctx, file, { projectKey: fields.project_key ?? DEFAULT_PROJECT_KEY, language, queueJob: false });
@@ -175,6 +177,7 @@ export function openAiTranscriptionsHandler(ctx: ServiceContext) {
         engine,
         language,
         prompt: fields.prompt,
+        temperature: fields.temperature,
         vad: vadSettings(fields.chunking_strategy),
         signal: controller.signal,
         onProgress: (fraction, stage) => ctx.sessions.setProgress(id, 'running', Math.min(fraction, 0.99), stage),
@@ -186,7 +189,7 @@ export function openAiTranscriptionsHandler(ctx: ServiceContext) {
         },
       });
       const named = await ctx.transcription.applyKnownSpeakers(transcript, fields.known_speaker_names ?? [], fields.known_speaker_references ?? [], controller.signal);
-      ctx.sessions.complete(id, named);
+      ctx.completeTranscript(id, named);
       ctx.afterTranscript(id);
       if (stream) {
         if (fields.response_format === 'diarized_json') for (const segment of named.segments) sse(diarizedSegment(segment));

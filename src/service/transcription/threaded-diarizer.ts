@@ -1,17 +1,6 @@
-import { Worker } from 'node:worker_threads';
 import type { DiarizationResult, Diarizer, DiarizeOptions, Span } from '../speech/types';
 import type { DiarizeRequest } from './diarize-thread';
-
-// Under tsx the sources are .ts; in the Electron bundle they are .js beside this module.
-const FROM_SOURCE = import.meta.url.endsWith('.ts');
-const THREAD_URL = new URL(`./diarize-thread${FROM_SOURCE ? '.ts' : '.js'}`, import.meta.url);
-
-/** tsx's loader is not inherited by worker threads on Node 20, so a source-run worker registers it first. */
-function startThread(): Worker {
-  if (!FROM_SOURCE) return new Worker(THREAD_URL);
-  const bootstrap = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(THREAD_URL.href)}); });`;
-  return new Worker(bootstrap, { eval: true });
-}
+import { startModuleWorker } from '../module-runners';
 
 /**
  * Runs the spectral diarizer on a worker thread so the service keeps answering requests meanwhile (on the
@@ -41,7 +30,7 @@ export class ThreadedDiarizer implements Diarizer {
       ? await this.refineSpeech(pcm, recognizedSpeech, signal)
       : recognizedSpeech;
     signal?.throwIfAborted();
-    const worker = startThread();
+    const worker = startModuleWorker('./diarize-thread', import.meta.url);
     let onAbort: (() => void) | undefined;
     try {
       return await new Promise<DiarizationResult>((resolve, reject) => {

@@ -24,7 +24,7 @@ export function registerTranscribeJob(ctx: ServiceContext, runner: JobRunner, af
     const payload = job.payload as TranscribeJobPayload;
     let engine;
     try {
-      engine = ctx.models.resolveRecognizer(payload.model);
+      engine = ctx.models.resolveRecognizer(payload.model, summary.language);
     } catch (error) {
       throw new JobFailure(error instanceof HttpError ? error.message : 'No speech recognizer is available.');
     }
@@ -43,7 +43,7 @@ export function registerTranscribeJob(ctx: ServiceContext, runner: JobRunner, af
       },
     });
     if (signal.aborted) throw signal.reason;
-    ctx.sessions.complete(sessionId, transcript);
+    ctx.completeTranscript(sessionId, transcript);
     afterTranscript(sessionId);
   });
 

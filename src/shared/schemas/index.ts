@@ -4,3 +4,8 @@ export * from './projects';
 export * from './media';
 export * from './sessions';
 export * from './models';
+export * from './analysis';
+export * from './speech';
+export * from './dubs';
+export * from './whisper-models';
+export * from './transcript-edits';

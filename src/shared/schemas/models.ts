@@ -1,5 +1,15 @@
 import { z } from 'zod';
 
+export const VoiceInfo = z
+  .object({
+    id: z.string().meta({ description: 'Voice name within the model; a dub names it `<model id>/<voice id>`', example: 'slt' }),
+    gender: z.enum(['female', 'male']),
+    language: z.string().meta({ description: 'BCP 47 tag', example: 'en-US' }),
+    sample_rate: z.number().int().meta({ description: 'Rate the engine speaks at (hertz)' }),
+    description: z.string(),
+  })
+  .meta({ id: 'VoiceInfo' });
+
 export const SpeechModel = z
   .object({
     id: z.string(),
@@ -11,6 +21,7 @@ export const SpeechModel = z
     formats: z.array(z.string()),
     default_voice: z.string(),
     aliases: z.array(z.string()),
+    voices: z.array(VoiceInfo).optional().meta({ description: 'The voices of a `tts` model' }),
   })
   .meta({ id: 'SpeechModel' });
 
@@ -24,3 +35,4 @@ export const OpenAIModelList = z
   .meta({ id: 'OpenAIModelList' });
 
 export type SpeechModel = z.infer<typeof SpeechModel>;
+export type VoiceInfo = z.infer<typeof VoiceInfo>;

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApiClient, fileNameFromDisposition } from './client';
 import { ApiError } from './errors';
+import { analysisDocument, SESSION_ID } from '../analysis/testing/document';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -46,5 +47,68 @@ describe('fileNameFromDisposition', () => {
     expect(fileNameFromDisposition('attachment; filename=talk.edl', 'x')).toBe('talk.edl');
     expect(fileNameFromDisposition("attachment; filename*=UTF-8''caf%C3%A9.vtt", 'x')).toBe('café.vtt');
     expect(fileNameFromDisposition(null, 'fallback.csv')).toBe('fallback.csv');
+  });
+});
+
+describe('analysis routes', () => {
+  it('reads the Analysis document through the shared schema, for the newest run or a given one', async () => {
+    const doc = analysisDocument();
+    const fetchMock = stubFetch(200, doc);
+    const api = createApiClient();
+    expect(await api.getIntelligence(SESSION_ID)).toEqual(doc);
+    expect(fetchMock.mock.calls[0]![0]).toBe(`/v1/speech/transcriptions/${SESSION_ID}/intelligence`);
+    await api.getIntelligence(SESSION_ID, { runId: 'r 1' });
+    expect(fetchMock.mock.calls[1]![0]).toBe(
+      `/v1/speech/transcriptions/${SESSION_ID}/intelligence?run_id=r%201`,
+    );
+  });
+
+  it('names the field when the service answers with another shape', async () => {
+    const doc = analysisDocument();
+    (doc.intelligence.segments[0]!.prosody as any).pitch_hz = 'high';
+    stubFetch(200, doc);
+    const err = await createApiClient()
+      .getIntelligence(SESSION_ID)
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as Error).message).toMatch(
+      /^The service sent an analysis the studio cannot read at intelligence\.segments\.0\.prosody\.pitch_hz: /,
+    );
+  });
+
+  it('starts a run with POST and passes on the 409 detail while the transcript is not complete', async () => {
+    const run = {
+      run_id: 'b7f3a9a0-7d7c-4c39-9f0e-5b1a2c3d4e5f',
+      session_id: SESSION_ID,
+      status: 'queued',
+      stage: 'queued',
+      progress: 0,
+      version: '1.0.0',
+      error: null,
+      created_at: '2026-01-01T10:00:00.000Z',
+      started_at: null,
+      completed_at: null,
+      created: true,
+    };
+    const fetchMock = stubFetch(202, run);
+    expect(await createApiClient().startAnalysis(SESSION_ID)).toEqual(run);
+    expect(fetchMock.mock.calls[0]![1].method).toBe('POST');
+
+    stubFetch(409, {
+      detail:
+        'The transcript is not complete yet (status: running); the analysis starts by itself when it completes.',
+    });
+    const err = await createApiClient()
+      .startAnalysis(SESSION_ID)
+      .catch((e: unknown) => e);
+    expect(err).toMatchObject({
+      status: 409,
+      message: expect.stringMatching(/^The transcript is not complete yet/),
+    });
+  });
+
+  it('lists runs', async () => {
+    stubFetch(200, { data: [] });
+    expect(await createApiClient().listAnalysisRuns(SESSION_ID)).toEqual([]);
   });
 });

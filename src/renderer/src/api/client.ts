@@ -4,9 +4,18 @@
  * by /auth/signin authenticates (credentials: 'same-origin'). The key is asked for per request and
  * never stored by the studio.
  */
+import type { z } from 'zod';
+import type { AnalysisDocument, AnalysisRun, AnalysisRunStarted } from '../../../shared/schemas/analysis';
 import { ApiError, toApiError } from './errors';
+import { whisperModelsApi, type WhisperModelsApi } from './whisper-models';
+import { transcriptEditsApi, type TranscriptEditsApi } from './transcript-edits';
 import type {
   AudioAddress,
+  Dub,
+  DubLine,
+  DubRevision,
+  Revoice,
+  SpeechModel,
   ExportFormat,
   MediaInput,
   Media,
@@ -34,7 +43,7 @@ export interface DownloadedFile {
   fileName: string;
 }
 
-export interface ApiClient {
+export interface ApiClient extends WhisperModelsApi, TranscriptEditsApi {
   listProjects(signal?: AbortSignal): Promise<Project[]>;
   createProject(input: { key: string; name: string }): Promise<Project>;
   getProject(idOrKey: string, signal?: AbortSignal): Promise<ProjectDetail>;
@@ -49,11 +58,35 @@ export interface ApiClient {
   getAudioAddress(id: string, signal?: AbortSignal): Promise<AudioAddress>;
   getPeaks(id: string, signal?: AbortSignal): Promise<Peaks>;
   exportFile(id: string, format: ExportFormat): Promise<DownloadedFile>;
+  /** The Analysis document: the newest run, or `runId`'s. */
+  getIntelligence(id: string, options?: { runId?: string }, signal?: AbortSignal): Promise<AnalysisDocument>;
+  /** Starts an analysis run (or returns the one already queued or running); 409 while the transcript is not complete. */
+  startAnalysis(id: string): Promise<z.infer<typeof AnalysisRunStarted>>;
+  listAnalysisRuns(id: string, signal?: AbortSignal): Promise<AnalysisRun[]>;
   upload(
     file: File,
     fields: { projectKey: string; projectName?: string; language?: string },
     onProgress: (fraction: number) => void,
   ): UploadHandle;
+  listDubs(sessionId: string, signal?: AbortSignal): Promise<Dub[]>;
+  getDub(sessionId: string, dubId: string, signal?: AbortSignal): Promise<Dub>;
+  createDub(sessionId: string, parts: { file: File; background?: File; lines?: string; name?: string }): Promise<Dub>;
+  updateDub(sessionId: string, dubId: string, patch: { name?: string; voices?: Record<string, string | null> }): Promise<Dub>;
+  listLines(sessionId: string, dubId: string, signal?: AbortSignal): Promise<DubLine[]>;
+  updateLine(
+    sessionId: string,
+    dubId: string,
+    lineId: number,
+    patch: { text?: string; voice?: string | null; start?: number; end?: number },
+  ): Promise<DubLine>;
+  listDubRevisions(sessionId: string, dubId: string, signal?: AbortSignal): Promise<DubRevision[]>;
+  getRevisionPeaks(sessionId: string, dubId: string, revision: number, signal?: AbortSignal): Promise<Peaks>;
+  restoreDubRevision(sessionId: string, dubId: string, revision: number): Promise<Dub>;
+  /** Starts a revoice (or a no-op); follow it with getRevoice until it is complete or failed. */
+  revoice(sessionId: string, dubId: string): Promise<Revoice>;
+  getRevoice(sessionId: string, dubId: string, revoiceId: string, signal?: AbortSignal): Promise<Revoice>;
+  /** Installed speech models; voices are on the `tts` ones. */
+  listSpeechModels(signal?: AbortSignal): Promise<SpeechModel[]>;
 }
 
 interface TakelineBridge {
@@ -74,6 +107,27 @@ async function readBody(res: Response): Promise<unknown> {
   } catch {
     return text;
   }
+}
+
+/**
+ * The analysis schemas (and zod with them) load with the first analysis request, in their own chunk, so
+ * the studio's first screen does not wait for them.
+ */
+const analysisSchemas = () => import('../../../shared/schemas/analysis');
+
+/**
+ * A body checked against the shared schema: the analysis document is large and read field by field, so a
+ * service that answers with another shape fails here with the field named, not deep inside a component.
+ */
+export function parseBody<S extends z.ZodType>(schema: S, body: unknown, what: string): z.infer<S> {
+  const result = schema.safeParse(body);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const where = issue?.path.length ? ` at ${issue.path.join('.')}` : '';
+  throw new ApiError(
+    200,
+    `The service sent ${what} the studio cannot read${where}: ${issue?.message ?? 'invalid'}`,
+  );
 }
 
 /** File name from a Content-Disposition header (RFC 6266 filename* first), or a fallback. */
@@ -123,6 +177,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
   }
 
   const enc = encodeURIComponent;
+  const dubsPath = (sessionId: string) => `/v1/speech/transcriptions/${enc(sessionId)}/dubs`;
   const jsonBody = (method: string, body: unknown): RequestInit => ({
     method,
     body: JSON.stringify(body),
@@ -130,6 +185,8 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
   });
 
   return {
+    ...whisperModelsApi(json),
+    ...transcriptEditsApi(json),
     listProjects: async (signal) => (await json<{ data: Project[] }>('/v1/speech/projects', { signal })).data,
     createProject: (input) => json<Project>('/v1/speech/projects', jsonBody('POST', input)),
     getProject: (idOrKey, signal) => json<ProjectDetail>(`/v1/speech/projects/${enc(idOrKey)}`, { signal }),
@@ -151,6 +208,21 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     getAudioAddress: (id, signal) =>
       json<AudioAddress>(`/v1/speech/transcriptions/${enc(id)}/audio`, { signal }),
     getPeaks: (id, signal) => json<Peaks>(`/v1/speech/transcriptions/${enc(id)}/peaks`, { signal }),
+    getIntelligence: async (id, options = {}, signal) => {
+      const q = options.runId ? `?run_id=${enc(options.runId)}` : '';
+      const body = await json<unknown>(`/v1/speech/transcriptions/${enc(id)}/intelligence${q}`, { signal });
+      return parseBody((await analysisSchemas()).AnalysisDocument, body, 'an analysis');
+    },
+    startAnalysis: async (id) => {
+      const body = await json<unknown>(`/v1/speech/transcriptions/${enc(id)}/intelligence`, {
+        method: 'POST',
+      });
+      return parseBody((await analysisSchemas()).AnalysisRunStarted, body, 'an analysis run');
+    },
+    listAnalysisRuns: async (id, signal) => {
+      const body = await json<unknown>(`/v1/speech/transcriptions/${enc(id)}/intelligence/runs`, { signal });
+      return parseBody((await analysisSchemas()).AnalysisRunList, body, 'a list of analysis runs').data;
+    },
     exportFile: async (id, format) => {
       const res = await request(`/v1/speech/transcriptions/${enc(id)}/export?format=${format}`, {
         headers: { Accept: '*/*' },
@@ -158,6 +230,31 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
       const fileName = fileNameFromDisposition(res.headers.get('Content-Disposition'), `${id}.${format}`);
       return { blob: await res.blob(), fileName };
     },
+    listDubs: async (sid, signal) => (await json<{ data: Dub[] }>(`${dubsPath(sid)}`, { signal })).data,
+    getDub: (sid, dubId, signal) => json<Dub>(`${dubsPath(sid)}/${enc(dubId)}`, { signal }),
+    createDub: (sid, parts) => {
+      const form = new FormData();
+      form.append('file', parts.file, parts.file.name);
+      if (parts.background) form.append('background', parts.background, parts.background.name);
+      if (parts.lines !== undefined) form.append('lines', parts.lines);
+      if (parts.name) form.append('name', parts.name);
+      return json<Dub>(dubsPath(sid), { method: 'POST', body: form });
+    },
+    updateDub: (sid, dubId, patch) => json<Dub>(`${dubsPath(sid)}/${enc(dubId)}`, jsonBody('PATCH', patch)),
+    listLines: async (sid, dubId, signal) =>
+      (await json<{ data: DubLine[] }>(`${dubsPath(sid)}/${enc(dubId)}/lines`, { signal })).data,
+    updateLine: (sid, dubId, lineId, patch) =>
+      json<DubLine>(`${dubsPath(sid)}/${enc(dubId)}/lines/${lineId}`, jsonBody('PATCH', patch)),
+    listDubRevisions: async (sid, dubId, signal) =>
+      (await json<{ data: DubRevision[] }>(`${dubsPath(sid)}/${enc(dubId)}/revisions`, { signal })).data,
+    getRevisionPeaks: (sid, dubId, revision, signal) =>
+      json<Peaks>(`${dubsPath(sid)}/${enc(dubId)}/revisions/${revision}/peaks`, { signal }),
+    restoreDubRevision: (sid, dubId, revision) =>
+      json<Dub>(`${dubsPath(sid)}/${enc(dubId)}/revisions/${revision}/restore`, { method: 'POST' }),
+    revoice: (sid, dubId) => json<Revoice>(`${dubsPath(sid)}/${enc(dubId)}/revoice?wait=0`, { method: 'POST' }),
+    getRevoice: (sid, dubId, revoiceId, signal) =>
+      json<Revoice>(`${dubsPath(sid)}/${enc(dubId)}/revoices/${enc(revoiceId)}`, { signal }),
+    listSpeechModels: async (signal) => (await json<{ data: SpeechModel[] }>('/v1/audio/models', { signal })).data,
     upload: (file, fields, onProgress) => {
       // XMLHttpRequest, because fetch cannot report upload progress.
       const xhr = new XMLHttpRequest();

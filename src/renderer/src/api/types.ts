@@ -113,3 +113,6 @@ export const EXPORT_FORMATS: { format: ExportFormat; label: string }[] = [
 export function isActive(status: SessionStatus): boolean {
   return status === 'queued' || status === 'running';
 }
+
+/** Dubbing shapes come from the service's own schemas (src/shared/schemas/dubs.ts), as types only. */
+export type { Dub, DubLine, DubRevision, LineRender, Revoice, RevoiceLine, VoiceInfo, SpeechModel } from '../../../shared/schemas';

@@ -22,6 +22,9 @@ export function TopBar({
       </nav>
       <div className="spacer" />
       {children}
+      <a className="settings-link" href="#/settings" title="Settings: speech models">
+        Settings
+      </a>
     </header>
   );
 }

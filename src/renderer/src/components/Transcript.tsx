@@ -23,8 +23,13 @@ export function Transcript(props: {
   timebase: Timebase | null;
   speakerName: (label: string) => string;
   onSeek: (t: number) => void;
+  /** The line whose analysis is open, and how a click on a line opens it. */
+  selectedId?: number | null;
+  onSelectLine?: (id: number) => void;
+  /** Clicking a line's speaker opens the speaker fixes for that line. */
+  onSpeakerClick?: (segment: TranscriptSegment) => void;
 }) {
-  const { segments, visible, query, store, timebase, speakerName, onSeek } = props;
+  const { segments, visible, query, store, timebase, speakerName, onSeek, selectedId, onSelectLine, onSpeakerClick } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   const [viewport, setViewport] = useState({ top: 0, height: 600, width: 800 });
   const measured = useRef(new Map<number, number>());
@@ -93,11 +98,14 @@ export function Transcript(props: {
         segment={segments[i]!}
         top={offsets[r]!}
         active={i === activeSeg}
+        selected={segments[i]!.id === selectedId}
+        onSelectLine={onSelectLine}
         store={store}
         query={query}
         timebase={timebase}
         speakerName={speakerName}
         onSeek={onSeek}
+        onSpeakerClick={onSpeakerClick}
         measure={measure}
       />,
     );
@@ -126,14 +134,31 @@ const SegmentRow = memo(function SegmentRow(props: {
   segment: TranscriptSegment;
   top: number;
   active: boolean;
+  selected: boolean;
+  onSelectLine?: (id: number) => void;
   store: PlayerStore;
   query: string;
   timebase: Timebase | null;
   speakerName: (label: string) => string;
   onSeek: (t: number) => void;
+  onSpeakerClick?: (segment: TranscriptSegment) => void;
   measure: (index: number, el: HTMLElement | null) => void;
 }) {
-  const { index, segment, top, active, store, query, timebase, speakerName, onSeek, measure } = props;
+  const {
+    index,
+    segment,
+    top,
+    active,
+    selected,
+    onSelectLine,
+    store,
+    query,
+    timebase,
+    speakerName,
+    onSeek,
+    onSpeakerClick,
+    measure,
+  } = props;
   // Only the active row re-renders as the playhead moves through its words.
   const currentWord = useStore(store, (s) => (active ? activeWordIndex(segment.words, s.currentTime) : -1));
   const ref = useRef<HTMLDivElement>(null);
@@ -141,15 +166,33 @@ const SegmentRow = memo(function SegmentRow(props: {
   return (
     <div
       ref={ref}
-      className={`seg${active ? ' active' : ''}`}
+      className={`seg${active ? ' active' : ''}${selected ? ' selected' : ''}`}
       style={{ top, borderLeftColor: speakerColor(segment.speaker) }}
       data-testid="segment"
       data-segment-id={segment.id}
+      data-selected={selected ? 'true' : undefined}
+      onClick={() => onSelectLine?.(segment.id)}
     >
       <div className="meta" onClick={() => onSeek(segment.start)} title="Go to the start of this line">
-        <span className="who" style={{ color: speakerColor(segment.speaker) }}>
-          {speakerName(segment.speaker)}
-        </span>
+        {onSpeakerClick ? (
+          <button
+            type="button"
+            className="who"
+            style={{ color: speakerColor(segment.speaker) }}
+            title="Change the speaker of this line or some of its words, or split it"
+            data-testid="line-speaker"
+            onClick={(e) => {
+              e.stopPropagation();
+              onSpeakerClick(segment);
+            }}
+          >
+            {speakerName(segment.speaker)}
+          </button>
+        ) : (
+          <span className="who" style={{ color: speakerColor(segment.speaker) }}>
+            {speakerName(segment.speaker)}
+          </span>
+        )}
         {formatReadout(segment.start, timebase)}
       </div>
       <div className="text">

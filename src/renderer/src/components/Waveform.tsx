@@ -15,6 +15,7 @@ import { MarkerLayer, type MarkerLayerApi } from '../markers/marker-layer';
 import type { Marker } from '../markers/model';
 import { Transport } from '../player/transport';
 import type { PlayerStore } from '../state/player-store';
+import { MarkerTooltip } from './analysis/MarkerTooltip';
 import { Ruler } from './Ruler';
 
 const REGIONS_PER_FRAME = 250;
@@ -26,10 +27,19 @@ export function Waveform(props: {
   timebase: Timebase | null;
   store: PlayerStore;
   markers: readonly Marker[];
+  /** Marker kinds the legend's filters hide. */
+  hiddenKinds?: ReadonlySet<string>;
+  onMarkerSelect?: (marker: Marker) => void;
+  /** A speaker region (a transcript line) was clicked. */
+  onLineClick?: (segmentId: number) => void;
   onTransport: (t: Transport | null) => void;
   onAudioError: () => void;
+  /** Tint of a segment's region (default: its speaker's colour); the dub view marks corrected lines. */
+  regionColor?: (segment: TranscriptSegment) => string;
 }) {
-  const { peaks, audioUrl, segments, timebase, store, markers, onTransport, onAudioError } = props;
+  const { peaks, audioUrl, segments, timebase, store, markers, hiddenKinds, onTransport, onAudioError, regionColor } =
+    props;
+  const panelRef = useRef<HTMLDivElement>(null);
   const waveRef = useRef<HTMLDivElement>(null);
   const overviewRef = useRef<HTMLDivElement>(null);
   const [ws, setWs] = useState<WaveSurfer | null>(null);
@@ -40,6 +50,11 @@ export function Waveform(props: {
   timebaseRef.current = timebase;
   const onAudioErrorRef = useRef(onAudioError);
   onAudioErrorRef.current = onAudioError;
+  const onMarkerSelectRef = useRef(props.onMarkerSelect);
+  onMarkerSelectRef.current = props.onMarkerSelect;
+  const onLineClickRef = useRef(props.onLineClick);
+  onLineClickRef.current = props.onLineClick;
+  const [hover, setHover] = useState<{ marker: Marker; left: number; top: number } | null>(null);
 
   useEffect(() => {
     const container = waveRef.current;
@@ -49,7 +64,16 @@ export function Waveform(props: {
     const resumeAt = store.getState().currentTime;
     store.setState({ ready: false });
     const regions = RegionsPlugin.create();
-    const markerLayer = MarkerLayer.create({});
+    const markerLayer = MarkerLayer.create({
+      onSelect: (marker) => onMarkerSelectRef.current?.(marker),
+      onHover: (marker, box) => {
+        const panel = panelRef.current?.getBoundingClientRect();
+        if (!marker || !box || !panel) return setHover(null);
+        // Under the marker, kept inside the panel's width.
+        const left = Math.max(0, Math.min(box.left - panel.left, panel.width - 370));
+        setHover({ marker, left, top: box.bottom - panel.top + 6 });
+      },
+    });
     const instance = WaveSurfer.create({
       container,
       height: 128,
@@ -96,6 +120,10 @@ export function Waveform(props: {
         onAudioErrorRef.current();
       }),
       instance.on('interaction', (time) => store.setState({ currentTime: time })),
+      regions.on('region-clicked', (region) => {
+        const id = /^seg-(\d+)$/.exec(region.id)?.[1];
+        if (id !== undefined) onLineClickRef.current?.(Number(id));
+      }),
     ];
     // Zoom with Ctrl/Cmd + wheel over the waveform, as in editing suites.
     const onWheel = (e: WheelEvent) => {
@@ -141,7 +169,7 @@ export function Waveform(props: {
             id: `seg-${seg.id}`,
             start: seg.start,
             end: Math.max(seg.end, seg.start + 0.01),
-            color: speakerColor(seg.speaker, 0.2),
+            color: regionColor ? regionColor(seg) : speakerColor(seg.speaker, 0.2),
             drag: false,
             resize: false,
           }),
@@ -155,7 +183,7 @@ export function Waveform(props: {
       cancelAnimationFrame(frame);
       created.forEach((r) => r.remove());
     };
-  }, [ws, ready, segments]);
+  }, [ws, ready, segments, regionColor]);
 
   // In/out points as a highlighted region.
   const inPoint = useStore(store, (s) => s.inPoint);
@@ -179,11 +207,16 @@ export function Waveform(props: {
     markerRef.current?.setMarkers(markers);
   }, [ws, markers]);
 
+  useEffect(() => {
+    markerRef.current?.setHidden(hiddenKinds ?? new Set());
+  }, [ws, hiddenKinds]);
+
   return (
-    <div className="wave-panel">
+    <div className="wave-panel" ref={panelRef}>
       <Ruler ws={ws} timebase={timebase} store={store} onSeek={(t) => transport?.seek(t)} />
       <div className="waveform" ref={waveRef} data-testid="waveform" data-ready={ready ? 'true' : 'false'} />
       <div className="overview" ref={overviewRef} data-testid="overview" title="Overview: click to jump" />
+      {hover && <MarkerTooltip marker={hover.marker} left={hover.left} top={hover.top} />}
     </div>
   );
 }

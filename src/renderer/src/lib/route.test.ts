@@ -7,6 +7,8 @@ describe('routes', () => {
       { name: 'projects' as const },
       { name: 'project' as const, key: 'demo_1' },
       { name: 'recording' as const, id: 'a b/c' },
+      { name: 'dub' as const, sessionId: 's/1', dubId: 'd 2' },
+      { name: 'settings' as const },
     ]) {
       expect(parseRoute(routeHash(r))).toEqual(r);
     }

@@ -1,12 +1,18 @@
 /** Hash routes, so the studio works from the service's `/` and from a file:// page in Electron. */
 export type Route =
-  { name: 'projects' } | { name: 'project'; key: string } | { name: 'recording'; id: string };
+  | { name: 'projects' }
+  | { name: 'project'; key: string }
+  | { name: 'recording'; id: string }
+  | { name: 'dub'; sessionId: string; dubId: string }
+  | { name: 'settings' };
 
 export function parseRoute(hash: string): Route {
   const path = hash.replace(/^#/, '').replace(/^\/+/, '');
-  const [head, arg] = path.split('/').map((p) => decodeURIComponent(p));
+  const [head, arg, sub, subArg] = path.split('/').map((p) => decodeURIComponent(p));
   if (head === 'projects' && arg) return { name: 'project', key: arg };
+  if (head === 'recordings' && arg && sub === 'dubs' && subArg) return { name: 'dub', sessionId: arg, dubId: subArg };
   if (head === 'recordings' && arg) return { name: 'recording', id: arg };
+  if (head === 'settings') return { name: 'settings' };
   return { name: 'projects' };
 }
 
@@ -16,6 +22,10 @@ export function routeHash(route: Route): string {
       return `#/projects/${encodeURIComponent(route.key)}`;
     case 'recording':
       return `#/recordings/${encodeURIComponent(route.id)}`;
+    case 'dub':
+      return `#/recordings/${encodeURIComponent(route.sessionId)}/dubs/${encodeURIComponent(route.dubId)}`;
+    case 'settings':
+      return '#/settings';
     default:
       return '#/';
   }

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { messageOf } from '../api/errors';
 import { isActive, type Session } from '../api/types';
 import { useApp } from '../app-context';
@@ -7,7 +7,7 @@ import { ProgressBar } from '../components/ProgressBar';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { TopBar } from '../components/TopBar';
 import { UploadZone } from '../components/UploadZone';
-import { useLoad } from '../hooks';
+import { useLoad, usePolling } from '../hooks';
 import { formatBytes, formatDuration } from '../lib/format';
 import { routeHash } from '../lib/route';
 
@@ -41,15 +41,13 @@ export function ProjectView({ projectKey }: { projectKey: string }) {
   const activeIds =
     sessions.state === 'ready' ? sessions.value.filter((s) => isActive(s.status)).map((s) => s.id) : [];
   const activeKey = activeIds.join(',');
-  useEffect(() => {
-    if (!activeKey) return;
-    const controller = new AbortController();
-    let timer: ReturnType<typeof setTimeout>;
-    const tick = async () => {
+  usePolling(
+    activeKey || null,
+    async (signal) => {
       await Promise.all(
         activeKey.split(',').map(async (id) => {
           try {
-            const fresh = slim(await api.getSession(id, controller.signal));
+            const fresh = slim(await api.getSession(id, signal));
             updateSessions((list) => list.map((s) => (s.id === id ? fresh : s)));
             if (fresh.status === 'failed')
               store.getState().notify(`${fresh.file_name}: ${fresh.error ?? 'processing failed'}`, 'error');
@@ -58,14 +56,9 @@ export function ProjectView({ projectKey }: { projectKey: string }) {
           }
         }),
       );
-      if (!controller.signal.aborted) timer = setTimeout(tick, POLL_MS);
-    };
-    timer = setTimeout(tick, POLL_MS);
-    return () => {
-      controller.abort();
-      clearTimeout(timer);
-    };
-  }, [activeKey]);
+    },
+    POLL_MS,
+  );
 
   function startUploads(files: File[]) {
     const name = project.state === 'ready' ? project.value.name : undefined;

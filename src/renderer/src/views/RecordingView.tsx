@@ -1,9 +1,18 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
-import type { Media, Session } from '../api/types';
+import type { Media, Session, TranscriptSegment } from '../api/types';
+import type { MappedSession, TranscriptEdit } from '../api/transcript-edits';
+import { LineSpeakerDialog } from '../components/LineSpeakerDialog';
+import { SpeakerPanel } from '../components/SpeakerPanel';
 import { isActive } from '../api/types';
 import { useApp } from '../app-context';
+import { DubsPanel } from '../components/DubsPanel';
+import { AnalysisStatus } from '../components/analysis/AnalysisStatus';
+import { SelectedLinePanel } from '../components/analysis/LinePanel';
+import { MarkerLegend } from '../components/analysis/MarkerLegend';
+import { useRecordingAnalysis } from '../components/analysis/use-recording-analysis';
 import { ExportMenu } from '../components/ExportMenu';
+import { PlayLabel } from '../components/PlayLabel';
 import { ProgressBar } from '../components/ProgressBar';
 import { ShortcutSheet } from '../components/ShortcutSheet';
 import { Empty, ErrorState, Loading } from '../components/States';
@@ -18,12 +27,10 @@ import { actionForKey, isTypingTarget, type EditorAction } from '../lib/shortcut
 import { shuttleLabel } from '../lib/shuttle';
 import { formatReadout, timebaseFromMedia, type Timebase } from '../lib/timecode';
 import { searchSegments } from '../lib/transcript-index';
-import type { Marker } from '../markers/model';
 import type { Transport } from '../player/transport';
 import { createPlayerStore, type PlayerStore } from '../state/player-store';
 
 const POLL_MS = 1000;
-const NO_MARKERS: readonly Marker[] = [];
 const MAX_LEGEND = 8;
 
 export function RecordingView({ sessionId }: { sessionId: string }) {
@@ -89,6 +96,7 @@ export function RecordingView({ sessionId }: { sessionId: string }) {
       session={session.value}
       crumbs={crumbs}
       onMedia={(media) => updateSession((s) => ({ ...s, media }))}
+      onSession={(s) => updateSession(() => s)}
     />
   );
 }
@@ -97,10 +105,12 @@ function Editor({
   session,
   crumbs,
   onMedia,
+  onSession,
 }: {
-  session: Session;
+  session: MappedSession;
   crumbs: { label: string; href?: string }[];
   onMedia: (media: Media) => void;
+  onSession: (session: Session) => void;
 }) {
   const { api, store: appStore } = useApp();
   const [assets, , reloadAssets] = useLoad(
@@ -138,6 +148,38 @@ function Editor({
     return map;
   }, [project]);
   const speakerName = useCallback((label: string) => names.get(label) ?? label, [names]);
+  const analysis = useRecordingAnalysis({
+    api,
+    sessionId: session.id,
+    timebase,
+    speakerName,
+    player,
+    transport,
+  });
+  // The speaker fixes show each label with its project speaker's name ("Speaker 2 · S2").
+  const mapped = session.speaker_map;
+  const editName = useCallback(
+    (label: string) => (mapped?.[label] ? `${mapped[label].name} · ${label}` : speakerName(label)),
+    [mapped, speakerName],
+  );
+
+  // Speaker fixes: each is a transcript revision; the edited session replaces the one shown.
+  const [revision, setRevision] = useState<number | undefined>(undefined);
+  const [lineEdit, setLineEdit] = useState<TranscriptSegment | null>(null);
+  useEffect(() => {
+    api.listRevisions(session.id).then(
+      (list) => setRevision(list.current),
+      () => undefined,
+    );
+  }, [api, session.id]);
+  const onEdited = useCallback(
+    (edit: TranscriptEdit) => {
+      setRevision(edit.revision.revision);
+      onSession(edit.session);
+      appStore.getState().notify(`Saved as revision ${edit.revision.revision}`);
+    },
+    [onSession, appStore],
+  );
 
   // Editors' keys. Never while typing in a field or when a dialog is open (it handles its own keys).
   useEffect(() => {
@@ -146,7 +188,7 @@ function Editor({
         if (e.key === 'Escape' && e.target === searchRef.current) searchRef.current?.blur();
         return;
       }
-      if (dialog) return;
+      if (dialog || lineEdit) return;
       const action = actionForKey(e);
       if (!action) return;
       e.preventDefault();
@@ -178,7 +220,7 @@ function Editor({
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [transport, dialog]);
+  }, [transport, dialog, lineEdit]);
 
   const seek = useCallback((t: number) => transport?.seek(t), [transport]);
   const onAudioError = useCallback(() => {
@@ -260,13 +302,22 @@ function Editor({
               segments={segments}
               timebase={timebase}
               store={player}
-              markers={NO_MARKERS}
+              markers={analysis.markers}
+              hiddenKinds={analysis.hidden}
+              onMarkerSelect={analysis.selectMarker}
+              onLineClick={analysis.selectLine}
               onTransport={onTransport}
               onAudioError={onAudioError}
             />
           )}
+          <MarkerLegend
+            markers={analysis.markers}
+            hidden={analysis.hidden}
+            onToggleKind={analysis.toggleKind}
+            onToggleLane={analysis.toggleLane}
+          />
         </div>
-        <div className="lower">
+        <div className={`lower${analysis.selectedLine !== null ? ' with-line' : ''}`}>
           <section className="transcript-panel" aria-label="Transcript">
             <div className="transcript-tools">
               <input
@@ -295,12 +346,23 @@ function Editor({
                 timebase={timebase}
                 speakerName={speakerName}
                 onSeek={seek}
+                selectedId={analysis.selectedLine}
+                onSelectLine={analysis.selectLine}
+                onSpeakerClick={setLineEdit}
               />
             ) : (
               <Loading label="Preparing transcript…" />
             )}
           </section>
+          <SelectedLinePanel
+            analysis={analysis}
+            segments={segments}
+            timebase={timebase}
+            speakerName={speakerName}
+            onSeek={seek}
+          />
           <aside className="side">
+            <AnalysisStatus watcher={analysis.watcher} />
             <div>
               <h4>Recording</h4>
               <dl className="kv">
@@ -338,7 +400,11 @@ function Editor({
                 <div className="hint">Not set: times show as clock time. Press “Timebase” to set one.</div>
               )}
             </div>
+            {segments.length > 0 && (
+              <SpeakerPanel session={session} revision={revision} speakerName={editName} onEdited={onEdited} />
+            )}
             {player && <InOut store={player} timebase={timebase} />}
+            <DubsPanel sessionId={session.id} />
             <div className="hint">
               Press <kbd>?</kbd> for keyboard shortcuts.
             </div>
@@ -357,6 +423,17 @@ function Editor({
         />
       )}
       {dialog === 'shortcuts' && <ShortcutSheet onClose={() => setDialog(null)} />}
+      {lineEdit && (
+        <LineSpeakerDialog
+          session={session}
+          segment={lineEdit}
+          revision={revision}
+          projectSpeakers={project.state === 'ready' ? project.value.speakers : []}
+          speakerName={editName}
+          onEdited={onEdited}
+          onClose={() => setLineEdit(null)}
+        />
+      )}
       {player && <InteractiveMark store={player} />}
     </>
   );
@@ -397,11 +474,6 @@ function Readouts({ store, timebase }: { store: PlayerStore; timebase: Timebase 
       )}
     </>
   );
-}
-
-function PlayLabel({ store }: { store: PlayerStore }) {
-  const rate = useStore(store, (s) => s.rate);
-  return <>{rate === 0 ? 'Play' : 'Pause'}</>;
 }
 
 function InOut({ store, timebase }: { store: PlayerStore; timebase: Timebase | null }) {

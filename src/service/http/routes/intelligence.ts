@@ -3,16 +3,16 @@ import { z } from 'zod';
 import type { ServiceContext } from '../../context';
 import { HttpError } from '../errors';
 import { parseInput } from '../validation';
+import { publicRun } from '../../analysis/analysis-service';
 
 const SessionRef = z.object({ session_id: z.uuid() });
-const DubRef = SessionRef.extend({ dub_id: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'must be letters, digits, "_" or "-"') });
-
-export const ANALYSIS_VERSION = '0';
+export const IntelligenceQuery = z.strictObject({
+  run_id: z.uuid().optional().meta({ description: 'A particular run (from POST …/intelligence or …/intelligence/runs); default the newest' }),
+});
 
 /**
- * The analysis document. The analysis stages are not built yet, so a recording is `none` (never
- * analysed), or `unavailable` once its transcript shows it has no speech; the speaker map and the project
- * with its known speakers are real. Analysis jobs will fill the rest through the job runner.
+ * The Analysis document (INTERFACE.md endpoint 4), analysis runs on demand, and their history. Runs are
+ * queued automatically when a transcript completes; the job fills the document in as it goes.
  */
 export function intelligenceRouter(ctx: ServiceContext): Router {
   const router = Router();
@@ -25,37 +25,37 @@ export function intelligenceRouter(ctx: ServiceContext): Router {
 
   router.get('/:session_id/intelligence', (req, res) => {
     const summary = sessionOr404(req);
-    const transcript = summary.status === 'complete' ? ctx.sessions.transcript(summary.id) : null;
-    const status = transcript && transcript.segments.length === 0 ? 'unavailable' : 'none';
-    res.json({
-      id: summary.id,
-      intelligence: {
-        status,
-        stage: status,
-        progress: 0,
-        version: ANALYSIS_VERSION,
-        duration: summary.duration,
-        segments: [],
-        events: [],
-        speakers: {},
-        moments: [],
-        recovered: [],
-        music: [],
-        ambience_profile: [],
-        baselines: {},
-        coverage: { segments: transcript?.segments.length ?? 0, listened: 0 },
-        conditions: [],
-      },
+    const { run_id } = parseInput(IntelligenceQuery, req.query, 'query');
+    res.setHeader('Cache-Control', 'no-store');
+    const intelligence = ctx.analysis.intelligenceJson(summary.id, run_id);
+    const rest = JSON.stringify({
       speaker_map: ctx.speakerMap(summary.id),
       project: { ...summary.project, speakers: ctx.projects.speakers(summary.project.id) },
     });
+    // The (cached) analysis is spliced in as text rather than parsed and written again.
+    res.type('json').send(`{"id":${JSON.stringify(summary.id)},"intelligence":${intelligence},${rest.slice(1)}`);
   });
 
-  router.post('/:session_id/dubs/:dub_id/revoice', (req) => {
-    parseInput(DubRef, req.params, 'path');
-    sessionOr404(req);
-    // Dubs cannot be created yet, so no dub id exists.
-    throw new HttpError(404, 'Dub not found.');
+  router.post('/:session_id/intelligence', (req, res) => {
+    const summary = sessionOr404(req);
+    if (summary.status !== 'complete') {
+      throw new HttpError(
+        409,
+        summary.status === 'failed'
+          ? 'The recording could not be transcribed, so it cannot be analysed.'
+          : `The transcript is not complete yet (status: ${summary.status}); the analysis starts by itself when it completes.`,
+      );
+    }
+    const { run, created } = ctx.analysis.queue(summary.id);
+    res.status(202).setHeader('Location', `/v1/speech/transcriptions/${summary.id}/intelligence?run_id=${run.run_id}`);
+    res.json({ ...publicRun(run), created });
   });
+
+  router.get('/:session_id/intelligence/runs', (req, res) => {
+    const summary = sessionOr404(req);
+    res.setHeader('Cache-Control', 'no-store');
+    res.json({ data: ctx.analysis.runs(summary.id) });
+  });
+
   return router;
 }

@@ -34,7 +34,8 @@ export function resolvePocketSphinxModel(env: NodeJS.ProcessEnv = process.env): 
   };
 }
 
-function findOnPath(program: string, env: NodeJS.ProcessEnv): string | undefined {
+/** The program's path when it is executable, by name on PATH or as given; undefined otherwise. */
+export function findOnPath(program: string, env: NodeJS.ProcessEnv): string | undefined {
   if (program.includes('/')) return isExecutable(program) ? program : undefined;
   for (const dir of (env.PATH ?? '').split(path.delimiter)) {
     if (!dir) continue;

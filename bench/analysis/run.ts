@@ -1,0 +1,221 @@
+/**
+ * Analysis benchmark: the audio-intelligence analysis's speed and memory, and the service's read latency
+ * while an analysis runs.
+ *
+ *   npm run bench -- analysis            (all three parts)
+ *   node --import tsx bench/analysis/run.ts [--skip-hour] [--skip-latency] [--skip-long] [--json]
+ *
+ * 1. long/ (13.8 min, 121 lines): the analysis worker thread exactly as the service runs it, from a fresh run;
+ *    wall time, RTF, CPU, per-stage seconds, peak RSS of this process tree. Target RTF ≤ 0.15 on 2 cores.
+ * 2. One hour: long/ looped to 60 min with ffmpeg, its transcript tiled over the hour; peak RSS (target ≤ 1 GB).
+ * 3. Latency: a real `npm run serve` analysing long/ while autocannon keeps 50 connections busy on
+ *    GET …/intelligence and GET …/transcriptions/{id}; p50/p99/max and errors, then the same load with the
+ *    service idle, side by side. Target p99 ≤ 50 ms while analysing.
+ *
+ * The transcript of long/ comes from the service's own pipeline, cached in the OS temp folder by file hash
+ * (`--fresh-transcript` makes it again), so the bench measures the analysis, not recognition.
+ */
+import { spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { resolveMediaTools } from '../../src/service/media/tools';
+import { transcribeFile } from '../../src/service/speech/pipeline/transcribe';
+import { createPocketSphinxRecognizer } from '../../src/service/speech/recognition/pocketsphinx-recognizer';
+import { resolvePocketSphinxModel } from '../../src/service/speech/recognition/pocketsphinx/model';
+import { createServiceDiarizer } from '../../src/service/transcription/local-engine';
+import { createSileroVad } from '../../src/service/speech/vad/silero';
+import type { Transcript } from '../../src/service/speech/types';
+import { runAnalysisThread } from '../../src/service/analysis/analysis-job';
+import type { AnalysisMessage, AnalysisRequest } from '../../src/service/analysis/protocol';
+import { openDatabase } from '../../src/service/storage/database';
+import { DataLayout } from '../../src/service/storage/files';
+import { SessionStore } from '../../src/service/storage/session-store';
+import { JobRunner } from '../../src/service/jobs/job-runner';
+import { AnalysisStore } from '../../src/service/analysis/analysis-store';
+import { AnalysisService } from '../../src/service/analysis/analysis-service';
+import { treeCpuSeconds } from '../lib/proc-cpu';
+import { TreeMemory } from '../lib/tree-memory';
+import { tileTranscript } from '../studio/tile-transcript';
+import { startServiceProcess } from '../../test/helpers/service';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const sharedDir = process.env.TAKELINE_SHARED_DIR || path.resolve(repoRoot, '../shared');
+const modelsDir = process.env.TAKELINE_MODELS_DIR || path.join(sharedDir, 'models');
+const longFile = path.join(sharedDir, 'audio/long/read_speech_concat.flac');
+const cacheDir = path.join(os.tmpdir(), 'takeline-bench-cache');
+const has = (flag: string) => process.argv.includes(flag);
+const log = (s: string) => process.stdout.write(`${s}\n`);
+const mb = (kb: number) => Math.round(kb / 1024);
+
+async function longTranscript(): Promise<Transcript> {
+  const hash = crypto.createHash('sha1').update(fs.readFileSync(longFile)).digest('hex').slice(0, 12);
+  const cached = path.join(cacheDir, `long-${hash}.json`);
+  if (!has('--fresh-transcript') && fs.existsSync(cached)) return JSON.parse(fs.readFileSync(cached, 'utf8')) as Transcript;
+  log('  transcribing long/ once with the service pipeline (cached for later runs)…');
+  const vad = createSileroVad();
+  const recognizer = createPocketSphinxRecognizer();
+  const service = createServiceDiarizer();
+  try {
+    const transcript = await transcribeFile(longFile, { tools: resolveMediaTools(), vad, recognizer, diarizer: service.diarizer }, {});
+    fs.mkdirSync(cacheDir, { recursive: true });
+    fs.writeFileSync(cached, JSON.stringify({ ...transcript, engine: recognizer.id }));
+    return { ...transcript, engine: recognizer.id };
+  } finally {
+    await recognizer.close();
+    await vad.close();
+    await service.close();
+  }
+}
+
+function requestFor(file: string, transcript: Transcript): AnalysisRequest {
+  return {
+    file,
+    tools: resolveMediaTools(),
+    modelsDir,
+    dictionary: resolvePocketSphinxModel().dict,
+    lines: transcript.segments.map((s) => ({ id: s.id, speaker: s.speaker, start: s.start, end: s.end, text: s.text, words: s.words })),
+    parts: {},
+    doneLines: [],
+  };
+}
+
+/** One analysis in the worker thread as the service runs it; figures of this process tree. */
+async function measure(label: string, file: string, transcript: Transcript): Promise<Record<string, unknown>> {
+  const memory = new TreeMemory();
+  memory.start();
+  const stages: Record<string, number> = {};
+  let current: string | null = null;
+  let mark = performance.now();
+  let lines = 0;
+  const cpu0 = treeCpuSeconds();
+  const t0 = performance.now();
+  await runAnalysisThread(
+    requestFor(file, transcript),
+    (m: AnalysisMessage) => {
+      if (m.type === 'stage' && m.stage !== current) {
+        const now = performance.now();
+        if (current) stages[current] = (stages[current] ?? 0) + (now - mark) / 1000;
+        current = m.stage;
+        mark = now;
+      }
+      if (m.type === 'lines') lines += m.lines.length;
+    },
+    new AbortController().signal,
+  );
+  const wall = (performance.now() - t0) / 1000;
+  if (current) stages[current] = (stages[current] ?? 0) + (performance.now() - mark) / 1000;
+  memory.stop();
+  const cpu = treeCpuSeconds() - cpu0;
+  const duration = transcript.duration;
+  const report = {
+    label,
+    duration_s: +duration.toFixed(1),
+    lines,
+    wall_s: +wall.toFixed(2),
+    rtf: +(wall / duration).toFixed(4),
+    cpu_s: +cpu.toFixed(1),
+    rtf_cpu_bound: +(cpu / os.availableParallelism() / duration).toFixed(4),
+    stages_s: Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, +v.toFixed(2)])),
+    tree_peak_rss_mb: mb(memory.peakTreeKb),
+    load_avg_1m: +os.loadavg()[0]!.toFixed(2),
+  };
+  log(`  ${label}: ${JSON.stringify(report)}`);
+  return report;
+}
+
+function loopTo(seconds: number): string {
+  const out = path.join(cacheDir, `long-loop-${seconds}.flac`);
+  if (fs.existsSync(out)) return out;
+  fs.mkdirSync(cacheDir, { recursive: true });
+  const made = spawnSync(resolveMediaTools().ffmpeg, ['-v', 'error', '-stream_loop', '-1', '-i', longFile, '-t', String(seconds), '-ac', '1', '-ar', '16000', '-c:a', 'flac', '-y', out]);
+  if (made.status !== 0) throw new Error(`ffmpeg: ${made.stderr}`);
+  return out;
+}
+
+interface Load {
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  requests: number;
+  errors: number;
+  non2xx: number;
+}
+
+async function load(url: string, headers: Record<string, string>, seconds: number): Promise<Load> {
+  const result = await autocannon({ url, connections: 50, duration: seconds, headers });
+  return {
+    p50: result.latency.p50,
+    p90: result.latency.p90,
+    p99: result.latency.p99,
+    max: result.latency.max,
+    requests: result.requests.total,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+}
+
+async function latency(transcript: Transcript): Promise<Record<string, unknown>> {
+  const first = await startServiceProcess({ env: { TAKELINE_MODELS_DIR: modelsDir } });
+  const auth = { Authorization: `Bearer ${first.key}` };
+  const form = new FormData();
+  form.append('project_key', 'bench-analysis');
+  form.append('file', await fs.openAsBlob(longFile, { type: 'audio/flac' }), 'long.flac');
+  const created = await fetch(`${first.url}/v1/speech/transcriptions`, { method: 'POST', headers: auth, body: form });
+  const { id } = (await created.json()) as { id: string };
+  await first.stop();
+  // The transcript is written with the service's own stores and its analysis queued, as the transcribe
+  // job does on completion (the upload's own transcription job is cancelled first).
+  const db = openDatabase(new DataLayout(first.dataDir).database);
+  db.prepare("UPDATE jobs SET status = 'cancelled' WHERE session_id = ? AND status IN ('queued', 'running')").run(id);
+  const sessions = new SessionStore(db);
+  new AnalysisService(db, new AnalysisStore(db), sessions, new JobRunner(db)).queue(id);
+  sessions.complete(id, transcript);
+  db.close();
+
+  const svc = await startServiceProcess({ dataDir: first.dataDir, env: { TAKELINE_MODELS_DIR: modelsDir } });
+  const docUrl = `${svc.url}/v1/speech/transcriptions/${id}/intelligence`;
+  const status = async () => ((await (await fetch(docUrl, { headers: auth })).json()) as { intelligence: { status: string; stage: string; segments: unknown[]; timings: { total: number } } }).intelligence;
+  for (let i = 0; i < 600 && (await status()).status !== 'running'; i++) await new Promise((r) => setTimeout(r, 100));
+  const seconds = 10;
+  const busy = {
+    intelligence: await load(docUrl, auth, seconds),
+    session: await load(`${svc.url}/v1/speech/transcriptions/${id}`, auth, seconds),
+  };
+  const during = await status();
+  log(`  while analysing (stage ${during.stage}, ${during.segments.length} lines so far): ${JSON.stringify(busy)}`);
+  let s = await status();
+  while (s.status === 'queued' || s.status === 'running') {
+    await new Promise((r) => setTimeout(r, 1000));
+    s = await status();
+  }
+  const idle = {
+    intelligence: await load(docUrl, auth, seconds),
+    session: await load(`${svc.url}/v1/speech/transcriptions/${id}`, auth, seconds),
+  };
+  log(`  idle (analysis ${s.status}, ${s.segments.length} lines, ${s.timings.total.toFixed(1)} s under load): ${JSON.stringify(idle)}`);
+  await svc.stop();
+  fs.rmSync(first.dataDir, { recursive: true, force: true });
+  return { busy, idle, analysis_status: s.status, analysis_seconds_under_load: s.timings.total };
+}
+
+async function main(): Promise<void> {
+  const transcript = await longTranscript();
+  const report: Record<string, unknown> = { cores: os.availableParallelism() };
+  if (!has('--skip-long')) report.long = await measure('long/ (13.8 min)', longFile, transcript);
+  if (!has('--skip-hour')) {
+    const hour = 3600;
+    report.hour = await measure('one hour (long/ looped)', loopTo(hour), tileTranscript(transcript, hour));
+  }
+  if (!has('--skip-latency')) report.latency = await latency(transcript);
+  if (has('--json')) log(JSON.stringify(report, null, 2));
+}
+
+main().catch((error) => {
+  process.stderr.write(`${(error as Error)?.stack ?? String(error)}\n`);
+  process.exit(1);
+});

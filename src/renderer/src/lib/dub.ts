@@ -1,0 +1,52 @@
+/** Pure helpers of the dub view: voice choices, A/B playback of a line, flag labels. */
+import type { DubLine, DubRevision, SpeechModel } from '../api/types';
+
+export interface VoiceChoice {
+  /** `<model>/<voice>`, as dubs name voices. */
+  ref: string;
+  label: string;
+}
+
+/** Every voice of the installed `tts` models, most natural engine first (the service's order). */
+export function voiceChoices(models: SpeechModel[]): VoiceChoice[] {
+  return models
+    .filter((m) => m.kind === 'tts')
+    .flatMap((m) => (m.voices ?? []).map((v) => ({ ref: `${m.id}/${v.id}`, label: `${m.id} · ${v.id} (${v.gender}, ${v.language})` })));
+}
+
+/**
+ * The two revisions A/B compares for a line: B is the current one; A is what the line sounded like
+ * before its current voicing (the revision that voicing was built on), or the current revision's base
+ * for a line the current revision did not voice.
+ */
+export function abRevisions(line: DubLine, revisions: DubRevision[], current: number): { before: number; after: number } {
+  const byNumber = new Map(revisions.map((r) => [r.number, r]));
+  const voicedIn = line.render ? byNumber.get(line.render.revision) : undefined;
+  const before = voicedIn?.base ?? byNumber.get(current)?.base ?? current;
+  return { before, after: current };
+}
+
+/** What A/B plays of a line: its slot (with borrowed silence) and a little either side. */
+export function abWindow(line: DubLine, pad = 0.3): { start: number; end: number } {
+  const start = Math.min(line.start, line.render?.region.start ?? line.start);
+  const end = Math.max(line.end, line.render?.region.end ?? line.end);
+  return { start: Math.max(0, start - pad), end: end + pad };
+}
+
+const FLAG_LABELS: Record<string, string> = {
+  does_not_fit: 'does not fit',
+  borrowed_silence: 'borrowed silence',
+  stretched: 'stretched',
+  gain_limited: 'gain limited',
+  no_reference_loudness: 'no reference loudness',
+  no_word_timings: 'no word timings',
+};
+
+export function flagLabel(flag: string): string {
+  return FLAG_LABELS[flag] ?? flag.replace(/_/g, ' ');
+}
+
+/** The flag a supervisor must act on (shorten the text), shown as a warning; the rest are information. */
+export function isWarningFlag(flag: string): boolean {
+  return flag === 'does_not_fit';
+}

@@ -1,0 +1,128 @@
+import type { Db } from '../storage/database';
+import type { SessionStore } from '../storage/session-store';
+import type { JobRunner } from '../jobs/job-runner';
+import type { AnalysisRun, Intelligence } from '../../shared/schemas/analysis';
+import { HttpError } from '../http/errors';
+import type { AnalysisStore, RunRecord } from './analysis-store';
+import { buildIntelligence } from './document';
+import { ANALYSIS_JOB } from './analysis-job';
+import { ANALYSIS_VERSION } from './stages';
+
+export function publicRun(run: RunRecord): AnalysisRun {
+  return {
+    run_id: run.run_id,
+    session_id: run.session_id,
+    status: run.status,
+    stage: run.stage,
+    progress: run.progress,
+    version: run.version,
+    error: run.error,
+    created_at: run.created_at,
+    started_at: run.started_at,
+    completed_at: run.completed_at,
+  };
+}
+
+/** What the routes and the transcription jobs ask of the analysis: queue a run, read its document. */
+export class AnalysisService {
+  /**
+   * Serialized documents, by session and query, valid while nothing was written through the store and the
+   * session's status is the same: clients poll a running analysis often (and the studio every few
+   * seconds), and a long recording's document is hundreds of kilobytes to parse and write again.
+   */
+  private readonly cache = new Map<string, { key: string; json: string }>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly store: AnalysisStore,
+    private readonly sessions: SessionStore,
+    private readonly jobs: JobRunner,
+  ) {}
+
+  /**
+   * Queues a run for a transcribed session, or returns the one already queued or running. Row and job are
+   * written in one transaction (callers completing a transcript wrap both writes in theirs).
+   */
+  queue(sessionId: string): { run: RunRecord; created: boolean } {
+    return this.db.transaction(() => {
+      const active = this.store.latest(sessionId, ['queued', 'running']);
+      if (active) return { run: active, created: false };
+      return { run: this.createRun(sessionId), created: true };
+    })();
+  }
+
+  /**
+   * After the transcript was edited: a queued run reads the new transcript when it starts, but a running one
+   * read the old one, so another run is queued behind it.
+   */
+  queueAfterEdit(sessionId: string): { run: RunRecord; created: boolean } {
+    return this.db.transaction(() => {
+      const queued = this.store.latest(sessionId, ['queued']);
+      if (queued) return { run: queued, created: false };
+      return { run: this.createRun(sessionId), created: true };
+    })();
+  }
+
+  private createRun(sessionId: string): RunRecord {
+    const summary = this.sessions.summary(sessionId);
+    if (!summary) throw new HttpError(404, 'Transcription session not found.');
+    const run = this.store.create(sessionId, summary.duration, ANALYSIS_VERSION);
+    const jobId = this.jobs.enqueue(ANALYSIS_JOB, sessionId, { run_id: run.run_id });
+    this.store.setJob(run.run_id, jobId);
+    return this.store.run(run.run_id)!;
+  }
+
+  runs(sessionId: string): AnalysisRun[] {
+    return this.store.runs(sessionId).map(publicRun);
+  }
+
+  /**
+   * The `intelligence` object: the newest run, or a run asked for by id. When the newest run failed and an
+   * earlier one completed, the complete document is served with `last_failure` naming the failed run, so a
+   * failed re-run never hides the results the user already had.
+   */
+  /** `intelligence()` as JSON text, from the cache while it is current. */
+  intelligenceJson(sessionId: string, runId?: string): string {
+    const summary = this.sessions.summary(sessionId);
+    if (!summary) throw new HttpError(404, 'Transcription session not found.');
+    const slot = `${sessionId}:${runId ?? ''}`;
+    const key = `${this.store.revision}:${summary.status}`;
+    const hit = this.cache.get(slot);
+    if (hit?.key === key) return hit.json;
+    const json = JSON.stringify(this.intelligence(sessionId, runId));
+    if (this.cache.size >= 16) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(slot, { key, json });
+    return json;
+  }
+
+  intelligence(sessionId: string, runId?: string): Intelligence {
+    const summary = this.sessions.summary(sessionId);
+    if (!summary) throw new HttpError(404, 'Transcription session not found.');
+    const lines = summary.status === 'complete' ? this.sessions.segmentCount(sessionId) : 0;
+    let run: RunRecord | null;
+    let lastFailure: Intelligence['last_failure'] = null;
+    if (runId !== undefined) {
+      run = this.store.run(runId);
+      if (!run || run.session_id !== sessionId) throw new HttpError(404, 'Analysis run not found for this recording.');
+    } else {
+      run = this.store.latest(sessionId);
+      if (run?.status === 'failed') {
+        const complete = this.store.latest(sessionId, ['complete']);
+        if (complete) {
+          lastFailure = { run_id: run.run_id, error: run.error ?? 'The analysis failed.', failed_at: run.completed_at ?? run.created_at };
+          run = complete;
+        }
+      }
+    }
+    return buildIntelligence({
+      duration: summary.duration,
+      transcriptLines: lines,
+      awaitingTranscript: summary.status === 'queued' || summary.status === 'running',
+      unavailable: summary.status === 'complete' && lines === 0 ? 'The recording has no speech to analyse.' : null,
+      run,
+      parts: run ? this.store.parts(run.run_id) : {},
+      lines: run ? this.store.lines(run.run_id) : [],
+      lastFailure,
+    });
+  }
+}

@@ -1,0 +1,94 @@
+import type {
+  AmbienceSpan,
+  AnalysisEvent,
+  AnalysisSegment,
+  AudienceEvent,
+  Baseline,
+  Condition,
+  Intelligence,
+  MusicSpan,
+  PaceShiftEvent,
+} from '../../shared/schemas/analysis';
+import type { RunRecord } from './analysis-store';
+import { ANALYSIS_VERSION } from './stages';
+
+/** Names of a run's stored recording-level parts (one per stage that produces one). */
+export const PART = {
+  speech: 'speech',
+  audience: 'audience',
+  noise: 'noise',
+  lineQuality: 'line_quality',
+  conditions: 'conditions',
+  measures: 'measures',
+  baselines: 'baselines',
+  paceShifts: 'pace_shifts',
+  warnings: 'warnings',
+} as const;
+
+export interface AudiencePart {
+  events: AudienceEvent[];
+  music: MusicSpan[];
+  ambience_profile: AmbienceSpan[];
+}
+
+export interface DocumentInput {
+  duration: number;
+  /** Lines in the transcript (0 before it exists). */
+  transcriptLines: number;
+  /** The session is still being transcribed: the analysis will be queued when it completes. */
+  awaitingTranscript: boolean;
+  /** Why the recording cannot be analysed although never run (no speech in the transcript). */
+  unavailable: string | null;
+  run: RunRecord | null;
+  parts: Record<string, unknown>;
+  lines: AnalysisSegment[];
+  lastFailure: Intelligence['last_failure'];
+}
+
+const EMPTY_SUMMARY = { overview: '', speakers: [], watch_outs: [] };
+
+function eventTime(e: AnalysisEvent): number {
+  return e.type === 'pace_shift' ? e.at : e.start;
+}
+
+/**
+ * The `intelligence` object of the Analysis document from a run's stored parts and lines. Fields of stages
+ * that have not run yet are present and empty, so a client can read a running document like a finished one.
+ */
+export function buildIntelligence(input: DocumentInput): Intelligence {
+  const { run, parts } = input;
+  const audience = parts[PART.audience] as AudiencePart | undefined;
+  const paceShifts = (parts[PART.paceShifts] as PaceShiftEvent[] | undefined) ?? [];
+  const events: AnalysisEvent[] = [...(audience?.events ?? []), ...paceShifts].sort((a, b) => eventTime(a) - eventTime(b));
+  const status: Intelligence['status'] = run ? run.status : input.unavailable ? 'unavailable' : 'none';
+  const stage = run ? run.stage : input.unavailable ? 'unavailable' : input.awaitingTranscript ? 'awaiting_transcript' : 'none';
+  return {
+    status,
+    stage,
+    progress: run?.progress ?? 0,
+    run_id: run?.run_id ?? null,
+    version: run?.version ?? ANALYSIS_VERSION,
+    error: run?.error ?? (input.unavailable && !run ? input.unavailable : null),
+    duration: run?.duration ?? input.duration,
+    segments: input.lines,
+    events,
+    speakers: {},
+    moments: [],
+    recovered: [],
+    music: audience?.music ?? [],
+    ambience_profile: audience?.ambience_profile ?? [],
+    baselines: (parts[PART.baselines] as Record<string, Baseline> | undefined) ?? {},
+    coverage: {
+      segments: input.transcriptLines,
+      measured: input.lines.length,
+      listened: input.lines.filter((l) => l.quality.mos !== null).length,
+    },
+    conditions: (parts[PART.conditions] as Condition[] | undefined) ?? [],
+    summary: EMPTY_SUMMARY,
+    timings: run?.timings ?? { total: 0, stages: {} },
+    warnings: (parts[PART.warnings] as string[] | undefined) ?? [],
+    last_failure: input.lastFailure,
+    started_at: run?.started_at ?? null,
+    completed_at: run?.completed_at ?? null,
+  };
+}

@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import type { AnalysisSegment } from '../../shared/schemas/analysis';
+import { PART } from './document';
+import type { AnalysisMessage, AnalysisRequest, LineInput } from './protocol';
+import { runAnalysis, speechWithin, type AnalysisToolkit } from './run-analysis';
+import { overallProgress } from './stages';
+
+const SR = 16000;
+
+/** Three lines of a 200 Hz tone with silence between; S1, S2, S1. */
+function recording(): { pcm: Float32Array; lines: LineInput[] } {
+  const pcm = new Float32Array(SR * 9);
+  const lines: LineInput[] = [
+    { id: 0, speaker: 'S1', start: 0.5, end: 2.5, text: 'one two three', words: [] },
+    { id: 1, speaker: 'S2', start: 3.5, end: 5.5, text: 'four five', words: [] },
+    { id: 2, speaker: 'S1', start: 6.5, end: 8.5, text: 'six seven', words: [] },
+  ];
+  for (const l of lines) {
+    const words = l.text.split(' ');
+    const step = (l.end - l.start - 0.4) / words.length;
+    l.words = words.map((word, i) => ({ word, start: l.start + 0.2 + i * step, end: l.start + 0.2 + (i + 0.8) * step }));
+    for (let i = Math.round((l.start + 0.2) * SR); i < Math.round((l.end - 0.2) * SR); i++) pcm[i] = 0.2 * Math.sin((2 * Math.PI * 200 * i) / SR);
+  }
+  return { pcm, lines };
+}
+
+/** A toolkit whose measures are simple functions of the signal, counting what it was asked to do. */
+function fakeKit(pcm: Float32Array) {
+  const calls = { decode: 0, speech: 0, tag: 0, prosody: 0, quality: 0 };
+  const kit: AnalysisToolkit = {
+    warnings: ['The dnsmos model is not installed.'],
+    decode: async () => (calls.decode++, pcm),
+    detectSpeech: async () => (calls.speech++, [{ start: 0.7, end: 2.3 }, { start: 3.7, end: 5.3 }, { start: 6.7, end: 8.3 }]),
+    tag: async () => (calls.tag++, { hop: 0.48, window: 0.96, labels: ['Speech'], patches: 0, scores: new Float32Array(0) }),
+    audience: () => ({ events: [], music: [], ambience_profile: [{ start: 0, end: 9, label: 'Silence', score: 0.9 }] }),
+    noise: () => ({ noise_db: -90 }),
+    conditions: () => [],
+    lineQuality: () => (calls.quality++, { snr_db: 60 }),
+    prosody: (_pcm, line) => {
+      calls.prosody++;
+      return {
+        energy_db: -17,
+        energy_range_db: 3,
+        voiced_ratio: 1,
+        pitch_hz: line.start > 3 && line.start < 6 ? 100 : 200,
+        pitch_range_st: 1,
+        pitch_variability_st: 0.2,
+        pitch_perturbation: 0.001,
+        amplitude_perturbation: 0.01,
+        hnr_db: 30,
+        track: null,
+      };
+    },
+    quality: () => ({ snr_db: 60, noise_db: -90, clipping_ratio: 0, low_frequency_share_db: -30, wind_index: 0, plosives: 0, mic: 'near', issues: [] }),
+    perceivedQuality: async () => null,
+    qualityScore: () => 0.9,
+    ambience: () => ({ layers: [], sound: { label: null, level_db: null, margin_db: null }, competes: false, source: 'measured' }),
+    syllables: () => ({ count: (w: string) => (w === 'seven' ? 2 : 1) }),
+  };
+  return { kit, calls };
+}
+
+function request(lines: LineInput[], parts: Record<string, unknown> = {}, doneLines: number[] = []): AnalysisRequest {
+  return { file: 'x.flac', tools: { ffmpeg: 'ffmpeg', ffprobe: 'ffprobe' }, modelsDir: null, dictionary: '', lines, parts, doneLines };
+}
+
+describe('runAnalysis', () => {
+  it('runs the stages in order, publishes whole lines one by one, and ends with every line', async () => {
+    const { pcm, lines } = recording();
+    const { kit } = fakeKit(pcm);
+    const messages: AnalysisMessage[] = [];
+    await runAnalysis(request(lines), kit, (m) => messages.push(m));
+    const stages = messages.filter((m) => m.type === 'stage').map((m) => (m as { stage: string }).stage);
+    expect([...new Set(stages)]).toEqual(['decoding', 'speech', 'events', 'conditions', 'prosody', 'baselines', 'quality']);
+    const progress = messages.flatMap((m) => (m.type === 'stage' ? [overallProgress(m.stage, m.fraction)] : []));
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    const published = messages.flatMap((m) => (m.type === 'lines' ? m.lines : [])) as AnalysisSegment[];
+    expect(published.map((l) => l.id)).toEqual([0, 1, 2]);
+    // Lines are only published after the baselines: relative values are filled in.
+    const partNames = messages.flatMap((m) => (m.type === 'part' ? [m.name] : []));
+    expect(partNames.indexOf(PART.baselines)).toBeLessThan(messages.findIndex((m) => m.type === 'lines') - 0);
+    const [first, second] = published;
+    expect(first!.prosody.pitch_vs_speaker_st).toBe(0);
+    expect(second!.prosody.pitch_vs_speaker_st).toBe(0);
+    expect(first!.prosody.articulation_rate).toBeGreaterThan(0);
+    expect(first!.speech_start).toBeGreaterThanOrEqual(0.6);
+    expect(first!.speech_end).toBeLessThanOrEqual(2.4);
+    expect(first!.perception).toBeNull();
+    expect(first!.quality.sources).toEqual(['measured']);
+    expect(messages.filter((m) => m.type === 'part' && m.name === PART.warnings)).toHaveLength(1);
+  });
+
+  it('resumes: stored parts are not recomputed and published lines are not measured again', async () => {
+    const { pcm, lines } = recording();
+    const first = fakeKit(pcm);
+    const messages: AnalysisMessage[] = [];
+    await runAnalysis(request(lines), first.kit, (m) => messages.push(m));
+    const parts = Object.fromEntries(messages.flatMap((m) => (m.type === 'part' && m.name !== PART.warnings ? [[m.name, m.value]] : [])));
+    const again = fakeKit(pcm);
+    const resumed: AnalysisMessage[] = [];
+    await runAnalysis(request(lines, parts, [0, 1]), again.kit, (m) => resumed.push(m));
+    expect(again.calls).toMatchObject({ decode: 1, speech: 0, prosody: 0, quality: 0 });
+    expect(resumed.flatMap((m) => (m.type === 'lines' ? m.lines.map((l) => l.id) : []))).toEqual([2]);
+    expect(resumed.filter((m) => m.type === 'part').map((m) => (m as { name: string }).name)).toEqual([PART.warnings]);
+  });
+
+  it('stops when aborted', async () => {
+    const { pcm, lines } = recording();
+    const { kit } = fakeKit(pcm);
+    const controller = new AbortController();
+    controller.abort(new Error('stop'));
+    await expect(runAnalysis(request(lines), kit, () => {}, controller.signal)).rejects.toThrow('stop');
+  });
+
+  it('clips speech spans to a line', () => {
+    expect(speechWithin([{ start: 0, end: 1 }, { start: 1.5, end: 3 }, { start: 4, end: 5 }], { start: 0.5, end: 2 })).toEqual([
+      { start: 0.5, end: 1 },
+      { start: 1.5, end: 2 },
+    ]);
+  });
+});

@@ -1,0 +1,275 @@
+import type { Ambience, AnalysisSegment, Condition, Mos } from '../../shared/schemas/analysis';
+import type { MeasuredQuality } from '../speech/quality/line-quality';
+import type { Span } from '../speech/types';
+import { SAMPLE_RATE } from '../speech/types';
+import { frameLevels, frameRange, type LevelTrack } from '../dsp/levels';
+import { quantile } from '../dsp/stats';
+import type { TagFrames } from '../speech/events/tagger';
+import { analysePauses, type PitchFrames } from '../speech/delivery/pauses';
+import { linePace, type SyllableCounter } from '../speech/delivery/pace';
+import { relativeToSpeaker, speakerBaselines, type BaselineLine } from '../speech/delivery/baselines';
+import { paceShifts } from '../speech/delivery/pace-shift';
+import { PART, type AudiencePart } from './document';
+import type { AnalysisMessage, AnalysisRequest, LineInput } from './protocol';
+import type { StageName } from './stages';
+
+/** The signal measures of one line that do not depend on the speaker's baseline. */
+export interface MeasuredProsody {
+  energy_db: number | null;
+  energy_range_db: number | null;
+  voiced_ratio: number;
+  pitch_hz: number | null;
+  pitch_range_st: number | null;
+  pitch_variability_st: number | null;
+  pitch_perturbation: number | null;
+  amplitude_perturbation: number | null;
+  hnr_db: number | null;
+  track: PitchFrames | null;
+}
+
+
+/** The noise floor of the recording, as the quality measures describe it (JSON, stored as a part). */
+export interface NoiseLike {
+  noise_db: number | null;
+}
+
+/**
+ * The algorithms and engines the analysis calls, behind one seam: the worker wires the real ones
+ * (speech/prosody, speech/quality, speech/events, Silero VAD), tests may pass others. Model-backed engines
+ * return null when their model is not installed, after adding a warning saying so.
+ */
+export interface AnalysisToolkit {
+  decode(signal?: AbortSignal): Promise<Float32Array>;
+  detectSpeech(pcm: Float32Array, signal?: AbortSignal): Promise<Span[]>;
+  /** Audio-event scores over time (YAMNet); null when the tagger is not installed. Kept in memory only. */
+  tag(pcm: Float32Array, signal?: AbortSignal): Promise<TagFrames | null>;
+  audience(tags: TagFrames, speech: Span[], lines: LineInput[], levels: LevelTrack, duration: number): AudiencePart;
+  /** The recording's noise floor and spectrum, JSON-safe (stored as a part). */
+  noise(pcm: Float32Array, speech: Span[]): NoiseLike;
+  /** One line's signal-quality measures, JSON-safe (stored with the conditions). */
+  lineQuality(pcm: Float32Array, line: Span, speech: Span[], noise: NoiseLike): unknown;
+  conditions(pcm: Float32Array, speech: Span[], lines: Span[], noise: NoiseLike, lineQualities: unknown[]): Condition[];
+  /** The measured `Quality` fields of a line from its stored measures. */
+  quality(lineQuality: unknown): MeasuredQuality;
+  prosody(pcm: Float32Array, line: Span, speech: Span[]): MeasuredProsody;
+  perceivedQuality(pcm: Float32Array, signal?: AbortSignal): Promise<Mos | null>;
+  qualityScore(measured: MeasuredQuality, mos: Mos | null): number;
+  ambience(tags: TagFrames | null, line: Span, speech: Span[], levels: LevelTrack): Ambience;
+  syllables(): SyllableCounter;
+  /** What could not be analysed and why, gathered as engines load. */
+  readonly warnings: string[];
+}
+
+/** One line's measures kept between the prosody and quality stages (stored as the `measures` part). */
+export interface LineMeasure {
+  id: number;
+  speaker: string;
+  start: number;
+  end: number;
+  text: string;
+  speech_start: number;
+  speech_end: number;
+  speech: Span[];
+  prosody: Omit<AnalysisSegment['prosody'], 'pace_vs_speaker' | 'pitch_vs_speaker_st' | 'energy_vs_speaker_db' | 'pitch_range_vs_speaker_st' | 'source'>;
+  syllables: number;
+  articulation_seconds: number;
+}
+
+/** Silence for pause detection: 6 dB over the noise floor, and never more than 35 dB under the line's loud frames. */
+const SILENCE_OVER_NOISE_DB = 6;
+const SILENCE_UNDER_PEAK_DB = 35;
+/** Lines sent to the parent per message in the quality stage (each message is one transaction). */
+const LINE_BATCH = 1;
+
+/** Speech spans clipped to a line. */
+export function speechWithin(speech: Span[], line: Span): Span[] {
+  const out: Span[] = [];
+  for (const s of speech) {
+    const start = Math.max(s.start, line.start);
+    const end = Math.min(s.end, line.end);
+    if (end > start) out.push({ start, end });
+  }
+  return out;
+}
+
+function round(x: number | null, digits: number): number | null {
+  return x === null ? null : Math.round(x * 10 ** digits) / 10 ** digits;
+}
+
+function measureLine(
+  pcm: Float32Array,
+  levels: LevelTrack,
+  line: LineInput,
+  speech: Span[],
+  noise: NoiseLike,
+  kit: AnalysisToolkit,
+  dictionary: SyllableCounter,
+): LineMeasure {
+  const span = { start: line.start, end: line.end };
+  const within = speechWithin(speech, span);
+  const measured = kit.prosody(pcm, span, within);
+  const loud = quantile(levels.db.subarray(...frameRange(levels, line.start, line.end)), 0.95) ?? -120;
+  const silenceDb = Math.max((noise.noise_db ?? -120) + SILENCE_OVER_NOISE_DB, loud - SILENCE_UNDER_PEAK_DB);
+  // Sentence ends from the transcript's punctuation, where the recognizer gives it.
+  const sentenceEnds = new Set(line.words.flatMap((w, i) => (/[.!?]["')\]]*$/.test(w.word) ? [i] : [])));
+  const pauses = analysePauses({ line: span, words: line.words, levels, pitch: measured.track, silenceDb, sentenceEnds });
+  const pace = linePace(line.words, dictionary, pauses);
+  return {
+    id: line.id,
+    speaker: line.speaker,
+    start: line.start,
+    end: line.end,
+    text: line.text,
+    speech_start: pauses.speech_start,
+    speech_end: pauses.speech_end,
+    speech: within,
+    prosody: {
+      energy_db: round(measured.energy_db, 2),
+      energy_range_db: round(measured.energy_range_db, 2),
+      voiced_ratio: round(measured.voiced_ratio, 3)!,
+      pitch_hz: round(measured.pitch_hz, 2),
+      pitch_range_st: round(measured.pitch_range_st, 2),
+      pitch_variability_st: round(measured.pitch_variability_st, 2),
+      pitch_perturbation: round(measured.pitch_perturbation, 5),
+      amplitude_perturbation: round(measured.amplitude_perturbation, 5),
+      hnr_db: round(measured.hnr_db, 2),
+      pauses: pauses.pauses,
+      articulation_rate: pace.articulation_rate,
+      pace_wpm: pace.pace_wpm,
+      hesitations: pauses.hesitations,
+      longest_pause: pauses.longest_pause,
+    },
+    syllables: pace.syllables,
+    articulation_seconds: pace.articulation_seconds,
+  };
+}
+
+/**
+ * The analysis of one recording, stage by stage (stages.ts), reporting through `emit`. Stages whose part is
+ * already stored are skipped and lines already published are not measured again, so a resumed run picks up
+ * where the last attempt stopped. Runs inside the worker thread.
+ */
+export async function runAnalysis(
+  request: AnalysisRequest,
+  kit: AnalysisToolkit,
+  emit: (message: AnalysisMessage) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  const parts = { ...request.parts };
+  const has = (name: string) => Object.prototype.hasOwnProperty.call(parts, name);
+  const stage = (name: StageName, fraction: number) => emit({ type: 'stage', stage: name, fraction });
+  const save = (name: string, value: unknown) => {
+    parts[name] = value;
+    emit({ type: 'part', name, value });
+  };
+  const lines = request.lines;
+  const done = new Set(request.doneLines);
+
+  stage('decoding', 0);
+  const pcm = await kit.decode(signal);
+  const levels = frameLevels(pcm, SAMPLE_RATE);
+  const duration = pcm.length / SAMPLE_RATE;
+  stage('decoding', 1);
+
+  stage('speech', 0);
+  if (!has(PART.speech)) save(PART.speech, await kit.detectSpeech(pcm, signal));
+  const speech = parts[PART.speech] as Span[];
+  stage('speech', 1);
+
+  // Tags are needed by the events stage and, per line, by the quality stage: recomputed after a resume.
+  const remaining = lines.filter((l) => !done.has(l.id));
+  stage('events', 0);
+  const tags = !has(PART.audience) || remaining.length > 0 ? await kit.tag(pcm, signal) : null;
+  if (!has(PART.audience)) save(PART.audience, tags ? kit.audience(tags, speech, lines, levels, duration) : { events: [], music: [], ambience_profile: [] });
+  stage('events', 1);
+
+  stage('conditions', 0);
+  if (!has(PART.noise)) {
+    // Applause, laughter and music between lines are events, not the recording's noise floor.
+    const audience = parts[PART.audience] as AudiencePart;
+    const heard = [...audience.events, ...audience.music].map((e) => ({ start: e.start, end: e.end }));
+    save(PART.noise, kit.noise(pcm, [...speech, ...heard]));
+  }
+  const noise = parts[PART.noise] as NoiseLike;
+  if (!has(PART.lineQuality)) {
+    const measured: unknown[] = [];
+    for (const [i, line] of lines.entries()) {
+      signal?.throwIfAborted();
+      measured.push(kit.lineQuality(pcm, line, speechWithin(speech, line), noise));
+      stage('conditions', ((i + 1) / lines.length) * 0.9);
+      if (i % 16 === 15) await new Promise((r) => setImmediate(r));
+    }
+    save(PART.lineQuality, measured);
+  }
+  const lineQualities = parts[PART.lineQuality] as unknown[];
+  if (!has(PART.conditions)) save(PART.conditions, kit.conditions(pcm, speech, lines, noise, lineQualities));
+  stage('conditions', 1);
+
+  const dictionary = kit.syllables();
+  if (!has(PART.measures)) {
+    const measures: LineMeasure[] = [];
+    for (const [i, line] of lines.entries()) {
+      signal?.throwIfAborted();
+      measures.push(measureLine(pcm, levels, line, speech, noise, kit, dictionary));
+      stage('prosody', (i + 1) / lines.length);
+      // Yield now and then so an abort or a terminate can land.
+      if (i % 16 === 15) await new Promise((r) => setImmediate(r));
+    }
+    save(PART.measures, measures);
+  }
+  stage('prosody', 1);
+  const measures = parts[PART.measures] as LineMeasure[];
+
+  stage('baselines', 0);
+  if (!has(PART.baselines)) {
+    const baselineLines: BaselineLine[] = measures.map((m) => ({
+      speaker: m.speaker,
+      speech_seconds: m.speech_end - m.speech_start,
+      pitch_hz: m.prosody.pitch_hz,
+      pitch_range_st: m.prosody.pitch_range_st,
+      energy_db: m.prosody.energy_db,
+      energy_range_db: m.prosody.energy_range_db,
+      pitch_perturbation: m.prosody.pitch_perturbation,
+      syllables: m.syllables,
+      articulation_seconds: m.articulation_seconds,
+    }));
+    save(PART.paceShifts, paceShifts(measures));
+    save(PART.baselines, speakerBaselines(baselineLines));
+  }
+  stage('baselines', 1);
+  const baselines = parts[PART.baselines] as ReturnType<typeof speakerBaselines>;
+
+  let finished = done.size;
+  let batch: AnalysisSegment[] = [];
+  for (const [i, m] of measures.entries()) {
+    if (done.has(m.id)) continue;
+    signal?.throwIfAborted();
+    const span = { start: m.start, end: m.end };
+    const measured = kit.quality(lineQualities[i]);
+    const mos = await kit.perceivedQuality(pcm.subarray(Math.floor(m.start * SAMPLE_RATE), Math.ceil(m.end * SAMPLE_RATE)), signal);
+    batch.push({
+      id: m.id,
+      speaker: m.speaker,
+      start: m.start,
+      end: m.end,
+      speech_start: m.speech_start,
+      speech_end: m.speech_end,
+      text: m.text,
+      prosody: { ...m.prosody, ...relativeToSpeaker(m.prosody, baselines[m.speaker]), source: 'measured' },
+      quality: { ...measured, mos, score: Math.round(kit.qualityScore(measured, mos) * 1000) / 1000, sources: mos ? ['measured', 'heard'] : ['measured'] },
+      ambience: kit.ambience(tags, span, speech, levels),
+      perception: null,
+      delivery: null,
+      emphasis: [],
+    });
+    finished++;
+    if (batch.length >= LINE_BATCH) {
+      emit({ type: 'lines', lines: batch });
+      batch = [];
+    }
+    stage('quality', finished / measures.length);
+  }
+  if (batch.length) emit({ type: 'lines', lines: batch });
+  stage('quality', 1);
+  save(PART.warnings, kit.warnings);
+}

@@ -1,0 +1,96 @@
+import { decodeAudioToArray } from '../media/decode';
+import { ModelFileError } from '../models/model-files';
+import { SAMPLE_RATE } from '../speech/types';
+import { createSileroVad } from '../speech/vad/silero';
+import { measureProsody } from '../speech/prosody/measure';
+import { createYamnet } from '../speech/events/yamnet';
+import { detectAudienceEvents } from '../speech/events/audience';
+import { lineAmbience } from '../speech/events/ambience';
+import { noiseProfile, type NoiseProfile } from '../speech/quality/noise-profile';
+import { measureLine, toMeasuredQuality, qualityScore, type LineMeasures } from '../speech/quality/line-quality';
+import { detectConditions } from '../speech/quality/conditions';
+import { createDnsmos } from '../speech/quality/dnsmos';
+import { SyllableDictionary } from '../speech/delivery/syllables';
+import type { AnalysisRequest } from './protocol';
+import type { AnalysisToolkit, NoiseLike } from './run-analysis';
+
+/**
+ * Voice activity for the analysis: Silero's reference settings (0.5, 0.1 s of silence ends speech), finer
+ * than the recognizer's, so pauses between phrases count as non-speech for noise floors and levels.
+ */
+const ANALYSIS_VAD = { threshold: 0.5, minSilenceSeconds: 0.1, minSpeechSeconds: 0.25, speechPadSeconds: 0.03 };
+
+/** The noise profile as stored (JSON): its spectrum as a plain array. */
+type StoredNoise = Omit<NoiseProfile, 'spectrum'> & { spectrum: number[] | null };
+
+function storeNoise(profile: NoiseProfile): StoredNoise {
+  return { ...profile, spectrum: profile.spectrum ? Array.from(profile.spectrum) : null };
+}
+
+function reviveNoise(stored: NoiseLike): NoiseProfile {
+  const s = stored as StoredNoise;
+  return { ...s, spectrum: s.spectrum ? Float64Array.from(s.spectrum) : null };
+}
+
+/** Says once why an engine did not run, and keeps going without it. */
+function warnOnce(warnings: string[], what: string, error: unknown): void {
+  const message = error instanceof ModelFileError ? error.message : `${what}: ${(error as Error)?.message ?? String(error)}`;
+  if (!warnings.includes(message)) warnings.push(message);
+}
+
+/**
+ * The real measures and engines behind the analysis, created inside its worker thread. Model-backed
+ * engines (YAMNet, DNSMOS) load on first use; when a model is missing or altered the analysis goes on
+ * without it and says so in `warnings`. Never claims a model ran when it did not.
+ */
+export function createToolkit(request: AnalysisRequest): AnalysisToolkit & { close(): Promise<void> } {
+  const warnings: string[] = [];
+  const vad = createSileroVad(ANALYSIS_VAD);
+  const tagger = createYamnet(request.modelsDir);
+  const dnsmos = createDnsmos(request.modelsDir);
+  let taggerFailed = false;
+  let dnsmosFailed = false;
+  let dictionary: SyllableDictionary | null = null;
+
+  return {
+    warnings,
+    decode: (signal) => decodeAudioToArray(request.file, request.tools, { signal }),
+    detectSpeech: (pcm) => vad.detect(pcm),
+    async tag(pcm, signal) {
+      if (taggerFailed) return null;
+      try {
+        return await tagger.tag(pcm, signal);
+      } catch (error) {
+        if (signal?.aborted || !(error instanceof ModelFileError)) throw error;
+        taggerFailed = true;
+        warnOnce(warnings, 'audience events', error);
+        return null;
+      }
+    },
+    audience: (tags, speech, lines, levels, duration) => detectAudienceEvents(tags, speech, lines, { levels, duration }),
+    noise: (pcm, speech) => storeNoise(noiseProfile(pcm, SAMPLE_RATE, speech)),
+    lineQuality: (pcm, line, speech, noise) => measureLine(pcm, SAMPLE_RATE, line, speech, reviveNoise(noise)),
+    conditions: (pcm, speech, lines, noise, measures) =>
+      detectConditions(pcm, SAMPLE_RATE, speech, lines, { noise: reviveNoise(noise), measures: measures as LineMeasures[] }),
+    quality: (measures) => toMeasuredQuality(measures as LineMeasures),
+    prosody: (pcm, line, speech) => measureProsody(pcm, SAMPLE_RATE, line, speech.length ? speech : undefined),
+    async perceivedQuality(pcm, signal) {
+      if (dnsmosFailed) return null;
+      try {
+        return await dnsmos.score(pcm, signal);
+      } catch (error) {
+        if (signal?.aborted || !(error instanceof ModelFileError)) throw error;
+        dnsmosFailed = true;
+        warnOnce(warnings, 'perceived quality', error);
+        return null;
+      }
+    },
+    qualityScore: (measured, mos) => qualityScore(measured, mos),
+    ambience: (tags, line, speech, levels) => lineAmbience(line, { levels, tags, speech }),
+    syllables: () => (dictionary ??= SyllableDictionary.load(request.dictionary)),
+    async close() {
+      await Promise.allSettled([vad.close(), tagger.close(), dnsmos.close()]);
+    },
+  };
+}
+

@@ -1,0 +1,101 @@
+import type { DubLineInput, LineRender, ValidationIssue } from '../../shared/schemas';
+
+/** Line ends may pass the dub's end by this much (rounding in the caller's timings); they are clamped. */
+export const END_TOLERANCE = 0.05;
+
+export interface TimedLine {
+  id: number;
+  start: number;
+  end: number;
+}
+
+const issue = (loc: Array<string | number>, msg: string, type: string, input: unknown, ctx: Record<string, unknown> = {}): ValidationIssue => ({
+  loc,
+  msg,
+  type,
+  input: input ?? null,
+  ctx,
+});
+
+/**
+ * Checks uploaded lines against the dub and each other: each starts before it ends and ends within the
+ * dub; in time order, none starts before the previous one ends. Returns them in time order, numbered from
+ * 1, with ends clamped to the dub; or the problems, located by their index in the upload.
+ */
+export function checkUploadedLines(
+  lines: DubLineInput[],
+  duration: number,
+): { ok: true; lines: Array<DubLineInput & { id: number }> } | { ok: false; issues: ValidationIssue[] } {
+  const issues: ValidationIssue[] = [];
+  lines.forEach((line, i) => {
+    if (!(line.start < line.end)) issues.push(issue(['body', 'lines', i, 'end'], 'A line must end after it starts', 'line_order', line.end, { start: line.start }));
+    if (line.end > duration + END_TOLERANCE) {
+      issues.push(issue(['body', 'lines', i, 'end'], `The line ends after the dub (${duration.toFixed(3)} s)`, 'line_outside_dub', line.end, { duration }));
+    }
+  });
+  if (issues.length) return { ok: false, issues };
+  const order = lines.map((_, i) => i).sort((a, b) => lines[a]!.start - lines[b]!.start || a - b);
+  for (let k = 1; k < order.length; k++) {
+    const previous = lines[order[k - 1]!]!;
+    const line = lines[order[k]!]!;
+    if (line.start < previous.end) {
+      issues.push(
+        issue(['body', 'lines', order[k]!, 'start'], `The line overlaps line ${order[k - 1]} (which ends at ${previous.end})`, 'line_overlap', line.start, {
+          overlaps: order[k - 1],
+        }),
+      );
+    }
+  }
+  if (issues.length) return { ok: false, issues };
+  return { ok: true, lines: order.map((i, k) => ({ ...lines[i]!, end: Math.min(lines[i]!.end, duration), id: k + 1 })) };
+}
+
+/**
+ * Checks a line's new timing against its neighbours (it may not cross them) and the dub. `lines` are the
+ * dub's lines in time order; the result is the timing to store, or the problems (loc under `body`).
+ */
+export function checkRetiming(
+  lines: TimedLine[],
+  id: number,
+  start: number,
+  end: number,
+  duration: number,
+): { ok: true; start: number; end: number } | { ok: false; issues: ValidationIssue[] } {
+  const index = lines.findIndex((l) => l.id === id);
+  const previous = lines[index - 1];
+  const next = lines[index + 1];
+  const issues: ValidationIssue[] = [];
+  if (!(start < end)) issues.push(issue(['body', 'end'], 'A line must end after it starts', 'line_order', end, { start }));
+  if (previous && start < previous.end) {
+    issues.push(issue(['body', 'start'], `The line would overlap line ${previous.id}, which ends at ${previous.end}`, 'line_overlap', start, { previous_end: previous.end }));
+  }
+  if (next && end > next.start) {
+    issues.push(issue(['body', 'end'], `The line would overlap line ${next.id}, which starts at ${next.start}`, 'line_overlap', end, { next_start: next.start }));
+  }
+  if (end > duration + END_TOLERANCE) issues.push(issue(['body', 'end'], `The line would end after the dub (${duration.toFixed(3)} s)`, 'line_outside_dub', end, { duration }));
+  return issues.length ? { ok: false, issues } : { ok: true, start, end: Math.min(end, duration) };
+}
+
+export type LineState = 'original' | 'corrected' | 'voiced';
+
+/**
+ * Where a line stands against the current revision. It is `voiced` when the revision carries it voiced
+ * at exactly its current text, voice and timing; `corrected` when its text differs from the original,
+ * or it was voiced before, and the revision does not carry that (a revoice will voice it); `original`
+ * otherwise (the original performance, untouched).
+ */
+export function lineState(
+  line: { text: string; originalText: string; start: number; end: number },
+  effectiveVoice: string | null,
+  render: LineRender | undefined,
+): { state: LineState; needsRevoice: boolean } {
+  const current =
+    render !== undefined &&
+    render.text === line.text &&
+    render.voice === effectiveVoice &&
+    render.line_start === line.start &&
+    render.line_end === line.end;
+  if (current) return { state: 'voiced', needsRevoice: false };
+  if (render !== undefined || line.text !== line.originalText) return { state: 'corrected', needsRevoice: true };
+  return { state: 'original', needsRevoice: false };
+}

@@ -1,0 +1,163 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import { JobFailure, type JobRunner } from '../jobs/job-runner';
+import { fsyncDir } from '../storage/files';
+import { readFrames, readWavLayout, writeFrames } from '../media/wav';
+import { crossfadeRegion } from '../dsp/crossfade';
+import type { MediaTools } from '../media/tools';
+import type { VoiceRegistry } from '../speech/synthesis/voice-registry';
+import type { Aligner } from '../speech/types';
+import type { DubRecord, DubStore, RevoiceRecord } from './dub-store';
+import { revisionStem, type DubFiles } from './dub-files';
+import { readPatchFile, writePatchFile } from './patch-file';
+import { renderLine, type WavSource } from './render-line';
+
+export const DUB_REVOICE_JOB = 'dub-revoice';
+
+export interface RevoiceDeps {
+  store: DubStore;
+  files: DubFiles;
+  tools: MediaTools;
+  voices: VoiceRegistry;
+  /** Forced alignment for the new words, or null when PocketSphinx is not installed. */
+  aligner(): Aligner | null;
+  /** Stops a dub's running revoice when the dub is deleted. */
+  cancellers: Map<string, AbortController>;
+}
+
+function openWav(file: string): WavSource {
+  const fd = fs.openSync(file, 'r');
+  try {
+    return { fd, layout: readWavLayout(fd) };
+  } catch (error) {
+    fs.closeSync(fd);
+    throw error;
+  }
+}
+
+/**
+ * The revoice job. Each planned line is rendered and checkpointed on its own (patch file written and
+ * renamed, then its row committed), so a revoice stopped or killed resumes at the first line without a
+ * row. When every line is done, the revision is built in a temporary file (the base revision copied,
+ * only the lines' regions rewritten), renamed into place, and only then recorded: a revision is never
+ * listed, played or downloaded before it is whole.
+ */
+export function registerRevoiceJob(runner: JobRunner, deps: RevoiceDeps): void {
+  const { store } = deps;
+  runner.register(DUB_REVOICE_JOB, async ({ job, signal, progress }) => {
+    const revoice = store.revoice(String(job.payload.revoice_id));
+    const dub = revoice ? store.dubById(revoice.dubId) : null;
+    if (!revoice || !dub) throw new JobFailure('The dub was deleted.');
+    // Killed after the revision was recorded but before the job was: nothing is left to do.
+    if (revoice.status === 'complete') return;
+    store.setRevoiceStatus(revoice.id, 'running');
+    const deleted = new AbortController();
+    deps.cancellers.set(dub.id, deleted);
+    const stop = AbortSignal.any([signal, deleted.signal]);
+    try {
+      await renderPlan(deps, dub, revoice, job.attempts, stop, progress);
+      stop.throwIfAborted();
+      progress(0.95, 'writing the revision');
+      assemble(deps, dub, revoice);
+      progress(1, 'complete');
+    } catch (error) {
+      if (deleted.signal.aborted) throw new JobFailure('The dub was deleted while it was being revoiced.');
+      throw error;
+    } finally {
+      if (deps.cancellers.get(dub.id) === deleted) deps.cancellers.delete(dub.id);
+    }
+  });
+
+  runner.on('settled', (job) => {
+    if (job.kind !== DUB_REVOICE_JOB) return;
+    const id = String(job.payload.revoice_id);
+    if (job.status === 'failed' || job.status === 'cancelled') store.setRevoiceStatus(id, 'failed', { error: job.error ?? 'cancelled' });
+    if (job.status === 'queued') store.setRevoiceStatus(id, 'queued');
+  });
+}
+
+async function renderPlan(
+  deps: RevoiceDeps,
+  dub: DubRecord,
+  revoice: RevoiceRecord,
+  attempt: number,
+  signal: AbortSignal,
+  progress: (fraction: number, stage?: string) => void,
+): Promise<void> {
+  const { store, files } = deps;
+  const done = new Set(store.checkpoints(revoice.id).map((c) => c.lineId));
+  const work = files.work(dub.sessionId, dub.id, revoice.id);
+  fs.mkdirSync(work, { recursive: true });
+  const source = openWav(files.revision(dub.sessionId, dub.id, store.revision(dub.id, 1)!.fileName));
+  const background = dub.background ? openWav(files.background(dub.sessionId, dub.id)) : null;
+  try {
+    const total = revoice.plan.length;
+    for (const [index, line] of revoice.plan.entries()) {
+      signal.throwIfAborted();
+      if (done.has(line.lineId)) continue;
+      progress((index / total) * 0.95, `voicing line ${line.lineId} (${index + 1} of ${total})`);
+      const rendered = await renderLine({ voices: deps.voices, tools: deps.tools, aligner: deps.aligner(), source, background }, line, signal);
+      signal.throwIfAborted();
+      const patchFile = `line-${line.lineId}.patch`;
+      writePatchFile(path.join(work, patchFile), { fadeIn: rendered.fadeIn, fadeOut: rendered.fadeOut, channels: dub.channels, samples: rendered.patch });
+      store.insertCheckpoint(revoice.id, { lineId: line.lineId, render: { ...rendered.render, revision: 0, revoice_id: revoice.id }, patchFile, attempt });
+      progress(((index + 1) / total) * 0.95, `voiced line ${line.lineId} (${index + 1} of ${total})`);
+    }
+  } finally {
+    fs.closeSync(source.fd);
+    if (background) fs.closeSync(background.fd);
+  }
+}
+
+/** Builds the new revision from the base and the rendered lines, then records it in one transaction. */
+function assemble(deps: RevoiceDeps, dub: DubRecord, revoice: RevoiceRecord): number {
+  const { store, files } = deps;
+  const base = store.revision(dub.id, revoice.baseRevision);
+  if (!base) throw new JobFailure(`Revision ${revoice.baseRevision} no longer exists.`);
+  const checkpoints = store.checkpoints(revoice.id).sort((a, b) => a.render.region.start_frame - b.render.region.start_frame);
+  const work = files.work(dub.sessionId, dub.id, revoice.id);
+  const number = store.nextRevisionNumber(dub.id);
+  const fileName = `${revisionStem(number)}.wav`;
+  const target = files.revision(dub.sessionId, dub.id, fileName);
+  const tmp = path.join(path.dirname(target), `.${fileName}.${crypto.randomBytes(4).toString('hex')}.tmp`);
+  // Every byte outside the lines' regions comes from this copy of the base revision.
+  fs.copyFileSync(files.revision(dub.sessionId, dub.id, base.fileName), tmp, fs.constants.COPYFILE_FICLONE);
+  try {
+    const fd = fs.openSync(tmp, 'r+');
+    try {
+      const layout = readWavLayout(fd);
+      for (const checkpoint of checkpoints) {
+        const patch = readPatchFile(path.join(work, checkpoint.patchFile));
+        const { start_frame: start, end_frame: end } = checkpoint.render.region;
+        const current = readFrames(fd, layout, start, end - start);
+        writeFrames(fd, layout, start, crossfadeRegion(current, patch.samples, layout.channels, patch.fadeIn, patch.fadeOut));
+      }
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(tmp, target);
+    fsyncDir(path.dirname(target));
+  } catch (error) {
+    fs.rmSync(tmp, { force: true });
+    throw error;
+  }
+  const renders = { ...base.renders };
+  for (const checkpoint of checkpoints) renders[checkpoint.lineId] = { ...checkpoint.render, revision: number };
+  store.db.transaction(() => {
+    store.insertRevision(dub.id, {
+      number,
+      base: base.number,
+      source: 'revoice',
+      revoiceId: revoice.id,
+      fileName,
+      renders,
+      linesRevoiced: checkpoints.map((c) => c.lineId),
+    });
+    store.updateDub(dub.id, { currentRevision: number });
+    store.setRevoiceStatus(revoice.id, 'complete', { revision: number });
+  })();
+  fs.rmSync(work, { recursive: true, force: true });
+  return number;
+}

@@ -1,0 +1,193 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Router, type Request } from 'express';
+import { z } from 'zod';
+import { DubId, DubPatch, LinePatch } from '../../../shared/schemas';
+import type { ServiceContext } from '../../context';
+import { HttpError, ValidationFailure } from '../errors';
+import { issue, parseInput } from '../validation';
+import { readMultipart, singleField, type MultipartForm } from '../multipart';
+import { baseUrl } from './transcriptions';
+import { verifyResourceSignature } from '../../auth/signed-url';
+import { revisionResource } from '../../dubbing/dubbing';
+import { computePeaks, type Peaks } from '../../media/peaks';
+import { writeFileAtomic } from '../../storage/files';
+
+const DubPath = z.object({ session_id: z.uuid(), dub_id: DubId });
+
+/** How long `POST …/revoice` waits for the job before answering 202 (seconds). */
+export const REVOICE_WAIT_DEFAULT = 20;
+export const RevoiceQuery = z.object({
+  wait: z.coerce.number().min(0).max(120).default(REVOICE_WAIT_DEFAULT).meta({ description: 'Seconds to wait for the revoice to finish before answering 202 (0–120, default 20)' }),
+});
+
+function singleFileOptional(form: MultipartForm, name: string) {
+  const matches = form.files.filter((f) => f.field === name);
+  if (matches.length > 1) throw new ValidationFailure([issue(['body', name], 'Send exactly one file', 'duplicate_part', null)]);
+  return matches[0];
+}
+
+/**
+ * Dubs of a recording (`/v1/speech/transcriptions/{session_id}/dubs…`): upload, lines and corrections,
+ * voices, revisions with signed audio, and the revoice (endpoint 7 of the interface).
+ */
+export function dubsRouter(ctx: ServiceContext): Router {
+  const router = Router();
+  const dubbing = ctx.dubbing;
+
+  const sessionOr404 = (req: Request) => {
+    const { session_id } = parseInput(z.object({ session_id: z.uuid() }), { session_id: req.params.session_id }, 'path');
+    const summary = ctx.sessions.summary(session_id);
+    if (!summary) throw new HttpError(404, 'Transcription session not found.');
+    return summary;
+  };
+  const dubOr404 = (req: Request) => {
+    const { session_id, dub_id } = parseInput(DubPath, { session_id: req.params.session_id, dub_id: req.params.dub_id }, 'path');
+    if (!ctx.sessions.summary(session_id)) throw new HttpError(404, 'Transcription session not found.');
+    return dubbing.dubOr404(session_id, dub_id);
+  };
+
+  router.post('/:session_id/dubs', async (req, res) => {
+    const session = sessionOr404(req);
+    const form = await readMultipart(req, ctx.layout.uploads, { maxFileBytes: ctx.config.maxUploadBytes, maxFieldBytes: 4 * 1024 * 1024 });
+    try {
+      const file = singleFileOptional(form, 'file');
+      if (!file) throw new ValidationFailure([issue(['body', 'file'], 'Field required', 'missing', null)]);
+      const dub = await dubbing.create(session.id, {
+        file,
+        background: singleFileOptional(form, 'background'),
+        name: singleField(form, 'name'),
+        lines: singleField(form, 'lines'),
+        voices: singleField(form, 'voices'),
+        defaultVoice: singleField(form, 'default_voice'),
+      });
+      res.status(201).location(`/v1/speech/transcriptions/${session.id}/dubs/${dub.id}`).json(dubbing.toJson(dub));
+    } finally {
+      form.cleanup();
+    }
+  });
+
+  router.get('/:session_id/dubs', (req, res) => {
+    const session = sessionOr404(req);
+    res.json({ data: dubbing.store.dubs(session.id).map((d) => dubbing.toJson(d)) });
+  });
+
+  router.get('/:session_id/dubs/:dub_id', (req, res) => {
+    res.json(dubbing.toJson(dubOr404(req)));
+  });
+
+  router.patch('/:session_id/dubs/:dub_id', (req, res) => {
+    const dub = dubOr404(req);
+    res.json(dubbing.toJson(dubbing.patch(dub, parseInput(DubPatch, req.body ?? {}, 'body'))));
+  });
+
+  router.delete('/:session_id/dubs/:dub_id', async (req, res) => {
+    await dubbing.delete(dubOr404(req));
+    res.status(204).end();
+  });
+
+  router.get('/:session_id/dubs/:dub_id/lines', (req, res) => {
+    res.json({ data: dubbing.lines(dubOr404(req)) });
+  });
+
+  router.get('/:session_id/dubs/:dub_id/lines/:line_id', (req, res) => {
+    const dub = dubOr404(req);
+    const line = dubbing.lineOr404(dub, String(req.params.line_id));
+    res.json(dubbing.lineJson(dub, line, dubbing.store.revision(dub.id, dub.currentRevision)));
+  });
+
+  router.patch('/:session_id/dubs/:dub_id/lines/:line_id', (req, res) => {
+    const dub = dubOr404(req);
+    const line = dubbing.lineOr404(dub, String(req.params.line_id));
+    res.json(dubbing.patchLine(dub, line, parseInput(LinePatch, req.body ?? {}, 'body')));
+  });
+
+  router.get('/:session_id/dubs/:dub_id/revisions', (req, res) => {
+    const dub = dubOr404(req);
+    res.json({ data: dubbing.store.revisions(dub.id).map((r) => dubbing.revisionJson(dub, r, baseUrl(req))) });
+  });
+
+  router.get('/:session_id/dubs/:dub_id/revisions/:number', (req, res) => {
+    const dub = dubOr404(req);
+    res.json(dubbing.revisionJson(dub, dubbing.revisionOr404(dub, String(req.params.number)), baseUrl(req)));
+  });
+
+  router.get('/:session_id/dubs/:dub_id/revisions/:number/audio', (req, res) => {
+    const dub = dubOr404(req);
+    const revision = dubbing.revisionOr404(dub, String(req.params.number));
+    res.json(dubbing.audioAddress(dub, revision.number, baseUrl(req)));
+  });
+
+  router.get('/:session_id/dubs/:dub_id/revisions/:number/peaks', async (req, res) => {
+    const dub = dubOr404(req);
+    const revision = dubbing.revisionOr404(dub, String(req.params.number));
+    const cache = dubbing.files.peaks(dub.sessionId, dub.id, revision.number);
+    let peaks: Peaks;
+    try {
+      peaks = JSON.parse(await fs.promises.readFile(cache, 'utf8')) as Peaks;
+    } catch {
+      peaks = await computePeaks(dubbing.revisionFile(dub, revision), ctx.tools);
+      fs.mkdirSync(path.dirname(cache), { recursive: true });
+      if (dubbing.store.dubById(dub.id)) writeFileAtomic(cache, JSON.stringify(peaks));
+    }
+    res.json(peaks);
+  });
+
+  router.post('/:session_id/dubs/:dub_id/revisions/:number/restore', (req, res) => {
+    const dub = dubOr404(req);
+    res.json(dubbing.toJson(dubbing.restore(dub, dubbing.revisionOr404(dub, String(req.params.number)))));
+  });
+
+  router.post('/:session_id/dubs/:dub_id/revoice', async (req, res) => {
+    const dub = dubOr404(req);
+    const { wait } = parseInput(RevoiceQuery, req.query, 'query');
+    const revoice = dubbing.startRevoice(dub);
+    if (!revoice) {
+      res.json(dubbing.noOpJson(dub, baseUrl(req)));
+      return;
+    }
+    await dubbing.waitFor(revoice, wait);
+    const latest = dubbing.store.revoice(revoice.id);
+    const current = dubbing.store.dubById(dub.id);
+    if (!latest || !current) throw new HttpError(404, 'The dub was deleted.');
+    const finished = latest.status === 'complete' || latest.status === 'failed';
+    res
+      .status(finished ? 200 : 202)
+      .location(`/v1/speech/transcriptions/${dub.sessionId}/dubs/${dub.id}/revoices/${revoice.id}`)
+      .json(dubbing.revoiceJson(current, latest, baseUrl(req)));
+  });
+
+  router.get('/:session_id/dubs/:dub_id/revoices', (req, res) => {
+    const dub = dubOr404(req);
+    res.json({ data: dubbing.store.revoices(dub.id).map((r) => dubbing.revoiceJson(dub, r, baseUrl(req))) });
+  });
+
+  router.get('/:session_id/dubs/:dub_id/revoices/:revoice_id', (req, res) => {
+    const dub = dubOr404(req);
+    res.json(dubbing.revoiceJson(dub, dubbing.revoiceOr404(dub, String(req.params.revoice_id)), baseUrl(req)));
+  });
+
+  return router;
+}
+
+/** A revision's WAV at its signed address: no key, the signature is the credential. HEAD and Range come from sendFile. */
+export function signedDubAudioRouter(ctx: ServiceContext): Router {
+  const router = Router();
+  router.get('/:session_id/dubs/:dub_id/revisions/:number/file', (req, res, next) => {
+    const refused = new HttpError(403, 'This audio address is invalid or has expired; ask the API for a new one.');
+    const parsed = DubPath.extend({ number: z.string().regex(/^\d{1,9}$/) }).safeParse(req.params);
+    if (!parsed.success) throw refused;
+    const { session_id, dub_id, number } = parsed.data;
+    if (!verifyResourceSignature(ctx.audioSecret, revisionResource(dub_id, Number(number)), req.query.expires, req.query.signature)) throw refused;
+    const dub = ctx.dubbing.store.dub(session_id, dub_id);
+    const revision = dub ? ctx.dubbing.store.revision(dub.id, Number(number)) : null;
+    if (!dub || !revision) throw refused;
+    res.setHeader('Content-Type', 'audio/wav');
+    res.setHeader('Cache-Control', 'private, max-age=3600');
+    if (req.query.download === '1') res.attachment(`${dub.name.replace(/\.[^.]*$/, '')}-r${revision.number}.wav`);
+    res.sendFile(ctx.dubbing.revisionFile(dub, revision), { dotfiles: 'deny', acceptRanges: true }, (error) => {
+      if (error && !res.headersSent) next(new HttpError(404, 'The revision file is missing.'));
+    });
+  });
+  return router;
+}

@@ -1,0 +1,287 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { WhisperDownload, WhisperModel, WhisperModelList } from '../../../shared/schemas';
+import { HttpError } from '../../http/errors';
+import { writeFileAtomic } from '../../storage/files';
+import { DownloadError, downloadFile, partialPath, sha1OfFile } from '../downloads/download-file';
+import { WHISPER_CATALOGUE, whisperEngineId, type WhisperCatalogueEntry } from './catalogue';
+import { whisperModelFiles, type WhisperModelFile } from './installed';
+
+/** Files this manager checked, keyed by file name: the SHA-1 it found and the version (size, mtime) it read. */
+const MANIFEST = '.takeline-verified.json';
+type Manifest = Record<string, { sha1: string; bytes: number; mtime_ms: number }>;
+
+export interface WhisperModelManagerOptions {
+  /** The Whisper folder (`<models>/whisper`). */
+  dir: string;
+  /** Downloads fetch `<baseUrl>/<file>`. */
+  baseUrl: string;
+  catalogue?: readonly WhisperCatalogueEntry[];
+  /** Free bytes of a folder (tests simulate a full disk). */
+  freeBytes?(dir: string): number;
+  log?(line: string): void;
+}
+
+interface Running {
+  state: WhisperDownload;
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+const HTTP_STATUS: Record<DownloadError['code'], number> = {
+  disk_full: 507,
+  not_writable: 409,
+  checksum_mismatch: 502,
+  http_error: 502,
+  network_error: 502,
+  cancelled: 409,
+};
+
+/**
+ * The Whisper model manager: the catalogue with what is installed, downloads with progress that resume
+ * (HTTP Range) and install only a file whose SHA-1 is the published one. Download state lives in memory;
+ * the `.part` file on disk is what survives a restart (asking again resumes from it).
+ */
+export class WhisperModelManager {
+  private readonly running = new Map<string, Running>();
+  /** The last download of each model that ended without installing it (failed or cancelled). */
+  private readonly ended = new Map<string, WhisperDownload>();
+  private readonly catalogue: readonly WhisperCatalogueEntry[];
+
+  constructor(private readonly options: WhisperModelManagerOptions) {
+    this.catalogue = options.catalogue ?? WHISPER_CATALOGUE;
+  }
+
+  get dir(): string {
+    return this.options.dir;
+  }
+
+  list(): WhisperModelList {
+    const files = new Map(this.installedFiles().map((f) => [f.name, f]));
+    const manifest = this.readManifest();
+    const data = [
+      ...this.catalogue.map((entry) => this.describe(entry.name, entry, files.get(entry.name) ?? null, manifest)),
+      ...[...files.values()].filter((f) => f.catalogue === null).map((f) => this.describe(f.name, null, f, manifest)),
+    ];
+    return { models_dir: this.dir, writable: this.writable(), base_url: this.options.baseUrl, free_bytes: this.freeBytes(), data };
+  }
+
+  model(name: string): WhisperModel {
+    const found = this.list().data.find((m) => m.name === name || m.id === name);
+    if (!found) throw new HttpError(404, `No Whisper model "${name}". Known: ${this.catalogue.map((e) => e.name).join(', ')}.`);
+    return found;
+  }
+
+  /**
+   * Starts (or resumes) a download and resolves once the server answered and the space is known to
+   * suffice, so refusals (507 disk full, 409 read-only folder, 502 server) reach the caller; the transfer
+   * then runs on. An installed, verified model or a download in progress is returned as it is.
+   */
+  async download(name: string): Promise<{ model: WhisperModel; started: boolean }> {
+    const entry = this.entry(name);
+    const current = this.model(entry.name);
+    if (current.installed && current.verified === true) return { model: current, started: false };
+    if (this.running.has(entry.name)) return { model: current, started: false };
+
+    const controller = new AbortController();
+    const state: WhisperDownload = {
+      status: 'downloading',
+      received_bytes: current.partial_bytes,
+      total_bytes: null,
+      resumed_from: current.partial_bytes,
+      started_at: new Date().toISOString(),
+      error: null,
+    };
+    const dest = path.join(this.dir, entry.file);
+    let announce: () => void = () => {};
+    const started = new Promise<void>((resolve) => (announce = resolve));
+    const done = downloadFile({
+      url: `${this.options.baseUrl.replace(/\/+$/, '')}/${entry.file}`,
+      dest,
+      sha1: entry.sha1,
+      signal: controller.signal,
+      freeBytes: this.options.freeBytes,
+      onStart: ({ totalBytes, resumedFrom }) => {
+        state.total_bytes = totalBytes;
+        state.resumed_from = resumedFrom;
+        state.received_bytes = resumedFrom;
+        announce();
+      },
+      onProgress: (received, total) => {
+        state.received_bytes = received;
+        state.total_bytes = total;
+      },
+    });
+    const running: Running = { state, controller, done: Promise.resolve() };
+    const release = () => {
+      if (this.running.get(entry.name) === running) this.running.delete(entry.name);
+    };
+    const finished = done.then(
+      () => {
+        release();
+        const stat = fs.statSync(dest);
+        this.record(entry.file, { sha1: entry.sha1, bytes: stat.size, mtime_ms: stat.mtimeMs });
+        this.options.log?.(`whisper: installed ${entry.file} (${stat.size} bytes, SHA-1 verified)`);
+      },
+      (error: unknown) => {
+        release();
+        const failure = error instanceof DownloadError ? error : new DownloadError('network_error', (error as Error)?.message ?? String(error));
+        this.ended.set(entry.name, {
+          ...state,
+          status: failure.code === 'cancelled' ? 'cancelled' : 'failed',
+          received_bytes: this.partialBytes(entry.file),
+          error: { code: failure.code, message: failure.message },
+        });
+        if (failure.code !== 'cancelled') this.options.log?.(`whisper: download of ${entry.file} failed: ${failure.message}`);
+        throw failure;
+      },
+    );
+    running.done = finished;
+    finished.catch(() => {});
+    this.running.set(entry.name, running);
+    this.ended.delete(entry.name);
+    try {
+      await Promise.race([started, finished]);
+    } catch (error) {
+      const failure = error as DownloadError;
+      throw new HttpError(HTTP_STATUS[failure.code], failure.message, { code: failure.code });
+    }
+    return { model: this.model(entry.name), started: true };
+  }
+
+  /** Resolves when the model's current download ends (tests and shutdown); never rejects. */
+  async settled(name: string): Promise<void> {
+    await this.running.get(this.entry(name).name)?.done.catch(() => {});
+  }
+
+  /** Stops a download; the bytes stay for resuming unless `discard`. */
+  async cancel(name: string, discard: boolean): Promise<WhisperModel> {
+    const entry = this.entry(name);
+    const running = this.running.get(entry.name);
+    if (running) {
+      running.controller.abort();
+      await running.done.catch(() => {});
+    }
+    if (discard) {
+      fs.rmSync(partialPath(path.join(this.dir, entry.file)), { force: true });
+      this.ended.delete(entry.name);
+    }
+    return this.model(entry.name);
+  }
+
+  /** Deletes an installed model (and any partial download of it). */
+  async remove(name: string): Promise<void> {
+    const model = this.model(name);
+    if (model.catalogued) await this.cancel(model.name, true);
+    if (!model.installed && !model.catalogued) throw new HttpError(404, `No Whisper model "${name}".`);
+    fs.rmSync(path.join(this.dir, model.file), { force: true });
+    const manifest = this.readManifest();
+    if (manifest[model.file]) {
+      delete manifest[model.file];
+      this.writeManifest(manifest);
+    }
+  }
+
+  /** Hashes an installed catalogue model (one put in place by hand) against its published SHA-1. */
+  async verify(name: string): Promise<WhisperModel> {
+    const entry = this.entry(name);
+    const file = path.join(this.dir, entry.file);
+    if (!fs.existsSync(file)) throw new HttpError(409, `${entry.file} is not installed; download it first.`);
+    const stat = fs.statSync(file);
+    const sha1 = await sha1OfFile(file);
+    this.record(entry.file, { sha1, bytes: stat.size, mtime_ms: stat.mtimeMs });
+    return this.model(entry.name);
+  }
+
+  /** Stops every download (service shutdown); their parts stay for resuming. */
+  async close(): Promise<void> {
+    const all = [...this.running.values()];
+    for (const r of all) r.controller.abort();
+    await Promise.allSettled(all.map((r) => r.done));
+  }
+
+  private entry(name: string): WhisperCatalogueEntry {
+    const entry = this.catalogue.find((e) => e.name === name || whisperEngineId(e.name) === name);
+    if (entry) return entry;
+    const local = this.installedFiles().find((f) => f.name === name || f.id === name);
+    if (local) throw new HttpError(409, `${path.basename(local.file)} was put in the folder by hand; it has no published checksum to download or verify against.`);
+    throw new HttpError(404, `No Whisper model "${name}" in the catalogue. Known: ${this.catalogue.map((e) => e.name).join(', ')}.`);
+  }
+
+  private installedFiles(): WhisperModelFile[] {
+    return whisperModelFiles(this.dir, this.catalogue);
+  }
+
+  private describe(name: string, entry: WhisperCatalogueEntry | null, file: WhisperModelFile | null, manifest: Manifest): WhisperModel {
+    const fileName = entry?.file ?? path.basename(file!.file);
+    let bytes: number | null = null;
+    let verified: boolean | null = null;
+    if (file) {
+      const stat = fs.statSync(file.file);
+      bytes = stat.size;
+      const checked = manifest[fileName];
+      if (checked && checked.bytes === stat.size && checked.mtime_ms === stat.mtimeMs && entry) verified = checked.sha1 === entry.sha1;
+    }
+    const running = this.running.get(name);
+    return {
+      name,
+      id: whisperEngineId(name),
+      file: fileName,
+      catalogued: entry !== null,
+      size: entry?.disk ?? null,
+      sha1: entry?.sha1 ?? null,
+      multilingual: entry?.multilingual ?? file!.multilingual,
+      quantized: entry?.quantized ?? false,
+      rank: entry?.rank ?? file!.rank,
+      installed: file !== null,
+      bytes,
+      verified,
+      partial_bytes: entry ? this.partialBytes(entry.file) : 0,
+      download: running ? { ...running.state } : (this.ended.get(name) ?? null),
+    };
+  }
+
+  private partialBytes(file: string): number {
+    try {
+      return fs.statSync(partialPath(path.join(this.dir, file))).size;
+    } catch {
+      return 0;
+    }
+  }
+
+  private writable(): boolean {
+    try {
+      fs.mkdirSync(this.dir, { recursive: true });
+      fs.accessSync(this.dir, fs.constants.W_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private freeBytes(): number | null {
+    try {
+      if (this.options.freeBytes) return this.options.freeBytes(this.dir);
+      const stats = fs.statfsSync(this.dir);
+      return stats.bavail * stats.bsize;
+    } catch {
+      return null;
+    }
+  }
+
+  private readManifest(): Manifest {
+    try {
+      return JSON.parse(fs.readFileSync(path.join(this.dir, MANIFEST), 'utf8')) as Manifest;
+    } catch {
+      return {};
+    }
+  }
+
+  private writeManifest(manifest: Manifest): void {
+    writeFileAtomic(path.join(this.dir, MANIFEST), JSON.stringify(manifest, null, 2));
+  }
+
+  private record(file: string, check: Manifest[string]): void {
+    this.writeManifest({ ...this.readManifest(), [file]: check });
+  }
+}

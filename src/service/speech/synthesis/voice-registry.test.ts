@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import type { VoiceEngineSpec } from './catalog';
+import { VoiceRegistry } from './voice-registry';
+import type { SynthesisOptions } from './voice';
+
+function spec(id: string, rank: number, installed: boolean, calls: SynthesisOptions[] = []): VoiceEngineSpec {
+  return {
+    id,
+    rank,
+    aliases: [`${id}-alias`],
+    voices: [
+      { id: 'f1', gender: 'female', language: 'en-US', sample_rate: 16000, description: '' },
+      { id: 'm1', gender: 'male', language: 'en-US', sample_rate: 16000, description: '' },
+    ],
+    defaultVoice: 'f1',
+    nativeSpeed: [0.5, 2],
+    licence: '',
+    missing: () => (installed ? null : 'program x'),
+    installHint: `install ${id}`,
+    create: () => ({
+      id,
+      synthesize: async (_text, options) => {
+        calls.push(options);
+        return { samples: new Float32Array(16000), sampleRate: 16000 };
+      },
+      close: async () => undefined,
+    }),
+  };
+}
+
+describe('VoiceRegistry', () => {
+  it('resolves ids, aliases and OpenAI model names to the best installed engine', () => {
+    const registry = new VoiceRegistry([spec('low', 1, true), spec('high', 9, true), spec('gone', 20, false)]);
+    expect(registry.installed().map((s) => s.id)).toEqual(['high', 'low']);
+    expect(registry.findModel('tts-1')).toMatchObject({ ok: true, spec: { id: 'high' } });
+    expect(registry.findModel('low-alias')).toMatchObject({ ok: true, spec: { id: 'low' } });
+    expect(registry.findModel('gone')).toMatchObject({ ok: false, reason: 'not_installed', message: expect.stringContaining('install gone') });
+    expect(registry.findModel('what')).toMatchObject({ ok: false, reason: 'unknown_model' });
+    expect(new VoiceRegistry([spec('gone', 1, false)]).findModel('tts-1')).toMatchObject({ ok: false, reason: 'not_installed' });
+    expect(registry.defaultRef()).toBe('high/f1');
+    expect(registry.refs()).toEqual(['high/f1', 'high/m1', 'low/f1', 'low/m1']);
+  });
+
+  it("maps OpenAI's voice names by gender and reads dub voice references", () => {
+    const registry = new VoiceRegistry([spec('a', 1, true)]);
+    const a = registry.installed()[0]!;
+    expect(registry.findVoice(a, 'onyx')?.id).toBe('m1');
+    expect(registry.findVoice(a, 'nova')?.id).toBe('f1');
+    expect(registry.findVoice(a, 'alloy')?.id).toBe('f1');
+    expect(registry.findVoice(a, 'M1')?.id).toBe('m1');
+    expect(registry.findVoice(a, 'zed')).toBeNull();
+    expect(registry.lookupRef('a/m1')).toMatchObject({ ok: true, voice: { id: 'm1' } });
+    expect(registry.lookupRef('a/zz')).toMatchObject({ ok: false, reason: 'unknown_voice' });
+    expect(registry.lookupRef('m1')).toMatchObject({ ok: false, reason: 'unknown_model' });
+  });
+
+  it("speaks inside the engine's own speed range and time-stretches beyond it", async () => {
+    const calls: SynthesisOptions[] = [];
+    const registry = new VoiceRegistry([spec('a', 1, true, calls)]);
+    const a = registry.installed()[0]!;
+    expect((await registry.speak(a, 'f1', 'x', { speed: 1.5 })).samples.length).toBe(16000);
+    expect(calls.at(-1)?.speed).toBe(1.5);
+    // 4× asked, 2× native: the engine's second of audio is halved again.
+    expect((await registry.speak(a, 'f1', 'x', { speed: 4 })).samples.length).toBe(8000);
+    expect(calls.at(-1)?.speed).toBe(2);
+    expect((await registry.speak(a, 'f1', 'x', { speed: 0.25 })).samples.length).toBe(32000);
+  });
+});

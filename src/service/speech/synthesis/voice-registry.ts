@@ -1,0 +1,158 @@
+import { SPEECH_RESPONSE_FORMATS, type SpeechModel } from '../../../shared/schemas';
+import { OPENAI_SPEECH_ALIASES, type EngineDescriptor } from '../../models/registry';
+import { wsolaStretch } from '../../dsp/wsola';
+import type { VoiceEngineSpec } from './catalog';
+import type { SynthesizedSpeech, Voice, VoiceEntry, VoiceGender } from './voice';
+
+
+/**
+ * OpenAI's built-in voice names, so clients written for it work unchanged: each maps to the engine's
+ * first voice of the same gender (its default voice when it has none), `alloy` to the default voice.
+ */
+export const OPENAI_VOICE_GENDERS: Record<string, VoiceGender | null> = {
+  alloy: null,
+  ash: 'male',
+  ballad: 'male',
+  cedar: 'male',
+  coral: 'female',
+  echo: 'male',
+  fable: 'male',
+  marin: 'female',
+  nova: 'female',
+  onyx: 'male',
+  sage: 'female',
+  shimmer: 'female',
+  verse: 'male',
+};
+
+/** A voice as dubs name it: `<engine id>/<voice id>`, e.g. `festival-hts/slt`. */
+export function voiceRef(engine: string, voice: string): string {
+  return `${engine}/${voice}`;
+}
+
+export type VoiceLookup =
+  | { ok: true; spec: VoiceEngineSpec; voice: VoiceEntry }
+  | { ok: false; reason: 'unknown_model' | 'not_installed' | 'unknown_voice'; message: string };
+
+/**
+ * The voice engines this service can run right now, loaded on first use and kept. Resolves OpenAI's and
+ * our own model and voice names, and speaks at any speed (beyond an engine's own range by time-stretching
+ * its output, which keeps the pitch).
+ */
+export class VoiceRegistry {
+  private readonly engines = new Map<string, Voice>();
+
+  constructor(
+    private readonly specs: VoiceEngineSpec[],
+    /** Releases what the engines share (the synthesis process). */
+    private readonly release: () => Promise<void> = async () => undefined,
+  ) {}
+
+  installed(): VoiceEngineSpec[] {
+    return this.specs.filter((s) => s.missing() === null).sort((a, b) => b.rank - a.rank);
+  }
+
+  /** Model descriptors for the model registry (`GET /v1/audio/models`). */
+  descriptors(): EngineDescriptor[] {
+    return this.specs.map((spec) => ({
+      model: {
+        id: spec.id,
+        kind: 'tts',
+        tier: 'free',
+        supports_streaming: true,
+        supports_cloning: false,
+        supports_diarization: false,
+        formats: [...SPEECH_RESPONSE_FORMATS],
+        default_voice: spec.defaultVoice,
+        aliases: spec.aliases,
+        voices: spec.voices,
+      } satisfies Omit<SpeechModel, 'aliases'> & { aliases: string[] },
+      rank: spec.rank,
+      languages: [],
+      missing: () => spec.missing(),
+      installHint: spec.installHint,
+    }));
+  }
+
+  /** An installed engine by id, alias or OpenAI model name. */
+  findModel(name: string): VoiceLookup | { ok: true; spec: VoiceEngineSpec } {
+    const installed = this.installed();
+    if (OPENAI_SPEECH_ALIASES.includes(name)) {
+      if (installed[0]) return { ok: true, spec: installed[0] };
+    }
+    const spec = this.specs.find((s) => s.id === name || s.aliases.includes(name));
+    if (spec && installed.includes(spec)) return { ok: true, spec };
+    if (spec || OPENAI_SPEECH_ALIASES.includes(name)) {
+      const hint = spec ? `${spec.missing()}. ${spec.installHint}` : 'No voice engine is installed.';
+      return { ok: false, reason: 'not_installed', message: `The model "${name}" is not installed: missing ${hint}` };
+    }
+    const names = installed.flatMap((s) => [s.id, ...s.aliases]);
+    return { ok: false, reason: 'unknown_model', message: `Unknown model "${name}". Installed voice models: ${[...names, ...OPENAI_SPEECH_ALIASES].join(', ')}.` };
+  }
+
+  /** A voice of `spec` by its id (any case) or an OpenAI voice name. */
+  findVoice(spec: VoiceEngineSpec, name: string): VoiceEntry | null {
+    const lowered = name.toLowerCase();
+    const own = spec.voices.find((v) => v.id.toLowerCase() === lowered);
+    if (own) return own;
+    if (!(lowered in OPENAI_VOICE_GENDERS)) return null;
+    const gender = OPENAI_VOICE_GENDERS[lowered];
+    const fallback = spec.voices.find((v) => v.id === spec.defaultVoice)!;
+    return (gender && spec.voices.find((v) => v.gender === gender)) || fallback;
+  }
+
+  /** Resolves a dub's `<engine>/<voice>` reference against what is installed. */
+  lookupRef(ref: string): VoiceLookup {
+    const slash = ref.indexOf('/');
+    const model = slash > 0 ? ref.slice(0, slash) : '';
+    const found = model ? this.findModel(model) : null;
+    if (!found || !found.ok) {
+      return found && !found.ok ? found : { ok: false, reason: 'unknown_model', message: `A voice is named "<model>/<voice>", e.g. ${this.defaultRef() ?? 'flite/slt'}.` };
+    }
+    const voice = found.spec.voices.find((v) => v.id === ref.slice(slash + 1));
+    if (!voice) {
+      return {
+        ok: false,
+        reason: 'unknown_voice',
+        message: `The model "${found.spec.id}" has no voice "${ref.slice(slash + 1)}". Its voices: ${found.spec.voices.map((v) => v.id).join(', ')}.`,
+      };
+    }
+    return { ok: true, spec: found.spec, voice };
+  }
+
+  /** Every installed voice, as dubs name them. */
+  refs(): string[] {
+    return this.installed().flatMap((s) => s.voices.map((v) => voiceRef(s.id, v.id)));
+  }
+
+  /** The most natural installed engine's default voice, or null when no engine is installed. */
+  defaultRef(): string | null {
+    const best = this.installed()[0];
+    return best ? voiceRef(best.id, best.defaultVoice) : null;
+  }
+
+  private engine(spec: VoiceEngineSpec): Voice {
+    let engine = this.engines.get(spec.id);
+    if (!engine) {
+      engine = spec.create();
+      this.engines.set(spec.id, engine);
+    }
+    return engine;
+  }
+
+  /** Speaks `text` with `voice` of `spec` at `speed` (OpenAI's 0.25–4; 1 is the voice's own rate). */
+  async speak(spec: VoiceEngineSpec, voice: string, text: string, options: { speed?: number; signal?: AbortSignal } = {}): Promise<SynthesizedSpeech> {
+    const speed = options.speed ?? 1;
+    const [low, high] = spec.nativeSpeed;
+    const native = Math.min(high, Math.max(low, speed));
+    const spoken = await this.engine(spec).synthesize(text, { voice, speed: native, signal: options.signal });
+    if (native === speed) return spoken;
+    return { samples: wsolaStretch(spoken.samples, spoken.sampleRate, native / speed), sampleRate: spoken.sampleRate };
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.engines.values()].map((e) => e.close()));
+    this.engines.clear();
+    await this.release();
+  }
+}

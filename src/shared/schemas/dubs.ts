@@ -1,0 +1,241 @@
+import { z } from 'zod';
+import { Timestamp, Uuid } from './common';
+
+/** Longest line text a dub accepts (characters, after trimming). */
+export const DUB_LINE_TEXT_MAX = 1000;
+/** Most lines one dub may have. */
+export const DUB_LINES_MAX = 5000;
+
+export const DUB_STATUSES = ['preparing', 'ready', 'failed'] as const;
+export const LINE_STATES = ['original', 'corrected', 'voiced'] as const;
+export const REVOICE_STATUSES = ['queued', 'running', 'complete', 'failed', 'no_op'] as const;
+export const REVOICE_FLAGS = [
+  'stretched',
+  'borrowed_silence',
+  'does_not_fit',
+  'gain_limited',
+  'no_reference_loudness',
+  'no_word_timings',
+] as const;
+
+/**
+ * A dub id in a path, as the interface allows it (letters, digits, "_", "-"); ids the service assigns are
+ * UUIDs, and any other well-formed id is simply not found.
+ */
+export const DubId = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, 'must be letters, digits, "_" or "-"')
+  .meta({ description: 'Dub id (the service assigns UUIDs)', example: '5b0c4f8e-2d1a-4c3b-9e7f-0a1b2c3d4e5f' });
+
+export const SpeakerLabel = z
+  .string()
+  .min(1)
+  .max(32)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9 _.-]*$/, 'must be 1–32 letters, digits, spaces, "_", "." or "-", starting with a letter or digit')
+  .meta({ description: 'Speaker label, e.g. S1', example: 'S1' });
+
+export const VoiceRef = z
+  .string()
+  .min(3)
+  .max(120)
+  .regex(/^[a-z0-9-]+\/[A-Za-z0-9_.+-]+$/, 'must be "<model>/<voice>", e.g. festival-hts/slt')
+  .meta({ description: 'A voice as `<model id>/<voice id>` from `GET /v1/audio/models`', example: 'flite/rms' });
+
+export const LineText = z
+  .string()
+  .trim()
+  .min(1)
+  .max(DUB_LINE_TEXT_MAX)
+  .meta({ description: `The line's words, 1–${DUB_LINE_TEXT_MAX} characters (trimmed)`, example: 'We leave at dawn.' });
+
+const Seconds = z.number().min(0).max(1e6);
+
+/** One line of the `lines` part of a dub upload. */
+export const DubLineInput = z
+  .strictObject({
+    speaker: SpeakerLabel.default('S1'),
+    start: Seconds,
+    end: Seconds,
+    text: LineText,
+    voice: VoiceRef.nullable().optional(),
+  })
+  .meta({ id: 'DubLineInput' });
+
+export const DubLinesInput = z.array(DubLineInput).min(1).max(DUB_LINES_MAX);
+
+export const DubVoices = z
+  .record(SpeakerLabel, VoiceRef.nullable())
+  .meta({ description: 'Voice per speaker label; `null` removes an assignment', example: { S1: 'festival-hts/slt', S2: 'flite/rms' } });
+
+export const DubPatch = z
+  .strictObject({
+    name: z.string().trim().min(1).max(200).optional(),
+    default_voice: VoiceRef.nullable().optional().meta({ description: "The dub's voice for speakers without one; `null`: the service's default" }),
+    voices: DubVoices.optional(),
+  })
+  .meta({ id: 'DubPatch' });
+
+export const LinePatch = z
+  .strictObject({
+    text: LineText.optional(),
+    voice: VoiceRef.nullable().optional().meta({ description: "This line's voice; `null`: its speaker's" }),
+    start: Seconds.optional(),
+    end: Seconds.optional(),
+  })
+  .meta({ id: 'LinePatch' });
+
+export const WordTiming = z
+  .object({ word: z.string(), start: z.number(), end: z.number() })
+  .meta({ id: 'WordTiming' });
+
+export const TimeSpan = z.object({ start: z.number(), end: z.number() });
+
+/** What a revoice did to one line. */
+export const LineRender = z
+  .object({
+    revision: z.number().int().meta({ description: 'The revision that first carried this rendering' }),
+    revoice_id: Uuid,
+    text: z.string(),
+    voice: z.string(),
+    line_start: z.number().meta({ description: "The line's start when it was rendered" }),
+    line_end: z.number(),
+    slot: TimeSpan.meta({ description: 'Where the new voice may sound: the line, plus silence borrowed up to the next line' }),
+    region: TimeSpan.extend({ start_frame: z.number().int(), end_frame: z.number().int() }).meta({
+      description: 'Every sample written: the slot widened by the crossfade on each side; frames are [start_frame, end_frame)',
+    }),
+    speech: TimeSpan.meta({ description: 'Where the new voice sounds' }),
+    synthesized_duration: z.number().meta({ description: 'Length of the synthesized speech after trimming its silence' }),
+    stretch: z.number().meta({ description: 'Duration factor of the pitch-preserving time-stretch (0.8: 20 % shorter)' }),
+    gain_db: z.number(),
+    loudness: z.object({
+      reference_lufs: z.number().nullable().meta({ description: 'The original line (BS.1770 integrated loudness)' }),
+      result_lufs: z.number().nullable().meta({ description: 'The new line as mixed' }),
+    }),
+    overflow: z.number().meta({ description: 'Seconds of speech cut at the slot end (lines that do not fit)' }),
+    flags: z.array(z.enum(REVOICE_FLAGS)),
+    words: z.array(WordTiming).meta({ description: 'Word timings of the new text on the dub timeline (forced alignment)' }),
+  })
+  .meta({ id: 'LineRender' });
+
+export const DubLine = z
+  .object({
+    id: z.number().int().meta({ description: 'Line number within the dub, 1 upwards in time order' }),
+    speaker: z.string(),
+    start: z.number(),
+    end: z.number(),
+    original_start: z.number(),
+    original_end: z.number(),
+    text: z.string(),
+    original_text: z.string(),
+    corrected: z.boolean().meta({ description: 'The text differs from the original' }),
+    voice: z.string().nullable().meta({ description: "This line's own voice, or null to use its speaker's" }),
+    effective_voice: z.string().nullable().meta({ description: 'The voice a revoice would use' }),
+    state: z.enum(LINE_STATES).meta({
+      description: '`original`: the dub carries the original performance; `corrected`: changed since it was last voiced (a revoice will voice it); `voiced`: the current revision carries it voiced at its current text, voice and timing',
+    }),
+    needs_revoice: z.boolean(),
+    words: z.array(WordTiming).meta({ description: 'Word timings: of the voiced text when voiced, else of the original when the dub was transcribed' }),
+    render: LineRender.nullable().meta({ description: 'How the current revision voiced this line, if it did' }),
+    updated_at: Timestamp,
+  })
+  .meta({ id: 'DubLine' });
+
+export const DubAudioAddress = z
+  .object({
+    url: z.string().meta({ description: 'Signed address of the revision (WAV), valid for an hour; plays in an <audio> element, supports Range' }),
+    download_url: z.string().meta({ description: 'The same file as an attachment' }),
+    expires_in: z.number().int(),
+  })
+  .meta({ id: 'DubAudioAddress' });
+
+export const DubRevision = z
+  .object({
+    number: z.number().int(),
+    base: z.number().int().nullable().meta({ description: 'The revision it was built on' }),
+    source: z.enum(['upload', 'revoice']),
+    revoice_id: Uuid.nullable(),
+    lines_revoiced: z.array(z.number().int()),
+    current: z.boolean(),
+    created_at: Timestamp,
+    audio: DubAudioAddress,
+  })
+  .meta({ id: 'DubRevision' });
+
+export const DubFormat = z
+  .object({
+    sample_rate: z.number().int(),
+    channels: z.number().int(),
+    sample_format: z.enum(['s16', 's24', 's32', 'f32']).meta({ description: 'How revisions are stored (WAV)' }),
+    frames: z.number().int(),
+    duration: z.number(),
+  })
+  .meta({ id: 'DubFormat' });
+
+export const RevoiceLine = z
+  .object({
+    line_id: z.number().int(),
+    text: z.string(),
+    voice: z.string(),
+    status: z.enum(['pending', 'done']),
+    attempt: z.number().int().nullable().meta({ description: 'Which run of the job rendered it (a resumed revoice keeps what earlier runs rendered)' }),
+    render: LineRender.nullable(),
+  })
+  .meta({ id: 'RevoiceLine' });
+
+export const Revoice = z
+  .object({
+    id: Uuid.nullable().meta({ description: 'null for a no-op (nothing to revoice)' }),
+    dub_id: Uuid,
+    status: z.enum(REVOICE_STATUSES),
+    progress: z.number(),
+    stage: z.string().nullable(),
+    error: z.string().nullable(),
+    attempts: z.number().int().meta({ description: 'Runs of the job (more than 1 after a restart resumed it)' }),
+    base_revision: z.number().int(),
+    revision: DubRevision.nullable().meta({ description: 'The new revision, once complete (the current one for a no-op)' }),
+    lines: z.array(RevoiceLine),
+    created_at: Timestamp.nullable(),
+    finished_at: Timestamp.nullable(),
+  })
+  .meta({ id: 'Revoice' });
+
+export const Dub = z
+  .object({
+    id: Uuid,
+    session_id: Uuid,
+    name: z.string(),
+    file_name: z.string(),
+    status: z.enum(DUB_STATUSES).meta({
+      description: '`preparing`: deriving lines (transcribing the dub); `ready`: lines can be corrected and revoiced; `failed`: lines could not be derived (`error` says why)',
+    }),
+    progress: z.number(),
+    stage: z.string().nullable(),
+    error: z.string().nullable(),
+    format: DubFormat,
+    background: z.boolean().meta({ description: 'A music-and-effects stem was uploaded; revoiced lines are mixed over it' }),
+    default_voice: z.string().nullable(),
+    voices: z.record(z.string(), z.string()),
+    speakers: z.array(z.string()),
+    current_revision: z.number().int(),
+    revision_count: z.number().int(),
+    lines: z.object({ total: z.number().int(), corrected: z.number().int(), pending: z.number().int().meta({ description: 'Lines a revoice would voice' }) }),
+    active_revoice: Uuid.nullable(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .meta({ id: 'Dub' });
+
+export type DubLineInput = z.infer<typeof DubLineInput>;
+export type DubPatch = z.infer<typeof DubPatch>;
+export type LinePatch = z.infer<typeof LinePatch>;
+export type LineRender = z.infer<typeof LineRender>;
+export type DubLine = z.infer<typeof DubLine>;
+export type DubRevision = z.infer<typeof DubRevision>;
+export type DubFormat = z.infer<typeof DubFormat>;
+export type Dub = z.infer<typeof Dub>;
+export type Revoice = z.infer<typeof Revoice>;
+export type RevoiceLine = z.infer<typeof RevoiceLine>;
+export type RevoiceFlag = (typeof REVOICE_FLAGS)[number];
+export type WordTiming = z.infer<typeof WordTiming>;

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { Timestamp, Uuid } from './common';
+import { Session, SessionTranscript } from './sessions';
+
+const SpeakerLabel = z.string().regex(/^S\d{1,4}$/, 'should be a speaker label of the recording, such as S2');
+const BaseRevision = z
+  .number()
+  .int()
+  .min(0)
+  .optional()
+  .meta({ description: 'The revision the edit was made on; 409 when the transcript has changed since (another tab, another client)' });
+
+export const SpeakerReassign = z
+  .strictObject({
+    segment_id: z.number().int().min(0).meta({ description: 'The line' }),
+    word_start: z.number().int().min(0).optional().meta({ description: 'First word of a range (0-based); with word_end, only the range moves, cut out as its own line' }),
+    word_end: z.number().int().min(0).optional().meta({ description: 'Last word of the range (inclusive)' }),
+    speaker: z
+      .string()
+      .regex(/^(S\d{1,4}|new)$/, 'should be a speaker label of the recording (S2) or "new"')
+      .optional()
+      .meta({ description: 'A speaker of the recording, or "new" for a voice diarization missed' }),
+    speaker_id: Uuid.optional().meta({ description: 'Or a project speaker (a known voice), by id' }),
+    base_revision: BaseRevision,
+  })
+  .meta({ id: 'SpeakerReassign' });
+
+export const SpeakerMerge = z
+  .strictObject({
+    from: SpeakerLabel.meta({ description: 'The speaker that disappears' }),
+    into: SpeakerLabel.meta({ description: 'The speaker who gets its lines' }),
+    base_revision: BaseRevision,
+  })
+  .meta({ id: 'SpeakerMerge' });
+
+export const SegmentSplit = z
+  .strictObject({
+    segment_id: z.number().int().min(0),
+    word_index: z.number().int().min(1).meta({ description: 'The first word of the second line (0-based)' }),
+    base_revision: BaseRevision,
+  })
+  .meta({ id: 'SegmentSplit' });
+
+export const RevisionRestore = z.strictObject({ base_revision: BaseRevision }).meta({ id: 'RevisionRestore' });
+
+export const TranscriptRevision = z
+  .object({
+    revision: z.number().int().meta({ description: '0 is the recognizer transcript' }),
+    created_at: Timestamp.meta({ description: 'Empty for revision 0 of a transcript never edited' }),
+    edit: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .meta({ description: 'What was done: op (reassign, merge, split, restore) and its fields; `touched` lists the labels whose speech changed' }),
+    speakers: z.array(z.string()),
+    segments: z.number().int(),
+  })
+  .meta({ id: 'TranscriptRevision' });
+
+export const TranscriptRevisionList = z
+  .object({ current: z.number().int(), data: z.array(TranscriptRevision) })
+  .meta({ id: 'TranscriptRevisionList' });
+
+export const TranscriptRevisionDetail = TranscriptRevision.extend({ transcript: SessionTranscript }).meta({ id: 'TranscriptRevisionDetail' });
+
+export const TranscriptEditResult = z
+  .object({ revision: TranscriptRevision, session: Session })
+  .meta({ id: 'TranscriptEditResult' });
+
+export type TranscriptRevision = z.infer<typeof TranscriptRevision>;
+export type TranscriptRevisionList = z.infer<typeof TranscriptRevisionList>;
+export type TranscriptEditResult = z.infer<typeof TranscriptEditResult>;

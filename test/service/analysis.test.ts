@@ -1,0 +1,227 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AnalysisDocument, AnalysisRunList, AnalysisRunStarted, type AnalysisSegment } from '../../src/shared/schemas/analysis';
+import { multipartBody, rawRequest, startServiceProcess, type ServiceProcess } from '../helpers/service';
+import { tempDir } from '../helpers/temp';
+import { joinClips } from '../helpers/two-readers';
+
+type Doc = ReturnType<typeof AnalysisDocument.parse>;
+
+/** Just under a minute of read speech, 8 lines from two readers (LJSpeech and the amateur desk-mic readings). */
+function readingsFile(dir: string): string {
+  const clips = ['ljspeech_LJ001-0001', 'amateur_LJ001-0010', 'ljspeech_LJ001-0003', 'amateur_LJ001-0035', 'ljspeech_LJ001-0004', 'amateur_LJ001-0049', 'ljspeech_LJ001-0006', 'amateur_LJ001-0058'];
+  return joinClips(dir, 'readings.flac', clips);
+}
+
+describe('audio-intelligence analysis', { timeout: 600_000 }, () => {
+  let svc: ServiceProcess;
+  let auth: Record<string, string>;
+  const tmp = tempDir('takeline-analysis-');
+  const file = readingsFile(tmp);
+
+  beforeAll(async () => {
+    svc = await startServiceProcess();
+    auth = { Authorization: `Bearer ${svc.key}` };
+  });
+  afterAll(async () => {
+    await svc?.stop();
+  });
+
+  const upload = async (url: string, bytes: Buffer, name: string) => {
+    const { body, contentType } = multipartBody([
+      { name: 'project_key', value: 'analysis' },
+      { name: 'file', file: bytes, filename: name },
+    ]);
+    const res = await rawRequest(`${url}/v1/speech/transcriptions`, { method: 'POST', headers: { ...auth, 'Content-Type': contentType }, body });
+    expect(res.status).toBe(201);
+    return res.json().id as string;
+  };
+  const doc = async (url: string, id: string, query = ''): Promise<Doc> => {
+    const res = await fetch(`${url}/v1/speech/transcriptions/${id}/intelligence${query}`, { headers: auth });
+    expect(res.status).toBe(200);
+    return AnalysisDocument.parse(await res.json());
+  };
+  /** Polls until `done` holds, keeping every document seen. */
+  const poll = async (url: string, id: string, done: (d: Doc) => boolean, every = 150, limit = 400_000) => {
+    const seen: Doc[] = [];
+    const until = Date.now() + limit;
+    for (;;) {
+      const d = await doc(url, id);
+      seen.push(d);
+      if (done(d) || Date.now() > until) return seen;
+      await new Promise((r) => setTimeout(r, every));
+    }
+  };
+  const settled = (d: Doc) => ['complete', 'failed', 'unavailable'].includes(d.intelligence.status);
+
+  let sessionId = '';
+  let first: Doc;
+
+  it('queues itself when the transcript completes and fills the document in progressively', async () => {
+    sessionId = await upload(svc.url, fs.readFileSync(file), 'readings.flac');
+    const early = await doc(svc.url, sessionId);
+    expect(early.intelligence.status).toBe('none');
+    expect(early.intelligence.stage).toMatch(/awaiting_transcript|none/);
+    const notYet = await rawRequest(`${svc.url}/v1/speech/transcriptions/${sessionId}/intelligence`, { method: 'POST', headers: auth });
+    if (notYet.status === 409) expect(notYet.json().detail).toMatch(/transcript is not complete/);
+
+    const seen = await poll(svc.url, sessionId, settled);
+    first = seen.at(-1)!;
+    const intel = first.intelligence;
+    expect(intel.status).toBe('complete');
+    // Progress never went backwards, and some poll saw a running run with part of the lines.
+    const progress = seen.filter((d) => d.intelligence.run_id === intel.run_id).map((d) => d.intelligence.progress);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    const partial = seen.filter((d) => d.intelligence.status === 'running' && d.intelligence.segments.length > 0 && d.intelligence.segments.length < d.intelligence.coverage.segments);
+    expect(partial.length).toBeGreaterThan(0);
+    for (const d of partial) for (const s of d.intelligence.segments) expect(s.quality.score).toBeGreaterThanOrEqual(0);
+
+    expect(intel.progress).toBe(1);
+    expect(intel.stage).toBe('complete');
+    expect(intel.version).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(intel.completed_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/);
+    expect(intel.timings.total).toBeGreaterThan(0);
+    expect(Object.keys(intel.timings.stages)).toEqual(expect.arrayContaining(['decoding', 'prosody', 'quality']));
+    expect(intel.duration).toBeGreaterThan(50);
+    expect(intel.segments.length).toBe(intel.coverage.segments);
+    expect(intel.coverage.measured).toBe(intel.segments.length);
+    expect(intel.coverage.listened).toBe(intel.segments.length); // DNSMOS is installed in tests
+    for (const s of intel.segments) {
+      expect(s.speech_start).toBeGreaterThanOrEqual(s.start - 1e-6);
+      expect(s.speech_end).toBeLessThanOrEqual(s.end + 1e-6);
+      expect(s.prosody.pitch_hz).toBeGreaterThan(70);
+      expect(s.prosody.pitch_hz).toBeLessThan(400);
+      expect(s.prosody.energy_db).toBeLessThan(0);
+      expect(s.prosody.energy_db).toBeGreaterThan(-60);
+      expect(s.prosody.voiced_ratio).toBeGreaterThan(0.2);
+      expect(s.prosody.hnr_db).toBeGreaterThan(0);
+      expect(s.prosody.pitch_perturbation).toBeGreaterThan(0);
+      expect(s.prosody.pitch_perturbation).toBeLessThan(0.1);
+      if (s.prosody.articulation_rate !== null) {
+        expect(s.prosody.articulation_rate).toBeGreaterThan(2);
+        expect(s.prosody.articulation_rate).toBeLessThan(10);
+      }
+      expect(s.quality.mos).not.toBeNull();
+      expect(s.quality.sources).toEqual(['measured', 'heard']);
+      expect(s.quality.score).toBeGreaterThan(0);
+      expect(s.quality.score).toBeLessThanOrEqual(1);
+      expect(s.perception).toBeNull();
+    }
+    for (const speaker of new Set(intel.segments.map((s) => s.speaker))) {
+      expect(intel.baselines[speaker]).toBeDefined();
+      expect(intel.baselines[speaker]!.pitch_hz).toBeGreaterThan(70);
+    }
+    expect(first.project.key).toBe('analysis');
+  });
+
+  it('starts a new run on demand, returns the active one instead of a duplicate, and lists the runs', async () => {
+    const started = await rawRequest(`${svc.url}/v1/speech/transcriptions/${sessionId}/intelligence`, { method: 'POST', headers: auth });
+    expect(started.status).toBe(202);
+    const run = AnalysisRunStarted.parse(started.json());
+    expect(run.created).toBe(true);
+    expect(run.run_id).not.toBe(first.intelligence.run_id);
+    expect(started.headers.location).toContain(`run_id=${run.run_id}`);
+    const again = AnalysisRunStarted.parse((await rawRequest(`${svc.url}/v1/speech/transcriptions/${sessionId}/intelligence`, { method: 'POST', headers: auth })).json());
+    expect(again).toMatchObject({ run_id: run.run_id, created: false });
+    const seen = await poll(svc.url, sessionId, settled);
+    expect(seen.at(-1)!.intelligence).toMatchObject({ run_id: run.run_id, status: 'complete' });
+    const runs = AnalysisRunList.parse(await (await fetch(`${svc.url}/v1/speech/transcriptions/${sessionId}/intelligence/runs`, { headers: auth })).json());
+    expect(runs.data.map((r) => r.run_id)).toEqual([run.run_id, first.intelligence.run_id]);
+    // The earlier run's document stays readable, and the measures are deterministic.
+    const earlier = await doc(svc.url, sessionId, `?run_id=${first.intelligence.run_id}`);
+    expect(earlier.intelligence.segments).toEqual(first.intelligence.segments);
+    expect(seen.at(-1)!.intelligence.segments.map((s) => s.prosody)).toEqual(first.intelligence.segments.map((s) => s.prosody));
+  });
+
+  it('answers bad input with the validation shape', async () => {
+    const bad = await rawRequest(`${svc.url}/v1/speech/transcriptions/${sessionId}/intelligence?run_id=nope`, { headers: auth });
+    expect(bad.status).toBe(422);
+    expect(bad.json().detail[0].loc).toEqual(['query', 'run_id']);
+    const unknown = await rawRequest(`${svc.url}/v1/speech/transcriptions/${sessionId}/intelligence?run_id=${crypto.randomUUID()}`, { headers: auth });
+    expect(unknown.status).toBe(404);
+    const noSession = await rawRequest(`${svc.url}/v1/speech/transcriptions/${crypto.randomUUID()}/intelligence`, { method: 'POST', headers: auth });
+    expect(noSession.status).toBe(404);
+  });
+
+  it('keeps the last complete document when a re-run fails, and says why', async () => {
+    const folder = path.join(svc.dataDir, 'recordings', sessionId);
+    const original = fs.readdirSync(folder).find((f) => f.startsWith('original'))!;
+    const saved = fs.readFileSync(path.join(folder, original));
+    fs.writeFileSync(path.join(folder, original), Buffer.alloc(0));
+    try {
+      const started = AnalysisRunStarted.parse((await rawRequest(`${svc.url}/v1/speech/transcriptions/${sessionId}/intelligence`, { method: 'POST', headers: auth })).json());
+      const seen = await poll(svc.url, sessionId, (d) => d.intelligence.last_failure !== null || d.intelligence.status === 'failed');
+      const last = seen.at(-1)!.intelligence;
+      expect(last.status).toBe('complete');
+      expect(last.last_failure).toMatchObject({ run_id: started.run_id, error: expect.any(String) });
+      expect(last.segments.length).toBe(first.intelligence.segments.length);
+      const failed = await doc(svc.url, sessionId, `?run_id=${started.run_id}`);
+      expect(failed.intelligence.status).toBe('failed');
+      expect(failed.intelligence.error).toMatch(/\w/);
+    } finally {
+      fs.writeFileSync(path.join(folder, original), saved);
+    }
+  });
+
+  it('calls a recording without speech unavailable', async () => {
+    const silence = path.join(tmp, 'silence.flac');
+    spawnSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'anullsrc=r=16000:cl=mono', '-t', '4', silence]);
+    const id = await upload(svc.url, fs.readFileSync(silence), 'silence.flac');
+    const seen = await poll(svc.url, id, settled);
+    expect(seen.at(-1)!.intelligence).toMatchObject({ status: 'unavailable', segments: [], error: expect.stringMatching(/no speech/) });
+  });
+});
+
+describe('analysis durability', { timeout: 600_000 }, () => {
+  it('resumes a run killed mid-way: nothing acknowledged is lost, nothing is duplicated', async () => {
+    const tmp = tempDir('takeline-analysis-kill-');
+    const file = readingsFile(tmp);
+    const first = await startServiceProcess();
+    const auth = { Authorization: `Bearer ${first.key}` };
+    const { body, contentType } = multipartBody([
+      { name: 'project_key', value: 'kill' },
+      { name: 'file', file: fs.readFileSync(file), filename: 'r.flac' },
+    ]);
+    const id = (await rawRequest(`${first.url}/v1/speech/transcriptions`, { method: 'POST', headers: { ...auth, 'Content-Type': contentType }, body })).json().id as string;
+    const get = async (url: string) => AnalysisDocument.parse(await (await fetch(`${url}/v1/speech/transcriptions/${id}/intelligence`, { headers: auth })).json());
+    let before: Doc | null = null;
+    for (let i = 0; i < 4000; i++) {
+      const d = await get(first.url);
+      if (d.intelligence.status === 'running' && d.intelligence.segments.length > 0 && d.intelligence.segments.length < d.intelligence.coverage.segments) {
+        before = d;
+        break;
+      }
+      if (d.intelligence.status === 'complete') throw new Error('the run finished before it could be killed');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(before).not.toBeNull();
+    await first.kill();
+
+    const second = await startServiceProcess({ dataDir: first.dataDir });
+    try {
+      let after = await get(second.url);
+      expect(after.intelligence.run_id).toBe(before!.intelligence.run_id);
+      expect(after.intelligence.segments.length).toBeGreaterThanOrEqual(before!.intelligence.segments.length);
+      for (let i = 0; i < 2400 && after.intelligence.status !== 'complete' && after.intelligence.status !== 'failed'; i++) {
+        await new Promise((r) => setTimeout(r, 250));
+        after = await get(second.url);
+      }
+      expect(after.intelligence.status).toBe('complete');
+      expect(after.intelligence.run_id).toBe(before!.intelligence.run_id);
+      const byId = new Map<number, AnalysisSegment>(after.intelligence.segments.map((s) => [s.id, s]));
+      for (const s of before!.intelligence.segments) expect(byId.get(s.id)).toEqual(s);
+      expect(after.intelligence.segments.map((s) => s.id)).toEqual([...new Set(after.intelligence.segments.map((s) => s.id))]);
+      const runs = AnalysisRunList.parse(await (await fetch(`${second.url}/v1/speech/transcriptions/${id}/intelligence/runs`, { headers: auth })).json());
+      expect(runs.data).toHaveLength(1);
+      expect(after.intelligence.timings.total).toBeGreaterThan(0);
+    } finally {
+      await second.stop();
+    }
+    const db = new Database(path.join(first.dataDir, 'takeline.db'), { readonly: true });
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    db.close();
+  });
+});

@@ -1,0 +1,132 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import OpenAI from 'openai';
+import { startServiceProcess, type ServiceProcess } from '../helpers/service';
+import { tempDir } from '../helpers/temp';
+import { decodeWav } from '../../src/service/media/wav';
+import { wordErrorRate } from '../../src/service/speech/scoring/wer';
+
+const SENTENCE = 'The quick brown fox jumps over the lazy dog near the river bank.';
+
+function probe(file: string): { codec: string; rate: number; channels: number; duration: number } {
+  const out = JSON.parse(
+    execFileSync('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_streams', '-show_format', file], { encoding: 'utf8' }),
+  );
+  const stream = out.streams[0];
+  return { codec: stream.codec_name, rate: Number(stream.sample_rate), channels: stream.channels, duration: Number(out.format.duration ?? stream.duration) };
+}
+
+describe('POST /v1/audio/speech', () => {
+  let svc: ServiceProcess;
+  let client: OpenAI;
+  let dir: string;
+  const auth = () => ({ Authorization: `Bearer ${svc.key}`, 'Content-Type': 'application/json' });
+  const speech = (body: unknown) => fetch(`${svc.url}/v1/audio/speech`, { method: 'POST', headers: auth(), body: JSON.stringify(body) });
+
+  beforeAll(async () => {
+    svc = await startServiceProcess();
+    client = new OpenAI({ apiKey: svc.key, baseURL: `${svc.url}/v1`, maxRetries: 0, timeout: 60_000 });
+    dir = tempDir('takeline-speech-');
+  });
+  afterAll(async () => {
+    await svc?.stop();
+  });
+
+  it("works with the official client's audio.speech.create, unchanged", async () => {
+    const response = await client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: SENTENCE, response_format: 'wav' });
+    expect(response.headers.get('content-type')).toBe('audio/wav');
+    expect(response.headers.get('x-voice')).toBe('festival-hts/slt');
+    const wav = decodeWav(Buffer.from(await response.arrayBuffer()));
+    expect(wav).toMatchObject({ sampleRate: 24000, channels: 1, sampleFormat: 's16' });
+    expect(wav.frames / 24000).toBeGreaterThan(2.5);
+    expect(Math.max(...wav.samples.map(Math.abs))).toBeGreaterThan(0.1);
+  });
+
+  it('says the words: the recognizer reads back what the default voice spoke', async () => {
+    const mp3 = path.join(dir, 'fox.mp3');
+    fs.writeFileSync(mp3, Buffer.from(await (await client.audio.speech.create({ model: 'tts-1', voice: 'nova', input: SENTENCE })).arrayBuffer()));
+    const heard = await client.audio.transcriptions.create({ file: fs.createReadStream(mp3), model: 'whisper-1', response_format: 'text' });
+    expect(wordErrorRate(SENTENCE, String(heard)).wer).toBeLessThan(0.35);
+  });
+
+  it('answers every OpenAI format, 24 kHz mono', async () => {
+    for (const [format, codec] of [['mp3', 'mp3'], ['opus', 'opus'], ['aac', 'aac'], ['flac', 'flac'], ['wav', 'pcm_s16le']] as const) {
+      const res = await speech({ model: 'flite', voice: 'rms', input: 'Format check.', response_format: format });
+      expect(res.status, format).toBe(200);
+      const file = path.join(dir, `check.${format}`);
+      fs.writeFileSync(file, Buffer.from(await res.arrayBuffer()));
+      // Opus always decodes at 48 kHz (the 24 kHz input rate is only a header field).
+      expect(probe(file)).toMatchObject({ codec, rate: format === 'opus' ? 48000 : 24000, channels: 1 });
+    }
+    const pcm = Buffer.from(await (await speech({ model: 'flite', voice: 'rms', input: 'Format check.', response_format: 'pcm' })).arrayBuffer());
+    expect(pcm.length % 2).toBe(0);
+    expect(pcm.length / 2 / 24000).toBeGreaterThan(0.4);
+  });
+
+  it('speaks with every installed engine, male and female voices, at any speed', async () => {
+    const models = (await (await fetch(`${svc.url}/v1/audio/models`, { headers: auth() })).json()).data.filter((m: { kind: string }) => m.kind === 'tts');
+    expect(models.map((m: { id: string }) => m.id)).toEqual(['festival-hts', 'svox-pico', 'flite', 'espeak-ng']);
+    const genders = new Set<string>();
+    for (const model of models) {
+      for (const voice of model.voices) {
+        genders.add(voice.gender);
+        const res = await speech({ model: model.id, voice: voice.id, input: 'One two three.', response_format: 'pcm' });
+        expect(res.status, `${model.id}/${voice.id}`).toBe(200);
+        expect((await res.arrayBuffer()).byteLength, `${model.id}/${voice.id}`).toBeGreaterThan(24000);
+      }
+    }
+    expect([...genders].sort()).toEqual(['female', 'male']);
+    const seconds = async (model: string, speed: number) =>
+      (await (await speech({ model, voice: 'alloy', input: SENTENCE, response_format: 'pcm', speed })).arrayBuffer()).byteLength / 48000;
+    for (const model of ['festival-hts', 'espeak-ng']) {
+      const normal = await seconds(model, 1);
+      expect((await seconds(model, 2)) / normal, model).toBeGreaterThan(0.4);
+      expect((await seconds(model, 2)) / normal, model).toBeLessThan(0.65);
+      // 0.25 is beyond espeak-ng's own range (80 words a minute): the service stretches the rest.
+      expect((await seconds(model, 0.25)) / normal, model).toBeGreaterThan(3);
+    }
+  });
+
+  it('refuses bad input in OpenAI\'s error envelope and says which parameter', async () => {
+    const cases: Array<[unknown, number, string | null, string | null]> = [
+      [{ model: 'tts-1', voice: 'alloy' }, 400, 'input', 'missing_required_parameter'],
+      [{ model: 'tts-1', voice: 'alloy', input: '   ' }, 400, 'input', 'invalid_value'],
+      [{ model: 'tts-1', voice: 'alloy', input: 'x'.repeat(4097) }, 400, 'input', 'invalid_value'],
+      [{ model: 'no-such-model', voice: 'alloy', input: 'Hi.' }, 400, 'model', 'model_not_found'],
+      [{ model: 'tts-1', voice: 'nobody', input: 'Hi.' }, 400, 'voice', 'invalid_value'],
+      [{ model: 'tts-1', voice: 'alloy', input: 'Hi.', speed: 5 }, 400, 'speed', 'invalid_value'],
+      [{ model: 'tts-1', voice: 'alloy', input: 'Hi.', response_format: 'ogg' }, 400, 'response_format', 'invalid_value'],
+      [{ model: 'tts-1', voice: 'alloy', input: 'Hi.', stream_format: 'sse' }, 400, 'stream_format', 'invalid_value'],
+      [{ model: 'tts-1', voice: 'alloy', input: 'Hi.', temperature: 1 }, 400, 'temperature', 'invalid_value'],
+    ];
+    for (const [body, status, param, code] of cases) {
+      const res = await speech(body);
+      expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(status);
+      const { error } = await res.json();
+      expect(error, JSON.stringify(body).slice(0, 80)).toMatchObject({ type: 'invalid_request_error', param, code });
+    }
+    await expect(client.audio.speech.create({ model: 'tts-1', voice: 'nobody', input: 'Hi.' })).rejects.toMatchObject({ status: 400 });
+    const unauthorised = await fetch(`${svc.url}/v1/audio/speech`, { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json' } });
+    expect(unauthorised.status).toBe(401);
+    expect((await unauthorised.json()).error.type).toBe('authentication_error');
+  });
+
+  it('lists voice engines as tts models, and leaves out one that is not installed', async () => {
+    const other = await startServiceProcess({ env: { TAKELINE_TEXT2WAVE: '/nonexistent/text2wave' } });
+    try {
+      const headers = { Authorization: `Bearer ${other.key}`, 'Content-Type': 'application/json' };
+      const { data } = await (await fetch(`${other.url}/v1/audio/models`, { headers })).json();
+      expect(data.map((m: { id: string }) => m.id)).not.toContain('festival-hts');
+      const pico = data.find((m: { id: string }) => m.id === 'svox-pico');
+      expect(pico).toMatchObject({ kind: 'tts', tier: 'free', supports_cloning: false, supports_diarization: false, default_voice: 'en-US' });
+      expect(pico.aliases).toContain('tts-1');
+      const res = await fetch(`${other.url}/v1/audio/speech`, { method: 'POST', headers, body: JSON.stringify({ model: 'festival-hts', voice: 'slt', input: 'Hi.' }) });
+      expect(res.status).toBe(404);
+      expect((await res.json()).error).toMatchObject({ code: 'model_not_found', param: 'model', message: expect.stringMatching(/apt-get install -y festival/) });
+    } finally {
+      await other.stop();
+    }
+  });
+});
