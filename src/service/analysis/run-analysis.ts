@@ -17,6 +17,7 @@ import type { StageName } from './stages';
 /** The signal measures of one line that do not depend on the speaker's baseline (no track where a line has no voice). */
 export type MeasuredProsody = Omit<LineSignalMeasures, 'track'> & { track: PitchFrames | null };
 
+
 /** The noise floor of the recording, as the quality measures describe it (JSON, stored as a part). */
 export interface NoiseLike {
   noise_db: number | null;
@@ -32,24 +33,12 @@ export interface AnalysisToolkit {
   detectSpeech(pcm: Float32Array, signal?: AbortSignal): Promise<Span[]>;
   /** Audio-event scores over time (YAMNet); null when the tagger is not installed. Kept in memory only. */
   tag(pcm: Float32Array, signal?: AbortSignal): Promise<TagFrames | null>;
-  audience(
-    tags: TagFrames,
-    speech: Span[],
-    lines: LineInput[],
-    levels: LevelTrack,
-    duration: number,
-  ): AudiencePart;
+  audience(tags: TagFrames, speech: Span[], lines: LineInput[], levels: LevelTrack, duration: number): AudiencePart;
   /** The recording's noise floor and spectrum, JSON-safe (stored as a part). */
   noise(pcm: Float32Array, speech: Span[]): NoiseLike;
   /** One line's signal-quality measures, JSON-safe (stored with the conditions). */
   lineQuality(pcm: Float32Array, line: Span, speech: Span[], noise: NoiseLike): unknown;
-  conditions(
-    pcm: Float32Array,
-    speech: Span[],
-    lines: Span[],
-    noise: NoiseLike,
-    lineQualities: unknown[],
-  ): Condition[];
+  conditions(pcm: Float32Array, speech: Span[], lines: Span[], noise: NoiseLike, lineQualities: unknown[]): Condition[];
   /** The measured `Quality` fields of a line from its stored measures. */
   quality(lineQuality: unknown): MeasuredQuality;
   prosody(pcm: Float32Array, line: Span, speech: Span[]): MeasuredProsody;
@@ -71,14 +60,7 @@ export interface LineMeasure {
   speech_start: number;
   speech_end: number;
   speech: Span[];
-  prosody: Omit<
-    AnalysisSegment['prosody'],
-    | 'pace_vs_speaker'
-    | 'pitch_vs_speaker_st'
-    | 'energy_vs_speaker_db'
-    | 'pitch_range_vs_speaker_st'
-    | 'source'
-  >;
+  prosody: Omit<AnalysisSegment['prosody'], 'pace_vs_speaker' | 'pitch_vs_speaker_st' | 'energy_vs_speaker_db' | 'pitch_range_vs_speaker_st' | 'source'>;
   syllables: number;
   articulation_seconds: number;
 }
@@ -120,14 +102,7 @@ function measureLine(
   const silenceDb = Math.max((noise.noise_db ?? -120) + SILENCE_OVER_NOISE_DB, loud - SILENCE_UNDER_PEAK_DB);
   // Sentence ends from the transcript's punctuation, where the recognizer gives it.
   const sentenceEnds = new Set(line.words.flatMap((w, i) => (/[.!?]["')\]]*$/.test(w.word) ? [i] : [])));
-  const pauses = analysePauses({
-    line: span,
-    words: line.words,
-    levels,
-    pitch: measured.track,
-    silenceDb,
-    sentenceEnds,
-  });
+  const pauses = analysePauses({ line: span, words: line.words, levels, pitch: measured.track, silenceDb, sentenceEnds });
   const pace = linePace(line.words, dictionary, pauses);
   return {
     id: line.id,
@@ -195,13 +170,7 @@ export async function runAnalysis(
   const remaining = lines.filter((l) => !done.has(l.id));
   stage('events', 0);
   const tags = !has(PART.audience) || remaining.length > 0 ? await kit.tag(pcm, signal) : null;
-  if (!has(PART.audience))
-    save(
-      PART.audience,
-      tags
-        ? kit.audience(tags, speech, lines, levels, duration)
-        : { events: [], music: [], ambience_profile: [] },
-    );
+  if (!has(PART.audience)) save(PART.audience, tags ? kit.audience(tags, speech, lines, levels, duration) : { events: [], music: [], ambience_profile: [] });
   stage('events', 1);
 
   stage('conditions', 0);
@@ -267,10 +236,7 @@ export async function runAnalysis(
     signal?.throwIfAborted();
     const span = { start: m.start, end: m.end };
     const measured = kit.quality(lineQualities[i]);
-    const mos = await kit.perceivedQuality(
-      pcm.subarray(Math.floor(m.start * SAMPLE_RATE), Math.ceil(m.end * SAMPLE_RATE)),
-      signal,
-    );
+    const mos = await kit.perceivedQuality(pcm.subarray(Math.floor(m.start * SAMPLE_RATE), Math.ceil(m.end * SAMPLE_RATE)), signal);
     batch.push({
       id: m.id,
       speaker: m.speaker,
@@ -280,12 +246,7 @@ export async function runAnalysis(
       speech_end: m.speech_end,
       text: m.text,
       prosody: { ...m.prosody, ...relativeToSpeaker(m.prosody, baselines[m.speaker]), source: 'measured' },
-      quality: {
-        ...measured,
-        mos,
-        score: Math.round(kit.qualityScore(measured, mos) * 1000) / 1000,
-        sources: mos ? ['measured', 'heard'] : ['measured'],
-      },
+      quality: { ...measured, mos, score: Math.round(kit.qualityScore(measured, mos) * 1000) / 1000, sources: mos ? ['measured', 'heard'] : ['measured'] },
       ambience: kit.ambience(tags, span, speech, levels),
       perception: null,
       delivery: null,
