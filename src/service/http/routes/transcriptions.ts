@@ -74,7 +74,7 @@ export function transcriptionsRouter(ctx: ServiceContext): Router {
 
   router.get('/:session_id', (req, res) => {
     const summary = sessionOr404(req);
-    res.json({ ...ctx.sessions.get(summary.id), speaker_map: ctx.speakerMap(summary.id) });
+    res.type('application/json').send(ctx.sessions.documentJson(summary, ctx.speakerMap(summary.id)));
   });
 
   router.delete('/:session_id', async (req, res) => {
