@@ -30,9 +30,10 @@ export function deliveryScore(d: Pick<Dimensions, 'engagement' | 'confidence'>, 
   return r2(clamp01(BASE_SCORE + 0.3 * (d.engagement - 0.5) + 0.25 * (d.confidence - 0.5) - penalty));
 }
 
+/** `hesitant` names the line's problem when it is labelled so; otherwise the score decides weak, good or great. */
 export function deliveryGrade(score: number, labels: ReadonlyArray<DeliveryLabel>): Delivery['label'] {
-  if (score < WEAK_SCORE) return 'weak';
   if (labels.includes('hesitant')) return 'hesitant';
+  if (score < WEAK_SCORE) return 'weak';
   return score >= GREAT_SCORE ? 'great' : 'good';
 }
 
