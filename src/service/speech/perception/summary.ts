@@ -124,7 +124,7 @@ export function writeSummary(input: SummaryInput): WrittenSummary {
   else overview.push('No recording condition stands out.');
   const audience = new Map<string, number>();
   for (const e of input.events) audience.set(e.type, (audience.get(e.type) ?? 0) + 1);
-  if (audience.size) overview.push(`Audience: ${[...audience].map(([t, n]) => plural(n, t === 'applause' || t === 'laughter' || t === 'music' ? t : `${t} event`, t === 'applause' || t === 'laughter' || t === 'music' ? t : `${t} events`)).join(', ')}.`);
+  if (audience.size) overview.push(`Audience: ${[...audience].map(([t, n]) => `${t} ${n}`).join(', ')}.`);
   overview.push(`${plural(count('select'), 'select')}, ${plural(count('unusable'), 'unusable line')} and ${plural(count('trim'), 'trim')} suggested.`);
   const written: Record<string, string> = {};
   for (const k of speakers) written[k] = speakerSummary(k, input.speakers[k]!, input.segments, input.moments);
