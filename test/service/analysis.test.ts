@@ -55,8 +55,8 @@ function expectListened(intel: Intelligence): void {
       expect(e.source).toBe('estimate');
     }
   }
-  const speakers = [...new Set(intel.segments.map((s) => s.speaker))].sort();
-  expect(Object.keys(intel.speakers).sort()).toEqual(speakers);
+  const speakers = [...new Set(intel.segments.map((s) => s.speaker))].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  expect(Object.keys(intel.speakers).sort()).toEqual([...speakers].sort());
   for (const [speaker, prof] of Object.entries(intel.speakers)) {
     const own = intel.segments.filter((s) => s.speaker === speaker);
     expect(prof.talk_seconds).toBeGreaterThan(0);

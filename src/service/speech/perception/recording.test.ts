@@ -160,6 +160,18 @@ describe('summary', () => {
     expect(writeSummary({ duration: 23, segments, speakers: profiles, moments, conditions, events })).toEqual({ summary, speakers });
   });
 
+  it('minor conditions are named in the overview only; speakers come in natural order', () => {
+    const { segments, words } = conversation();
+    const renamed = segments.map((s) => ({ ...s, speaker: s.speaker === 'S2' ? 'S10' : s.speaker === 'S1' ? 'S2' : s.speaker }));
+    const profiles = speakerProfiles(renamed, {}, []);
+    const moments = findMoments(renamed, words, []);
+    const conditions: Condition[] = [{ type: 'clipping', severity: 0.05, evidence: '3 samples', ranges: [{ start: 1, end: 1.1 }], source: 'measured' }];
+    const { summary } = writeSummary({ duration: 23, segments: renamed, speakers: profiles, moments, conditions, events: [] });
+    expect(summary.overview).toContain('No recording condition stands out (minor: clipping).');
+    expect(summary.watch_out_items.map((w) => w.kind)).not.toContain('clipping');
+    expect(summary.speakers.map((s) => s.speaker)).toEqual(['S2', 'S10']);
+  });
+
   it('merges ranges closer than half a second and formats clock times', () => {
     expect(mergeRanges([{ start: 5, end: 6 }, { start: 1, end: 2 }, { start: 2.4, end: 3 }])).toEqual([
       { start: 1, end: 3 },

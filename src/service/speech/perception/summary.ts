@@ -8,6 +8,8 @@ import { clock, clockRange } from './clock';
 export const MERGE_GAP = 0.5;
 export const RANGES_IN_TEXT = 6;
 export const QUOTE_WORDS = 12;
+/** Conditions under this severity are named as minor in the overview and left out of the watch-outs. */
+export const WATCH_SEVERITY = 0.2;
 /** Delivery problems the watch-outs list, in this order. */
 export const WATCHED_LABELS: DeliveryLabel[] = ['mumbled', 'hesitant', 'rushed', 'trailing_off', 'flat', 'quiet'];
 
@@ -26,6 +28,11 @@ const r = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** di
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const human = (s: string) => s.replace(/_/g, ' ');
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** Speaker ids in natural order (S2 before S10). */
+export function bySpeaker(a: string, b: string): number {
+  return a.localeCompare(b, 'en', { numeric: true });
+}
 
 /** Sorted ranges with gaps under MERGE_GAP joined. */
 export function mergeRanges(ranges: ReadonlyArray<Span>): Span[] {
@@ -78,6 +85,7 @@ export function speakerSummary(speaker: string, p: SpeakerProfile, segments: Rea
 function watchOuts(input: SummaryInput): WatchOut[] {
   const out: WatchOut[] = [];
   for (const c of [...input.conditions].sort((a, b) => b.severity - a.severity)) {
+    if (c.severity < WATCH_SEVERITY) continue;
     const ranges = mergeRanges(c.ranges);
     if (!ranges.length) continue;
     out.push({ kind: c.type, ranges, text: `${capitalise(human(c.type))} (severity ${c.severity.toFixed(2)}): ${rangesText(ranges)}.` });
@@ -108,7 +116,7 @@ export interface WrittenSummary {
 }
 
 export function writeSummary(input: SummaryInput): WrittenSummary {
-  const speakers = Object.keys(input.speakers).sort();
+  const speakers = Object.keys(input.speakers).sort(bySpeaker);
   const lines = input.segments.filter((s) => s.delivery);
   const fine = lines.filter((s) => s.delivery!.label === 'good' || s.delivery!.label === 'great').length;
   const count = (type: string) => input.moments.filter((m) => m.type === type).length;
@@ -120,8 +128,10 @@ export function writeSummary(input: SummaryInput): WrittenSummary {
     const by = (label: string) => lines.filter((s) => s.delivery!.label === label).length;
     overview.push(`Delivery is good or great on ${fine} of ${lines.length} lines (${by('hesitant')} hesitant, ${by('weak')} weak).`);
   }
-  if (input.conditions.length) overview.push(`Recording conditions to check: ${input.conditions.map((c) => human(c.type)).join(', ')}.`);
-  else overview.push('No recording condition stands out.');
+  const serious = input.conditions.filter((c) => c.severity >= WATCH_SEVERITY).map((c) => human(c.type));
+  const minor = input.conditions.filter((c) => c.severity < WATCH_SEVERITY).map((c) => human(c.type));
+  if (serious.length) overview.push(`Recording conditions to check: ${serious.join(', ')}${minor.length ? ` (minor: ${minor.join(', ')})` : ''}.`);
+  else overview.push(`No recording condition stands out${minor.length ? ` (minor: ${minor.join(', ')})` : ''}.`);
   const audience = new Map<string, number>();
   for (const e of input.events) audience.set(e.type, (audience.get(e.type) ?? 0) + 1);
   if (audience.size) overview.push(`Audience: ${[...audience].map(([t, n]) => `${t} ${n}`).join(', ')}.`);
