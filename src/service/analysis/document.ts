@@ -45,7 +45,7 @@ export interface DocumentInput {
   lastFailure: Intelligence['last_failure'];
 }
 
-const EMPTY_SUMMARY = { overview: '', speakers: [], watch_outs: [] };
+const EMPTY_SUMMARY = { overview: '', speakers: [], watch_outs: [], watch_out_items: [] };
 
 function eventTime(e: AnalysisEvent): number {
   return e.type === 'pace_shift' ? e.at : e.start;
