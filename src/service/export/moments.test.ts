@@ -62,8 +62,8 @@ describe('moments as markers', () => {
   });
 
   it('a moment without a reason or words still reads', () => {
-    const bare: ExportMoment = { id: 'x', type: 'off_mic', start: 0, end: 1, speaker: 'S1', score: 0, reason: ' ', segment_ids: [] };
-    expect(momentText(bare)).toBe('Off mic: no reason given');
+    const bare: ExportMoment = { id: 'x', type: 'trim', start: 0, end: 1, speaker: 'S1', score: 0, reason: ' ', segment_ids: [] };
+    expect(momentText(bare)).toBe('Trim: no reason given');
   });
 });
 
