@@ -102,7 +102,9 @@ export function renderEdl(input: ExportInput): ExportFile {
   const speakers = input.transcript.speakers;
   for (const mark of collectMarks(input)) {
     const at = tc(secondsToFrames(mark.start, clock.frameRate));
-    lines.push(`* LOC: ${at} ${colourFor(mark, speakers).padEnd(7)} ${truncate(locatorText(mark), MAX_LOCATOR_TEXT)}`);
+    lines.push(
+      `* LOC: ${at} ${colourFor(mark, speakers).padEnd(7)} ${truncate(locatorText(mark), MAX_LOCATOR_TEXT)}`,
+    );
   }
   return { body: `${lines.join('\n')}\n`, contentType: 'text/plain; charset=utf-8', extension: 'edl' };
 }
@@ -144,5 +146,9 @@ export function renderSelectsEdl(input: ExportInput): ExportFile {
     );
     record += length;
   });
-  return { body: `${lines.join('\n')}\n`, contentType: 'text/plain; charset=utf-8', extension: 'selects.edl' };
+  return {
+    body: `${lines.join('\n')}\n`,
+    contentType: 'text/plain; charset=utf-8',
+    extension: 'selects.edl',
+  };
 }

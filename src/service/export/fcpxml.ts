@@ -54,11 +54,12 @@ function attrs(pairs: Array<[string, string | number | undefined]>): string {
 }
 
 /** FCP's marker kinds, each with its colour: see the header. */
-export const MOMENT_MARKERS: Record<string, { element: 'marker' | 'chapter-marker'; completed?: '0' | '1' }> = {
-  select: { element: 'marker', completed: '1' },
-  unusable: { element: 'marker', completed: '0' },
-  trim: { element: 'chapter-marker' },
-};
+export const MOMENT_MARKERS: Record<string, { element: 'marker' | 'chapter-marker'; completed?: '0' | '1' }> =
+  {
+    select: { element: 'marker', completed: '1' },
+    unusable: { element: 'marker', completed: '0' },
+    trim: { element: 'chapter-marker' },
+  };
 
 function markerKind(mark: Mark): { element: 'marker' | 'chapter-marker'; completed?: '0' | '1' } {
   return (mark.moment && MOMENT_MARKERS[mark.kind]) || { element: 'marker' };

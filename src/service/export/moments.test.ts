@@ -62,7 +62,16 @@ describe('moments as markers', () => {
   });
 
   it('a moment without a reason or words still reads', () => {
-    const bare: ExportMoment = { id: 'x', type: 'trim', start: 0, end: 1, speaker: 'S1', score: 0, reason: ' ', segment_ids: [] };
+    const bare: ExportMoment = {
+      id: 'x',
+      type: 'trim',
+      start: 0,
+      end: 1,
+      speaker: 'S1',
+      score: 0,
+      reason: ' ',
+      segment_ids: [],
+    };
     expect(momentText(bare)).toBe('Trim: no reason given');
   });
 });
@@ -72,59 +81,71 @@ describe('selects EDL', () => {
     (supportsDropFrame(rate) ? [false, true] : [false]).map((df) => [rate, df] as const),
   );
 
-  it.each(TIMEBASES)('%s fps, drop frame %s: one event per select, frame-accurate, butted end to end', (rate, df) => {
-    const sep = df ? ';' : ':';
-    const last = String(Math.round(Number(rate)) - 3).padStart(2, '0');
-    // Starts 3 frames before a minute so drop frame's skipped labels are crossed.
-    const start = `00:09:59${sep}${last}`;
-    const selects: ExportMoment[] = [0.013, 3.3, 7.77].map((t, i) => ({
-      id: `s${i}`,
-      type: 'select',
-      start: t,
-      end: t + 1.234 + i,
-      speaker: 'S1',
-      score: 0.9,
-      reason: 'clean',
-      segment_ids: [i],
-      text: `line ${i}`,
-    }));
-    const input: ExportInput = {
-      ...panel,
-      media: { frame_rate: rate, drop_frame: df, start_timecode: start, tape: 'A' },
-      // Shuffled, with other types between: only selects become events, in time order.
-      moments: [selects[2]!, { ...selects[0]!, id: 'u', type: 'unusable' }, selects[0]!, selects[1]!],
-    };
-    const edl = parseEdl(renderExport('selects_edl', input).body);
-    expect(edl.dropFrame).toBe(df);
-    expect(edl.events).toHaveLength(3);
-    const tb = { frameRate: rate, dropFrame: df };
-    const origin = frames(start, rate, df);
-    const recordOrigin = frames(`01:00:00${sep}00`, rate, df);
-    let record = recordOrigin;
-    edl.events.forEach((e, i) => {
-      const m = selects[i]!;
-      const inF = frames(e.sourceIn, rate, df);
-      const outF = frames(e.sourceOut, rate, df);
-      // The frame the moment starts in, and the frame after the one it ends in.
-      expect(inF - origin).toBe(secondsToFrames(m.start, rate));
-      expect(outF - origin).toBe(secondsToFramesCeil(m.end, rate));
-      expect(frames(e.recordIn, rate, df)).toBe(record);
-      expect(frames(e.recordOut, rate, df) - record).toBe(outF - inF);
-      expect(e.recordIn).toBe(formatTimecode(record, tb));
-      record += outF - inF;
-      expect(e.clipName).toBe('Panel, episode 3.wav');
-      expect(e.locators).toEqual([
-        { timecode: e.recordIn, colour: 'GREEN', text: `Select: clean “line ${i}”` },
-      ]);
-      expect(e.number).toBe(i + 1);
-    });
-  });
+  it.each(TIMEBASES)(
+    '%s fps, drop frame %s: one event per select, frame-accurate, butted end to end',
+    (rate, df) => {
+      const sep = df ? ';' : ':';
+      const last = String(Math.round(Number(rate)) - 3).padStart(2, '0');
+      // Starts 3 frames before a minute so drop frame's skipped labels are crossed.
+      const start = `00:09:59${sep}${last}`;
+      const selects: ExportMoment[] = [0.013, 3.3, 7.77].map((t, i) => ({
+        id: `s${i}`,
+        type: 'select',
+        start: t,
+        end: t + 1.234 + i,
+        speaker: 'S1',
+        score: 0.9,
+        reason: 'clean',
+        segment_ids: [i],
+        text: `line ${i}`,
+      }));
+      const input: ExportInput = {
+        ...panel,
+        media: { frame_rate: rate, drop_frame: df, start_timecode: start, tape: 'A' },
+        // Shuffled, with other types between: only selects become events, in time order.
+        moments: [selects[2]!, { ...selects[0]!, id: 'u', type: 'unusable' }, selects[0]!, selects[1]!],
+      };
+      const edl = parseEdl(renderExport('selects_edl', input).body);
+      expect(edl.dropFrame).toBe(df);
+      expect(edl.events).toHaveLength(3);
+      const tb = { frameRate: rate, dropFrame: df };
+      const origin = frames(start, rate, df);
+      const recordOrigin = frames(`01:00:00${sep}00`, rate, df);
+      let record = recordOrigin;
+      edl.events.forEach((e, i) => {
+        const m = selects[i]!;
+        const inF = frames(e.sourceIn, rate, df);
+        const outF = frames(e.sourceOut, rate, df);
+        // The frame the moment starts in, and the frame after the one it ends in.
+        expect(inF - origin).toBe(secondsToFrames(m.start, rate));
+        expect(outF - origin).toBe(secondsToFramesCeil(m.end, rate));
+        expect(frames(e.recordIn, rate, df)).toBe(record);
+        expect(frames(e.recordOut, rate, df) - record).toBe(outF - inF);
+        expect(e.recordIn).toBe(formatTimecode(record, tb));
+        record += outF - inF;
+        expect(e.clipName).toBe('Panel, episode 3.wav');
+        expect(e.locators).toEqual([
+          { timecode: e.recordIn, colour: 'GREEN', text: `Select: clean “line ${i}”` },
+        ]);
+        expect(e.number).toBe(i + 1);
+      });
+    },
+  );
 
   it('keeps a moment past the end inside the recording, and at least one frame long', () => {
     const input: ExportInput = {
       ...panel,
       moments: [
-        { id: 'a', type: 'select', start: 19.99, end: 25, speaker: 'S1', score: 1, reason: 'r', segment_ids: [] },
+        {
+          id: 'a',
+          type: 'select',
+          start: 19.99,
+          end: 25,
+          speaker: 'S1',
+          score: 1,
+          reason: 'r',
+          segment_ids: [],
+        },
         { id: 'b', type: 'select', start: 2, end: 2, speaker: 'S1', score: 1, reason: 'r', segment_ids: [] },
       ],
     };

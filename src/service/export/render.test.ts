@@ -2,7 +2,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseSync } from 'subtitle';
 import { describe, expect, it } from 'vitest';
-import { framesPerDay, parseTimecode, rationalRate, secondsToFrames, timecodeToSeconds } from '../../shared/timecode';
+import {
+  framesPerDay,
+  parseTimecode,
+  rationalRate,
+  secondsToFrames,
+  timecodeToSeconds,
+} from '../../shared/timecode';
 import { interview, memo } from './fixtures/interview';
 import { panel } from './fixtures/panel';
 import { EXPORT_FORMATS, type ExportInput, isExportFormat, renderExport } from './index';

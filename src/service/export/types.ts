@@ -29,7 +29,10 @@ export interface ExportMarker {
 }
 
 /** The parts of a Moment the exports read (a full Moment fits). */
-export type ExportMoment = Pick<Moment, 'id' | 'type' | 'start' | 'end' | 'speaker' | 'score' | 'reason' | 'segment_ids'> &
+export type ExportMoment = Pick<
+  Moment,
+  'id' | 'type' | 'start' | 'end' | 'speaker' | 'score' | 'reason' | 'segment_ids'
+> &
   Pick<Moment, 'text' | 'sentence_complete'>;
 
 /** The parts of an analysed line the analysis CSV reads (a full AnalysisSegment fits). */
