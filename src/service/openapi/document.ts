@@ -231,7 +231,7 @@ export function openApiDocument() {
         get: op({
           summary: 'The Analysis document',
           description:
-            'The newest analysis run of the recording (or `run_id`), filled in progressively while it runs: poll every few seconds until `intelligence.status` is `complete`. `none`: never analysed (stage `awaiting_transcript` while the transcript is being made; the run is queued when it completes); `unavailable`: no audio stream or no speech. When the newest run failed and an earlier one completed, the complete document is served with `last_failure`.',
+            'The newest analysis run of the recording (or `run_id`), filled in progressively while it runs: poll every few seconds until `intelligence.status` is `complete`. `none`: never analysed (stage `awaiting_transcript` while the transcript is being made; the run is queued when it completes); `unavailable`: no audio stream or no speech. When the newest run failed and an earlier one completed, the complete document is served with `last_failure`. Stages in order: `decoding`, `speech`, `events`, `conditions`, `prosody`, `baselines`, `quality` (lines published one by one with their measures; `perception`/`delivery` null), `listening` (each line published again whole with `perception`, `delivery` and `emphasis`), `speakers` (profiles), `moments`, `summary`; then `complete`. `timings.stages` has the seconds of each. Perception is estimated by rules from the measures (`source: "estimate"`) unless a model listened (`heard`, counted in `coverage.listened`); see README "Analysis".',
           requestParams: { path: sessionParam, query: IntelligenceQuery },
           responses: { '200': json(AnalysisDocument, 'The Analysis document'), ...speechErrors(401, 404, 422) },
         }),

@@ -316,7 +316,9 @@ export const AnalysisSummary = z
 export const Intelligence = z
   .object({
     status: AnalysisStatus,
-    stage: z.string().meta({ description: 'The step running now (see README: stages); `complete` when finished' }),
+    stage: z
+      .string()
+      .meta({ description: 'The step running now: decoding, speech, events, conditions, prosody, baselines, quality, listening, speakers, moments, summary (README: stages); `complete` when finished' }),
     progress: num.meta({ description: '0–1, never decreases within a run' }),
     run_id: z.string().nullable(),
     version: z.string().meta({ description: 'Semantic version of the analysis method' }),
