@@ -33,16 +33,23 @@ describe('analysis exports over HTTP', { timeout: 600_000 }, () => {
       { name: 'project_key', value: 'exports' },
       { name: 'file', file: bytes, filename: name },
     ]);
-    const res = await rawRequest(`${svc.url}/v1/speech/transcriptions`, { method: 'POST', headers: { ...auth, 'Content-Type': contentType }, body });
+    const res = await rawRequest(`${svc.url}/v1/speech/transcriptions`, {
+      method: 'POST',
+      headers: { ...auth, 'Content-Type': contentType },
+      body,
+    });
     expect(res.status).toBe(201);
     return res.json().id as string;
   };
   const settle = async (session: string): Promise<Doc> => {
     const until = Date.now() + 500_000;
     for (;;) {
-      const res = await fetch(`${svc.url}/v1/speech/transcriptions/${session}/intelligence`, { headers: auth });
+      const res = await fetch(`${svc.url}/v1/speech/transcriptions/${session}/intelligence`, {
+        headers: auth,
+      });
       const d = AnalysisDocument.parse(await res.json());
-      if (['complete', 'failed', 'unavailable'].includes(d.intelligence.status) || Date.now() > until) return d;
+      if (['complete', 'failed', 'unavailable'].includes(d.intelligence.status) || Date.now() > until)
+        return d;
       await new Promise((r) => setTimeout(r, 500));
     }
   };
@@ -58,7 +65,12 @@ describe('analysis exports over HTTP', { timeout: 600_000 }, () => {
     const patch = await rawRequest(`${svc.url}/v1/speech/transcriptions/${id}/media`, {
       method: 'PATCH',
       headers: { ...auth, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ frame_rate: '29.97', drop_frame: true, start_timecode: CLOCK.startTimecode, tape: 'TR01' }),
+      body: JSON.stringify({
+        frame_rate: '29.97',
+        drop_frame: true,
+        start_timecode: CLOCK.startTimecode,
+        tape: 'TR01',
+      }),
     });
     expect(patch.status).toBe(200);
   });
@@ -94,23 +106,34 @@ describe('analysis exports over HTTP', { timeout: 600_000 }, () => {
     const sorted = [...moments].sort((a, b) => a.start - b.start);
     locs.forEach((l, i) => {
       expect(l.colour).toBe(colour[sorted[i]!.type] ?? 'RED');
-      expect(secondsToFrames(timecodeToSeconds(l.timecode, CLOCK), '29.97')).toBe(secondsToFrames(sorted[i]!.start, '29.97'));
+      expect(secondsToFrames(timecodeToSeconds(l.timecode, CLOCK), '29.97')).toBe(
+        secondsToFrames(sorted[i]!.start, '29.97'),
+      );
     });
     const xml = parseXml((await exportOf(id, 'fcpxml')).text());
-    const notes = findAll(xml, 'asset-clip')[0]!.children.filter((c) => c.attributes.note?.startsWith('moment '));
+    const notes = findAll(xml, 'asset-clip')[0]!.children.filter((c) =>
+      c.attributes.note?.startsWith('moment '),
+    );
     expect(notes).toHaveLength(moments.length);
   });
 
   it('cuts the selects EDL on the frames of the select moments', async () => {
-    const selects = doc.intelligence.moments.filter((m) => m.type === 'select').sort((a, b) => a.start - b.start);
+    const selects = doc.intelligence.moments
+      .filter((m) => m.type === 'select')
+      .sort((a, b) => a.start - b.start);
     const edl = parseEdl((await exportOf(id, 'selects_edl')).text());
     expect(edl.dropFrame).toBe(true);
     expect(edl.events).toHaveLength(selects.length);
     if (selects.length === 0) expect(edl.notes.join('\n')).toMatch(/NO SELECT MOMENTS/);
     edl.events.forEach((e, i) => {
-      expect(Math.round(timecodeToSeconds(e.sourceIn, CLOCK) * 30000 / 1001)).toBe(secondsToFrames(selects[i]!.start, '29.97'));
-      expect(Math.round(timecodeToSeconds(e.sourceOut, CLOCK) * 30000 / 1001)).toBe(
-        Math.min(secondsToFramesCeil(selects[i]!.end, '29.97'), secondsToFramesCeil(doc.intelligence.duration, '29.97')),
+      expect(Math.round((timecodeToSeconds(e.sourceIn, CLOCK) * 30000) / 1001)).toBe(
+        secondsToFrames(selects[i]!.start, '29.97'),
+      );
+      expect(Math.round((timecodeToSeconds(e.sourceOut, CLOCK) * 30000) / 1001)).toBe(
+        Math.min(
+          secondsToFramesCeil(selects[i]!.end, '29.97'),
+          secondsToFramesCeil(doc.intelligence.duration, '29.97'),
+        ),
       );
       expect(e.reel).toBe('TR01');
     });

@@ -40,7 +40,10 @@ export function SummaryPanel(props: {
           <ul className="summary-speakers">
             {summary.speakers.map((s) => (
               <li key={s.speaker} data-testid="summary-speaker" data-speaker={s.speaker}>
-                <b style={{ color: speakerColor(s.speaker) }}>{speakerName(s.speaker)}</b> {s.summary}
+                <span className="swatch" style={{ background: speakerColor(s.speaker) }} />
+                {/* The service's notes usually open with the speaker's label; name them only when they do not. */}
+                {!s.summary.startsWith(s.speaker) && <b>{speakerName(s.speaker)} </b>}
+                {s.summary}
               </li>
             ))}
           </ul>
