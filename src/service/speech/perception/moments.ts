@@ -11,6 +11,8 @@ import type { WordMeasure } from './words';
  */
 export const SELECT_MIN_TAKE = 0.6;
 export const SELECT_MIN_QUALITY = 0.5;
+/** Any quality issue this severe keeps a line out of the selects. */
+export const SELECT_MAX_SEVERITY = 0.5;
 export const SELECT_MIN_SECONDS = 1;
 export const SELECT_SHARE = 0.15;
 export const SELECT_MAX_PER_SPEAKER = 8;
@@ -19,7 +21,11 @@ export const INCOMPLETE_FACTOR = 0.85;
 /** A line starts a sentence after this much silence, or after another speaker or a sentence end. */
 export const SENTENCE_GAP = 1;
 export const UNUSABLE_SEVERITY = 0.6;
+/** Issues that spoil a take; plosives, a low level and low-frequency rumble are repairable and do not. */
+export const SPOILING_ISSUES: ReadonlySet<string> = new Set(['clipping', 'hum', 'noise', 'wind', 'reverb', 'off_mic']);
 export const UNUSABLE_QUALITY = 0.3;
+/** A quality score needs this much speech to condemn a line (DNSMOS on a word or two is unreliable). */
+export const UNUSABLE_QUALITY_MIN_SPEECH = 1;
 export const OVERLAP_SHARE = 0.3;
 export const AUDIENCE_SHARE = 0.5;
 export const DEAD_AIR = 0.6;
@@ -62,7 +68,7 @@ function selects(ordered: AnalysisSegment[], lines: ReadonlyMap<number, LineWord
     const words = lines.get(s.id);
     if (!s.perception || !s.delivery || !words || spoilt.has(s.id)) return;
     if (s.delivery.label !== 'good' && s.delivery.label !== 'great') return;
-    if (s.quality.score < SELECT_MIN_QUALITY || s.quality.issues.some((x) => x.severity >= UNUSABLE_SEVERITY - 0.1)) return;
+    if (s.quality.score < SELECT_MIN_QUALITY || s.quality.issues.some((x) => x.severity >= SELECT_MAX_SEVERITY)) return;
     const prev = ordered[i - 1];
     const prevWords = prev ? lines.get(prev.id) : undefined;
     const prevEnded = !prev || prev.speaker !== s.speaker || s.start - prev.end >= SENTENCE_GAP || (!!prevWords && prevWords.sentence_ends.includes(lastLexical(prevWords.words)));
@@ -110,8 +116,10 @@ function unusable(ordered: AnalysisSegment[], events: ReadonlyArray<AudienceEven
     const speech = { start: s.speech_start, end: s.speech_end };
     const length = Math.max(1e-6, speech.end - speech.start);
     const reasons: Array<{ text: string; severity: number }> = [];
-    for (const issue of s.quality.issues) if (issue.severity >= UNUSABLE_SEVERITY) reasons.push({ text: `${issue.type.replace(/_/g, ' ')} (${issue.evidence})`, severity: issue.severity });
-    if (s.quality.score < UNUSABLE_QUALITY) reasons.push({ text: `poor signal quality (score ${s.quality.score.toFixed(2)})`, severity: 1 - s.quality.score });
+    for (const issue of s.quality.issues)
+      if (SPOILING_ISSUES.has(issue.type) && issue.severity >= UNUSABLE_SEVERITY)
+        reasons.push({ text: `${issue.type.replace(/_/g, ' ')} (${issue.evidence})`, severity: issue.severity });
+    if (s.quality.score < UNUSABLE_QUALITY && length >= UNUSABLE_QUALITY_MIN_SPEECH) reasons.push({ text: `poor signal quality (score ${s.quality.score.toFixed(2)})`, severity: 1 - s.quality.score });
     const others = new Map<string, number>();
     for (const o of ordered) if (o.speaker !== s.speaker) others.set(o.speaker, (others.get(o.speaker) ?? 0) + overlap(speech, { start: o.speech_start, end: o.speech_end }));
     for (const [other, seconds] of others)

@@ -104,6 +104,21 @@ describe('moments', () => {
     expect(findMoments(segments, words, events)).toEqual(moments);
   });
 
+  it('repairable issues and a poor score on a single word do not make a line unusable', () => {
+    const plosive = measuredLine(0, 'S1', 0, 4);
+    plosive.quality.issues = [{ type: 'plosive', severity: 0.9, evidence: '3 pops', source: 'measured' }];
+    const word = measuredLine(1, 'S1', 5, 5.6);
+    word.quality.score = 0.1;
+    const hum = measuredLine(2, 'S1', 6, 9);
+    hum.quality.issues = [{ type: 'hum', severity: 0.6, evidence: '50 Hz', source: 'measured' }];
+    const poor = measuredLine(3, 'S1', 10, 12);
+    poor.quality.score = 0.2;
+    expect(findMoments([plosive, word, hum, poor], new Map(), []).map((m) => [m.id, m.reason])).toEqual([
+      ['unusable-2', 'Hum (50 Hz)'],
+      ['unusable-3', 'Poor signal quality (score 0.20)'],
+    ]);
+  });
+
   it('overlapping speech and applause over the words make a line unusable', () => {
     const a = measuredLine(0, 'S1', 0, 4);
     const b = measuredLine(1, 'S2', 2, 6);
