@@ -1,4 +1,4 @@
-import type { Ambience, AnalysisSegment, AudienceEvent, Baseline, Condition, Mos, SpeakerProfile } from '../../shared/schemas/analysis';
+import type { Ambience, AnalysisSegment, AudienceEvent, Baseline, Condition, Moment, Mos, SpeakerProfile } from '../../shared/schemas/analysis';
 import type { MeasuredQuality } from '../speech/quality/line-quality';
 import type { Span } from '../speech/types';
 import { SAMPLE_RATE } from '../speech/types';
@@ -314,7 +314,7 @@ export async function runAnalysis(
       duration,
       segments,
       speakers: profiles,
-      moments: parts[PART.moments] as never,
+      moments: parts[PART.moments] as Moment[],
       conditions: parts[PART.conditions] as Condition[],
       events: audience,
     });

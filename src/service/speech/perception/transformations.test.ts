@@ -3,7 +3,8 @@
  * whole analysis run with the real measures: the 1.3× time-compressed copy reads `rushed` with a higher
  * `pace_vs_speaker`, the flattened copy `flat`, the copy with pauses and a filler `hesitant`, the attenuated
  * and low-passed copy lower `energy_vs_speaker_db` and `engagement`; the original reads none of these. The
- * rules' thresholds were set looking at the tuning line only; the held-out line is reported as it comes.
+ * rules' thresholds were set looking at the tuning line only; the held-out lines (another LJSpeech line, and
+ * two lines of a second reader on a desk microphone) are reported as they come.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnalysisSegment } from '../../../shared/schemas/analysis';
@@ -15,17 +16,40 @@ import { createToolkit } from '../../analysis/toolkit';
 import type { AnalysisRequest } from '../../analysis/protocol';
 import { buildTransformedRecording, VARIANTS, type Variant } from './transformations.testutil';
 
-const CONTEXT = ['ljspeech_LJ001-0001', 'ljspeech_LJ001-0003', 'ljspeech_LJ001-0004', 'ljspeech_LJ001-0006', 'ljspeech_LJ001-0007', 'ljspeech_LJ001-0010'];
-const TUNING = 'ljspeech_LJ001-0015';
-const HELD_OUT = 'ljspeech_LJ001-0021';
+/** Two readers: each recording holds one reader's context lines and the transformed copies of their targets. */
+const READERS = [
+  {
+    reader: 'LJSpeech',
+    context: ['ljspeech_LJ001-0001', 'ljspeech_LJ001-0003', 'ljspeech_LJ001-0004', 'ljspeech_LJ001-0006', 'ljspeech_LJ001-0007', 'ljspeech_LJ001-0010'],
+    targets: [
+      ['tuning', 'ljspeech_LJ001-0015'],
+      ['held out', 'ljspeech_LJ001-0021'],
+    ],
+    fillerHz: 190,
+  },
+  {
+    reader: 'amateur (desk microphone)',
+    context: ['amateur_LJ001-0001', 'amateur_LJ001-0010', 'amateur_LJ001-0049', 'amateur_LJ001-0058', 'amateur_LJ001-0143', 'amateur_LJ001-0159'],
+    targets: [
+      ['held out', 'amateur_LJ001-0066'],
+      ['held out', 'amateur_LJ001-0152'],
+    ],
+    fillerHz: 120,
+  },
+] as const;
 
-describe('listener on transformed real lines', { timeout: 300_000 }, () => {
+describe.each(READERS)('listener on transformed real lines: $reader', { timeout: 300_000 }, ({ context, targets, fillerHz }) => {
   const lines = new Map<string, AnalysisSegment>();
   let kit: ReturnType<typeof createToolkit> | null = null;
 
   beforeAll(async () => {
     const dir = tempDir('takeline-transformed-');
-    const built = await buildTransformedRecording(dir, CONTEXT, [TUNING, HELD_OUT]);
+    const built = await buildTransformedRecording(
+      dir,
+      [...context],
+      targets.map(([, t]) => t),
+      fillerHz,
+    );
     const request: AnalysisRequest = {
       file: built.file,
       tools: resolveMediaTools(),
@@ -44,7 +68,7 @@ describe('listener on transformed real lines', { timeout: 300_000 }, () => {
     const table = [...built.ids.keys()].map((key) => {
       const s = lines.get(key)!;
       return {
-        line: key.replace('ljspeech_', ''),
+        line: key.replace(/^(ljspeech|amateur)_/, ''),
         pace_vs: s.prosody.pace_vs_speaker,
         range_vs_st: s.prosody.pitch_range_vs_speaker_st,
         energy_vs_db: s.prosody.energy_vs_speaker_db,
@@ -60,10 +84,7 @@ describe('listener on transformed real lines', { timeout: 300_000 }, () => {
 
   const get = (target: string, variant: Variant) => lines.get(`${target}:${variant}`)!;
 
-  describe.each([
-    ['tuning', TUNING],
-    ['held out', HELD_OUT],
-  ])('%s line', (_set, target) => {
+  describe.each(targets.map(([set, target]) => ({ set, target })))('$set line $target', ({ target }) => {
     it('every copy was listened to, as an estimate', () => {
       for (const v of VARIANTS) expect(get(target, v).perception).toMatchObject({ source: 'estimate' });
     });

@@ -104,7 +104,7 @@ function filler(f0: number, level: number): Float32Array {
 }
 
 /** Long pauses after about a quarter and three quarters of the words, and "uh" plus a pause at the middle. */
-function hesitate(pcm: Float32Array, words: Word[]): { pcm: Float32Array; words: Word[] } {
+function hesitate(pcm: Float32Array, words: Word[], fillerHz: number): { pcm: Float32Array; words: Word[] } {
   const k = words.length;
   const cuts = [Math.floor(k / 4), Math.floor(k / 2), Math.floor((3 * k) / 4)].filter((i, j, a) => i > 0 && i < k && a.indexOf(i) === j);
   let peak = 0;
@@ -120,7 +120,7 @@ function hesitate(pcm: Float32Array, words: Word[]): { pcm: Float32Array; words:
     pieces.push(pcm.subarray(from, sample));
     for (; taken < cut; taken++) out.push({ ...words[taken]!, start: words[taken]!.start + shift, end: words[taken]!.end + shift });
     if (j === 1) {
-      pieces.push(filler(190, 0.3 * peak));
+      pieces.push(filler(fillerHz, 0.3 * peak));
       out.push({ word: 'uh', start: at + shift, end: at + shift + FILLER_SECONDS });
       shift += FILLER_SECONDS;
     }
@@ -145,9 +145,10 @@ export interface TransformedRecording {
 
 /**
  * One recording: the context lines, then for each target its original and its four transformed copies, GAP
- * apart, faint white noise (−70 dBFS) under everything so inserted pauses sound like the room.
+ * apart, faint white noise (−70 dBFS) under everything so inserted pauses sound like the room. The filler
+ * is held at `fillerHz`, near the reader's median pitch.
  */
-export async function buildTransformedRecording(dir: string, context: string[], targets: string[]): Promise<TransformedRecording> {
+export async function buildTransformedRecording(dir: string, context: string[], targets: string[], fillerHz: number): Promise<TransformedRecording> {
   const texts = refs();
   const aligner = createPocketSphinxAligner();
   const clips: Clip[] = [];
@@ -165,7 +166,7 @@ export async function buildTransformedRecording(dir: string, context: string[], 
       const fast = ffmpegPcm(['-af', `atempo=${COMPRESSION}`], o.pcm);
       clips.push({ pcm: fast, text: o.text, name, variant: 'rushed', words: o.words.map((w) => ({ ...w, start: w.start / COMPRESSION, end: w.end / COMPRESSION })) });
       clips.push({ pcm: flatten(dir, o.pcm), text: o.text, name, variant: 'flat', words: o.words });
-      const h = hesitate(o.pcm, o.words);
+      const h = hesitate(o.pcm, o.words, fillerHz);
       clips.push({ pcm: h.pcm, text: o.text, name, variant: 'hesitant', words: h.words });
       const quiet = ffmpegPcm(['-af', `volume=-${ATTENUATION_DB}dB,lowpass=f=${LOWPASS_HZ},lowpass=f=${LOWPASS_HZ}`], o.pcm);
       clips.push({ pcm: quiet, text: o.text, name, variant: 'quiet', words: o.words });
@@ -187,7 +188,7 @@ export async function buildTransformedRecording(dir: string, context: string[], 
     if (c.variant !== 'context') ids.set(`${c.name}:${c.variant}`, id);
     at += c.pcm.length + gap;
   });
-  const file = path.join(dir, 'transformed.wav');
+  const file = path.join(dir, `transformed-${targets[0]}.wav`);
   writeWav(file, pcm);
   return { file, lines, ids };
 }
