@@ -205,9 +205,26 @@ export function openApiDocument() {
       },
       '/v1/speech/transcriptions/{session_id}/export': {
         get: op({
-          summary: 'Export for editors (srt, vtt, edl, fcpxml, csv)',
-          requestParams: { path: sessionParam, query: z.object({ format: z.enum(EXPORT_FORMATS) }) },
-          responses: { '200': { description: 'The file, as an attachment', content: { 'text/plain': {}, 'application/xml': {}, 'text/csv': {} } }, ...speechErrors(401, 404, 409, 422) },
+          summary: 'Export for editors (srt, vtt, edl, fcpxml, csv, selects_edl, analysis_csv)',
+          description:
+            'Times use the recording’s timebase (PATCH …/media); without one, 25 fps non-drop frame from 00:00:00:00, and the file says so. `srt`/`vtt` subtitles (VTT with voice tags); `edl` CMX3600 (one event over the recording, a locator per line and per analysis moment) and `fcpxml` (FCPXML 1.10, a marker per line and per moment), moments coloured by type (EDL: select GREEN, unusable RED, trim YELLOW; FCPXML: select a completed to-do, unusable an open to-do, trim a chapter marker); `csv` one row per line, marker and moment; `selects_edl` CMX3600 with one event per `select` moment, source in/out on the frames the moment starts and ends in, strung out on a record timeline from 01:00:00:00; `analysis_csv` one row per line with its analysis (columns in README). CSVs follow RFC 4180. 409 before the transcript exists, and for `selects_edl`/`analysis_csv` while the analysis is not complete.',
+          requestParams: {
+            path: sessionParam,
+            query: z.object({ format: z.enum(EXPORT_FORMATS).meta({ description: 'The file to make; see the description' }) }),
+          },
+          responses: {
+            '200': {
+              description: 'The file, as an attachment (`Content-Disposition` names it after the recording: take.edl, take.selects.edl, take.analysis.csv…)',
+              content: {
+                'application/x-subrip': { schema: z.string() },
+                'text/vtt': { schema: z.string() },
+                'text/plain': { schema: z.string().meta({ description: 'edl and selects_edl' }) },
+                'application/xml': { schema: z.string().meta({ description: 'fcpxml' }) },
+                'text/csv': { schema: z.string().meta({ description: 'csv and analysis_csv (header=present)' }) },
+              },
+            },
+            ...speechErrors(401, 404, 409, 422),
+          },
         }),
       },
       '/v1/speech/transcriptions/{session_id}/intelligence': {
