@@ -34,6 +34,8 @@ describe('transcription', { timeout: 240_000 }, () => {
     expect(Object.keys(data).sort()).toEqual(['text', 'usage']);
     expect((data as unknown as { usage: unknown }).usage).toEqual({ type: 'duration', seconds: 10 });
     expect(wordErrorRate(reference(LJ), data.text).wer).toBeLessThan(0.5);
+    // Written as text (speech/text): a capital first, a full stop last.
+    expect(data.text).toMatch(/^[A-Z][^]*\.$/);
     const sessionId = response.headers.get('x-session-id')!;
     const session = await (await fetch(`${svc.url}/v1/speech/transcriptions/${sessionId}`, { headers: auth })).json();
     expect(session.status).toBe('complete');
@@ -48,6 +50,8 @@ describe('transcription', { timeout: 240_000 }, () => {
     const srt = String(await client.audio.transcriptions.create({ file: lj(), model: 'whisper-1', response_format: 'srt' }));
     const cues = parseSync(srt).filter((n) => n.type === 'cue');
     expect(cues.length).toBeGreaterThan(0);
+    expect((cues[0]!.data as { text: string }).text).toMatch(/^[A-Z]/);
+    expect((cues.at(-1)!.data as { text: string }).text).toMatch(/\.$/);
     for (const cue of cues) expect((cue.data as { end: number }).end).toBeGreaterThan((cue.data as { start: number }).start);
     const vtt = String(await client.audio.transcriptions.create({ file: lj(), model: 'whisper-1', response_format: 'vtt' }));
     expect(vtt.startsWith('WEBVTT')).toBe(true);

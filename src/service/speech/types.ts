@@ -40,6 +40,11 @@ export interface RecognizeOptions {
 /** A speech-to-text engine. Implementations load their model lazily, on first use. */
 export interface Recognizer {
   readonly id: string;
+  /**
+   * True when the engine writes cased, punctuated text itself (Whisper). Otherwise the pipeline writes
+   * sentences from pauses and pitch (speech/text).
+   */
+  readonly writesText?: boolean;
   recognize(pcm: Float32Array, options?: RecognizeOptions): Promise<RecognizedSegment[]>;
   close(): Promise<void>;
 }

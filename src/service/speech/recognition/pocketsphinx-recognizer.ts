@@ -32,6 +32,7 @@ export interface PocketSphinxRecognizerOptions {
  * `prompt` is accepted and ignored: the decoder's only vocabulary/context control is its trigram
  * language model, and biasing it means rebuilding or interpolating a 27 MB model per request, which
  * costs more than the decode. (Words missing from the dictionary cannot be recognised at all.)
+ * Words come back bare and lower case; the pipeline writes them as sentences (speech/text).
  */
 export function createPocketSphinxRecognizer(options: PocketSphinxRecognizerOptions = {}): Recognizer {
   const workers = options.workers ?? Math.min(2, Math.max(1, os.availableParallelism()));

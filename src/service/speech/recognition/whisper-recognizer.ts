@@ -27,6 +27,7 @@ export function createWhisperRecognizer(options: WhisperRecognizerOptions): Reco
   const host = new WhisperHostProcess({ modelFile: options.modelFile, idleSeconds: options.idleSeconds });
   return {
     id: options.id,
+    writesText: true,
     async recognize(pcm: Float32Array, opts: RecognizeOptions = {}): Promise<RecognizedSegment[]> {
       const params = whisperParams({
         language: opts.language,
