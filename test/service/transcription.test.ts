@@ -43,6 +43,38 @@ describe('transcription', { timeout: 240_000 }, () => {
     expect(session.project.key).toBe('default');
   });
 
+  it("writes the project's vocabulary: names the dictionary lacks are recognised and spelled as given", async () => {
+    const project = 'printing-history';
+    await fetch(`${svc.url}/v1/speech/projects`, {
+      method: 'POST',
+      headers: { ...auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ key: project, name: 'Printing history' }),
+    });
+    const put = await fetch(`${svc.url}/v1/speech/projects/${project}/vocabulary`, {
+      method: 'PUT',
+      headers: { ...auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ terms: ['Sweynheim', 'Pannartz', 'Subiaco'] }),
+    });
+    expect(put.status).toBe(200);
+    const file = 'ljspeech_LJ001-0031.flac'; // "In fourteen sixty-five Sweynheim and Pannartz began printing in the monastery of Subiaco near Rome,"
+    const transcribe = async (projectKey: string) => {
+      const { body, contentType } = multipartBody([
+        { name: 'model', value: 'whisper-1' },
+        { name: 'project_key', value: projectKey },
+        { name: 'file', file: fs.readFileSync(path.join(audioDir, 'asr', file)), filename: file },
+      ]);
+      const res = await rawRequest(`${svc.url}/v1/audio/transcriptions`, { method: 'POST', headers: { ...auth, 'Content-Type': contentType }, body });
+      expect(res.status).toBe(200);
+      return res.json().text as string;
+    };
+    const plain = await transcribe('default');
+    const withVocabulary = await transcribe(project);
+    expect(plain).not.toMatch(/sweynheim|pannartz/i);
+    expect(withVocabulary).toMatch(/\bSweynheim\b/);
+    expect(withVocabulary).toMatch(/\bPannartz\b/);
+    expect(wordErrorRate(reference(file), withVocabulary).wer).toBeLessThan(wordErrorRate(reference(file), plain).wer);
+  });
+
   it('serves text, srt and vtt that an independent subtitle parser reads', async () => {
     const text = await client.audio.transcriptions.create({ file: lj(), model: 'whisper-1', response_format: 'text' });
     expect(typeof text).toBe('string');

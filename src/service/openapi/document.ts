@@ -26,6 +26,7 @@ import {
   ProjectDetail,
   ProjectSpeaker,
   ProjectSpeakerUpdate,
+  ProjectVocabulary,
   Session,
   SessionPage,
   SessionSummary,
@@ -146,6 +147,21 @@ export function openApiDocument() {
           summary: 'Read a project with its known speakers',
           requestParams: { path: projectParam },
           responses: { '200': json(ProjectDetail, 'The project'), ...speechErrors(401, 404, 422) },
+        }),
+      },
+      '/v1/speech/projects/{project}/vocabulary': {
+        get: op({
+          summary: "Read the project's vocabulary",
+          description:
+            'Names and terms every transcription in this project expects, beside the request\'s `prompt`. PocketSphinx gives the words its dictionary lacks pronunciations (espeak-ng) and a place in its language model, and writes them as spelled here; Whisper receives them at the head of its prompt.',
+          requestParams: { path: projectParam },
+          responses: { '200': json(ProjectVocabulary, 'The terms'), ...speechErrors(401, 404, 422) },
+        }),
+        put: op({
+          summary: "Replace the project's vocabulary",
+          requestParams: { path: projectParam },
+          requestBody: { content: { 'application/json': { schema: ProjectVocabulary } } },
+          responses: { '200': json(ProjectVocabulary, 'The stored terms (repeats dropped)'), ...speechErrors(401, 404, 413, 415, 422) },
         }),
       },
       '/v1/speech/projects/{project}/speakers/{speaker_id}': {

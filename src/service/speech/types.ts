@@ -30,6 +30,8 @@ export interface RecognizeOptions {
   offset?: number;
   /** Vocabulary and context hint; engines that cannot use it ignore it. */
   prompt?: string;
+  /** Words and names to expect (a project's vocabulary), beside the prompt. */
+  vocabulary?: readonly string[];
   /** ISO 639-1 code of the spoken language; engines with one language ignore it. */
   language?: string;
   /** OpenAI's sampling temperature (0–1; 0 = deterministic with fallback); engines that do not sample ignore it. */

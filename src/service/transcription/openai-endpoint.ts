@@ -177,6 +177,7 @@ export function openAiTranscriptionsHandler(ctx: ServiceContext) {
         engine,
         language,
         prompt: fields.prompt,
+        vocabulary: ctx.projects.vocabulary(session.project.id),
         temperature: fields.temperature,
         vad: vadSettings(fields.chunking_strategy),
         signal: controller.signal,

@@ -34,6 +34,7 @@ export function registerTranscribeJob(ctx: ServiceContext, runner: JobRunner, af
       engine,
       language: summary.language,
       prompt: payload.prompt,
+      vocabulary: ctx.projects.vocabulary(summary.project.id),
       minSpeakers: payload.min_speakers,
       maxSpeakers: payload.max_speakers,
       signal,

@@ -53,6 +53,8 @@ export interface TranscribeOptions {
   /** Recorded on the transcript; the engine decides what it can recognize. Default 'en'. */
   language?: string;
   prompt?: string;
+  /** Words and names to expect (the project's vocabulary); handed to the recognizer beside the prompt. */
+  vocabulary?: readonly string[];
   minSpeakers?: number;
   maxSpeakers?: number;
   signal?: AbortSignal;
@@ -122,7 +124,8 @@ export async function transcribeBlocks(
   const speech: Span[] = [];
   const queue = new OrderedRecognition(recognizer, concurrency, {
     prompt: options.prompt,
-    writer: recognizer.writesText ? null : new SentenceWriter(writtenForms([options.prompt ?? ''])),
+    vocabulary: options.vocabulary,
+    writer: recognizer.writesText ? null : new SentenceWriter(writtenForms([options.prompt ?? ''], options.vocabulary)),
     signal,
     onSegment: options.onSegment,
     onChunkDone: () => reportRecognized(),
@@ -277,6 +280,7 @@ class OrderedRecognition {
     private readonly concurrency: number,
     private readonly opts: {
       prompt?: string;
+      vocabulary?: readonly string[];
       /** Writes the recognizer's words as text; null for engines that write text themselves. */
       writer?: SentenceWriter | null;
       signal: AbortSignal;
@@ -343,6 +347,7 @@ class OrderedRecognition {
       const pending = this.recognizer.recognize(pcm, {
         offset: span.start,
         prompt: this.opts.prompt,
+        vocabulary: this.opts.vocabulary,
         signal: this.opts.signal,
       });
       // Pitch is measured while the decoder works (it runs in another process).

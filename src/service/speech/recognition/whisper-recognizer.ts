@@ -31,7 +31,8 @@ export function createWhisperRecognizer(options: WhisperRecognizerOptions): Reco
     async recognize(pcm: Float32Array, opts: RecognizeOptions = {}): Promise<RecognizedSegment[]> {
       const params = whisperParams({
         language: opts.language,
-        prompt: opts.prompt,
+        // Whisper's initial prompt is its vocabulary hint: the project's words lead, the request's prompt follows.
+        prompt: [opts.vocabulary?.join(', '), opts.prompt].filter(Boolean).join('. ') || undefined,
         temperature: opts.temperature,
         threads,
         multilingual: options.multilingual,

@@ -20,4 +20,12 @@ describe('caseWord', () => {
     expect(caseWord('ios', true, forms)).toBe('IOS');
     expect(caseWord('api', false, forms)).toBe('API');
   });
+
+  it('takes every capital of a vocabulary term, which is spelled as it should be written', () => {
+    const forms = writtenForms(['Pannartz printed there.'], ['Sweynheim', 'Pannartz', 'de Vries']);
+    expect(forms.get('sweynheim')).toBe('Sweynheim');
+    expect(forms.get('pannartz')).toBe('Pannartz');
+    expect(forms.get('vries')).toBe('Vries');
+    expect(forms.has('de')).toBe(false);
+  });
 });

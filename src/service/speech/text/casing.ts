@@ -11,17 +11,24 @@ const I_FORMS: ReadonlyMap<string, string> = new Map(
 /**
  * Lower-case word → its written form, from free text: every token with a capital letter in it, except a
  * sentence's first word capitalised only because it starts the sentence ("Meeting with Siobhan" gives
- * "Siobhan", not "Meeting").
+ * "Siobhan", not "Meeting"). `terms` are a vocabulary list, each spelled as it should be written: every
+ * capital there counts.
  */
-export function writtenForms(texts: readonly string[]): Map<string, string> {
+export function writtenForms(texts: readonly string[], terms: readonly string[] = []): Map<string, string> {
   const forms = new Map<string, string>();
+  for (const term of terms) {
+    for (const match of term.matchAll(/[\p{L}\p{N}'’-]+/gu)) {
+      const word = match[0].replace(/’/g, "'").replace(/^['-]+|['-]+$/g, '');
+      if (/\p{Lu}/u.test(word)) forms.set(word.toLowerCase(), word);
+    }
+  }
   for (const text of texts) {
     for (const match of text.matchAll(/[\p{L}\p{N}'’-]+/gu)) {
       const word = match[0].replace(/’/g, "'").replace(/^['-]+|['-]+$/g, '');
       if (!/\p{Lu}/u.test(word)) continue;
       const startsSentence = /(^|[.!?:]["')\]]*)\s*$/u.test(text.slice(0, match.index));
       if (startsSentence && !/\p{Lu}/u.test(word.slice(1))) continue;
-      forms.set(word.toLowerCase(), word);
+      if (!forms.has(word.toLowerCase())) forms.set(word.toLowerCase(), word);
     }
   }
   return forms;
