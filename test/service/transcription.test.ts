@@ -75,6 +75,40 @@ describe('transcription', { timeout: 240_000 }, () => {
     expect(wordErrorRate(reference(file), withVocabulary).wer).toBeLessThan(wordErrorRate(reference(file), plain).wer);
   });
 
+  it('honours speaker-count hints and refuses contradictory ones', async () => {
+    const sample = fs.readFileSync(path.join(audioDir, 'diarization', 'sample.flac')); // a two-party call
+    const post = (fields: Array<{ name: string; value: string }>) => {
+      const { body, contentType } = multipartBody([
+        { name: 'model', value: 'whisper-1' },
+        { name: 'response_format', value: 'diarized_json' },
+        ...fields,
+        { name: 'file', file: sample, filename: 'sample.flac' },
+      ]);
+      return rawRequest(`${svc.url}/v1/audio/transcriptions`, { method: 'POST', headers: { ...auth, 'Content-Type': contentType }, body });
+    };
+    const one = await post([{ name: 'max_speakers', value: '1' }]);
+    expect(one.status).toBe(200);
+    expect(new Set(one.json().segments.map((s: { speaker: string }) => s.speaker))).toEqual(new Set(['S1']));
+    for (const [fields, param] of [
+      [[{ name: 'min_speakers', value: '3' }, { name: 'max_speakers', value: '2' }], 'min_speakers'],
+      [[{ name: 'max_speakers', value: '0' }], 'max_speakers'],
+      [[{ name: 'min_speakers', value: '1.5' }], 'min_speakers'],
+    ] as const) {
+      const res = await post([...fields]);
+      expect(res.status).toBe(400);
+      expect(res.json().error).toMatchObject({ type: 'invalid_request_error', param });
+    }
+    const { body, contentType } = multipartBody([
+      { name: 'project_key', value: 'hints' },
+      { name: 'min_speakers', value: '4' },
+      { name: 'max_speakers', value: '2' },
+      { name: 'file', file: sample, filename: 'sample.flac' },
+    ]);
+    const upload = await rawRequest(`${svc.url}/v1/speech/transcriptions`, { method: 'POST', headers: { ...auth, 'Content-Type': contentType }, body });
+    expect(upload.status).toBe(422);
+    expect(upload.json().detail).toEqual([expect.objectContaining({ loc: ['body', 'min_speakers'], type: 'value_error' })]);
+  });
+
   it('serves text, srt and vtt that an independent subtitle parser reads', async () => {
     const text = await client.audio.transcriptions.create({ file: lj(), model: 'whisper-1', response_format: 'text' });
     expect(typeof text).toBe('string');

@@ -86,7 +86,10 @@ const openAiBody = OpenAITranscriptionFields.omit({ timestamp_granularities: tru
     stream: z.boolean().optional().meta({ description: 'Server-Sent Events: transcript.text.delta per decoded segment, then transcript.text.done' }),
     'timestamp_granularities[]': z.array(z.enum(['word', 'segment'])).optional().meta({ description: 'With verbose_json: word and/or segment timings' }),
     chunking_strategy: z.string().optional().meta({ description: '"auto" or a JSON server_vad object' }),
-    'known_speaker_names[]': z.array(z.string()).optional(),
+    'known_speaker_names[]': z
+      .array(z.string())
+      .optional()
+      .meta({ description: 'Names of speakers (up to 4), one reference clip each; their number is the minimum speaker count unless min_speakers is given' }),
     'known_speaker_references[]': z.array(z.string()).optional().meta({ description: 'Data URLs of short audio clips, one per name' }),
   });
 

@@ -3,6 +3,7 @@ import { JobFailure } from '../jobs/job-runner';
 import type { ServiceContext } from '../context';
 import { TRANSCRIBE_JOB } from '../recordings/intake';
 import { HttpError } from '../http/errors';
+import { speakerHints } from './speaker-hints';
 
 export interface TranscribeJobPayload {
   model?: string;
@@ -35,8 +36,7 @@ export function registerTranscribeJob(ctx: ServiceContext, runner: JobRunner, af
       language: summary.language,
       prompt: payload.prompt,
       vocabulary: ctx.projects.vocabulary(summary.project.id),
-      minSpeakers: payload.min_speakers,
-      maxSpeakers: payload.max_speakers,
+      ...speakerHints(payload),
       signal,
       onProgress: (fraction, stage) => {
         progress(fraction, stage);
