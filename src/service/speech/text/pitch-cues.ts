@@ -8,7 +8,8 @@ import { SAMPLE_RATE, type Span } from '../types';
  * clause that goes on stays up or rises. Null where the word's end has too few voiced frames to say.
  *
  * F0 comes from the diarizer's framePitch (autocorrelation, 10 ms hop); octave errors are kept out by
- * medians on both sides. Cost: about 30 k multiply-adds per 10 ms, ~1% of real time.
+ * medians on both sides. Cost: about 30 k multiply-adds per 10 ms; measured 0.004 × real time (37 ms for a
+ * 9.7 s clip on a busy 2-core machine).
  */
 
 const HOP = SAMPLE_RATE / 100;
