@@ -83,6 +83,14 @@ const uploadBody = UploadFields.extend({ file: z.string().meta({ format: 'binary
 const openAiBody = OpenAITranscriptionFields.omit({ timestamp_granularities: true, known_speaker_names: true, known_speaker_references: true, stream: true, chunking_strategy: true })
   .extend({
     file: z.string().meta({ format: 'binary', description: 'The recording' }),
+    prompt: z
+      .string()
+      .max(16_384)
+      .optional()
+      .meta({
+        description:
+          "Whisper's initial prompt. With PocketSphinx, its words that the dictionary lacks (names, jargon) get pronunciations and a place in the language model for this request, and are spelled as written here; the project's vocabulary is added to it",
+      }),
     stream: z.boolean().optional().meta({ description: 'Server-Sent Events: transcript.text.delta per decoded segment, then transcript.text.done' }),
     'timestamp_granularities[]': z.array(z.enum(['word', 'segment'])).optional().meta({ description: 'With verbose_json: word and/or segment timings' }),
     chunking_strategy: z.string().optional().meta({ description: '"auto" or a JSON server_vad object' }),
