@@ -3,10 +3,12 @@
  * (Silero VAD → merged speech chunks → pooled long-lived pocketsphinx_batch with tuned flags) side by side
  * with the untuned `pocketsphinx_continuous -infile <wav>` on the same files.
  *
- *   nice -n 10 node --import tsx bench/asr/run.ts [--set amateur,cmu] [--every 3] [--no-baseline]
+ *   nice -n 10 node --import tsx bench/asr/run.ts [--half tune|test] [--set amateur,cmu] [--every 3] [--no-baseline]
  *       [--mode vad|whole] [--args "-lw 8 -wip 0.2"] [--merge-gap 0.6] [--max-chunk 20] [--workers 2] [--verbose]
  *
- * --every N keeps every Nth file of each set (quick tuning runs); --args adds decoder flags over the
+ * Every file belongs to the tuning or the test half (bench/lib/halves.ts); figures are printed per source
+ * and half, side by side with the untuned program. --half keeps one half (tuning runs: `--half tune`);
+ * --every N keeps every Nth file of each source and half (quick runs); --args adds decoder flags over the
  * tuned defaults; --mode whole decodes each file as one chunk (no VAD).
  */
 import { spawn } from 'node:child_process';
@@ -23,6 +25,7 @@ import { SAMPLE_RATE, type Span } from '../../src/service/speech/types';
 import { createSileroVad } from '../../src/service/speech/vad/silero';
 import { wavFile } from '../lib/wav';
 import { mapLimit } from '../lib/map-limit';
+import { halves, type Half } from '../lib/halves';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const sharedDir = process.env.TAKELINE_SHARED_DIR || path.resolve(repoRoot, '../shared');
@@ -33,6 +36,7 @@ function flag(name: string): string | undefined {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 const sets = flag('--set')?.split(',');
+const onlyHalf = flag('--half') as Half | undefined;
 const every = Number(flag('--every') ?? 1);
 const mode = flag('--mode') ?? 'vad';
 const runBaseline = !process.argv.includes('--no-baseline');
@@ -49,19 +53,27 @@ const extraArgs: Record<string, string> = {};
 interface Item {
   file: string;
   set: string;
+  half: Half;
   duration: number;
   reference: string;
 }
 
 function loadItems(): Item[] {
   const lines = readFileSync(path.join(asrDir, 'refs.tsv'), 'utf8').split('\n').slice(1).filter(Boolean);
+  const half = halves(lines.map((l) => l.split('\t')[0]!));
   const bySet = new Map<string, Item[]>();
+  const seen = new Set<string>();
   for (const line of lines) {
     const [file, duration, reference] = line.split('\t') as [string, string, string];
+    // refs.tsv lists jfk twice; each file is scored once.
+    if (seen.has(file)) continue;
+    seen.add(file);
     const set = file.split('_')[0]!;
     if (sets && !sets.includes(set)) continue;
-    if (!bySet.has(set)) bySet.set(set, []);
-    bySet.get(set)!.push({ file, set, duration: Number(duration), reference });
+    if (onlyHalf && half.get(file) !== onlyHalf) continue;
+    const key = `${set} ${half.get(file)}`;
+    if (!bySet.has(key)) bySet.set(key, []);
+    bySet.get(key)!.push({ file, set, half: half.get(file)!, duration: Number(duration), reference });
   }
   return [...bySet.values()].flatMap((items) => items.filter((_, i) => i % every === 0));
 }
@@ -165,13 +177,15 @@ async function main(): Promise<void> {
 
   const setNames = [...new Set(items.map((it) => it.set))];
   const rows: string[][] = [
-    ['set', 'files', 'words', 'continuous WER', 'ours WER', 'ours S/D/I', 'relative'],
+    ['set', 'half', 'files', 'words', 'continuous WER', 'ours WER', 'ours S/D/I', 'relative'],
   ];
-  const row = (name: string, idx: number[]) => {
+  const row = (name: string, half: string, idx: number[]) => {
+    if (idx.length === 0) return;
     const o = sumWer(idx.map((i) => ours[i]!));
     const b = baseline ? sumWer(idx.map((i) => baseline![i]!)) : null;
     rows.push([
       name,
+      half,
       String(idx.length),
       String(o.referenceWords),
       b ? pct(b.wer) : '-',
@@ -180,15 +194,12 @@ async function main(): Promise<void> {
       b && b.wer > 0 ? `${((o.wer / b.wer - 1) * 100).toFixed(0)}%` : '-',
     ]);
   };
-  for (const set of setNames)
-    row(
-      set,
-      items.flatMap((it, i) => (it.set === set ? [i] : [])),
-    );
-  row(
-    'ALL',
-    items.map((_, i) => i),
-  );
+  const where = (keep: (it: Item) => boolean) => items.flatMap((it, i) => (keep(it) ? [i] : []));
+  for (const set of setNames) {
+    for (const half of ['tune', 'test'] as const) row(set, half, where((it) => it.set === set && it.half === half));
+  }
+  for (const half of ['tune', 'test'] as const) row('ALL', half, where((it) => it.half === half));
+  row('ALL', 'both', where(() => true));
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
   for (const r of rows)
     console.log(

@@ -1,6 +1,10 @@
 /**
- * DER of the spectral diarizer on ../shared/audio/diarization (sample + trn01–trn09), per file and
- * overall, with 0.25 s collars within each UEM. By default speech spans come from the service's
+ * DER on ../shared/audio/diarization (sample + trn01–trn09), per file, per half (bench/lib/halves.ts:
+ * tuning = sample, trn01, trn03, trn05, trn07, trn09; test = trn02, trn04, trn06, trn08) and overall, with
+ * 0.25 s collars within each UEM. The headline is the service's own path: the transcription pipeline
+ * (Silero VAD, PocketSphinx, the threaded service diarizer, speakers assigned to words and segments) with
+ * the `diarized_json` segments scored as speaker turns (`--no-service-path` skips it). Beside it, the
+ * spectral diarizer alone on its speech spans. By default speech spans come from the service's
  * diarization path (src/service/transcription/diarization-speech.ts: Silero VAD v5 on level-normalised
  * audio), so the figures are the service's; `--vad-threshold` / `--vad-min-silence` override its settings
  * for tuning. `--vad service` is the recognizer's VAD as the pipeline runs it, `--vad energy` the bench's
@@ -22,6 +26,13 @@ import { decodeAudio, sharedDir } from './audio';
 import { energySpans } from './energyVad';
 import { diarizerSettingsFromArgs } from './settings-args';
 import { oracleSpans, sileroSpans } from './vad';
+import { halves } from '../lib/halves';
+import { resolveMediaTools } from '../../src/service/media/tools';
+import { transcribeFile } from '../../src/service/speech/pipeline/transcribe';
+import { createPocketSphinxRecognizer } from '../../src/service/speech/recognition/pocketsphinx-recognizer';
+import { createSileroVad } from '../../src/service/speech/vad/silero';
+import { createServiceDiarizer } from '../../src/service/transcription/local-engine';
+import { diarizedSegment } from '../../src/service/transcription/openai-formats';
 
 const FILES = ['sample', ...Array.from({ length: 9 }, (_, i) => `trn0${i + 1}`)];
 
@@ -34,21 +45,27 @@ function parseArgs(argv: string[]) {
     else if (argv[i] === '--vad-threshold') threshold = Number(argv[++i]);
     else if (argv[i] === '--vad-min-silence') minSilence = Number(argv[++i]);
   }
-  return { vad, threshold, minSilence, settings: diarizerSettingsFromArgs(argv) };
+  const servicePath = !argv.includes('--no-service-path');
+  return { vad, threshold, minSilence, servicePath, settings: diarizerSettingsFromArgs(argv) };
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`.padStart(7);
 const sec = (x: number) => x.toFixed(2).padStart(6);
 
 async function main() {
-  const { vad, threshold, minSilence, settings } = parseArgs(process.argv.slice(2));
+  const { vad, threshold, minSilence, servicePath, settings } = parseArgs(process.argv.slice(2));
+  const half = halves(FILES);
+  // The service's transcription path, as local-engine.ts composes it.
+  const service = servicePath
+    ? { vad: createSileroVad(), recognizer: createPocketSphinxRecognizer(), diarizer: createServiceDiarizer(), tools: resolveMediaTools() }
+    : null;
   const dir = path.join(sharedDir, 'audio/diarization');
   const diarizer = new SpectralDiarizer(settings);
   console.log(
     `VAD: ${vad}${vad === 'silero' ? ` (the service's diarization VAD${threshold !== undefined ? `, enter ${threshold}` : ''}${minSilence !== undefined ? `, min silence ${minSilence} s` : ''})` : ''}; settings: ${JSON.stringify(diarizer.settings)}`,
   );
-  console.log('file      ref(s)  missed  falseAl  confus     DER  ref spk  hyp spk   time');
-  const results: { file: string; r: DerResult }[] = [];
+  console.log('file     half   ref(s)  missed  falseAl  confus     DER  ref spk  hyp spk   time |  diarized_json DER  spk   time');
+  const results: { file: string; r: DerResult; json: DerResult | null }[] = [];
   for (const file of FILES) {
     const reference = parseRttm(readFileSync(path.join(dir, `${file}.rttm`), 'utf8'));
     const uemPath = path.join(dir, `${file}.uem`);
@@ -66,27 +83,42 @@ async function main() {
     const { turns } = await diarizer.diarize(pcm, speech);
     const elapsed = (performance.now() - started) / 1000;
     const r = diarizationError(reference, turns, { uem, collar: 0.25 });
-    results.push({ file, r });
+    let json: DerResult | null = null;
+    let jsonCell = '';
+    if (service) {
+      const t1 = performance.now();
+      const transcript = await transcribeFile(path.join(dir, `${file}.flac`), {
+        tools: service.tools,
+        vad: service.vad,
+        recognizer: service.recognizer,
+        diarizer: service.diarizer.diarizer,
+      });
+      const segments = transcript.segments.map(diarizedSegment);
+      json = diarizationError(reference, segments, { uem, collar: 0.25 });
+      const spk = new Set(segments.map((x) => x.speaker)).size;
+      jsonCell = ` | ${pct(json.der).padStart(18)}  ${String(spk).padStart(3)}  ${((performance.now() - t1) / 1000).toFixed(1).padStart(5)}s`;
+    }
+    results.push({ file, r, json });
     const refSpeakers = new Set(reference.map((t) => t.speaker)).size;
     const hypSpeakers = new Set(turns.map((t) => t.speaker)).size;
     console.log(
-      `${file.padEnd(8)} ${sec(r.reference)} ${sec(r.missed)}  ${sec(r.falseAlarm)}  ${sec(r.confusion)} ${pct(r.der)}  ${String(refSpeakers).padStart(7)}  ${String(hypSpeakers).padStart(7)}  ${elapsed.toFixed(2)}s`,
+      `${file.padEnd(8)} ${half.get(file)!.padEnd(5)} ${sec(r.reference)} ${sec(r.missed)}  ${sec(r.falseAlarm)}  ${sec(r.confusion)} ${pct(r.der)}  ${String(refSpeakers).padStart(7)}  ${String(hypSpeakers).padStart(7)}  ${elapsed.toFixed(2)}s${jsonCell}`,
     );
   }
-  const show = (name: string, rs: DerResult[]) => {
-    const t = totalDiarizationError(rs);
+  await service?.recognizer.close();
+  await service?.vad.close();
+  await service?.diarizer.close();
+  const show = (name: string, rows: typeof results) => {
+    const t = totalDiarizationError(rows.map((x) => x.r));
+    const j = service ? totalDiarizationError(rows.map((x) => x.json!)) : null;
     console.log(
-      `${name.padEnd(8)} ${sec(t.reference)} ${sec(t.missed)}  ${sec(t.falseAlarm)}  ${sec(t.confusion)} ${pct(t.der)}   (missed ${pct(t.missed / t.reference)}, FA ${pct(t.falseAlarm / t.reference)}, confusion ${pct(t.confusion / t.reference)})`,
+      `${name.padEnd(14)} ${sec(t.reference)} ${sec(t.missed)}  ${sec(t.falseAlarm)}  ${sec(t.confusion)} ${pct(t.der)}   (missed ${pct(t.missed / t.reference)}, FA ${pct(t.falseAlarm / t.reference)}, confusion ${pct(t.confusion / t.reference)})${j ? ` | diarized_json ${pct(j.der)} (missed ${pct(j.missed / j.reference)}, FA ${pct(j.falseAlarm / j.reference)}, confusion ${pct(j.confusion / j.reference)})` : ''}`,
     );
   };
-  show(
-    'trn all',
-    results.filter((x) => x.file.startsWith('trn')).map((x) => x.r),
-  );
-  show(
-    'all',
-    results.map((x) => x.r),
-  );
+  show('tuning half', results.filter((x) => half.get(x.file) === 'tune'));
+  show('test half', results.filter((x) => half.get(x.file) === 'test'));
+  show('trn all', results.filter((x) => x.file.startsWith('trn')));
+  show('all', results);
 }
 
 await main();

@@ -40,6 +40,36 @@ describe('projects', () => {
     expect((await fetch(`${svc.url}/v1/speech/projects/nope`, { headers: auth })).status).toBe(404);
   });
 
+  it('keeps a vocabulary per project: replaced by PUT, repeats dropped, validated in FastAPI shape', async () => {
+    await post({ key: 'vocab', name: 'Vocabulary' });
+    const url = `${svc.url}/v1/speech/projects/vocab/vocabulary`;
+    const put = (body: unknown) =>
+      rawRequest(url, { method: 'PUT', headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    expect(await (await fetch(url, { headers: auth })).json()).toEqual({ terms: [] });
+    const saved = await put({ terms: ['  Siobhan McAllister ', 'Takeline', 'takeline', "O'Neill", 'Dr. Okonkwo'] });
+    expect(saved.status).toBe(200);
+    expect(saved.json()).toEqual({ terms: ['Siobhan McAllister', 'Takeline', "O'Neill", 'Dr. Okonkwo'] });
+    expect(await (await fetch(url, { headers: auth })).json()).toEqual(saved.json());
+    const cases: Array<[unknown, (string | number)[], string]> = [
+      [{ terms: ['ok', '<script>'] }, ['body', 'terms', 1], 'string_pattern_mismatch'],
+      [{ terms: [''] }, ['body', 'terms', 0], 'string_too_short'],
+      [{ terms: ['x'.repeat(65)] }, ['body', 'terms', 0], 'string_too_long'],
+      [{ terms: Array.from({ length: 501 }, (_, i) => `t${i}`) }, ['body', 'terms'], 'too_long'],
+      [{ terms: 'Takeline' }, ['body', 'terms'], 'list_type'],
+      [{}, ['body', 'terms'], 'missing'],
+      [{ terms: [], extra: 1 }, ['body', 'extra'], 'extra_forbidden'],
+    ];
+    for (const [body, loc, type] of cases) {
+      const res = await put(body);
+      expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(422);
+      expect(res.json().detail).toEqual(expect.arrayContaining([expect.objectContaining({ loc, type })]));
+    }
+    // A refused update keeps what was stored.
+    expect(await (await fetch(url, { headers: auth })).json()).toEqual(saved.json());
+    expect((await put({ terms: [] })).json()).toEqual({ terms: [] });
+    expect((await fetch(`${svc.url}/v1/speech/projects/nope/vocabulary`, { headers: auth })).status).toBe(404);
+  });
+
   it('validates key and name in FastAPI shape', async () => {
     const cases: Array<[unknown, string[], string]> = [
       [{ key: 'Upper', name: 'x' }, ['body', 'key'], 'string_pattern_mismatch'],

@@ -34,11 +34,79 @@ describe('transcription', { timeout: 240_000 }, () => {
     expect(Object.keys(data).sort()).toEqual(['text', 'usage']);
     expect((data as unknown as { usage: unknown }).usage).toEqual({ type: 'duration', seconds: 10 });
     expect(wordErrorRate(reference(LJ), data.text).wer).toBeLessThan(0.5);
+    // Written as text (speech/text): a capital first, a full stop last.
+    expect(data.text).toMatch(/^[A-Z][^]*\.$/);
     const sessionId = response.headers.get('x-session-id')!;
     const session = await (await fetch(`${svc.url}/v1/speech/transcriptions/${sessionId}`, { headers: auth })).json();
     expect(session.status).toBe('complete');
     expect(session.transcript.text).toBe(data.text);
     expect(session.project.key).toBe('default');
+  });
+
+  it("writes the project's vocabulary: names the dictionary lacks are recognised and spelled as given", async () => {
+    const project = 'printing-history';
+    await fetch(`${svc.url}/v1/speech/projects`, {
+      method: 'POST',
+      headers: { ...auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ key: project, name: 'Printing history' }),
+    });
+    const put = await fetch(`${svc.url}/v1/speech/projects/${project}/vocabulary`, {
+      method: 'PUT',
+      headers: { ...auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ terms: ['Sweynheim', 'Pannartz', 'Subiaco'] }),
+    });
+    expect(put.status).toBe(200);
+    const file = 'ljspeech_LJ001-0031.flac'; // "In fourteen sixty-five Sweynheim and Pannartz began printing in the monastery of Subiaco near Rome,"
+    const transcribe = async (projectKey: string) => {
+      const { body, contentType } = multipartBody([
+        { name: 'model', value: 'whisper-1' },
+        { name: 'project_key', value: projectKey },
+        { name: 'file', file: fs.readFileSync(path.join(audioDir, 'asr', file)), filename: file },
+      ]);
+      const res = await rawRequest(`${svc.url}/v1/audio/transcriptions`, { method: 'POST', headers: { ...auth, 'Content-Type': contentType }, body });
+      expect(res.status).toBe(200);
+      return res.json().text as string;
+    };
+    const plain = await transcribe('default');
+    const withVocabulary = await transcribe(project);
+    expect(plain).not.toMatch(/sweynheim|pannartz/i);
+    expect(withVocabulary).toMatch(/\bSweynheim\b/);
+    expect(withVocabulary).toMatch(/\bPannartz\b/);
+    expect(wordErrorRate(reference(file), withVocabulary).wer).toBeLessThan(wordErrorRate(reference(file), plain).wer);
+  });
+
+  it('honours speaker-count hints and refuses contradictory ones', async () => {
+    const sample = fs.readFileSync(path.join(audioDir, 'diarization', 'sample.flac')); // a two-party call
+    const post = (fields: Array<{ name: string; value: string }>) => {
+      const { body, contentType } = multipartBody([
+        { name: 'model', value: 'whisper-1' },
+        { name: 'response_format', value: 'diarized_json' },
+        ...fields,
+        { name: 'file', file: sample, filename: 'sample.flac' },
+      ]);
+      return rawRequest(`${svc.url}/v1/audio/transcriptions`, { method: 'POST', headers: { ...auth, 'Content-Type': contentType }, body });
+    };
+    const one = await post([{ name: 'max_speakers', value: '1' }]);
+    expect(one.status).toBe(200);
+    expect(new Set(one.json().segments.map((s: { speaker: string }) => s.speaker))).toEqual(new Set(['S1']));
+    for (const [fields, param] of [
+      [[{ name: 'min_speakers', value: '3' }, { name: 'max_speakers', value: '2' }], 'min_speakers'],
+      [[{ name: 'max_speakers', value: '0' }], 'max_speakers'],
+      [[{ name: 'min_speakers', value: '1.5' }], 'min_speakers'],
+    ] as const) {
+      const res = await post([...fields]);
+      expect(res.status).toBe(400);
+      expect(res.json().error).toMatchObject({ type: 'invalid_request_error', param });
+    }
+    const { body, contentType } = multipartBody([
+      { name: 'project_key', value: 'hints' },
+      { name: 'min_speakers', value: '4' },
+      { name: 'max_speakers', value: '2' },
+      { name: 'file', file: sample, filename: 'sample.flac' },
+    ]);
+    const upload = await rawRequest(`${svc.url}/v1/speech/transcriptions`, { method: 'POST', headers: { ...auth, 'Content-Type': contentType }, body });
+    expect(upload.status).toBe(422);
+    expect(upload.json().detail).toEqual([expect.objectContaining({ loc: ['body', 'min_speakers'], type: 'value_error' })]);
   });
 
   it('serves text, srt and vtt that an independent subtitle parser reads', async () => {
@@ -48,6 +116,8 @@ describe('transcription', { timeout: 240_000 }, () => {
     const srt = String(await client.audio.transcriptions.create({ file: lj(), model: 'whisper-1', response_format: 'srt' }));
     const cues = parseSync(srt).filter((n) => n.type === 'cue');
     expect(cues.length).toBeGreaterThan(0);
+    expect((cues[0]!.data as { text: string }).text).toMatch(/^[A-Z]/);
+    expect((cues.at(-1)!.data as { text: string }).text).toMatch(/\.$/);
     for (const cue of cues) expect((cue.data as { end: number }).end).toBeGreaterThan((cue.data as { start: number }).start);
     const vtt = String(await client.audio.transcriptions.create({ file: lj(), model: 'whisper-1', response_format: 'vtt' }));
     expect(vtt.startsWith('WEBVTT')).toBe(true);

@@ -26,6 +26,7 @@ import {
   ProjectDetail,
   ProjectSpeaker,
   ProjectSpeakerUpdate,
+  ProjectVocabulary,
   Session,
   SessionPage,
   SessionSummary,
@@ -82,10 +83,21 @@ const uploadBody = UploadFields.extend({ file: z.string().meta({ format: 'binary
 const openAiBody = OpenAITranscriptionFields.omit({ timestamp_granularities: true, known_speaker_names: true, known_speaker_references: true, stream: true, chunking_strategy: true })
   .extend({
     file: z.string().meta({ format: 'binary', description: 'The recording' }),
+    prompt: z
+      .string()
+      .max(16_384)
+      .optional()
+      .meta({
+        description:
+          "Whisper's initial prompt. With PocketSphinx, its words that the dictionary lacks (names, jargon) get pronunciations and a place in the language model for this request, and are spelled as written here; the project's vocabulary is added to it",
+      }),
     stream: z.boolean().optional().meta({ description: 'Server-Sent Events: transcript.text.delta per decoded segment, then transcript.text.done' }),
     'timestamp_granularities[]': z.array(z.enum(['word', 'segment'])).optional().meta({ description: 'With verbose_json: word and/or segment timings' }),
     chunking_strategy: z.string().optional().meta({ description: '"auto" or a JSON server_vad object' }),
-    'known_speaker_names[]': z.array(z.string()).optional(),
+    'known_speaker_names[]': z
+      .array(z.string())
+      .optional()
+      .meta({ description: 'Names of speakers (up to 4), one reference clip each; their number is the minimum speaker count unless min_speakers is given' }),
     'known_speaker_references[]': z.array(z.string()).optional().meta({ description: 'Data URLs of short audio clips, one per name' }),
   });
 
@@ -146,6 +158,21 @@ export function openApiDocument() {
           summary: 'Read a project with its known speakers',
           requestParams: { path: projectParam },
           responses: { '200': json(ProjectDetail, 'The project'), ...speechErrors(401, 404, 422) },
+        }),
+      },
+      '/v1/speech/projects/{project}/vocabulary': {
+        get: op({
+          summary: "Read the project's vocabulary",
+          description:
+            'Names and terms every transcription in this project expects, beside the request\'s `prompt`. PocketSphinx gives the words its dictionary lacks pronunciations (espeak-ng) and a place in its language model, and writes them as spelled here; Whisper receives them at the head of its prompt.',
+          requestParams: { path: projectParam },
+          responses: { '200': json(ProjectVocabulary, 'The terms'), ...speechErrors(401, 404, 422) },
+        }),
+        put: op({
+          summary: "Replace the project's vocabulary",
+          requestParams: { path: projectParam },
+          requestBody: { content: { 'application/json': { schema: ProjectVocabulary } } },
+          responses: { '200': json(ProjectVocabulary, 'The stored terms (repeats dropped)'), ...speechErrors(401, 404, 413, 415, 422) },
         }),
       },
       '/v1/speech/projects/{project}/speakers/{speaker_id}': {

@@ -30,6 +30,8 @@ export interface RecognizeOptions {
   offset?: number;
   /** Vocabulary and context hint; engines that cannot use it ignore it. */
   prompt?: string;
+  /** Words and names to expect (a project's vocabulary), beside the prompt. */
+  vocabulary?: readonly string[];
   /** ISO 639-1 code of the spoken language; engines with one language ignore it. */
   language?: string;
   /** OpenAI's sampling temperature (0–1; 0 = deterministic with fallback); engines that do not sample ignore it. */
@@ -40,6 +42,11 @@ export interface RecognizeOptions {
 /** A speech-to-text engine. Implementations load their model lazily, on first use. */
 export interface Recognizer {
   readonly id: string;
+  /**
+   * True when the engine writes cased, punctuated text itself (Whisper). Otherwise the pipeline writes
+   * sentences from pauses and pitch (speech/text).
+   */
+  readonly writesText?: boolean;
   recognize(pcm: Float32Array, options?: RecognizeOptions): Promise<RecognizedSegment[]>;
   close(): Promise<void>;
 }

@@ -1,6 +1,6 @@
 /**
  * Numbered schema migrations, applied in order at start inside one transaction each. Never edit a
- * migration that has shipped: add the next number.
+ * migration that has shipped: add the next number. (6 belongs to another branch; numbers need not be contiguous.)
  */
 export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
   {
@@ -216,6 +216,13 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
       );
       -- 'voice': matched by the voice profile; 'editor': chosen by hand (kept when profiles are measured again).
       ALTER TABLE session_speakers ADD COLUMN assigned TEXT NOT NULL DEFAULT 'voice';
+    `,
+  },
+  {
+    version: 7,
+    name: 'project vocabulary (names and terms handed to the recognizer)',
+    sql: `
+      ALTER TABLE projects ADD COLUMN vocabulary_json TEXT NOT NULL DEFAULT '[]';
     `,
   },
 ];

@@ -58,6 +58,17 @@ export class ProjectStore {
     return rows.map(({ profile_json, ...speaker }) => ({ ...speaker, profile: JSON.parse(profile_json) as number[] }));
   }
 
+  /** The project's vocabulary terms, in the order they were given. */
+  vocabulary(projectId: string): string[] {
+    const row = this.db.prepare('SELECT vocabulary_json FROM projects WHERE id = ?').get(projectId) as { vocabulary_json: string } | undefined;
+    return row ? (JSON.parse(row.vocabulary_json) as string[]) : [];
+  }
+
+  setVocabulary(projectId: string, terms: readonly string[]): string[] {
+    this.db.prepare('UPDATE projects SET vocabulary_json = ? WHERE id = ?').run(JSON.stringify(terms), projectId);
+    return this.vocabulary(projectId);
+  }
+
   renameSpeaker(projectId: string, speakerId: string, name: string): ProjectSpeaker | null {
     const result = this.db.prepare('UPDATE project_speakers SET name = ? WHERE id = ? AND project_id = ?').run(name, speakerId, projectId);
     if (result.changes === 0) return null;

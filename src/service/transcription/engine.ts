@@ -6,6 +6,8 @@ export interface TranscribeRequest {
   engine: ResolvedEngine;
   language: string;
   prompt?: string;
+  /** The project's vocabulary: names and terms to expect, beside the prompt. */
+  vocabulary?: readonly string[];
   /** OpenAI's sampling temperature (0–1); engines that do not sample ignore it. */
   temperature?: number;
   minSpeakers?: number;

@@ -114,6 +114,7 @@ export function createLocalTranscription(deps: {
         {
           language: request.language,
           prompt: request.prompt,
+          vocabulary: request.vocabulary,
           minSpeakers: request.minSpeakers,
           maxSpeakers: request.maxSpeakers,
           signal: request.signal,

@@ -6,10 +6,11 @@ import { issue, parseInput } from '../http/validation';
 import { readMultipart, singleField, singleFile, type MultipartForm } from '../http/multipart';
 import { intakeRecording } from '../recordings/intake';
 import { NotMediaError } from '../media/probe';
-import { ProjectKey } from '../../shared/schemas';
+import { ProjectKey, SpeakerCount } from '../../shared/schemas';
 import { assertEngineLanguage } from '../models/registry';
 import type { Span, Transcript } from '../speech/types';
 import { renderSubtitles } from './subtitles';
+import { assertSpeakerRange, speakerHints } from './speaker-hints';
 import { diarizedJsonResponse, diarizedSegment, jsonResponse, usageOf, verboseJsonResponse } from './openai-formats';
 
 export const RESPONSE_FORMATS = ['json', 'text', 'verbose_json', 'srt', 'vtt', 'diarized_json'] as const;
@@ -37,6 +38,8 @@ export const OpenAITranscriptionFields = z.object({
   known_speaker_names: z.array(z.string().min(1).max(200)).max(4).optional(),
   known_speaker_references: z.array(z.string().regex(/^data:audio\/[a-z0-9.+-]+;base64,/i, 'must be a data URL of audio')).max(4).optional(),
   project_key: ProjectKey.optional(),
+  min_speakers: SpeakerCount.optional(),
+  max_speakers: SpeakerCount.optional(),
 });
 
 function repeated(form: MultipartForm, name: string): string[] | undefined {
@@ -68,9 +71,12 @@ function readFields(form: MultipartForm) {
       known_speaker_names: repeated(form, 'known_speaker_names'),
       known_speaker_references: repeated(form, 'known_speaker_references'),
       project_key: singleField(form, 'project_key'),
+      min_speakers: singleField(form, 'min_speakers'),
+      max_speakers: singleField(form, 'max_speakers'),
     },
     'body',
   );
+  assertSpeakerRange(fields);
   if (fields.timestamp_granularities && fields.response_format !== 'verbose_json') {
     throw new ValidationFailure([
       issue(['body', 'timestamp_granularities'], 'timestamp_granularities requires response_format=verbose_json', 'value_error', fields.timestamp_granularities),
@@ -177,6 +183,8 @@ export function openAiTranscriptionsHandler(ctx: ServiceContext) {
         engine,
         language,
         prompt: fields.prompt,
+        vocabulary: ctx.projects.vocabulary(session.project.id),
+        ...speakerHints(fields),
         temperature: fields.temperature,
         vad: vadSettings(fields.chunking_strategy),
         signal: controller.signal,

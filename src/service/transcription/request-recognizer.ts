@@ -7,6 +7,7 @@ import type { RecognizeOptions, Recognizer } from '../speech/types';
 export function withRequestOptions(recognizer: Recognizer, extra: Pick<RecognizeOptions, 'language' | 'temperature'>): Recognizer {
   return {
     id: recognizer.id,
+    writesText: recognizer.writesText,
     recognize: (pcm, options = {}) => recognizer.recognize(pcm, { ...extra, ...options }),
     // Closing belongs to whoever created the shared recognizer.
     close: async () => {},

@@ -3,6 +3,7 @@ import { JobFailure } from '../jobs/job-runner';
 import type { ServiceContext } from '../context';
 import { TRANSCRIBE_JOB } from '../recordings/intake';
 import { HttpError } from '../http/errors';
+import { speakerHints } from './speaker-hints';
 
 export interface TranscribeJobPayload {
   model?: string;
@@ -34,8 +35,8 @@ export function registerTranscribeJob(ctx: ServiceContext, runner: JobRunner, af
       engine,
       language: summary.language,
       prompt: payload.prompt,
-      minSpeakers: payload.min_speakers,
-      maxSpeakers: payload.max_speakers,
+      vocabulary: ctx.projects.vocabulary(summary.project.id),
+      ...speakerHints(payload),
       signal,
       onProgress: (fraction, stage) => {
         progress(fraction, stage);

@@ -10,3 +10,11 @@ export const PageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20).meta({ description: 'Page size, 1–100' }),
   offset: z.coerce.number().int().min(0).default(0).meta({ description: 'Items to skip' }),
 });
+
+/** A speaker-count hint for diarization (`min_speakers`, `max_speakers`): whole number 1–32. */
+export const SpeakerCount = z.coerce
+  .number()
+  .int()
+  .min(1)
+  .max(32)
+  .meta({ description: 'Speaker-count hint for diarization, 1–32', example: 2 });

@@ -40,6 +40,38 @@ export const ProjectSpeakerUpdate = z
   .strictObject({ name: z.string().trim().min(1).max(200) })
   .meta({ id: 'ProjectSpeakerUpdate' });
 
+/** Most terms a project's vocabulary holds (the recognizer gives its own entries to at most 200 words). */
+export const MAX_VOCABULARY_TERMS = 500;
+
+export const VocabularyTerm = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .regex(/^[\p{L}\p{N}][\p{L}\p{N}'’. -]*$/u, 'must be a word or short phrase: letters, digits, spaces, apostrophes, hyphens and periods, starting with a letter or digit')
+  .meta({ description: 'A name, term or short phrase, spelled as it should be written', example: 'Siobhan McAllister' });
+
+export const ProjectVocabulary = z
+  .strictObject({
+    terms: z
+      .array(VocabularyTerm)
+      .max(MAX_VOCABULARY_TERMS)
+      .meta({ description: `Up to ${MAX_VOCABULARY_TERMS} terms; repeats (ignoring case) are dropped, the first spelling kept` }),
+  })
+  .meta({ id: 'ProjectVocabulary' });
+
+/** Terms without repeats (ignoring case), first spelling kept, in the order given. */
+export function uniqueTerms(terms: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return terms.filter((t) => {
+    const key = t.toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 export type Project = z.infer<typeof Project>;
+export type ProjectVocabulary = z.infer<typeof ProjectVocabulary>;
 export type ProjectDetail = z.infer<typeof ProjectDetail>;
 export type ProjectSpeaker = z.infer<typeof ProjectSpeaker>;

@@ -47,6 +47,9 @@ export interface ApiClient extends WhisperModelsApi, TranscriptEditsApi {
   listProjects(signal?: AbortSignal): Promise<Project[]>;
   createProject(input: { key: string; name: string }): Promise<Project>;
   getProject(idOrKey: string, signal?: AbortSignal): Promise<ProjectDetail>;
+  /** The project's vocabulary terms (names and jargon handed to the recognizer). */
+  getVocabulary(project: string, signal?: AbortSignal): Promise<string[]>;
+  setVocabulary(project: string, terms: string[]): Promise<string[]>;
   listSessions(
     project: string,
     page?: { limit?: number; offset?: number },
@@ -190,6 +193,10 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     listProjects: async (signal) => (await json<{ data: Project[] }>('/v1/speech/projects', { signal })).data,
     createProject: (input) => json<Project>('/v1/speech/projects', jsonBody('POST', input)),
     getProject: (idOrKey, signal) => json<ProjectDetail>(`/v1/speech/projects/${enc(idOrKey)}`, { signal }),
+    getVocabulary: async (project, signal) =>
+      (await json<{ terms: string[] }>(`/v1/speech/projects/${enc(project)}/vocabulary`, { signal })).terms,
+    setVocabulary: async (project, terms) =>
+      (await json<{ terms: string[] }>(`/v1/speech/projects/${enc(project)}/vocabulary`, jsonBody('PUT', { terms }))).terms,
     listSessions: (project, page = {}, signal) => {
       const q = new URLSearchParams({
         project,

@@ -7,6 +7,7 @@ import { ProgressBar } from '../components/ProgressBar';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { TopBar } from '../components/TopBar';
 import { UploadZone } from '../components/UploadZone';
+import { VocabularyEditor } from '../components/VocabularyEditor';
 import { useLoad, usePolling } from '../hooks';
 import { formatBytes, formatDuration } from '../lib/format';
 import { routeHash } from '../lib/route';
@@ -152,6 +153,7 @@ export function ProjectView({ projectKey }: { projectKey: string }) {
                 </div>
               </>
             )}
+            <VocabularyEditor projectKey={projectKey} />
           </>
         )}
         <h2>Recordings</h2>

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { ProjectCreate, ProjectSpeakerUpdate } from '../../../shared/schemas';
+import { ProjectCreate, ProjectSpeakerUpdate, ProjectVocabulary, uniqueTerms } from '../../../shared/schemas';
 import { HttpError } from '../errors';
 import { parseInput } from '../validation';
 import { ProjectKeyTaken, type ProjectStore } from '../../storage/project-store';
@@ -35,6 +35,19 @@ export function projectsRouter(projects: ProjectStore): Router {
     const { project: ref } = parseInput(ProjectRef, req.params, 'path');
     const project = findProject(ref);
     res.json({ ...project, speakers: projects.speakers(project.id) });
+  });
+
+  // Names and terms every transcription in the project expects (see README, "Custom vocabulary").
+  router.get('/:project/vocabulary', (req, res) => {
+    const { project: ref } = parseInput(ProjectRef, req.params, 'path');
+    res.json({ terms: projects.vocabulary(findProject(ref).id) });
+  });
+
+  router.put('/:project/vocabulary', (req, res) => {
+    const { project: ref } = parseInput(ProjectRef, req.params, 'path');
+    const body = parseInput(ProjectVocabulary, req.body, 'body');
+    const project = findProject(ref);
+    res.json({ terms: projects.setVocabulary(project.id, uniqueTerms(body.terms)) });
   });
 
   router.patch('/:project/speakers/:speaker_id', (req, res) => {

@@ -2,11 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Router, type Request } from 'express';
 import { z } from 'zod';
-import { MediaPatch, PageQuery, ProjectKey, ProjectName } from '../../../shared/schemas';
+import { MediaPatch, PageQuery, ProjectKey, ProjectName, SpeakerCount } from '../../../shared/schemas';
 import { HttpError } from '../errors';
 import { parseInput } from '../validation';
 import { readMultipart, singleField, singleFile } from '../multipart';
 import { intakeRecording } from '../../recordings/intake';
+import { assertSpeakerRange } from '../../transcription/speaker-hints';
+import type { TranscribeJobPayload } from '../../transcription/transcribe-job';
 import { mergeTimebase } from '../../recordings/timebase';
 import { NotMediaError } from '../../media/probe';
 import { signAudio } from '../../auth/signed-url';
@@ -25,6 +27,8 @@ export const UploadFields = z.object({
   project_key: ProjectKey,
   project_name: ProjectName.optional(),
   language: z.string().optional(),
+  min_speakers: SpeakerCount.optional(),
+  max_speakers: SpeakerCount.optional(),
 });
 
 export function baseUrl(req: Request): string {
@@ -47,12 +51,21 @@ export function transcriptionsRouter(ctx: ServiceContext): Router {
     try {
       const fields = parseInput(
         UploadFields,
-        { project_key: singleField(form, 'project_key'), project_name: singleField(form, 'project_name'), language: singleField(form, 'language') },
+        {
+          project_key: singleField(form, 'project_key'),
+          project_name: singleField(form, 'project_name'),
+          language: singleField(form, 'language'),
+          min_speakers: singleField(form, 'min_speakers'),
+          max_speakers: singleField(form, 'max_speakers'),
+        },
         'body',
       );
+      assertSpeakerRange(fields);
       const file = singleFile(form, 'file');
       const language = ctx.languages.resolve(fields.language, ['body', 'language']);
-      const session = await intakeRecording(ctx, file, { projectKey: fields.project_key, projectName: fields.project_name, language });
+      const hints: TranscribeJobPayload = { min_speakers: fields.min_speakers, max_speakers: fields.max_speakers };
+      const jobPayload: Record<string, unknown> = { ...hints };
+      const session = await intakeRecording(ctx, file, { projectKey: fields.project_key, projectName: fields.project_name, language, jobPayload });
       res.status(201).location(`/v1/speech/transcriptions/${session.id}`).json(session);
     } catch (error) {
       if (error instanceof NotMediaError) throw new HttpError(415, error.message, { code: 'unsupported_file' });

@@ -51,6 +51,8 @@ class EnergyVad implements VoiceActivityDetector {
 
 class FakeRecognizer implements Recognizer {
   readonly id = 'fake-tones';
+  // These tests follow words through the pipeline as the engine wrote them; one test below turns writing on.
+  writesText = true;
   calls: Span[] = [];
   running = 0;
   maxRunning = 0;
@@ -159,6 +161,21 @@ describe('transcribeFile', () => {
     const fractions = progress.map((p) => p[0]);
     expect(fractions).toEqual([...fractions].sort((a, b) => a - b));
     expect(progress.at(-1)).toEqual([1, 'done']);
+  });
+
+  it('writes sentences for an engine that does not: case and punctuation from pauses, streamed as in the end', async () => {
+    const recognizer = new FakeRecognizer();
+    recognizer.writesText = false;
+    const streamed: string[] = [];
+    const transcript = await transcribeFile(
+      join(dir, 'tones.m4a'),
+      { tools, vad: new EnergyVad(), recognizer },
+      { onSegment: (s) => streamed.push(s.text), chunks: { maxChunkSeconds: 20, mergeGapSeconds: 0.6 } },
+    );
+    // 0.1 s between "low" and "high" is no boundary; the 2 s and 3 s pauses end sentences; so does the end.
+    expect(transcript.text).toBe('Low high. Low. High.');
+    expect(streamed).toEqual(['Low high.', 'Low.', 'High.']);
+    expect(transcript.segments.flatMap((s) => s.words.map((w) => w.word))).toEqual(['Low', 'high.', 'Low.', 'High.']);
   });
 
   it('labels everything S1 without a diarizer', async () => {

@@ -16,10 +16,14 @@ import { ChunkMerger, splitAtQuietPoints, type ChunkOptions } from './chunks';
 import { RetainedPcm, WindowedPcm, type PcmStore } from './pcmStore';
 import { assignSpeakers } from './speakers';
 import { openVadStream } from './vadStream';
+import { SentenceWriter } from '../text/readable';
+import { writtenForms } from '../text/casing';
+import { pitchTrack, wordEndFalls, type PitchTrack } from '../text/pitch-cues';
 
 /**
  * decode (ffmpeg, streamed) → VAD (streamed) → chunks → recognizer (in parallel, results in order)
- * → diarization → speakers on words and segments → Transcript.
+ * → written text (sentence case and punctuation from pauses and pitch, speech/text; skipped for engines that
+ * write text themselves) → diarization → speakers on words and segments → Transcript.
  *
  * Memory: recognition only ever needs the chunks in flight, but the Diarizer contract takes the whole
  * signal, so with a diarizer the PCM of the recording is kept in one pre-sized buffer (230 MB per hour of
@@ -49,6 +53,8 @@ export interface TranscribeOptions {
   /** Recorded on the transcript; the engine decides what it can recognize. Default 'en'. */
   language?: string;
   prompt?: string;
+  /** Words and names to expect (the project's vocabulary); handed to the recognizer beside the prompt. */
+  vocabulary?: readonly string[];
   minSpeakers?: number;
   maxSpeakers?: number;
   signal?: AbortSignal;
@@ -118,6 +124,8 @@ export async function transcribeBlocks(
   const speech: Span[] = [];
   const queue = new OrderedRecognition(recognizer, concurrency, {
     prompt: options.prompt,
+    vocabulary: options.vocabulary,
+    writer: recognizer.writesText ? null : new SentenceWriter(writtenForms([options.prompt ?? ''], options.vocabulary)),
     signal,
     onSegment: options.onSegment,
     onChunkDone: () => reportRecognized(),
@@ -172,6 +180,7 @@ export async function transcribeBlocks(
     if (signal.aborted) throw abortReason(signal);
     onSpans(await vad.finish());
     submit(merger.finish());
+    queue.close();
     pendingChunk = null;
   } catch (error) {
     controller.abort(error);
@@ -242,6 +251,12 @@ function renameSpeakers(result: DiarizationResult, relabel: Map<string, string>)
   };
 }
 
+interface Recognized {
+  segments: RecognizedSegment[];
+  /** Pitch cue per word (pitch-cues.ts), empty when no writer needs it. */
+  falls: (number | null)[];
+}
+
 /**
  * Runs recognitions with at most `concurrency` at once and hands their segments on strictly in
  * submission order, so a listener can stream them as deltas.
@@ -250,7 +265,11 @@ class OrderedRecognition {
   private running = 0;
   private readonly slots: (() => void)[] = [];
   private readonly roomWaiters: (() => void)[] = [];
-  private readonly inFlight: { span: Span; done: boolean; promise: Promise<RecognizedSegment[]> }[] = [];
+  private readonly inFlight: { span: Span; done: boolean; promise: Promise<Recognized> }[] = [];
+  /** Start of every piece submitted, in order, and whether more may come (the writer needs the gap after a piece). */
+  private readonly starts: number[] = [];
+  private closed = false;
+  private readonly startWaiters: (() => void)[] = [];
   private chain: Promise<void> = Promise.resolve();
   private readonly segments: RecognizedSegment[] = [];
   private unfinished = 0;
@@ -261,6 +280,9 @@ class OrderedRecognition {
     private readonly concurrency: number,
     private readonly opts: {
       prompt?: string;
+      vocabulary?: readonly string[];
+      /** Writes the recognizer's words as text; null for engines that write text themselves. */
+      writer?: SentenceWriter | null;
       signal: AbortSignal;
       onSegment?: (segment: RecognizedSegment, index: number) => void;
       /** After each chunk's segments are delivered, in order (progress keeps moving once decoding is done). */
@@ -276,6 +298,9 @@ class OrderedRecognition {
 
   submit(span: Span, pcm: Float32Array): void {
     this.unfinished++;
+    const index = this.starts.length;
+    this.starts.push(span.start);
+    for (const wake of this.startWaiters.splice(0)) wake();
     const entry = { span, done: false, promise: this.run(pcm, span) };
     entry.promise.then(
       () => this.finished(entry),
@@ -287,7 +312,9 @@ class OrderedRecognition {
     );
     this.inFlight.push(entry);
     this.chain = this.chain.then(async () => {
-      const result = await entry.promise;
+      const recognized = await entry.promise;
+      const writer = this.opts.writer;
+      const result = writer ? writer.write(recognized.segments, recognized.falls, await this.startAfter(index)) : recognized.segments;
       this.inFlight.shift();
       for (const segment of result) {
         this.segments.push(segment);
@@ -298,16 +325,36 @@ class OrderedRecognition {
     this.chain.catch(() => {});
   }
 
-  private async run(pcm: Float32Array, span: Span): Promise<RecognizedSegment[]> {
+  /** No more pieces will be submitted. */
+  close(): void {
+    this.closed = true;
+    for (const wake of this.startWaiters.splice(0)) wake();
+  }
+
+  /** Start of the piece after piece `index`, once it is submitted; null when none follows. */
+  private async startAfter(index: number): Promise<number | null> {
+    while (this.starts.length <= index + 1 && !this.closed) {
+      await new Promise<void>((resolve) => this.startWaiters.push(resolve));
+    }
+    return this.starts[index + 1] ?? null;
+  }
+
+  private async run(pcm: Float32Array, span: Span): Promise<Recognized> {
     if (this.running >= this.concurrency) await new Promise<void>((resolve) => this.slots.push(resolve));
     this.running++;
     try {
       if (this.opts.signal.aborted) throw abortReason(this.opts.signal);
-      return await this.recognizer.recognize(pcm, {
+      const pending = this.recognizer.recognize(pcm, {
         offset: span.start,
         prompt: this.opts.prompt,
+        vocabulary: this.opts.vocabulary,
         signal: this.opts.signal,
       });
+      // Pitch is measured while the decoder works (it runs in another process).
+      const track: PitchTrack | null = this.opts.writer ? pitchTrack(pcm, span.start) : null;
+      const segments = await pending;
+      const falls = track ? wordEndFalls(track, segments.flatMap((s) => s.words)) : [];
+      return { segments, falls };
     } finally {
       this.running--;
       this.slots.shift()?.();

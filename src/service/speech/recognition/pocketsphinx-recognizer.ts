@@ -11,6 +11,8 @@ import { RECOGNITION_ARGS } from './pocketsphinx/decoder-args';
 import { assertPocketSphinxAvailable } from './pocketsphinx/model';
 import { float32ToInt16Le, splitPoints } from './pocketsphinx/pcm';
 import { wordsToSegments } from './pocketsphinx/segments';
+import { VocabularyDecoders } from './pocketsphinx/vocabulary-decoders';
+import { vocabularyWords } from './pocketsphinx/vocabulary';
 
 export { pocketSphinxAvailable } from './pocketsphinx/model';
 
@@ -29,57 +31,83 @@ export interface PocketSphinxRecognizerOptions {
 /**
  * CMU PocketSphinx (Debian's 5prealpha build and US English model) behind the Recognizer contract.
  *
- * `prompt` is accepted and ignored: the decoder's only vocabulary/context control is its trigram
- * language model, and biasing it means rebuilding or interpolating a 27 MB model per request, which
- * costs more than the decode. (Words missing from the dictionary cannot be recognised at all.)
+ * `prompt` and `vocabulary` carry words: those the dictionary lacks get pronunciations from espeak-ng
+ * and a unigram in the language model, decoded by a pool of their own (pocketsphinx/vocabulary.ts);
+ * the rest of the prompt cannot bias the decoder (see there). Words come back bare and lower case; the
+ * pipeline writes them as sentences (speech/text).
  */
 export function createPocketSphinxRecognizer(options: PocketSphinxRecognizerOptions = {}): Recognizer {
   const workers = options.workers ?? Math.min(2, Math.max(1, os.availableParallelism()));
   const maxPiece = Math.round((options.maxPieceSeconds ?? 30) * SAMPLE_RATE);
   const pause = options.segmentPauseSeconds ?? 0.6;
   let pool: DecoderPool | null = null;
+  let vocabulary: VocabularyDecoders | null = null;
+  const args = { ...RECOGNITION_ARGS, ...options.decoderArgs };
 
   // Model check and process start wait for the first chunk, so listing the engine costs nothing.
   const getPool = () => {
     if (!pool) {
       const model = assertPocketSphinxAvailable(options.env);
-      pool = new DecoderPool({ model, args: { ...RECOGNITION_ARGS, ...options.decoderArgs } }, workers);
+      pool = new DecoderPool({ model, args }, workers);
     }
     return pool;
+  };
+  const poolFor = async (opts: RecognizeOptions): Promise<DecoderPool> => {
+    const words = vocabularyWords([opts.prompt, ...(opts.vocabulary ?? [])]);
+    if (words.length === 0) return getPool();
+    vocabulary ??= new VocabularyDecoders({
+      model: assertPocketSphinxAvailable(options.env),
+      args,
+      workers,
+      espeak: (options.env ?? process.env).TAKELINE_ESPEAK_NG || 'espeak-ng',
+    });
+    return (await vocabulary.poolFor(words))?.pool ?? getPool();
   };
 
   return {
     id: 'pocketsphinx-en-us',
     async recognize(pcm: Float32Array, opts: RecognizeOptions = {}): Promise<RecognizedSegment[]> {
       const offset = opts.offset ?? 0;
-      const decoders = getPool();
       const bounds = [0, ...splitPoints(pcm, maxPiece), pcm.length];
       const pieces = bounds.slice(1).map((end, i) => ({ start: bounds[i]!, end }));
-      const results = await Promise.all(
-        pieces.map(({ start, end }) =>
-          decoders.run(async (worker) => {
-            // Digital silence has no spectrum to normalise: the decoder's batch CMN then invents a word.
-            if (isDigitalSilence(pcm, start, end)) return [];
-            const { words } = await worker.decode(
-              float32ToInt16Le(pcm.subarray(start, end)),
-              undefined,
-              opts.signal,
-            );
-            const base = offset + start / SAMPLE_RATE;
-            return words.map((w): RecognizedWord => ({
-              word: w.word,
-              start: round(base + w.start),
-              end: round(base + w.start + w.duration),
-              confidence: w.confidence,
-            }));
-          }, opts.signal),
-        ),
-      );
-      return wordsToSegments(results.flat(), pause);
+      const decode = async (decoders: DecoderPool) => {
+        const results = await Promise.all(
+          pieces.map(({ start, end }) =>
+            decoders.run(async (worker) => {
+              // Digital silence has no spectrum to normalise: the decoder's batch CMN then invents a word.
+              if (isDigitalSilence(pcm, start, end)) return [];
+              const { words } = await worker.decode(float32ToInt16Le(pcm.subarray(start, end)), undefined, opts.signal);
+              const base = offset + start / SAMPLE_RATE;
+              return words.map((w): RecognizedWord => ({
+                word: w.word,
+                start: round(base + w.start),
+                end: round(base + w.start + w.duration),
+                confidence: w.confidence,
+              }));
+            }, opts.signal),
+          ),
+        );
+        return results.flat();
+      };
+      const decoders = await poolFor(opts);
+      let words: RecognizedWord[];
+      try {
+        words = await decode(decoders);
+      } catch (error) {
+        const shared = getPool();
+        // (Another chunk's failure may have closed this pool under it: that shows as an AbortError too.)
+        if (decoders === shared || opts.signal?.aborted) throw error;
+        // The class language model is the decoder's least trodden path (it has crashed with several classes):
+        // a vocabulary that fails is dropped and the chunk decoded without it, rather than failing the request.
+        await vocabulary?.discard(decoders);
+        words = await decode(shared);
+      }
+      return wordsToSegments(words, pause);
     },
     async close() {
-      await pool?.close();
+      await Promise.all([pool?.close(), vocabulary?.close()]);
       pool = null;
+      vocabulary = null;
     },
   };
 }

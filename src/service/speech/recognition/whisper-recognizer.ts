@@ -27,10 +27,12 @@ export function createWhisperRecognizer(options: WhisperRecognizerOptions): Reco
   const host = new WhisperHostProcess({ modelFile: options.modelFile, idleSeconds: options.idleSeconds });
   return {
     id: options.id,
+    writesText: true,
     async recognize(pcm: Float32Array, opts: RecognizeOptions = {}): Promise<RecognizedSegment[]> {
       const params = whisperParams({
         language: opts.language,
-        prompt: opts.prompt,
+        // Whisper's initial prompt is its vocabulary hint: the project's words lead, the request's prompt follows.
+        prompt: [opts.vocabulary?.join(', '), opts.prompt].filter(Boolean).join('. ') || undefined,
         temperature: opts.temperature,
         threads,
         multilingual: options.multilingual,

@@ -61,3 +61,13 @@ describe('alignWords', () => {
     expect(pooled.wer).toBeCloseTo(1 / 6);
   });
 });
+
+describe('written transcripts (speech/text)', () => {
+  it('score exactly as the recognizer\'s bare words: case and the added punctuation normalise away', () => {
+    const ref = 'I hope Mr. Newman will come, said the keeper. It is late';
+    const bare = "i hope mister newman will come said the keeper it's late";
+    const written = "I hope Mister Newman will come, said the keeper. It's late.";
+    expect(normalizeWords(written)).toEqual(normalizeWords(bare));
+    expect(wordErrorRate(ref, written)).toEqual(wordErrorRate(ref, bare));
+  });
+});
