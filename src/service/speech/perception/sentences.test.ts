@@ -17,9 +17,9 @@ describe('sentence ends', () => {
     expect(isPunctuated([{ words: [{ word: 'we' }, { word: 'went' }] }])).toBe(false);
   });
 
-  it('without punctuation: a pause after a pitch fall of 2 st or more below the line median', () => {
-    // Median word pitch 120 Hz; 100 Hz is 3.2 st below, 110 Hz only 1.5 st.
-    const words = [w('we', 0, 0.3), w('went', 0.3, 0.6, 120, 100), w('then', 1.0, 1.3), w('it', 1.3, 1.5, 120, 110), w('rained', 1.9, 2.3, 118, 100)];
+  it('without punctuation: a pause after a pitch fall of 1.5 st or more below the line median (the transcript rule)', () => {
+    // Median word pitch 120 Hz; 100 Hz is 3.2 st below, 112 Hz only 1.2 st.
+    const words = [w('we', 0, 0.3), w('went', 0.3, 0.6, 120, 100), w('then', 1.0, 1.3), w('it', 1.3, 1.5, 120, 112), w('rained', 1.9, 2.3, 118, 100)];
     // "went": fall and a 0.4 s pause → end. "it": a pause but too small a fall. "rained": ends the line with a fall.
     expect(sentenceEnds(words, false)).toEqual([1, 4]);
   });
@@ -27,6 +27,11 @@ describe('sentence ends', () => {
   it('a fall without a pause is no sentence end, and an unvoiced ending says nothing', () => {
     const words = [w('we', 0, 0.3), w('went', 0.3, 0.6, 120, 100), w('on', 0.65, 0.9, 120, null)];
     expect(sentenceEnds(words, false)).toEqual([]);
+  });
+
+  it('a very long pause ends a sentence whatever the pitch; a function word ends none', () => {
+    const words = [w('we', 0, 0.3), w('waited', 0.3, 0.7, 120, 125), w('for', 2.2, 2.4, 120, 100), w('it', 2.9, 3.1, 120, 125)];
+    expect(sentenceEnds(words, false)).toEqual([1]);
   });
 
   it('fillers are skipped when looking for the next word', () => {

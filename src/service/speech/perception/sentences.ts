@@ -1,14 +1,13 @@
 import { median } from '../../dsp/stats';
+import { SENTENCE_RULE, sentenceMarks } from '../text/sentences';
 
 /**
  * Where sentences end (README "Sentence ends"). The transcript's punctuation decides when the recording's
- * transcript has any (a recognizer that punctuates marks every end); otherwise a word ends a sentence when
- * a pause of at least SENTENCE_PAUSE follows it (or it ends the line) and its pitch falls: the F0 it ends
- * on is at least PITCH_FALL_ST below the line's median word pitch — the final fall of a statement.
+ * transcript has any (a recognizer that punctuates marks every end); otherwise the rule that writes
+ * PocketSphinx transcripts (speech/text/sentences.ts) is applied to the analysis' own pitch: each word's
+ * fall is how far the F0 it ends on lies below the line's median word pitch, and the end of the line counts
+ * as the shortest sentence pause, so it ends a sentence only on a fall.
  */
-export const SENTENCE_PAUSE = 0.3;
-export const PITCH_FALL_ST = 2;
-
 const TERMINAL = /[.!?…]["'”’)\]]*$/;
 
 export interface SentenceWord {
@@ -36,14 +35,15 @@ export function sentenceEnds(words: ReadonlyArray<SentenceWord>, punctuated: boo
   if (punctuated) return words.flatMap((w, i) => (endsWithPunctuation(w.word) ? [i] : []));
   const pitches = words.flatMap((w) => (w.filler || w.pitch_hz === null ? [] : [st(w.pitch_hz)]));
   const lineMedian = median(pitches);
-  if (lineMedian === null) return [];
-  const out: number[] = [];
   const lexical = words.map((w, i) => ({ w, i })).filter(({ w }) => !w.filler);
-  lexical.forEach(({ w, i }, j) => {
-    const next = lexical[j + 1]?.w;
-    const pause = next ? next.start - w.end : Infinity;
-    if (pause < SENTENCE_PAUSE - 1e-9 || w.end_pitch_hz === null) return;
-    if (st(w.end_pitch_hz) <= lineMedian - PITCH_FALL_ST) out.push(i);
-  });
-  return out;
+  const last = lexical.at(-1)?.w;
+  if (lineMedian === null || !last) return [];
+  const cues = lexical.map(({ w }) => ({
+    word: w.word,
+    start: w.start,
+    end: w.end,
+    fall: w.end_pitch_hz === null ? null : lineMedian - st(w.end_pitch_hz),
+  }));
+  const marks = sentenceMarks(cues, last.end + SENTENCE_RULE.shortPause);
+  return lexical.flatMap(({ i }, j) => (marks[j] === '.' ? [i] : []));
 }

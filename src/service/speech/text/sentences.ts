@@ -52,7 +52,8 @@ export function sentenceMarks(words: readonly SentenceCue[], nextStart: number |
     const next = i + 1 < words.length ? words[i + 1]!.start : nextStart;
     if (next === null) return '.';
     if (CONTINUATIONS.has(bare(w.word))) return '';
-    const gap = next - w.end;
+    // Rounded against float error, so a gap of exactly a threshold (0.3 s from times like 2.3 and 2.6) counts.
+    const gap = Math.round((next - w.end) * 1e6) / 1e6;
     if (gap >= rule.longPause) return '.';
     if (gap < rule.shortPause) return '';
     if (w.fall === null) return gap >= rule.unknownPitchPause ? '.' : ',';
