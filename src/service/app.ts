@@ -34,6 +34,8 @@ export function createApp(ctx: ServiceContext): express.Express {
   app.use(securityHeaders);
   app.use(loopbackGuard(() => ctx.port()));
 
+  const isValidKey = (key: string) => ctx.keys.isActive(key) || (ctx.extraKeyHash !== null && matchKeyHash(key, [ctx.extraKeyHash]) === 0);
+
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
@@ -41,12 +43,24 @@ export function createApp(ctx: ServiceContext): express.Express {
   // One-time sign-in link → HttpOnly same-site cookie; the key itself never reaches the browser.
   app.get('/auth/signin', (req, res) => {
     if (!ctx.signIn.consume(req.query.token)) {
-      throw new HttpError(403, 'This sign-in link is invalid or was already used. Restart `npm run serve` (or `npm start`) for a new one.');
+      throw new HttpError(403, 'This sign-in link is invalid or was already used. Get a fresh one with `npm run keys -- signin`, or sign in with an API key on the studio page.');
     }
     const { token, maxAgeSeconds } = ctx.browserSessions.create();
     res.setHeader('Set-Cookie', `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}`);
     res.setHeader('Cache-Control', 'no-store');
     res.redirect(303, '/');
+  });
+
+  // The studio's sign-in page also takes an API key (the way back when the one-time link was used up).
+  app.post('/auth/signin', express.json({ limit: '4kb' }), (req, res) => {
+    const key = (req.body as { key?: unknown } | undefined)?.key;
+    if (typeof key !== 'string' || key.length > 200 || !isValidKey(key.trim())) {
+      throw new HttpError(401, 'That is not an active API key.', { code: 'invalid_api_key' });
+    }
+    const { token, maxAgeSeconds } = ctx.browserSessions.create();
+    res.setHeader('Set-Cookie', `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}`);
+    res.setHeader('Cache-Control', 'no-store');
+    res.status(204).end();
   });
 
   app.use(
@@ -59,7 +73,7 @@ export function createApp(ctx: ServiceContext): express.Express {
   app.use(
     '/v1',
     requireAuth({
-      isValidKey: (key) => ctx.keys.isActive(key) || (ctx.extraKeyHash !== null && matchKeyHash(key, [ctx.extraKeyHash]) === 0),
+      isValidKey,
       isValidBrowserSession: (token) => ctx.browserSessions.isValid(token),
     }),
   );

@@ -69,6 +69,7 @@ const errorDescriptions: Record<number, string> = {
   409: 'Conflict',
   413: 'Too large',
   415: 'Not decodable audio or video, or wrong Content-Type',
+  416: 'Range beyond the end of the file (`Content-Range: bytes */<size>`)',
   500: 'Internal error',
   502: 'The download server failed, or sent a file whose checksum is not the published one',
   507: 'Not enough free disk space',
@@ -196,7 +197,7 @@ export function openApiDocument() {
           responses: {
             '200': { description: 'The original bytes', content: { 'audio/*': { schema: z.string().meta({ format: 'binary' }) } } },
             '206': { description: 'A byte range' },
-            ...speechErrors(403),
+            ...speechErrors(403, 404, 416),
           },
         }),
       },
@@ -207,7 +208,13 @@ export function openApiDocument() {
         get: op({
           summary: 'Export for editors (srt, vtt, edl, fcpxml, csv)',
           requestParams: { path: sessionParam, query: z.object({ format: z.enum(EXPORT_FORMATS) }) },
-          responses: { '200': { description: 'The file, as an attachment', content: { 'text/plain': {}, 'application/xml': {}, 'text/csv': {} } }, ...speechErrors(401, 404, 409, 422) },
+          responses: {
+            '200': {
+              description: 'The file, as an attachment (`Content-Disposition` names it after the recording)',
+              content: { 'application/x-subrip': {}, 'text/vtt': {}, 'text/plain': {}, 'application/xml': {}, 'text/csv': {} },
+            },
+            ...speechErrors(401, 404, 409, 422),
+          },
         }),
       },
       '/v1/speech/transcriptions/{session_id}/intelligence': {

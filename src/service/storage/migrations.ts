@@ -218,4 +218,15 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
       ALTER TABLE session_speakers ADD COLUMN assigned TEXT NOT NULL DEFAULT 'voice';
     `,
   },
+  {
+    version: 6,
+    name: 'sign-in tokens shared with `npm run keys -- signin`',
+    sql: `
+      -- One-time studio sign-in links, hashed; in the database so a CLI can issue one to a running service.
+      CREATE TABLE sign_in_tokens (
+        hash TEXT PRIMARY KEY,
+        expires_at TEXT NOT NULL
+      );
+    `,
+  },
 ];
