@@ -20,6 +20,7 @@ import { sweepOrphans } from './recordings/intake';
 import { ensureStudioKey } from './auth/studio-key';
 import { hashApiKey, isWellFormedKey } from './auth/api-keys';
 import { createApp } from './app';
+import { answerClientError } from './http/client-error';
 import type { ServiceContext } from './context';
 import { registerTranscribeJob } from './transcription/transcribe-job';
 import { createLocalTranscription } from './transcription/local-engine';
@@ -170,6 +171,7 @@ async function open(
   // Uploads of long recordings take a while; do not cut them off.
   server.requestTimeout = 0;
   server.keepAliveTimeout = 30_000;
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, '127.0.0.1', () => resolve());
