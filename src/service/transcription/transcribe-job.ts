@@ -3,6 +3,7 @@ import { JobFailure } from '../jobs/job-runner';
 import type { ServiceContext } from '../context';
 import { TRANSCRIBE_JOB } from '../recordings/intake';
 import { HttpError } from '../http/errors';
+import { MediaDecodeError } from '../media/decode';
 
 export interface TranscribeJobPayload {
   model?: string;
@@ -16,6 +17,16 @@ export interface TranscribeJobPayload {
  * complete or failed with a reason). A job interrupted by a stop or crash is queued again and resumes.
  */
 export function registerTranscribeJob(ctx: ServiceContext, runner: JobRunner, afterTranscript: (sessionId: string) => void): void {
+  // A file that cannot be decoded (damaged, or ffmpeg stalled on it) is the user's to know about, not an internal error.
+  const transcribeOrExplain = async (request: Parameters<ServiceContext['transcription']['transcribe']>[0]) => {
+    try {
+      return await ctx.transcription.transcribe(request);
+    } catch (error) {
+      if (error instanceof MediaDecodeError && !request.signal?.aborted) throw new JobFailure(error.message);
+      throw error;
+    }
+  };
+
   runner.register(TRANSCRIBE_JOB, async ({ job, signal, progress }: JobContext) => {
     const sessionId = job.session_id;
     const stored = ctx.sessions.storedName(sessionId);
@@ -29,7 +40,7 @@ export function registerTranscribeJob(ctx: ServiceContext, runner: JobRunner, af
       throw new JobFailure(error instanceof HttpError ? error.message : 'No speech recognizer is available.');
     }
     ctx.sessions.setProgress(sessionId, 'running', 0, 'starting');
-    const transcript = await ctx.transcription.transcribe({
+    const transcript = await transcribeOrExplain({
       file: ctx.layout.original(sessionId, stored),
       engine,
       language: summary.language,
