@@ -14,9 +14,11 @@ import { audioSpeechRouter } from './http/routes/audio-speech';
 import { dubsRouter, signedDubAudioRouter } from './http/routes/dubs';
 import { whisperModelsRouter } from './http/routes/whisper-models';
 import { transcriptEditsRouter } from './http/routes/transcript-edits';
+import { retryRouter } from './http/routes/retry';
 import { openApiDocument } from './openapi/document';
 import { matchKeyHash } from './auth/api-keys';
 import { verifyAudioSignature } from './auth/signed-url';
+import { diskFullError, isDiskFull } from './storage/disk-full';
 
 function securityHeaders(_req: Request, res: Response, next: NextFunction) {
   res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -84,6 +86,7 @@ export function createApp(ctx: ServiceContext): express.Express {
   });
   app.use('/v1/speech/projects', projectsRouter(ctx.projects));
   app.use('/v1/speech/transcriptions', transcriptionsRouter(ctx));
+  app.use('/v1/speech/transcriptions', retryRouter(ctx));
   // Before the analysis router, whose placeholder revoice route answers 404 for every dub.
   app.use('/v1/speech/transcriptions', dubsRouter(ctx));
   app.use('/v1/speech/transcriptions', intelligenceRouter(ctx));
@@ -111,7 +114,9 @@ export function createApp(ctx: ServiceContext): express.Express {
     let error = raw;
     const status = (raw as { status?: unknown })?.status;
     if (!(raw instanceof HttpError) && !(raw instanceof ValidationFailure)) {
-      if (typeof status === 'number' && status >= 400 && status < 500) {
+      if (isDiskFull(raw)) {
+        error = diskFullError();
+      } else if (typeof status === 'number' && status >= 400 && status < 500) {
         // Errors from express internals (e.g. a malformed URL): keep the status, not their wording.
         error = new HttpError(status, status === 404 ? 'Not found.' : 'The request could not be processed.');
       } else {

@@ -156,5 +156,18 @@ describe('an ffmpeg decode that hangs', () => {
     expect(peaks.status).toBe(415);
     expect((await peaks.json()).detail).toMatch(/could not be decoded/);
     expect((await fetch(`${svc.url}/v1/speech/projects`, { headers: auth })).status).toBe(200);
-  }, 60_000);
+
+    // The user can retry a failed transcription (here it fails again the same way, as a new job).
+    const retry = await fetch(`${svc.url}/v1/speech/transcriptions/${id}/retry`, { method: 'POST', headers: auth });
+    expect(retry.status).toBe(202);
+    expect(['queued', 'running']).toContain((await retry.json()).status);
+    expect((await fetch(`${svc.url}/v1/speech/transcriptions/${id}/retry`, { method: 'POST', headers: auth })).status).toBe(409);
+    do {
+      await new Promise((r) => setTimeout(r, 250));
+      session = await (await fetch(`${svc.url}/v1/speech/transcriptions/${id}`, { headers: auth })).json();
+    } while (session.status !== 'failed' && Date.now() < deadline + 30_000);
+    expect(session).toMatchObject({ status: 'failed', error: expect.stringMatching(/produced no audio/) });
+    const unknown = await fetch(`${svc.url}/v1/speech/transcriptions/00000000-0000-4000-8000-000000000000/retry`, { method: 'POST', headers: auth });
+    expect(unknown.status).toBe(404);
+  }, 90_000);
 });

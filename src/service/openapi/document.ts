@@ -201,6 +201,15 @@ export function openApiDocument() {
           },
         }),
       },
+      '/v1/speech/transcriptions/{session_id}/retry': {
+        post: op({
+          summary: 'Queue a failed transcription again',
+          description:
+            'A failed transcription (e.g. interrupted at the same point too many times, or a decoding failure since fixed) is queued again as a new job with the same settings; chunks already recognized are reused. 409 unless the session is `failed`.',
+          requestParams: { path: sessionParam },
+          responses: { '202': json(SessionSummary, 'Queued again'), ...speechErrors(401, 404, 409, 422) },
+        }),
+      },
       '/v1/speech/transcriptions/{session_id}/peaks': {
         get: op({ summary: 'Waveform peaks, computed once', requestParams: { path: sessionParam }, responses: { '200': json(Peaks, 'Peaks'), ...speechErrors(401, 404, 422) } }),
       },
