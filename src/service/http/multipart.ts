@@ -6,6 +6,7 @@ import type { Request } from 'express';
 import busboy from 'busboy';
 import { HttpError, ValidationFailure } from './errors';
 import { issue } from './validation';
+import { diskFullError, isDiskFull } from '../storage/disk-full';
 
 export interface UploadedFile {
   field: string;
@@ -101,6 +102,12 @@ export async function readMultipart(req: Request, uploadsDir: string, limits: Mu
       pipeline(stream, out)
         .catch((error: Error) => {
           failure ??= error;
+          // The disk refused the bytes (full, say): stop reading the body and answer now.
+          if (!stream.readableEnded) {
+            req.unpipe(parser);
+            req.resume();
+            abandon(failure);
+          }
         })
         .then(() => closed),
     );
@@ -138,6 +145,7 @@ export async function readMultipart(req: Request, uploadsDir: string, limits: Mu
   if (failure) {
     cleanup();
     if (failure instanceof HttpError || failure instanceof ValidationFailure) throw failure;
+    if (isDiskFull(failure)) throw diskFullError();
     throw new ValidationFailure([
       issue(['body'], 'The multipart body is malformed or was cut short.', 'multipart_invalid', null, { reason: failure.message }),
     ]);
