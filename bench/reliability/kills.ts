@@ -5,7 +5,9 @@ import { inspectDatabase, integrityCheck, sha256, slowUpload, temporaryFiles, wa
 import { tinyWav } from '../../test/helpers/fuzz/run-fuzz';
 
 /**
- * kill -9 at random points during each kind of work, then a restart on the same data folder; after each
+ * kill -9 at random points during each kind of work, then a restart on the same data folder. Each kill
+ * lands a random moment after the job got further than at the previous one: three kills at the same point
+ * is, by design, a crash loop (the job fails for the user to retry). After each
  * restart the invariants are checked: acknowledged uploads intact (sha256), no temporary files left after
  * the start-up clean-up, `PRAGMA integrity_check` ok; at the end every job completed exactly once.
  */
@@ -47,7 +49,7 @@ export async function killHarness(options: { killsPerKind: number; speechFile: s
     acknowledged.set(res.json().id, sha256(file));
     return res.json().id as string;
   };
-  const session = async (id: string) => (await (await fetch(`${svc.url}/v1/speech/transcriptions/${id}`, { headers: auth() })).json()) as { status: string; error: string | null };
+  const session = async (id: string) => (await (await fetch(`${svc.url}/v1/speech/transcriptions/${id}`, { headers: auth() })).json()) as { status: string; error: string | null; progress: number };
 
   try {
     // 1. Upload streaming: cut off at a random share of the body.
@@ -63,10 +65,17 @@ export async function killHarness(options: { killsPerKind: number; speechFile: s
 
     // 2. Transcription: kill at random moments while it runs, until it completes.
     const sid = await upload(speech, 'speech.flac');
+    let last = -1;
     for (let i = 0; i < options.killsPerKind; i++) {
-      await waitFor(async () => (await session(sid)).status === 'running', 'the transcription to run', 300_000);
-      await sleep(500 + 4000 * options.random());
-      if ((await session(sid)).status !== 'running') break;
+      const got = await waitFor(async () => {
+        const s = await session(sid);
+        return s.status !== 'running' && s.status !== 'queued' ? { done: true } : s.status === 'running' && s.progress > last ? { done: false } : null;
+      }, 'the transcription to get further', 300_000, 50);
+      if (got.done) break;
+      await sleep(300 + 3000 * options.random());
+      const at = await session(sid);
+      if (at.status !== 'running') break;
+      last = at.progress;
       await restart(`transcription kill ${i + 1}`);
       report.kills.transcription!++;
     }
@@ -77,14 +86,18 @@ export async function killHarness(options: { killsPerKind: number; speechFile: s
     if (done.status !== 'complete') report.failures.push(`transcription ended ${done.status}: ${done.error}`);
 
     // 3. Analysis of that transcript: kill while it runs, until it completes.
-    const analysis = async () => (await (await fetch(`${svc.url}/v1/speech/transcriptions/${sid}/intelligence`, { headers: auth() })).json()).intelligence as { status: string };
+    const analysis = async () => (await (await fetch(`${svc.url}/v1/speech/transcriptions/${sid}/intelligence`, { headers: auth() })).json()).intelligence as { status: string; progress: number };
+    last = -1;
     for (let i = 0; i < options.killsPerKind; i++) {
       const state = await waitFor(async () => {
         const a = await analysis();
-        return a.status === 'queued' ? null : a;
-      }, 'the analysis to start', 300_000, 200);
+        return a.status === 'queued' || (a.status === 'running' && a.progress <= last) ? null : a;
+      }, 'the analysis to get further', 300_000, 50);
       if (state.status !== 'running') break;
-      await sleep(300 + 3000 * options.random());
+      await sleep(200 + 2000 * options.random());
+      const at = await analysis();
+      if (at.status !== 'running') break;
+      last = at.progress;
       await restart(`analysis kill ${i + 1}`);
       report.kills.analysis!++;
     }
@@ -95,7 +108,9 @@ export async function killHarness(options: { killsPerKind: number; speechFile: s
     if (analysed.status !== 'complete') report.failures.push(`analysis ended ${analysed.status}`);
 
     // 4. Revoice: a dub with lines, corrected, revoiced; kill while it runs, until it completes.
-    const dubs = `${svc.url}/v1/speech/transcriptions/${sid}/dubs`;
+    // The port changes at each restart: build addresses when used.
+    const dubsAt = () => `${svc.url}/v1/speech/transcriptions/${sid}/dubs`;
+    const dubs = dubsAt();
     const lines = Array.from({ length: 8 }, (_, k) => ({ speaker: 'S1', start: k * 1.5 + 0.1, end: k * 1.5 + 1.3, text: `Line number ${k + 1}.` }));
     const dubBody = multipartBody([{ name: 'file', file: tinyWav(13), filename: 'dub.wav' }, { name: 'lines', value: JSON.stringify(lines) }]);
     const dub = (await rawRequest(dubs, { method: 'POST', headers: { ...auth(), 'Content-Type': dubBody.contentType }, body: dubBody.body })).json();
@@ -103,11 +118,18 @@ export async function killHarness(options: { killsPerKind: number; speechFile: s
       await rawRequest(`${dubs}/${dub.id}/lines/${k}`, { method: 'PATCH', headers: { ...auth(), 'Content-Type': 'application/json' }, body: JSON.stringify({ text: `Corrected line ${k}.` }) });
     }
     const started = (await rawRequest(`${dubs}/${dub.id}/revoice?wait=0`, { method: 'POST', headers: auth() })).json();
-    const revoice = async () => (await (await fetch(`${dubs}/${dub.id}/revoices/${started.id}`, { headers: auth() })).json()) as { status: string; error?: string };
+    const revoice = async () => (await (await fetch(`${dubsAt()}/${dub.id}/revoices/${started.id}`, { headers: auth() })).json()) as { status: string; progress: number; error?: string };
+    last = -1;
     for (let i = 0; i < options.killsPerKind; i++) {
-      const r = await revoice();
-      if (r.status === 'complete' || r.status === 'failed') break;
-      await sleep(200 + 2000 * options.random());
+      const r = await waitFor(async () => {
+        const v = await revoice();
+        return v.status === 'queued' || (v.status === 'running' && v.progress <= last) ? null : v;
+      }, 'the revoice to get further', 300_000, 50);
+      if (r.status !== 'running') break;
+      await sleep(100 + 1000 * options.random());
+      const at = await revoice();
+      if (at.status !== 'running') break;
+      last = at.progress;
       await restart(`revoice kill ${i + 1}`);
       report.kills.revoice!++;
     }

@@ -1,14 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { multipartBody, rawRequest, startServiceProcess } from '../../test/helpers/service';
-import { waitFor } from '../../test/helpers/crash';
+import { inspectDatabase, waitFor } from '../../test/helpers/crash';
 import { tinyWav } from '../../test/helpers/fuzz/run-fuzz';
 
 export interface Sample {
   rssMb: number;
   fds: number;
+  /** Pages in use (page_count − freelist_count): the data, whatever the WAL and free pages hold. */
   dbKb: number;
-  dataKb: number;
+  /** Rows in all tables but the per-request ones (keys, browser sessions, sign-in tokens). */
+  dbRows: number;
+  /** The data folder without the database files. */
+  filesKb: number;
 }
 
 export interface SoakReport {
@@ -19,13 +23,13 @@ export interface SoakReport {
   failures: string[];
 }
 
-function folderKb(dir: string): number {
+function filesKb(dir: string): number {
   let bytes = 0;
   const walk = (d: string) => {
     for (const e of fs.readdirSync(d, { withFileTypes: true })) {
       const full = path.join(d, e.name);
       if (e.isDirectory()) walk(full);
-      else bytes += fs.statSync(full, { throwIfNoEntry: false })?.size ?? 0;
+      else if (!/^takeline\.db/.test(e.name)) bytes += fs.statSync(full, { throwIfNoEntry: false })?.size ?? 0;
     }
   };
   walk(dir);
@@ -36,8 +40,13 @@ function folderKb(dir: string): number {
 function sample(pid: number, dataDir: string): Sample {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  const db = ['takeline.db', 'takeline.db-wal'].map((f) => fs.statSync(path.join(dataDir, f), { throwIfNoEntry: false })?.size ?? 0).reduce((a, b) => a + b, 0);
-  return { rssMb: Math.round(rssKb / 1024), fds: fs.readdirSync(`/proc/${pid}/fd`).length, dbKb: Math.round(db / 1024), dataKb: folderKb(dataDir) };
+  const { usedBytes, rows } = inspectDatabase(dataDir, (db) => {
+    const pages = (db.pragma('page_count', { simple: true }) as number) - (db.pragma('freelist_count', { simple: true }) as number);
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('api_keys', 'browser_sessions', 'sign_in_tokens', 'schema_migrations')").all() as Array<{ name: string }>;
+    const count = tables.reduce((n, { name }) => n + (db.prepare(`SELECT count(*) AS n FROM "${name}"`).get() as { n: number }).n, 0);
+    return { usedBytes: pages * (db.pragma('page_size', { simple: true }) as number), rows: count };
+  });
+  return { rssMb: Math.round(rssKb / 1024), fds: fs.readdirSync(`/proc/${pid}/fd`).length, dbKb: Math.round(usedBytes / 1024), dbRows: rows, filesKb: filesKb(dataDir) };
 }
 
 /**
