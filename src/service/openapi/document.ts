@@ -166,7 +166,7 @@ export function openApiDocument() {
         post: op({
           summary: 'Upload a recording; it is transcribed by a background job',
           requestBody: { content: { 'multipart/form-data': { schema: uploadBody } } },
-          responses: { '201': json(SessionSummary, 'The new session (status queued)'), ...speechErrors(401, 413, 415, 422) },
+          responses: { '201': json(SessionSummary, 'The new session (status queued)'), ...speechErrors(401, 413, 415, 422, 507) },
         }),
       },
       '/v1/speech/transcriptions/{session_id}': {
@@ -255,7 +255,7 @@ export function openApiDocument() {
           summary: 'Upload a dub, with its lines or to be transcribed into lines',
           requestParams: { path: sessionParam },
           requestBody: { content: { 'multipart/form-data': { schema: dubUploadBody } } },
-          responses: { '201': json(Dub, 'The dub (status ready, or preparing while its lines are derived)'), ...speechErrors(401, 404, 413, 415, 422) },
+          responses: { '201': json(Dub, 'The dub (status ready, or preparing while its lines are derived)'), ...speechErrors(401, 404, 413, 415, 422, 507) },
         }),
       },
       '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}': {
@@ -428,7 +428,7 @@ export function openApiDocument() {
               headers: { 'X-Session-Id': { schema: { type: 'string' }, description: 'The session the call was kept as' } },
               content: { 'application/json': {}, 'text/plain': {}, 'text/event-stream': {} },
             },
-            ...audioErrors(400, 401, 404, 413, 415, 500),
+            ...audioErrors(400, 401, 404, 413, 415, 500, 507),
           },
         }),
       },
