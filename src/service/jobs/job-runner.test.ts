@@ -9,10 +9,13 @@ function setup() {
   return db;
 }
 
-/** What a kill -9 leaves behind: the job `running`, with the attempts and progress it had reached. */
-function crashed(db: ReturnType<typeof setup>, runner: JobRunner, attempts: number, progress: number, best: number): string {
+/**
+ * What a kill -9 leaves behind: the job `running` after `attempts` runs, at `progress`, having been
+ * interrupted `stalled` times already without getting past `best`.
+ */
+function crashed(db: ReturnType<typeof setup>, runner: JobRunner, attempts: number, progress: number, best: number, stalled = attempts - 1): string {
   const id = runner.enqueue('work', 's', { n: 1 });
-  db.prepare("UPDATE jobs SET status = 'running', attempts = ?, progress = ?, best_progress = ? WHERE id = ?").run(attempts, progress, best, id);
+  db.prepare("UPDATE jobs SET status = 'running', attempts = ?, progress = ?, best_progress = ?, stalled_interruptions = ? WHERE id = ?").run(attempts, progress, best, stalled, id);
   return id;
 }
 
@@ -37,9 +40,9 @@ describe('JobRunner after interruptions', () => {
     runner.start();
     await new Promise((r) => setTimeout(r, 50));
     expect(runner.get(id)).toMatchObject({ status: 'complete' });
-    // The count started again from the progress it made: this run is attempt 1.
-    expect(seen).toEqual([1]);
-    expect((db.prepare('SELECT best_progress FROM jobs WHERE id = ?').get(id) as { best_progress: number }).best_progress).toBeCloseTo(0.55);
+    // Its fourth run (attempts counts every run); the interruptions at the new point started again from one.
+    expect(seen).toEqual([4]);
+    expect(db.prepare('SELECT best_progress, stalled_interruptions FROM jobs WHERE id = ?').get(id)).toEqual({ best_progress: 0.55, stalled_interruptions: 1 });
     await runner.stop();
   });
 
@@ -58,6 +61,7 @@ describe('JobRunner after interruptions', () => {
     expect(runner.retry('work', 's')).toBeNull();
     await new Promise((r) => setTimeout(r, 50));
     expect(runner.get(again!)).toMatchObject({ status: 'complete', attempts: 1 });
+    expect(db.prepare('SELECT stalled_interruptions AS n FROM jobs WHERE id = ?').get(again!)).toEqual({ n: 0 });
     expect(payloads).toEqual([{ n: 1 }]);
     await runner.stop();
   });

@@ -80,14 +80,15 @@ export class JobRunner extends EventEmitter<JobEvents> {
     // Whatever was running when the process died is queued again, unless it has already taken the
     // process down several times (then it would crash-loop).
     // A job that got further than before the previous interruption is making progress (checkpoints keep
-    // it): its count starts again. Only one dying at the same point again and again is crash-looping.
+    // it): its count of interruptions starts again. Only one dying at the same point again and again is
+    // crash-looping. (`attempts` still counts every run: revoice marks what each run rendered with it.)
     this.db
-      .prepare("UPDATE jobs SET attempts = 0, best_progress = progress WHERE status = 'running' AND progress > best_progress + ?")
+      .prepare("UPDATE jobs SET stalled_interruptions = CASE WHEN progress > best_progress + ? THEN 1 ELSE stalled_interruptions + 1 END, best_progress = max(best_progress, progress) WHERE status = 'running'")
       .run(PROGRESS_EPSILON);
-    const crashLooping = this.db.prepare("SELECT id FROM jobs WHERE status = 'running' AND attempts >= ?").all(MAX_ATTEMPTS) as Array<{ id: string }>;
-    for (const { id } of crashLooping) {
+    const crashLooping = this.db.prepare("SELECT id, stalled_interruptions AS n FROM jobs WHERE status = 'running' AND stalled_interruptions >= ?").all(MAX_ATTEMPTS) as Array<{ id: string; n: number }>;
+    for (const { id, n } of crashLooping) {
       const job = this.get(id)!;
-      this.finish(job, 'failed', `Processing was interrupted ${job.attempts} times at the same point (${Math.round(job.progress * 100)}%); retry it to try again.`);
+      this.finish(job, 'failed', `Processing was interrupted ${n} times at the same point (${Math.round(job.progress * 100)}%); retry it to try again.`);
       this.emit('settled', job);
     }
     this.db.prepare("UPDATE jobs SET status = 'queued' WHERE status = 'running'").run();

@@ -236,8 +236,10 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
         segments_json TEXT NOT NULL,
         PRIMARY KEY (session_id, context, offset_ms, samples)
       );
-      -- The furthest a job got before an interruption: one that got further since is not crash-looping.
+      -- The furthest a job got before an interruption, and how many interruptions found it no further:
+      -- only those count towards "crash-looping" (a job making progress between kills is not).
       ALTER TABLE jobs ADD COLUMN best_progress REAL NOT NULL DEFAULT 0;
+      ALTER TABLE jobs ADD COLUMN stalled_interruptions INTEGER NOT NULL DEFAULT 0;
     `,
   },
 ];
