@@ -90,7 +90,8 @@ async function measure(label: string, file: string, transcript: Transcript): Pro
   const stages: Record<string, number> = {};
   let current: string | null = null;
   let mark = performance.now();
-  let lines = 0;
+  // Lines are published twice (measured, then listened to): count each once.
+  const lineIds = new Set<number>();
   const cpu0 = treeCpuSeconds();
   const t0 = performance.now();
   await runAnalysisThread(
@@ -102,7 +103,7 @@ async function measure(label: string, file: string, transcript: Transcript): Pro
         current = m.stage;
         mark = now;
       }
-      if (m.type === 'lines') lines += m.lines.length;
+      if (m.type === 'lines') for (const l of m.lines) lineIds.add(l.id);
     },
     new AbortController().signal,
   );
@@ -114,7 +115,7 @@ async function measure(label: string, file: string, transcript: Transcript): Pro
   const report = {
     label,
     duration_s: +duration.toFixed(1),
-    lines,
+    lines: lineIds.size,
     wall_s: +wall.toFixed(2),
     rtf: +(wall / duration).toFixed(4),
     cpu_s: +cpu.toFixed(1),

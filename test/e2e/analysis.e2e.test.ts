@@ -110,6 +110,12 @@ describe.skipIf(!canRun)('studio analysis end to end', { timeout: 600_000 }, () 
   let consoleErrors: string[] = [];
   const shot = (name: string) => page.screenshot({ path: path.join(screenshots, `${name}.png`) });
   const markers = (selector = '') => page.locator(`[data-testid=marker]${selector}`);
+  /** Markers of the measured analysis' lanes (moments and delivery labels: moments.e2e.test.ts). */
+  const measuredMarkers = async () => {
+    let n = 0;
+    for (const lane of ['conditions', 'issues', 'events']) n += await markers(`[data-lane=${lane}]`).count();
+    return n;
+  };
 
   async function fetchDocument(): Promise<AnalysisDocument> {
     const res = await fetch(`${service.url}/v1/speech/transcriptions/${sessionId}/intelligence`, {
@@ -262,7 +268,7 @@ describe.skipIf(!canRun)('studio analysis end to end', { timeout: 600_000 }, () 
           : { kind: `event.${e.type}`, lane: 'events', start: e.start, end: e.end, at: null },
       ),
     ];
-    await expect.poll(() => markers().count()).toBe(expected.length);
+    await expect.poll(measuredMarkers).toBe(expected.length);
     const duration = intel.duration;
     for (const m of expected) {
       const el = markers(`[data-kind="${m.kind}"][data-start="${m.start}"][data-end="${m.end}"]`).first();
@@ -431,7 +437,7 @@ describe.skipIf(!canRun)('studio analysis end to end', { timeout: 600_000 }, () 
     const again = await fetchDocument();
     expect(again.intelligence.run_id).not.toBe(runId);
     await expect
-      .poll(() => markers().count())
+      .poll(measuredMarkers)
       .toBe(
         again.intelligence.conditions.reduce((n, c) => n + c.ranges.length, 0) +
           again.intelligence.segments.reduce((n, s) => n + s.quality.issues.length, 0) +

@@ -3,12 +3,109 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AnalysisDocument, AnalysisRunList, AnalysisRunStarted, type AnalysisSegment } from '../../src/shared/schemas/analysis';
+import { AnalysisDocument, AnalysisRunList, AnalysisRunStarted, type AnalysisSegment, type Intelligence } from '../../src/shared/schemas/analysis';
+import { ANALYSIS_VERSION } from '../../src/service/analysis/stages';
 import { multipartBody, rawRequest, startServiceProcess, type ServiceProcess } from '../helpers/service';
 import { tempDir } from '../helpers/temp';
 import { joinClips } from '../helpers/two-readers';
 
 type Doc = ReturnType<typeof AnalysisDocument.parse>;
+
+/** A line is either as measured (nothing listened yet) or listened to in full: never a mix. */
+function expectWholeLine(s: AnalysisSegment): void {
+  if (s.perception === null) {
+    expect(s.delivery).toBeNull();
+    expect(s.emphasis).toEqual([]);
+  } else {
+    expect(s.delivery).not.toBeNull();
+    expect(s.perception.start).toBe(s.start);
+    expect(s.perception.end).toBe(s.end);
+  }
+}
+
+/** The measured part of a line (what the quality stage published). */
+const measuredPart = (s: AnalysisSegment) => ({ ...s, perception: null, delivery: null, emphasis: [] });
+
+const unit = (x: number) => {
+  expect(x).toBeGreaterThanOrEqual(0);
+  expect(x).toBeLessThanOrEqual(1);
+};
+
+/** Every field of issue 11 present, of the right type and in a plausible range. */
+function expectListened(intel: Intelligence): void {
+  const ids = new Set(intel.segments.map((s) => s.id));
+  for (const s of intel.segments) {
+    const p = s.perception!;
+    expect(p).not.toBeNull();
+    expect(p.source).toBe('estimate'); // no emotion model is installed: nothing may claim `heard`
+    for (const x of [p.intensity, p.arousal, p.confidence, p.engagement, p.take_quality]) unit(x);
+    expect(p.valence).toBeGreaterThanOrEqual(-1);
+    expect(p.valence).toBeLessThanOrEqual(1);
+    expect(p.note).toMatch(/\w.*\.$/);
+    expect(p.audio_issues).toEqual([...new Set(s.quality.issues.map((i) => i.type))]);
+    expect(p.emphasis).toEqual(s.emphasis.map((e) => e.word));
+    unit(s.delivery!.score);
+    for (const f of s.delivery!.flags) expect(['estimate', 'measured', 'located']).toContain(f.source);
+    expect(s.delivery!.flags.filter((f) => f.source === 'estimate').map((f) => f.type)).toEqual(p.delivery);
+    for (const e of s.emphasis) {
+      expect(e.start).toBeGreaterThanOrEqual(s.start - 0.05);
+      expect(e.end).toBeLessThanOrEqual(s.end + 0.05);
+      expect(e.strength).toBeGreaterThan(0.3);
+      expect(e.strength).toBeLessThanOrEqual(1);
+      expect(e.source).toBe('estimate');
+    }
+  }
+  const speakers = [...new Set(intel.segments.map((s) => s.speaker))].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  expect(Object.keys(intel.speakers).sort()).toEqual([...speakers].sort());
+  for (const [speaker, prof] of Object.entries(intel.speakers)) {
+    const own = intel.segments.filter((s) => s.speaker === speaker);
+    expect(prof.talk_seconds).toBeGreaterThan(0);
+    expect(prof.talk_seconds).toBeLessThanOrEqual(intel.duration);
+    expect(prof.turns).toBeGreaterThanOrEqual(1);
+    expect(prof.turns).toBeLessThanOrEqual(own.length);
+    expect(prof.hesitations).toBe(own.reduce((n, s) => n + s.prosody.hesitations, 0));
+    expect(prof.trajectory.map((t) => t.segment_id)).toEqual(own.map((s) => s.id));
+    for (const t of prof.trajectory) {
+      expect(t.t).toBeGreaterThanOrEqual(t.start);
+      expect(t.t).toBeLessThanOrEqual(t.end);
+      expect(t.energy_db).toBeLessThan(0);
+      for (const x of [t.arousal, t.confidence, t.engagement, t.score]) unit(x);
+    }
+    for (const x of [prof.confidence, prof.engagement, prof.arousal]) unit(x);
+    expect(Object.values(prof.emotions).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 2);
+    for (const n of Object.values(prof.delivery_labels)) expect(Number.isInteger(n)).toBe(true);
+    expect(prof.articulation_rate).toBeGreaterThan(2);
+    expect(prof.articulation_rate).toBeLessThan(10);
+    expect(prof.pitch_hz).toBe(intel.baselines[speaker]!.pitch_hz);
+    expect(prof.pitch_range_st).toBeGreaterThan(0);
+    expect(prof.fillers_per_minute).toBeGreaterThanOrEqual(0);
+    expect(prof.reactions).toEqual({}); // read speech: no audience
+    expect(prof.summary).toMatch(new RegExp(`^${speaker} speaks for \\d+:\\d\\d in \\d+ turns?`));
+  }
+  expect(new Set(intel.moments.map((m) => m.id)).size).toBe(intel.moments.length);
+  for (const m of intel.moments) {
+    expect(m.start).toBeLessThan(m.end);
+    expect(m.end).toBeLessThanOrEqual(intel.duration + 0.01);
+    unit(m.score);
+    expect(m.reason).toMatch(/\w/);
+    for (const id of m.segment_ids) expect(ids.has(id)).toBe(true);
+    if (m.type === 'select') {
+      expect(m.text).toMatch(/\w/);
+      expect(typeof m.sentence_complete).toBe('boolean');
+    }
+  }
+  // Every speaker with good lines gets a select.
+  expect(intel.moments.some((m) => m.type === 'select')).toBe(true);
+  expect(intel.summary.overview).toMatch(new RegExp(`^\\d+:\\d\\d recording with ${speakers.length} speakers? over ${intel.segments.length} lines`));
+  expect(intel.summary.speakers.map((s) => s.speaker)).toEqual(speakers);
+  for (const s of intel.summary.speakers) expect(s.summary).toBe(intel.speakers[s.speaker]!.summary);
+  expect(intel.summary.watch_outs).toEqual(intel.summary.watch_out_items.map((w) => w.text));
+  for (const w of intel.summary.watch_out_items) {
+    expect(w.ranges.length).toBeGreaterThan(0);
+    for (const r of w.ranges) expect(r.end).toBeGreaterThanOrEqual(r.start);
+  }
+  expect(intel.warnings.some((w) => /No speech-emotion model is installed/.test(w))).toBe(true);
+}
 
 /** Just under a minute of read speech, 8 lines from two readers (LJSpeech and the amateur desk-mic readings). */
 function readingsFile(dir: string): string {
@@ -78,13 +175,24 @@ describe('audio-intelligence analysis', { timeout: 600_000 }, () => {
     const partial = seen.filter((d) => d.intelligence.status === 'running' && d.intelligence.segments.length > 0 && d.intelligence.segments.length < d.intelligence.coverage.segments);
     expect(partial.length).toBeGreaterThan(0);
     for (const d of partial) for (const s of d.intelligence.segments) expect(s.quality.score).toBeGreaterThanOrEqual(0);
+    // Every poll: whole lines only; recording-level results only once their stage has run.
+    for (const d of seen) {
+      for (const s of d.intelligence.segments) expectWholeLine(s);
+      const i = d.intelligence;
+      if (i.status === 'running' && ['decoding', 'speech', 'events', 'conditions', 'prosody', 'baselines', 'quality', 'listening'].includes(i.stage)) {
+        expect(i.speakers).toEqual({});
+        expect(i.moments).toEqual([]);
+        expect(i.summary.overview).toBe('');
+      }
+    }
 
     expect(intel.progress).toBe(1);
     expect(intel.stage).toBe('complete');
     expect(intel.version).toMatch(/^\d+\.\d+\.\d+$/);
     expect(intel.completed_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/);
     expect(intel.timings.total).toBeGreaterThan(0);
-    expect(Object.keys(intel.timings.stages)).toEqual(expect.arrayContaining(['decoding', 'prosody', 'quality']));
+    expect(Object.keys(intel.timings.stages)).toEqual(expect.arrayContaining(['decoding', 'prosody', 'quality', 'listening', 'speakers', 'moments', 'summary']));
+    expect(intel.version).toBe(ANALYSIS_VERSION);
     expect(intel.duration).toBeGreaterThan(50);
     expect(intel.segments.length).toBe(intel.coverage.segments);
     expect(intel.coverage.measured).toBe(intel.segments.length);
@@ -108,8 +216,8 @@ describe('audio-intelligence analysis', { timeout: 600_000 }, () => {
       expect(s.quality.sources).toEqual(['measured', 'heard']);
       expect(s.quality.score).toBeGreaterThan(0);
       expect(s.quality.score).toBeLessThanOrEqual(1);
-      expect(s.perception).toBeNull();
     }
+    expectListened(intel);
     for (const speaker of new Set(intel.segments.map((s) => s.speaker))) {
       expect(intel.baselines[speaker]).toBeDefined();
       expect(intel.baselines[speaker]!.pitch_hz).toBeGreaterThan(70);
@@ -212,7 +320,9 @@ describe('analysis durability', { timeout: 600_000 }, () => {
       expect(after.intelligence.status).toBe('complete');
       expect(after.intelligence.run_id).toBe(before!.intelligence.run_id);
       const byId = new Map<number, AnalysisSegment>(after.intelligence.segments.map((s) => [s.id, s]));
-      for (const s of before!.intelligence.segments) expect(byId.get(s.id)).toEqual(s);
+      for (const s of before!.intelligence.segments) expect(measuredPart(byId.get(s.id)!)).toEqual(measuredPart(s));
+      for (const s of after.intelligence.segments) expect(s.perception).not.toBeNull();
+      expect(Object.keys(after.intelligence.speakers).length).toBeGreaterThan(0);
       expect(after.intelligence.segments.map((s) => s.id)).toEqual([...new Set(after.intelligence.segments.map((s) => s.id))]);
       const runs = AnalysisRunList.parse(await (await fetch(`${second.url}/v1/speech/transcriptions/${id}/intelligence/runs`, { headers: auth })).json());
       expect(runs.data).toHaveLength(1);

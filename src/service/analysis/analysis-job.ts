@@ -85,6 +85,7 @@ export function registerAnalysisJob(deps: AnalysisJobDeps, runner: JobRunner): v
       })),
       parts: store.parts(runId),
       doneLines: store.lineIds(runId),
+      published: store.lines(runId),
     };
 
     // Wall-clock time is charged to the stage running, and written at least every second, so timings

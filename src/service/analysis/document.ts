@@ -6,8 +6,11 @@ import type {
   Baseline,
   Condition,
   Intelligence,
+  Moment,
   MusicSpan,
   PaceShiftEvent,
+  SpeakerProfile,
+  AnalysisSummary,
 } from '../../shared/schemas/analysis';
 import type { RunRecord } from './analysis-store';
 import { ANALYSIS_VERSION } from './stages';
@@ -22,6 +25,9 @@ export const PART = {
   measures: 'measures',
   baselines: 'baselines',
   paceShifts: 'pace_shifts',
+  speakers: 'speakers',
+  moments: 'moments',
+  summary: 'summary',
   warnings: 'warnings',
 } as const;
 
@@ -45,7 +51,7 @@ export interface DocumentInput {
   lastFailure: Intelligence['last_failure'];
 }
 
-const EMPTY_SUMMARY = { overview: '', speakers: [], watch_outs: [] };
+const EMPTY_SUMMARY = { overview: '', speakers: [], watch_outs: [], watch_out_items: [] };
 
 function eventTime(e: AnalysisEvent): number {
   return e.type === 'pace_shift' ? e.at : e.start;
@@ -72,8 +78,8 @@ export function buildIntelligence(input: DocumentInput): Intelligence {
     duration: run?.duration ?? input.duration,
     segments: input.lines,
     events,
-    speakers: {},
-    moments: [],
+    speakers: (parts[PART.speakers] as Record<string, SpeakerProfile> | undefined) ?? {},
+    moments: (parts[PART.moments] as Moment[] | undefined) ?? [],
     recovered: [],
     music: audience?.music ?? [],
     ambience_profile: audience?.ambience_profile ?? [],
@@ -81,10 +87,11 @@ export function buildIntelligence(input: DocumentInput): Intelligence {
     coverage: {
       segments: input.transcriptLines,
       measured: input.lines.length,
-      listened: input.lines.filter((l) => l.quality.mos !== null).length,
+      // A model listened: DNSMOS scored the line, or a model-based listener heard it (never the estimate).
+      listened: input.lines.filter((l) => l.quality.mos !== null || l.perception?.source === 'heard').length,
     },
     conditions: (parts[PART.conditions] as Condition[] | undefined) ?? [],
-    summary: EMPTY_SUMMARY,
+    summary: (parts[PART.summary] as AnalysisSummary | undefined) ?? EMPTY_SUMMARY,
     timings: run?.timings ?? { total: 0, stages: {} },
     warnings: (parts[PART.warnings] as string[] | undefined) ?? [],
     last_failure: input.lastFailure,

@@ -24,6 +24,8 @@ export interface AnalysisRequest {
   parts: Record<string, unknown>;
   /** Lines already published by earlier attempts. */
   doneLines: number[];
+  /** Those lines as stored (the listening and summary stages read them); absent = none. */
+  published?: AnalysisSegment[];
 }
 
 /** What the worker reports, in order. A part or a batch of lines is sent only once complete. */

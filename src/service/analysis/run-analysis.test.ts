@@ -4,6 +4,7 @@ import { PART } from './document';
 import type { AnalysisMessage, AnalysisRequest, LineInput } from './protocol';
 import { runAnalysis, speechWithin, type AnalysisToolkit } from './run-analysis';
 import { overallProgress } from './stages';
+import { createEstimateListener } from '../speech/perception/listener';
 
 const SR = 16000;
 
@@ -56,12 +57,20 @@ function fakeKit(pcm: Float32Array) {
     qualityScore: () => 0.9,
     ambience: () => ({ layers: [], sound: { label: null, level_db: null, margin_db: null }, competes: false, source: 'measured' }),
     syllables: () => ({ count: (w: string) => (w === 'seven' ? 2 : 1) }),
+    listener: () => createEstimateListener(),
   };
   return { kit, calls };
 }
 
-function request(lines: LineInput[], parts: Record<string, unknown> = {}, doneLines: number[] = []): AnalysisRequest {
-  return { file: 'x.flac', tools: { ffmpeg: 'ffmpeg', ffprobe: 'ffprobe' }, modelsDir: null, dictionary: '', lines, parts, doneLines };
+function request(lines: LineInput[], parts: Record<string, unknown> = {}, published: AnalysisSegment[] = []): AnalysisRequest {
+  return { file: 'x.flac', tools: { ffmpeg: 'ffmpeg', ffprobe: 'ffprobe' }, modelsDir: null, dictionary: '', lines, parts, doneLines: published.map((l) => l.id), published };
+}
+
+/** The last version of each published line, as the store keeps them. */
+function stored(messages: AnalysisMessage[], ids?: number[]): AnalysisSegment[] {
+  const byId = new Map<number, AnalysisSegment>();
+  for (const m of messages) if (m.type === 'lines') for (const l of m.lines) byId.set(l.id, l);
+  return [...byId.values()].filter((l) => !ids || ids.includes(l.id)).sort((a, b) => a.id - b.id);
 }
 
 describe('runAnalysis', () => {
@@ -71,11 +80,14 @@ describe('runAnalysis', () => {
     const messages: AnalysisMessage[] = [];
     await runAnalysis(request(lines), kit, (m) => messages.push(m));
     const stages = messages.filter((m) => m.type === 'stage').map((m) => (m as { stage: string }).stage);
-    expect([...new Set(stages)]).toEqual(['decoding', 'speech', 'events', 'conditions', 'prosody', 'baselines', 'quality']);
+    expect([...new Set(stages)]).toEqual(['decoding', 'speech', 'events', 'conditions', 'prosody', 'baselines', 'quality', 'listening', 'speakers', 'moments', 'summary']);
     const progress = messages.flatMap((m) => (m.type === 'stage' ? [overallProgress(m.stage, m.fraction)] : []));
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
-    const published = messages.flatMap((m) => (m.type === 'lines' ? m.lines : [])) as AnalysisSegment[];
-    expect(published.map((l) => l.id)).toEqual([0, 1, 2]);
+    const all = messages.flatMap((m) => (m.type === 'lines' ? m.lines : [])) as AnalysisSegment[];
+    // Published measured (quality stage), then again listened to (listening stage), each time whole.
+    expect(all.map((l) => l.id)).toEqual([0, 1, 2, 0, 1, 2]);
+    expect(all.map((l) => l.perception === null)).toEqual([true, true, true, false, false, false]);
+    const published = all.slice(0, 3);
     // Lines are only published after the baselines: relative values are filled in.
     const partNames = messages.flatMap((m) => (m.type === 'part' ? [m.name] : []));
     expect(partNames.indexOf(PART.baselines)).toBeLessThan(messages.findIndex((m) => m.type === 'lines') - 0);
@@ -88,6 +100,43 @@ describe('runAnalysis', () => {
     expect(first!.perception).toBeNull();
     expect(first!.quality.sources).toEqual(['measured']);
     expect(messages.filter((m) => m.type === 'part' && m.name === PART.warnings)).toHaveLength(1);
+    const listened = stored(messages);
+    for (const l of listened) {
+      expect(l.perception).toMatchObject({ source: 'estimate', start: l.start, end: l.end });
+      expect(l.delivery!.score).toBeGreaterThanOrEqual(0);
+      expect(l.prosody).toEqual(published[l.id]!.prosody);
+    }
+    // Recording-level parts come after the lines, speakers first, their summaries with the summary.
+    const order = messages.flatMap((m, i) => (m.type === 'part' ? [[m.name, i] as const] : []));
+    const at = (name: string) => order.filter(([n]) => n === name).map(([, i]) => i);
+    const lastLine = messages.map((m) => m.type).lastIndexOf('lines');
+    expect(at(PART.speakers)[0]).toBeGreaterThan(lastLine);
+    expect(at(PART.moments)[0]).toBeGreaterThan(at(PART.speakers)[0]!);
+    expect(at(PART.summary)[0]).toBeGreaterThan(at(PART.moments)[0]!);
+    const profiles = (messages[at(PART.speakers).at(-1)!] as { value: Record<string, { summary: string; trajectory: unknown[] }> }).value;
+    expect(Object.keys(profiles).sort()).toEqual(['S1', 'S2']);
+    expect(profiles.S1!.trajectory).toHaveLength(2);
+    expect(profiles.S1!.summary).toMatch(/^S1 speaks for/);
+  });
+
+  it('resumes mid-listening: measured lines are listened to, not measured again', async () => {
+    const { pcm, lines } = recording();
+    const first = fakeKit(pcm);
+    const messages: AnalysisMessage[] = [];
+    await runAnalysis(request(lines), first.kit, (m) => messages.push(m));
+    const early = new Set([PART.speakers, PART.moments, PART.summary, PART.warnings] as string[]);
+    const parts = Object.fromEntries(messages.flatMap((m) => (m.type === 'part' && !early.has(m.name) ? [[m.name, m.value]] : [])));
+    const measuredOnly = messages.flatMap((m) => (m.type === 'lines' ? m.lines : [])).slice(0, 3);
+    const again = fakeKit(pcm);
+    const resumed: AnalysisMessage[] = [];
+    await runAnalysis(request(lines, parts, measuredOnly), again.kit, (m) => resumed.push(m));
+    expect(again.calls).toMatchObject({ prosody: 0, quality: 0 });
+    expect(resumed.flatMap((m) => (m.type === 'lines' ? m.lines.map((l) => [l.id, l.perception !== null]) : []))).toEqual([
+      [0, true],
+      [1, true],
+      [2, true],
+    ]);
+    expect(stored(resumed)).toEqual(stored(messages));
   });
 
   it('resumes: stored parts are not recomputed and published lines are not measured again', async () => {
@@ -98,9 +147,10 @@ describe('runAnalysis', () => {
     const parts = Object.fromEntries(messages.flatMap((m) => (m.type === 'part' && m.name !== PART.warnings ? [[m.name, m.value]] : [])));
     const again = fakeKit(pcm);
     const resumed: AnalysisMessage[] = [];
-    await runAnalysis(request(lines, parts, [0, 1]), again.kit, (m) => resumed.push(m));
+    await runAnalysis(request(lines, parts, stored(messages, [0, 1])), again.kit, (m) => resumed.push(m));
     expect(again.calls).toMatchObject({ decode: 1, speech: 0, prosody: 0, quality: 0 });
-    expect(resumed.flatMap((m) => (m.type === 'lines' ? m.lines.map((l) => l.id) : []))).toEqual([2]);
+    // Line 2 is finished (quality) and listened to; the stored lines are neither.
+    expect(resumed.flatMap((m) => (m.type === 'lines' ? m.lines.map((l) => l.id) : []))).toEqual([2, 2]);
     expect(resumed.filter((m) => m.type === 'part').map((m) => (m as { name: string }).name)).toEqual([PART.warnings]);
   });
 

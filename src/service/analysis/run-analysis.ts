@@ -1,5 +1,6 @@
-import type { Ambience, AnalysisSegment, Condition, Mos } from '../../shared/schemas/analysis';
+import type { Ambience, AnalysisSegment, AudienceEvent, Baseline, Condition, Moment, Mos, SpeakerProfile } from '../../shared/schemas/analysis';
 import type { MeasuredQuality } from '../speech/quality/line-quality';
+import type { MeasuredProsody as LineSignalMeasures } from '../speech/prosody/measure';
 import type { Span } from '../speech/types';
 import { SAMPLE_RATE } from '../speech/types';
 import { frameLevels, frameRange, type LevelTrack } from '../dsp/levels';
@@ -11,21 +12,17 @@ import { relativeToSpeaker, speakerBaselines, type BaselineLine } from '../speec
 import { paceShifts } from '../speech/delivery/pace-shift';
 import { PART, type AudiencePart } from './document';
 import type { AnalysisMessage, AnalysisRequest, LineInput } from './protocol';
+import type { Listener } from '../speech/perception/listener';
+import { measureWords, type WordMeasure } from '../speech/perception/words';
+import { isPunctuated, sentenceEnds } from '../speech/perception/sentences';
+import { hesitationsPerMinute } from '../speech/perception/labels';
+import { speakerProfiles } from '../speech/perception/profiles';
+import { findMoments, type LineWords } from '../speech/perception/moments';
+import { writeSummary } from '../speech/perception/summary';
 import type { StageName } from './stages';
 
-/** The signal measures of one line that do not depend on the speaker's baseline. */
-export interface MeasuredProsody {
-  energy_db: number | null;
-  energy_range_db: number | null;
-  voiced_ratio: number;
-  pitch_hz: number | null;
-  pitch_range_st: number | null;
-  pitch_variability_st: number | null;
-  pitch_perturbation: number | null;
-  amplitude_perturbation: number | null;
-  hnr_db: number | null;
-  track: PitchFrames | null;
-}
+/** The signal measures of one line that do not depend on the speaker's baseline (no track where a line has no voice). */
+export type MeasuredProsody = Omit<LineSignalMeasures, 'track'> & { track: PitchFrames | null };
 
 
 /** The noise floor of the recording, as the quality measures describe it (JSON, stored as a part). */
@@ -56,6 +53,8 @@ export interface AnalysisToolkit {
   qualityScore(measured: MeasuredQuality, mos: Mos | null): number;
   ambience(tags: TagFrames | null, line: Span, speech: Span[], levels: LevelTrack): Ambience;
   syllables(): SyllableCounter;
+  /** How each line sounds (speech/perception): a model-based listener when one is installed, else the built-in estimate. */
+  listener(): Listener;
   /** What could not be analysed and why, gathered as engines load. */
   readonly warnings: string[];
 }
@@ -73,6 +72,10 @@ export interface LineMeasure {
   prosody: Omit<AnalysisSegment['prosody'], 'pace_vs_speaker' | 'pitch_vs_speaker_st' | 'energy_vs_speaker_db' | 'pitch_range_vs_speaker_st' | 'source'>;
   syllables: number;
   articulation_seconds: number;
+  /** Per-word pitch and level for emphasis, endings and sentence ends (absent in runs stored before 1.1). */
+  words?: WordMeasure[];
+  /** Indices of the words that end a sentence (speech/perception/sentences.ts). */
+  sentence_ends?: number[];
 }
 
 /** Silence for pause detection: 6 dB over the noise floor, and never more than 35 dB under the line's loud frames. */
@@ -80,6 +83,8 @@ const SILENCE_OVER_NOISE_DB = 6;
 const SILENCE_UNDER_PEAK_DB = 35;
 /** Lines sent to the parent per message in the quality stage (each message is one transaction). */
 const LINE_BATCH = 1;
+/** Lines per message in the listening stage: it is fast, so fewer, larger transactions. */
+const LISTEN_BATCH = 16;
 
 /** Speech spans clipped to a line. */
 export function speechWithin(speech: Span[], line: Span): Span[] {
@@ -104,15 +109,17 @@ function measureLine(
   noise: NoiseLike,
   kit: AnalysisToolkit,
   dictionary: SyllableCounter,
+  punctuated: boolean,
 ): LineMeasure {
   const span = { start: line.start, end: line.end };
   const within = speechWithin(speech, span);
   const measured = kit.prosody(pcm, span, within);
   const loud = quantile(levels.db.subarray(...frameRange(levels, line.start, line.end)), 0.95) ?? -120;
   const silenceDb = Math.max((noise.noise_db ?? -120) + SILENCE_OVER_NOISE_DB, loud - SILENCE_UNDER_PEAK_DB);
-  // Sentence ends from the transcript's punctuation, where the recognizer gives it.
-  const sentenceEnds = new Set(line.words.flatMap((w, i) => (/[.!?]["')\]]*$/.test(w.word) ? [i] : [])));
-  const pauses = analysePauses({ line: span, words: line.words, levels, pitch: measured.track, silenceDb, sentenceEnds });
+  const words = measureWords(line.words, levels, measured.track, dictionary);
+  // Sentence ends from the transcript's punctuation where the recognizer gives it, else a pause after a pitch fall.
+  const ends = sentenceEnds(words, punctuated);
+  const pauses = analysePauses({ line: span, words: line.words, levels, pitch: measured.track, silenceDb, sentenceEnds: new Set(ends) });
   const pace = linePace(line.words, dictionary, pauses);
   return {
     id: line.id,
@@ -141,6 +148,8 @@ function measureLine(
     },
     syllables: pace.syllables,
     articulation_seconds: pace.articulation_seconds,
+    words,
+    sentence_ends: ends,
   };
 }
 
@@ -206,11 +215,12 @@ export async function runAnalysis(
   stage('conditions', 1);
 
   const dictionary = kit.syllables();
+  const punctuated = isPunctuated(lines);
   if (!has(PART.measures)) {
     const measures: LineMeasure[] = [];
     for (const [i, line] of lines.entries()) {
       signal?.throwIfAborted();
-      measures.push(measureLine(pcm, levels, line, speech, noise, kit, dictionary));
+      measures.push(measureLine(pcm, levels, line, speech, noise, kit, dictionary, punctuated));
       stage('prosody', (i + 1) / lines.length);
       // Yield now and then so an abort or a terminate can land.
       if (i % 16 === 15) await new Promise((r) => setImmediate(r));
@@ -239,6 +249,7 @@ export async function runAnalysis(
   stage('baselines', 1);
   const baselines = parts[PART.baselines] as ReturnType<typeof speakerBaselines>;
 
+  const published = new Map((request.published ?? []).map((l) => [l.id, l]));
   let finished = done.size;
   let batch: AnalysisSegment[] = [];
   for (const [i, m] of measures.entries()) {
@@ -262,6 +273,7 @@ export async function runAnalysis(
       delivery: null,
       emphasis: [],
     });
+    published.set(m.id, batch[batch.length - 1]!);
     finished++;
     if (batch.length >= LINE_BATCH) {
       emit({ type: 'lines', lines: batch });
@@ -271,5 +283,88 @@ export async function runAnalysis(
   }
   if (batch.length) emit({ type: 'lines', lines: batch });
   stage('quality', 1);
+
+  const audience = (parts[PART.audience] as AudiencePart).events;
+  await listenToLines(measures, published, baselines, audience, pcm, kit.listener(), emit, stage, signal);
+  const segments = measures.map((m) => published.get(m.id)!).filter(Boolean);
+
+  stage('speakers', 0);
+  if (!has(PART.speakers)) save(PART.speakers, speakerProfiles(segments, baselines, audience));
+  stage('speakers', 1);
+
+  stage('moments', 0);
+  const lineWords = new Map<number, LineWords>(measures.map((m) => [m.id, { words: m.words ?? [], sentence_ends: m.sentence_ends ?? [] }]));
+  if (!has(PART.moments)) save(PART.moments, findMoments(segments, lineWords, audience));
+  stage('moments', 1);
+
+  stage('summary', 0);
+  if (!has(PART.summary)) {
+    const profiles = parts[PART.speakers] as Record<string, SpeakerProfile>;
+    const written = writeSummary({
+      duration,
+      segments,
+      speakers: profiles,
+      moments: parts[PART.moments] as Moment[],
+      conditions: parts[PART.conditions] as Condition[],
+      events: audience,
+    });
+    save(PART.speakers, Object.fromEntries(Object.entries(profiles).map(([k, p]) => [k, { ...p, summary: written.speakers[k] ?? '' }])));
+    save(PART.summary, written.summary);
+  }
+  stage('summary', 1);
   save(PART.warnings, kit.warnings);
+}
+
+/**
+ * The listening stage: each published line not yet listened to gets its perception, delivery and emphasis,
+ * and is published again whole (a batch per transaction), so a poll sees either the measured line or the
+ * listened one, never a mix.
+ */
+async function listenToLines(
+  measures: LineMeasure[],
+  published: Map<number, AnalysisSegment>,
+  baselines: Record<string, Baseline>,
+  events: AudienceEvent[],
+  pcm: Float32Array,
+  listener: Listener,
+  emit: (message: AnalysisMessage) => void,
+  stage: (name: StageName, fraction: number) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  stage('listening', 0);
+  const hesitations = new Map<string, { count: number; seconds: number }>();
+  for (const m of measures) {
+    const h = hesitations.get(m.speaker) ?? { count: 0, seconds: 0 };
+    h.count += m.prosody.hesitations;
+    h.seconds += Math.max(0, m.speech_end - m.speech_start);
+    hesitations.set(m.speaker, h);
+  }
+  let batch: AnalysisSegment[] = [];
+  for (const [i, m] of measures.entries()) {
+    const segment = published.get(m.id);
+    if (!segment || segment.perception) continue;
+    signal?.throwIfAborted();
+    const h = hesitations.get(m.speaker)!;
+    const heard = await listener.listen(
+      {
+        segment,
+        words: m.words ?? [],
+        baseline: baselines[m.speaker],
+        speaker_hesitations_per_minute: hesitationsPerMinute(h.count, h.seconds),
+        events,
+        audio: pcm.subarray(Math.floor(m.start * SAMPLE_RATE), Math.ceil(m.end * SAMPLE_RATE)),
+      },
+      signal,
+    );
+    const listened: AnalysisSegment = { ...segment, perception: heard.perception, delivery: heard.delivery, emphasis: heard.emphasis };
+    published.set(m.id, listened);
+    batch.push(listened);
+    if (batch.length >= LISTEN_BATCH) {
+      emit({ type: 'lines', lines: batch });
+      batch = [];
+      stage('listening', (i + 1) / measures.length);
+    }
+  }
+  if (batch.length) emit({ type: 'lines', lines: batch });
+  stage('listening', 1);
 }

@@ -12,6 +12,7 @@ describe('analysis stages', () => {
         last = p;
       }
     }
-    expect(overallProgress('quality', 1)).toBeCloseTo(1, 10);
+    expect(overallProgress('summary', 1)).toBeCloseTo(1, 10);
+    expect(STAGES.map((s) => s.name).slice(-5)).toEqual(['quality', 'listening', 'speakers', 'moments', 'summary']);
   });
 });

@@ -2,7 +2,7 @@
  * The analysis method's version and its stages, in the order they run. Bump the version when results
  * change (minor: new fields or better measures; major: a field changes meaning).
  */
-export const ANALYSIS_VERSION = '1.0.0';
+export const ANALYSIS_VERSION = '1.1.0';
 
 // Weights are each stage's share of the time on ../shared/audio/long (bench/analysis), so progress moves evenly.
 export const STAGES = [
@@ -19,7 +19,15 @@ export const STAGES = [
   /** Each speaker's baseline, and pace shifts between stretches of their speech. */
   { name: 'baselines', weight: 0.01 },
   /** Each line's quality (DNSMOS where installed) and ambience; lines are published here, one by one. */
-  { name: 'quality', weight: 0.7 },
+  { name: 'quality', weight: 0.69 },
+  /** How each line sounds: perception, delivery and emphasis from the listener; lines are published again, whole. */
+  { name: 'listening', weight: 0.006 },
+  /** Each speaker's profile and trajectory. */
+  { name: 'speakers', weight: 0.001 },
+  /** Moments worth a look: selects, unusable lines, trims. */
+  { name: 'moments', weight: 0.001 },
+  /** The written summary and watch-outs (and each speaker's summary). */
+  { name: 'summary', weight: 0.002 },
 ] as const;
 
 export type StageName = (typeof STAGES)[number]['name'];

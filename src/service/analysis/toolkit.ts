@@ -11,6 +11,7 @@ import { measureLine, toMeasuredQuality, qualityScore, type LineMeasures } from 
 import { detectConditions } from '../speech/quality/conditions';
 import { createDnsmos } from '../speech/quality/dnsmos';
 import { SyllableDictionary } from '../speech/delivery/syllables';
+import { createEstimateListener, type Listener } from '../speech/perception/listener';
 import type { AnalysisRequest } from './protocol';
 import type { AnalysisToolkit, NoiseLike } from './run-analysis';
 
@@ -32,6 +33,13 @@ function reviveNoise(stored: NoiseLike): NoiseProfile {
   return { ...s, spectrum: s.spectrum ? Float64Array.from(s.spectrum) : null };
 }
 
+/**
+ * No model-based listener exists for this build (none ships in TAKELINE_MODELS_DIR), so lines are read by the
+ * built-in estimate, and the document says nothing listened for perception.
+ */
+export const ESTIMATE_WARNING =
+  'No speech-emotion model is installed: perception, delivery and emphasis are estimated by rules from the measurements (source "estimate"); no model listened to the lines for them.';
+
 /** Says once why an engine did not run, and keeps going without it. */
 function warnOnce(warnings: string[], what: string, error: unknown): void {
   const message = error instanceof ModelFileError ? error.message : `${what}: ${(error as Error)?.message ?? String(error)}`;
@@ -51,6 +59,7 @@ export function createToolkit(request: AnalysisRequest): AnalysisToolkit & { clo
   let taggerFailed = false;
   let dnsmosFailed = false;
   let dictionary: SyllableDictionary | null = null;
+  let listener: Listener | null = null;
 
   return {
     warnings,
@@ -88,6 +97,13 @@ export function createToolkit(request: AnalysisRequest): AnalysisToolkit & { clo
     qualityScore: (measured, mos) => qualityScore(measured, mos),
     ambience: (tags, line, speech, levels) => lineAmbience(line, { levels, tags, speech }),
     syllables: () => (dictionary ??= SyllableDictionary.load(request.dictionary)),
+    listener() {
+      if (!listener) {
+        if (!warnings.includes(ESTIMATE_WARNING)) warnings.push(ESTIMATE_WARNING);
+        listener = createEstimateListener();
+      }
+      return listener;
+    },
     async close() {
       await Promise.allSettled([vad.close(), tagger.close(), dnsmos.close()]);
     },

@@ -1,20 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createPowerSpectrumAnySize } from './bluestein';
-
-function directPower(x: ArrayLike<number>): number[] {
-  const n = x.length;
-  const out: number[] = [];
-  for (let k = 0; k <= Math.floor(n / 2); k++) {
-    let re = 0;
-    let im = 0;
-    for (let t = 0; t < n; t++) {
-      re += x[t]! * Math.cos((2 * Math.PI * k * t) / n);
-      im -= x[t]! * Math.sin((2 * Math.PI * k * t) / n);
-    }
-    out.push(re * re + im * im);
-  }
-  return out;
-}
+import { directPower } from './testing/direct-power';
 
 function signal(n: number, seed: number): Float64Array {
   let s = seed;

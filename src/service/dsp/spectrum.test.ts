@@ -1,20 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createPowerSpectrum } from './spectrum';
-
-function naivePower(x: number[]): number[] {
-  const n = x.length;
-  const out: number[] = [];
-  for (let k = 0; k <= n / 2; k++) {
-    let re = 0;
-    let im = 0;
-    for (let t = 0; t < n; t++) {
-      re += x[t]! * Math.cos((2 * Math.PI * k * t) / n);
-      im -= x[t]! * Math.sin((2 * Math.PI * k * t) / n);
-    }
-    out.push(re * re + im * im);
-  }
-  return out;
-}
+import { directPower } from './testing/direct-power';
 
 describe('createPowerSpectrum', () => {
   it('matches a direct DFT on every bin including DC and Nyquist', () => {
@@ -23,7 +9,7 @@ describe('createPowerSpectrum', () => {
       (_, i) => Math.sin(i * 0.37) + 0.5 * Math.cos(i * 1.9) + (i % 5) * 0.1,
     );
     const got = createPowerSpectrum(64)(Float32Array.from(x));
-    const want = naivePower(Array.from(Float32Array.from(x)));
+    const want = directPower(Array.from(Float32Array.from(x)));
     expect(got.length).toBe(33);
     want.forEach((w, k) => expect(got[k]).toBeCloseTo(w, 6));
   });

@@ -1,10 +1,13 @@
 /**
  * FCPXML 1.10 (Final Cut Pro; DaVinci Resolve and Premiere import it too): the recording as an audio
  * asset, a project whose single clip spans it, and one marker per mark. Every time is a whole number of
- * frames written as an exact rational (at 29.97: n × 1001/30000 s), as FCP requires.
+ * frames written as an exact rational (at 29.97: n × 1001/30000 s), as FCP requires. Moments are
+ * coloured by type the only way FCPXML allows, since FCP ties a marker's colour to its kind: `select` a
+ * completed to-do (green), `unusable` an open to-do (red), `trim` a chapter marker (orange); segments
+ * and other marks are standard markers (blue).
  */
 import { type FrameRate, frameDuration, secondsToFrames, secondsToFramesCeil } from '../../shared/timecode';
-import { collectMarks } from './marks';
+import { type Mark, collectMarks } from './marks';
 import { baseName, cleanText } from './text';
 import { resolveTimebase } from './timebase';
 import type { ExportFile, ExportInput } from './types';
@@ -50,6 +53,26 @@ function attrs(pairs: Array<[string, string | number | undefined]>): string {
     .join('');
 }
 
+/** FCP's marker kinds, each with its colour: see the header. */
+export const MOMENT_MARKERS: Record<string, { element: 'marker' | 'chapter-marker'; completed?: '0' | '1' }> =
+  {
+    select: { element: 'marker', completed: '1' },
+    unusable: { element: 'marker', completed: '0' },
+    trim: { element: 'chapter-marker' },
+  };
+
+function markerKind(mark: Mark): { element: 'marker' | 'chapter-marker'; completed?: '0' | '1' } {
+  return (mark.moment && MOMENT_MARKERS[mark.kind]) || { element: 'marker' };
+}
+
+function markNote(mark: Mark): string {
+  if (mark.kind === 'segment') return `segment ${mark.id}, speaker ${mark.speaker}`;
+  const m = mark.moment;
+  if (!m) return mark.kind;
+  const lines = m.segment_ids.length ? `, lines ${m.segment_ids.join(' ')}` : '';
+  return `moment ${m.id}: ${mark.kind}, speaker ${m.speaker}, score ${Math.round(m.score * 100) / 100}${lines}`;
+}
+
 export function renderFcpxml(input: ExportInput): ExportFile {
   const tb = resolveTimebase(input.media);
   const rate = tb.clock.frameRate;
@@ -68,12 +91,13 @@ export function renderFcpxml(input: ExportInput): ExportFile {
     const at = secondsToFrames(mark.start, rate);
     // Markers sit on frame boundaries and last at least one frame.
     const length = Math.max(1, secondsToFramesCeil(mark.end, rate) - at);
-    const markNote = mark.kind === 'segment' ? `segment ${mark.id}, speaker ${mark.speaker}` : mark.kind;
-    return `              <marker${attrs([
+    const { element, completed } = markerKind(mark);
+    return `              <${element}${attrs([
       ['start', time(start + at)],
       ['duration', time(length)],
       ['value', mark.text],
-      ['note', markNote],
+      ...(completed === undefined ? [] : ([['completed', completed]] as Array<[string, string]>)),
+      ['note', markNote(mark)],
     ])}/>`;
   });
 

@@ -1,6 +1,7 @@
 /** Editor and subtitle exports of a transcript: `renderExport(format, input)` → file body and type. */
+import { renderAnalysisCsv } from './analysis-csv';
 import { renderCsv } from './csv';
-import { renderEdl } from './edl';
+import { renderEdl, renderSelectsEdl } from './edl';
 import { renderFcpxml } from './fcpxml';
 import { renderSrt, renderVtt } from './subtitles';
 import { baseName, cleanText } from './text';
@@ -13,6 +14,8 @@ export {
   type ExportFile,
   type ExportMedia,
   type ExportMarker,
+  type ExportMoment,
+  type ExportLineAnalysis,
   type ExportTranscript,
 } from './types';
 
@@ -22,6 +25,8 @@ const RENDERERS: Record<ExportFormat, (input: ExportInput) => ExportFile> = {
   edl: renderEdl,
   fcpxml: renderFcpxml,
   csv: renderCsv,
+  selects_edl: renderSelectsEdl,
+  analysis_csv: renderAnalysisCsv,
 };
 
 export function isExportFormat(value: unknown): value is ExportFormat {

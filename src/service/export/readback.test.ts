@@ -14,6 +14,7 @@ import {
   timecodeToSeconds,
 } from '../../shared/timecode';
 import { collectMarks } from './marks';
+import { truncate } from './text';
 import { renderExport } from './index';
 import { parseCsv } from './testing/csv';
 import { parseEdl } from './testing/edl';
@@ -84,6 +85,20 @@ function makeInput(
       tape: random() < 0.5 ? null : 'Roll #7 / B-cam',
     },
     markers: [{ start: random() * t, end: t, label: 'applause, "loud"', kind: 'applause' }],
+    // A moment of a random type over each of a few lines, with awkward reasons and words.
+    moments: segments
+      .filter(() => random() < 0.5)
+      .map((s, i) => ({
+        id: `m-${i}`,
+        type: (['select', 'unusable', 'trim'] as const)[Math.floor(random() * 3)]!,
+        start: s.start + random() * 0.1,
+        end: s.end,
+        speaker: s.speaker,
+        score: random(),
+        reason: PIECES[Math.floor(random() * PIECES.length)]!,
+        segment_ids: [s.id],
+        text: s.text,
+      })),
   };
 }
 
@@ -129,9 +144,25 @@ describe.each(TIMEBASES)('%s fps, drop frame %s', (rate, dropFrame) => {
       });
 
       const doc = parseXml(renderExport('fcpxml', input).body);
-      const markers = findAll(doc, 'marker');
+      // Trim moments are chapter markers (FCP's orange); the rest are markers.
+      const markers = findAll(doc, 'asset-clip')[0]!.children.filter((c) => c.name.endsWith('marker'));
       // Mark text is already clean of control characters, so it survives XML unchanged.
       expect(markers.map((m) => m.attributes.value)).toEqual(marks.map((m) => m.text));
+
+      // The selects EDL: an event per select moment, its source in on the frame the moment starts in.
+      const selects = marks.filter((m) => m.kind === 'select');
+      const cuts = parseEdl(renderExport('selects_edl', input).body).events;
+      expect(cuts).toHaveLength(selects.length);
+      cuts.forEach((cut, i) => {
+        expect(secondsToFrames(timecodeToSeconds(cut.sourceIn, clock), rate)).toBe(
+          secondsToFrames(selects[i]!.start, rate),
+        );
+        expect(cut.locators[0]!.text).toBe(truncate(selects[i]!.text, 120));
+      });
+
+      const [lineHeader, ...lines] = parseCsv(renderExport('analysis_csv', input).body);
+      expect(lines).toHaveLength(input.transcript.segments.length);
+      for (const line of lines) expect(line).toHaveLength(lineHeader!.length);
 
       const [header, ...rows] = parseCsv(renderExport('csv', input).body);
       expect(rows).toHaveLength(marks.length);

@@ -2,8 +2,15 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseSync } from 'subtitle';
 import { describe, expect, it } from 'vitest';
-import { framesPerDay, parseTimecode, rationalRate, secondsToFrames, timecodeToSeconds } from '../../shared/timecode';
+import {
+  framesPerDay,
+  parseTimecode,
+  rationalRate,
+  secondsToFrames,
+  timecodeToSeconds,
+} from '../../shared/timecode';
 import { interview, memo } from './fixtures/interview';
+import { panel } from './fixtures/panel';
 import { EXPORT_FORMATS, type ExportInput, isExportFormat, renderExport } from './index';
 import { parseCsv } from './testing/csv';
 import { parseEdl } from './testing/edl';
@@ -16,14 +23,20 @@ function expected(name: string): string {
 }
 
 describe('exact expected files (fixtures/, checked by hand)', () => {
-  it.each(EXPORT_FORMATS.flatMap((f) => [['interview', f] as const, ['memo', f] as const]))(
-    '%s.%s',
-    (name, format) => {
-      const out = renderExport(format, name === 'interview' ? interview : memo);
-      expect(out.extension).toBe(format);
-      expect(out.body).toBe(expected(`${name}.${format}`));
-    },
-  );
+  const INPUTS = { interview, memo, panel };
+  const EXTENSIONS: Record<string, string> = { selects_edl: 'selects.edl', analysis_csv: 'analysis.csv' };
+  // panel (with an analysis) has every format that marks moments or reads the analysis.
+  const CASES = EXPORT_FORMATS.flatMap((f) => [
+    ['interview', f] as const,
+    ['memo', f] as const,
+    ...(['edl', 'fcpxml', 'csv', 'selects_edl', 'analysis_csv'].includes(f) ? [['panel', f] as const] : []),
+  ]);
+  it.each(CASES)('%s.%s', (name, format) => {
+    const out = renderExport(format, INPUTS[name]);
+    const extension = EXTENSIONS[format] ?? format;
+    expect(out.extension).toBe(extension);
+    expect(out.body).toBe(expected(`${name}.${extension}`));
+  });
 
   it('declares content types', () => {
     expect(renderExport('srt', memo).contentType).toBe('application/x-subrip; charset=utf-8');
@@ -31,6 +44,8 @@ describe('exact expected files (fixtures/, checked by hand)', () => {
     expect(renderExport('edl', memo).contentType).toBe('text/plain; charset=utf-8');
     expect(renderExport('fcpxml', memo).contentType).toBe('application/xml; charset=utf-8');
     expect(renderExport('csv', memo).contentType).toMatch(/^text\/csv; charset=utf-8/);
+    expect(renderExport('selects_edl', memo).contentType).toBe('text/plain; charset=utf-8');
+    expect(renderExport('analysis_csv', memo).contentType).toBe('text/csv; charset=utf-8; header=present');
     expect(isExportFormat('edl')).toBe(true);
     expect(isExportFormat('toString')).toBe(false);
     expect(() => renderExport('docx' as never, memo)).toThrow(/unknown export format/);
@@ -111,7 +126,7 @@ describe('EDL reads back as CMX3600', () => {
     expect(event!.locators.map((l) => secondsToFrames(timecodeToSeconds(l.timecode, tb), '29.97'))).toEqual(
       marks.map((s) => secondsToFrames(s, '29.97')),
     );
-    expect(event!.locators.map((l) => l.colour)).toEqual(['BLUE', 'GREEN', 'BLUE', 'RED', 'GREEN']);
+    expect(event!.locators.map((l) => l.colour)).toEqual(['BLUE', 'CYAN', 'BLUE', 'RED', 'CYAN']);
     expect(event!.locators[3]!.text).toBe('laughter: Laughter');
     for (const l of event!.locators) expect(parseTimecode(l.timecode, tb).ok).toBe(true);
     expect(edl.notes.join('\n')).toMatch(/A001_C003_0415.*A001_C00/);
@@ -272,7 +287,7 @@ describe('CSV reads back under RFC 4180', () => {
 describe('bad stored data', () => {
   it('refuses a start timecode that does not exist at the rate', () => {
     const input = { ...interview, media: { ...interview.media!, start_timecode: '00:01:00;00' } };
-    for (const format of ['edl', 'fcpxml', 'csv'] as const) {
+    for (const format of ['edl', 'fcpxml', 'csv', 'selects_edl', 'analysis_csv'] as const) {
       expect(() => renderExport(format, input)).toThrow(/start timecode "00:01:00;00" does not exist/);
     }
   });

@@ -1,7 +1,12 @@
 import type { TranscriptSegment, TranscriptWord } from '../speech/types';
 import type { FrameRate } from '../../shared/timecode';
+import type { AnalysisSegment, Moment } from '../../shared/schemas/analysis';
 
-export const EXPORT_FORMATS = ['srt', 'vtt', 'edl', 'fcpxml', 'csv'] as const;
+/**
+ * `selects_edl`: one event per `select` moment, strung out on a record timeline; `analysis_csv`: one row
+ * per transcript line with its analysis (columns in analysis-csv.ts). The others mark moments too.
+ */
+export const EXPORT_FORMATS = ['srt', 'vtt', 'edl', 'fcpxml', 'csv', 'selects_edl', 'analysis_csv'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /** The recording's timebase as the API stores it (PATCH …/media). */
@@ -22,6 +27,19 @@ export interface ExportMarker {
   /** What found it, e.g. "laughter", "music"; shown in CSV and as the marker colour group in EDL. */
   kind: string;
 }
+
+/** The parts of a Moment the exports read (a full Moment fits). */
+export type ExportMoment = Pick<
+  Moment,
+  'id' | 'type' | 'start' | 'end' | 'speaker' | 'score' | 'reason' | 'segment_ids'
+> &
+  Pick<Moment, 'text' | 'sentence_complete'>;
+
+/** The parts of an analysed line the analysis CSV reads (a full AnalysisSegment fits). */
+export type ExportLineAnalysis = Pick<
+  AnalysisSegment,
+  'id' | 'prosody' | 'quality' | 'perception' | 'delivery' | 'emphasis'
+>;
 
 /** The parts of a Transcript the exports read (a full Transcript fits). */
 export interface ExportTranscript {
@@ -46,6 +64,10 @@ export interface ExportInput {
   transcript: ExportTranscript;
   media: ExportMedia | null;
   markers?: ExportMarker[];
+  /** The analysis's moments (select / unusable / trim): markers in EDL and FCPXML, events of the selects EDL. */
+  moments?: ExportMoment[];
+  /** Each line's analysis by segment id (the analysis CSV's columns); lines without one leave them empty. */
+  lines?: ExportLineAnalysis[];
   /** Display names by speaker label (S1 → "Ada"); labels are used where a name is missing. */
   speakerNames?: Record<string, string>;
 }

@@ -215,12 +215,23 @@ export function openApiDocument() {
       },
       '/v1/speech/transcriptions/{session_id}/export': {
         get: op({
-          summary: 'Export for editors (srt, vtt, edl, fcpxml, csv)',
-          requestParams: { path: sessionParam, query: z.object({ format: z.enum(EXPORT_FORMATS) }) },
+          summary: 'Export for editors (srt, vtt, edl, fcpxml, csv, selects_edl, analysis_csv)',
+          description:
+            'Times use the recording’s timebase (PATCH …/media); without one, 25 fps non-drop frame from 00:00:00:00, and the file says so. `srt`/`vtt` subtitles (VTT with voice tags); `edl` CMX3600 (one event over the recording, a locator per line and per analysis moment) and `fcpxml` (FCPXML 1.10, a marker per line and per moment), moments coloured by type (EDL: select GREEN, unusable RED, trim YELLOW; FCPXML: select a completed to-do, unusable an open to-do, trim a chapter marker); `csv` one row per line, marker and moment; `selects_edl` CMX3600 with one event per `select` moment, source in/out on the frames the moment starts and ends in, strung out on a record timeline from 01:00:00:00; `analysis_csv` one row per line with its analysis (columns in README). CSVs follow RFC 4180. 409 before the transcript exists, and for `selects_edl`/`analysis_csv` while the analysis is not complete.',
+          requestParams: {
+            path: sessionParam,
+            query: z.object({ format: z.enum(EXPORT_FORMATS).meta({ description: 'The file to make; see the description' }) }),
+          },
           responses: {
             '200': {
-              description: 'The file, as an attachment (`Content-Disposition` names it after the recording)',
-              content: { 'application/x-subrip': {}, 'text/vtt': {}, 'text/plain': {}, 'application/xml': {}, 'text/csv': {} },
+              description: 'The file, as an attachment (`Content-Disposition` names it after the recording: take.edl, take.selects.edl, take.analysis.csv…)',
+              content: {
+                'application/x-subrip': { schema: z.string() },
+                'text/vtt': { schema: z.string() },
+                'text/plain': { schema: z.string().meta({ description: 'edl and selects_edl' }) },
+                'application/xml': { schema: z.string().meta({ description: 'fcpxml' }) },
+                'text/csv': { schema: z.string().meta({ description: 'csv and analysis_csv (header=present)' }) },
+              },
             },
             ...speechErrors(401, 404, 409, 422),
           },
@@ -230,7 +241,7 @@ export function openApiDocument() {
         get: op({
           summary: 'The Analysis document',
           description:
-            'The newest analysis run of the recording (or `run_id`), filled in progressively while it runs: poll every few seconds until `intelligence.status` is `complete`. `none`: never analysed (stage `awaiting_transcript` while the transcript is being made; the run is queued when it completes); `unavailable`: no audio stream or no speech. When the newest run failed and an earlier one completed, the complete document is served with `last_failure`.',
+            'The newest analysis run of the recording (or `run_id`), filled in progressively while it runs: poll every few seconds until `intelligence.status` is `complete`. `none`: never analysed (stage `awaiting_transcript` while the transcript is being made; the run is queued when it completes); `unavailable`: no audio stream or no speech. When the newest run failed and an earlier one completed, the complete document is served with `last_failure`. Stages in order: `decoding`, `speech`, `events`, `conditions`, `prosody`, `baselines`, `quality` (lines published one by one with their measures; `perception`/`delivery` null), `listening` (each line published again whole with `perception`, `delivery` and `emphasis`), `speakers` (profiles), `moments`, `summary`; then `complete`. `timings.stages` has the seconds of each. Perception is estimated by rules from the measures (`source: "estimate"`) unless a model listened (`heard`, counted in `coverage.listened`); see README "Analysis".',
           requestParams: { path: sessionParam, query: IntelligenceQuery },
           responses: { '200': json(AnalysisDocument, 'The Analysis document'), ...speechErrors(401, 404, 422) },
         }),

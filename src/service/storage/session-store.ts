@@ -61,6 +61,9 @@ export function publicTranscript(transcript: Transcript): NonNullable<Session['t
 }
 
 export class SessionStore {
+  /** Each session's public transcript as JSON text, with the stored text it was made from (see `documentJson`). */
+  private readonly publicJson = new Map<string, { stored: string; json: string }>();
+
   constructor(private readonly db: Db) {}
 
   insert(session: NewSession): void {
@@ -114,6 +117,31 @@ export class SessionStore {
     if (!summary) return null;
     const transcript = this.transcript(id);
     return { ...summary, transcript: transcript ? publicTranscript(transcript) : null };
+  }
+
+  /**
+   * `get()` with `speaker_map`, as JSON text. A long recording's transcript is hundreds of KB: parsing and
+   * re-serialising it on every poll costs milliseconds of the event loop, so its public form is reused
+   * while the stored text is unchanged (compared whole, so any writer's change is seen).
+   */
+  documentJson(summary: SessionSummary, speakerMap: Session['speaker_map']): string {
+    const row = this.db.prepare('SELECT transcript_json FROM sessions WHERE id = ?').get(summary.id) as
+      | { transcript_json: string | null }
+      | undefined;
+    const stored = row?.transcript_json;
+    let transcript = 'null';
+    if (stored) {
+      const hit = this.publicJson.get(summary.id);
+      if (hit?.stored === stored) transcript = hit.json;
+      else {
+        transcript = JSON.stringify(publicTranscript(JSON.parse(stored) as Transcript));
+        this.publicJson.delete(summary.id);
+        if (this.publicJson.size >= 16) this.publicJson.delete(this.publicJson.keys().next().value!);
+        this.publicJson.set(summary.id, { stored, json: transcript });
+      }
+    }
+    const head = JSON.stringify(summary);
+    return `${head.slice(0, -1)},"transcript":${transcript},"speaker_map":${JSON.stringify(speakerMap)}}`;
   }
 
   list(filter: { projectId?: string; limit: number; offset: number }): { data: SessionSummary[]; total: number } {

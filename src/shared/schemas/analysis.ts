@@ -110,35 +110,63 @@ export const Ambience = z
   })
   .meta({ id: 'Ambience' });
 
+/**
+ * Emotions the listeners report (README "Perception"): `neutral` unless the measures lean clearly one way;
+ * `calm` low arousal, `sad` low arousal with negative valence, `warm` positive valence at moderate arousal,
+ * `excited` high arousal with non-negative valence, `tense` high arousal with negative valence, `amused`
+ * laughter on or right after the line, `uncertain` hesitant with low confidence.
+ */
+export const EMOTIONS = ['neutral', 'calm', 'warm', 'excited', 'amused', 'tense', 'sad', 'uncertain'] as const;
+export const Emotion = z.enum(EMOTIONS).meta({ id: 'Emotion' });
+
+/** How a line was delivered, each relative to the speaker's own baselines (README "Perception"). */
+export const DELIVERY_LABELS = ['rushed', 'slow', 'flat', 'emphatic', 'hesitant', 'mumbled', 'trailing_off', 'quiet'] as const;
+export const DeliveryLabel = z.enum(DELIVERY_LABELS).meta({ id: 'DeliveryLabel' });
+
+export const DELIVERY_GRADES = ['weak', 'hesitant', 'good', 'great'] as const;
+
 export const Perception = z
   .object({
-    emotion: z.string(),
-    intensity: num,
-    valence: num,
-    arousal: num,
-    confidence: num,
-    engagement: num,
-    take_quality: num,
-    delivery: z.array(z.string()),
-    reactions: z.array(z.string()),
-    emphasis: z.array(z.string()),
-    audio_issues: z.array(z.string()),
-    note: z.string(),
+    emotion: Emotion,
+    intensity: num.meta({ description: 'How strongly the emotion shows, 0–1 (distance from neutral valence and arousal)' }),
+    valence: num.meta({ description: 'Negative (−1) to positive (+1)' }),
+    arousal: num.meta({ description: 'Low (0) to high (1) activation' }),
+    confidence: num.meta({ description: 'How sure the speaker sounds, 0–1 (not the listener’s certainty)' }),
+    engagement: num.meta({ description: 'How engaged and lively the speaker sounds, 0–1' }),
+    take_quality: num.meta({ description: 'How usable the take is, 0–1: delivery and signal quality together' }),
+    delivery: z.array(DeliveryLabel).meta({ description: 'Delivery labels, each relative to the speaker’s baselines' }),
+    reactions: z.array(z.string()).meta({ description: 'Audience events overlapping the line or starting within 2 s after it (applause, laughter, cheering)' }),
+    emphasis: z.array(z.string()).meta({ description: 'The emphasised words, in order (see `emphasis[]` for their times)' }),
+    audio_issues: z.array(z.string()).meta({ description: 'Types of the line’s quality issues (e.g. clipping, hum, off_mic)' }),
+    note: z.string().meta({ description: 'One plain sentence an editor can act on' }),
     ...span,
-    source: Source,
+    source: Source.meta({ description: '`estimate` from the built-in listener (rules over the measures); `heard` only from a model that listened' }),
   })
   .meta({ id: 'Perception' });
 
+export const DeliveryFlag = z
+  .object({
+    type: z.string().meta({ description: 'A delivery label (estimate), `long_pause` (measured) or `restart` (located)' }),
+    source: Source,
+  })
+  .meta({ id: 'DeliveryFlag' });
+
 export const Delivery = z
   .object({
-    score: num,
-    label: z.string(),
-    flags: z.array(z.object({ type: z.string(), source: Source })),
+    score: num.meta({ description: '0–1; README "Delivery score"' }),
+    label: z.enum(DELIVERY_GRADES),
+    flags: z.array(DeliveryFlag),
   })
   .meta({ id: 'Delivery' });
 
 export const Emphasis = z
-  .object({ word_index: z.number().int(), word: z.string(), ...span, strength: num, source: Source })
+  .object({
+    word_index: z.number().int().meta({ description: 'Index into the line’s words' }),
+    word: z.string(),
+    ...span,
+    strength: num.meta({ description: '0–1, how far the word stands out (pitch, level or length)' }),
+    source: Source,
+  })
   .meta({ id: 'Emphasis' });
 
 export const AnalysisSegment = z
@@ -214,66 +242,83 @@ export const Baseline = z
   })
   .meta({ id: 'Baseline' });
 
+export const TrajectoryPoint = z
+  .object({
+    t: num.meta({ description: 'The line’s midpoint' }),
+    ...span,
+    segment_id: z.number().int(),
+    emotion: Emotion,
+    valence: num,
+    arousal: num,
+    confidence: num,
+    engagement: num,
+    energy_db: nullableNum,
+    score: num.meta({ description: 'The line’s delivery score' }),
+  })
+  .meta({ id: 'TrajectoryPoint' });
+
 export const SpeakerProfile = z
   .object({
-    talk_seconds: num,
-    turns: z.number().int(),
+    talk_seconds: num.meta({ description: 'Seconds of speech (each line’s speech span)' }),
+    turns: z.number().int().meta({ description: 'Runs of consecutive lines by this speaker' }),
     hesitations: z.number().int(),
-    trajectory: z.array(
-      z.object({
-        t: num,
-        ...span,
-        segment_id: z.number().int(),
-        emotion: z.string(),
-        valence: num,
-        arousal: num,
-        confidence: num,
-        engagement: num,
-        energy_db: nullableNum,
-        score: num,
-      }),
-    ),
-    confidence: num,
+    trajectory: z.array(TrajectoryPoint).meta({ description: 'One point per line, in time order' }),
+    confidence: num.meta({ description: 'Mean over lines, weighted by speech seconds' }),
     engagement: num,
     valence: num,
     arousal: num,
-    emotions: z.record(z.string(), num),
-    delivery_labels: z.record(z.string(), z.number().int()),
-    articulation_rate: nullableNum,
+    emotions: z.record(z.string(), num).meta({ description: 'Share of speech seconds per emotion (sums to 1)' }),
+    delivery_labels: z.record(z.string(), z.number().int()).meta({ description: 'Lines carrying each delivery label' }),
+    articulation_rate: nullableNum.meta({ description: 'Syllables per second (the speaker’s baseline)' }),
     pitch_hz: nullableNum,
     pitch_range_st: nullableNum,
-    fillers_per_minute: num,
-    reactions: z.record(z.string(), z.number().int()),
+    fillers_per_minute: num.meta({ description: 'Filled pauses per minute of speech' }),
+    reactions: z.record(z.string(), z.number().int()).meta({ description: 'Audience events while this speaker had the floor, by type' }),
     summary: z.string(),
   })
   .meta({ id: 'SpeakerProfile' });
 
+export const MOMENT_TYPES = ['select', 'unusable', 'trim'] as const;
+
 export const Moment = z
   .object({
-    id: z.string(),
-    type: z.string(),
+    id: z.string().meta({ description: 'Stable across runs of the same transcript, e.g. `select-12`, `trim-3-lead`' }),
+    type: z.enum(MOMENT_TYPES),
     ...span,
     speaker: z.string(),
-    score: num,
+    score: num.meta({ description: '0–1: take quality for select, severity for unusable, how sure for trim' }),
     reason: z.string(),
     segment_ids: z.array(z.number().int()),
-    text: z.string().optional(),
-    sentence_complete: z.boolean().optional(),
+    text: z.string().optional().meta({ description: 'On select: the words spoken in the span' }),
+    sentence_complete: z.boolean().optional().meta({ description: 'On select: the span starts at a sentence start and ends at a sentence end' }),
   })
   .meta({ id: 'Moment' });
+
+export const WatchOut = z
+  .object({
+    kind: z.string().meta({ description: 'The kind of problem, e.g. clipping, hum, unusable, hesitant, rushed, overlap' }),
+    text: z.string().meta({ description: 'The same sentence as the matching `watch_outs` entry' }),
+    ranges: z.array(z.object(span)),
+  })
+  .meta({ id: 'WatchOut' });
 
 export const AnalysisSummary = z
   .object({
     overview: z.string(),
     speakers: z.array(z.object({ speaker: z.string(), summary: z.string() })),
-    watch_outs: z.array(z.string()),
+    watch_outs: z.array(z.string()).meta({ description: 'Each names a kind of problem and its time ranges (m:ss–m:ss)' }),
+    watch_out_items: z
+      .array(WatchOut)
+      .meta({ description: 'The watch-outs with their kind and time ranges as numbers, in the same order as `watch_outs`' }),
   })
   .meta({ id: 'AnalysisSummary' });
 
 export const Intelligence = z
   .object({
     status: AnalysisStatus,
-    stage: z.string().meta({ description: 'The step running now (see README: stages); `complete` when finished' }),
+    stage: z
+      .string()
+      .meta({ description: 'The step running now: decoding, speech, events, conditions, prosody, baselines, quality, listening, speakers, moments, summary (README: stages); `complete` when finished' }),
     progress: num.meta({ description: '0–1, never decreases within a run' }),
     run_id: z.string().nullable(),
     version: z.string().meta({ description: 'Semantic version of the analysis method' }),
@@ -290,7 +335,7 @@ export const Intelligence = z
     coverage: z.object({
       segments: z.number().int().meta({ description: 'Lines in the transcript' }),
       measured: z.number().int().meta({ description: 'Lines measured so far' }),
-      listened: z.number().int().meta({ description: 'Lines a model listened to (DNSMOS, a model-based listener)' }),
+      listened: z.number().int().meta({ description: 'Lines a model listened to: DNSMOS scored them, or a model-based listener heard them (never the rule-based estimate)' }),
     }),
     conditions: z.array(Condition),
     summary: AnalysisSummary,
@@ -353,6 +398,11 @@ export type Ambience = z.infer<typeof Ambience>;
 export type Perception = z.infer<typeof Perception>;
 export type Delivery = z.infer<typeof Delivery>;
 export type Emphasis = z.infer<typeof Emphasis>;
+export type Emotion = z.infer<typeof Emotion>;
+export type DeliveryLabel = z.infer<typeof DeliveryLabel>;
+export type DeliveryFlag = z.infer<typeof DeliveryFlag>;
+export type TrajectoryPoint = z.infer<typeof TrajectoryPoint>;
+export type WatchOut = z.infer<typeof WatchOut>;
 export type AnalysisSegment = z.infer<typeof AnalysisSegment>;
 export type AudienceEvent = z.infer<typeof AudienceEvent>;
 export type PaceShiftEvent = z.infer<typeof PaceShiftEvent>;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { lineSections, paceRatioText } from './line-values';
+import { lineSections, paceRatioText, perceptionSection } from './line-values';
 import { intelligence, segment } from './testing/document';
+import { listenedIntelligence } from './testing/listened';
 
 const byKey = (rows: { key: string; text: string; source: string | null }[]) =>
   Object.fromEntries(rows.map((r) => [r.key, [r.text, r.source]]));
@@ -92,5 +93,33 @@ describe('paceRatioText', () => {
     expect(paceRatioText(0.7)).toBe('0.70× (30% slower)');
     expect(paceRatioText(1)).toBe('1.00× (usual pace)');
     expect(paceRatioText(null)).toBe('—');
+  });
+});
+
+describe('how the line sounds', () => {
+  it('is null until the listening stage has run', () => {
+    expect(perceptionSection(segment(0, 'S1', 0, 2))).toBeNull();
+  });
+
+  it('lists emotion, its measures and the delivery grade with the source, and each label once', () => {
+    const line = listenedIntelligence().segments[0]!;
+    const s = perceptionSection(line)!;
+    expect(s.rows.map((r) => [r.key, r.text, r.source])).toEqual([
+      ['perception.emotion', 'calm', 'estimate'],
+      ['perception.intensity', '0.20', 'estimate'],
+      ['perception.valence', '0.30', 'estimate'],
+      ['perception.arousal', '0.20', 'estimate'],
+      ['perception.confidence', '0.70', 'estimate'],
+      ['perception.engagement', '0.60', 'estimate'],
+      ['perception.take_quality', '0.70', 'estimate'],
+      ['delivery.score', 'hesitant · 0.45', 'estimate'],
+    ]);
+    // `hesitant` is both a label and a flag; `long_pause` a measured flag.
+    expect(s.labels).toEqual([
+      { type: 'hesitant', source: 'estimate' },
+      { type: 'long_pause', source: 'measured' },
+    ]);
+    expect(s.note).toBe('Two hesitations; the second half is usable.');
+    expect(lineSections(line).perception).toEqual(s);
   });
 });

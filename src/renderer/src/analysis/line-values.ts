@@ -41,6 +41,83 @@ export interface LineSections {
   issues: IssueRow[];
   pauses: PauseRow[];
   ambience: ValueRow[];
+  /** How the line sounds (the listening stage), null until it has run. */
+  perception: PerceptionSection | null;
+}
+
+export interface PerceptionSection {
+  rows: ValueRow[];
+  /** Delivery labels and flags, each once, with what backs it. */
+  labels: { type: string; source: Source }[];
+  note: string;
+  emphasis: string[];
+  reactions: string[];
+}
+
+/** The listening stage's values of a line: emotion and its measures, delivery grade, labels, emphasis. */
+export function perceptionSection(seg: AnalysisSegment): PerceptionSection | null {
+  const p = seg.perception;
+  if (!p) return null;
+  const d = seg.delivery;
+  const src = p.source;
+  const labels = new Map<string, Source>();
+  for (const l of p.delivery) labels.set(l, src);
+  for (const f of d?.flags ?? []) if (!labels.has(f.type)) labels.set(f.type, f.source);
+  return {
+    rows: [
+      row('perception.emotion', 'Emotion', p.emotion, p.emotion, src),
+      row('perception.intensity', 'Intensity', p.intensity, fixed(p.intensity, 2, ''), src, '0–1'),
+      row(
+        'perception.valence',
+        'Valence',
+        p.valence,
+        fixed(p.valence, 2, ''),
+        src,
+        'Negative (−1) to positive (+1)',
+      ),
+      row(
+        'perception.arousal',
+        'Arousal',
+        p.arousal,
+        fixed(p.arousal, 2, ''),
+        src,
+        'Low (0) to high (1) activation',
+      ),
+      row(
+        'perception.confidence',
+        'Confidence',
+        p.confidence,
+        fixed(p.confidence, 2, ''),
+        src,
+        'How sure the speaker sounds',
+      ),
+      row('perception.engagement', 'Engagement', p.engagement, fixed(p.engagement, 2, ''), src),
+      row(
+        'perception.take_quality',
+        'Take quality',
+        p.take_quality,
+        fixed(p.take_quality, 2, ''),
+        src,
+        'Delivery and signal together',
+      ),
+      ...(d
+        ? [
+            row(
+              'delivery.score',
+              'Delivery',
+              d.score,
+              `${d.label} · ${fixed(d.score, 2, '')}`,
+              src,
+              'Delivery grade and score, 0–1',
+            ),
+          ]
+        : []),
+    ],
+    labels: [...labels].map(([type, source]) => ({ type, source })),
+    note: p.note,
+    emphasis: seg.emphasis.length ? seg.emphasis.map((e) => e.word) : p.emphasis,
+    reactions: p.reactions,
+  };
 }
 
 const DASH = '—';
@@ -90,6 +167,7 @@ export function lineSections(seg: AnalysisSegment, baseline?: Baseline): LineSec
     x === null || x === undefined ? undefined : `The speaker’s usual value: ${fixed(x, digits, unit)}`;
 
   return {
+    perception: perceptionSection(seg),
     prosody: [
       row(
         'pitch_hz',

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { AnalysisDocument } from '../../../shared/schemas/analysis';
 import { analysisMarkers, deliveryMarkers, momentMarkers } from './markers';
+import { legendEntries, visibleMarkers } from '../markers/filters';
+import { layoutLanes } from '../markers/layout';
 import { analysisDocument, intelligence, segment } from './testing/document';
+import { listenedIntelligence } from './testing/listened';
 
 const ctx = { speakerName: (s: string) => (s === 'S1' ? 'Ada' : s), formatTime: (t: number) => `${t}s` };
 
@@ -105,12 +108,57 @@ describe('issue 11 lanes', () => {
         start: 30,
         end: 34,
         segmentId: 4,
-        detail: ['Ada, 30s – 34s', 'Clean, complete sentence', '“Hello there.”', 'Score 90%'],
+        detail: ['Ada, 30s – 34s', 'Clean, complete sentence', '“Hello there.”', 'Take quality 90%'],
       },
     ]);
     expect(deliveryMarkers(intel, ctx).map((m) => [m.kind, m.segmentId])).toEqual([
       ['delivery.rushed', 4],
       ['delivery.flat', 4],
     ]);
+    expect(deliveryMarkers(intel, ctx)[0]!.detail).toEqual([
+      'Line by Ada, 30s – 34s',
+      'Rushed: 30% faster than usual.',
+      'Delivery weak, score 30%',
+      'Source: estimate (inferred by rules from other values)',
+    ]);
+  });
+});
+
+describe('moments and delivery on the timeline (listened document)', () => {
+  it('each moment and label in its lane, at its time, in the legend with its own colour and shape', () => {
+    const intel = listenedIntelligence();
+    const markers = analysisMarkers(intel, ctx);
+    const lanes = layoutLanes(markers, intel.duration);
+    const moments = lanes.find((l) => l.lane === 'moments')!;
+    expect(moments.placed.map((p) => [p.marker.kind, p.leftPct, p.widthPct])).toEqual([
+      ['moment.trim', 2.5, expect.closeTo(3.5, 9)],
+      ['moment.unusable', 20, 25],
+      ['moment.select', 50, 40],
+    ]);
+    const delivery = lanes.find((l) => l.lane === 'delivery')!;
+    expect(delivery.placed.map((p) => [p.marker.kind, p.marker.segmentId])).toEqual([
+      ['delivery.hesitant', 0],
+      ['delivery.long_pause', 0],
+      ['delivery.rushed', 1],
+      ['delivery.emphatic', 2],
+    ]);
+    // Two labels on one line take two rows.
+    expect(delivery.rows).toBe(2);
+    const legend = legendEntries(markers);
+    const momentKinds = legend.find((l) => l.lane === 'moments')!.kinds;
+    expect(momentKinds.map((k) => [k.kind, k.count])).toEqual([
+      ['moment.select', 1],
+      ['moment.trim', 1],
+      ['moment.unusable', 1],
+    ]);
+    const styles = [...momentKinds, ...legend.find((l) => l.lane === 'delivery')!.kinds];
+    expect(new Set(styles.map((k) => `${k.colour} ${k.shape}`)).size).toBe(styles.length);
+    expect(styles.every((k) => !/_/.test(k.label))).toBe(true);
+    // The moment's hover card says why, and the filter hides exactly its kind.
+    expect(markers.find((m) => m.kind === 'moment.unusable')!.detail).toContain(
+      'Clipping on 1.2% of the line.',
+    );
+    const hidden = visibleMarkers(markers, new Set(['moment.select']));
+    expect(hidden.length).toBe(markers.length - 1);
   });
 });

@@ -129,6 +129,13 @@ export function eventMarkers(intel: Intelligence, ctx: MarkerContext): Marker[] 
   );
 }
 
+/** What a moment's score means for each type (the schema's Moment.score). */
+const SCORE_NAMES: Record<string, string> = {
+  select: 'Take quality',
+  unusable: 'Severity',
+  trim: 'Certainty',
+};
+
 export function momentMarkers(intel: Intelligence, ctx: MarkerContext): Marker[] {
   return intel.moments.map((m) => {
     const kind = kindOf('moment', m.type);
@@ -143,7 +150,7 @@ export function momentMarkers(intel: Intelligence, ctx: MarkerContext): Marker[]
         `${ctx.speakerName(m.speaker)}, ${spanText(ctx, m.start, m.end)}`,
         m.reason,
         ...(m.text ? [`“${m.text}”`] : []),
-        `Score ${pct(m.score)}`,
+        `${SCORE_NAMES[m.type] ?? 'Score'} ${pct(m.score)}`,
       ],
       severity: clamp01(m.score),
       ...(m.segment_ids.length === 1 ? { segmentId: m.segment_ids[0] } : {}),
@@ -162,7 +169,11 @@ export function deliveryMarkers(intel: Intelligence, ctx: MarkerContext): Marker
         id: `delivery-${seg.id}-${label}`,
         lane: 'delivery',
         kind: kindOf('delivery', label),
-        detail: [...(seg.perception?.note ? [seg.perception.note] : []), sourcesLine([source])],
+        detail: [
+          ...(seg.perception?.note ? [seg.perception.note] : []),
+          ...(seg.delivery ? [`Delivery ${seg.delivery.label}, score ${pct(seg.delivery.score)}`] : []),
+          sourcesLine([source]),
+        ],
         severity: seg.delivery ? clamp01(1 - seg.delivery.score) : 0.5,
       }),
     );

@@ -100,7 +100,7 @@ export interface AudioAddress {
   expires_in: number;
 }
 
-export type ExportFormat = 'srt' | 'vtt' | 'edl' | 'fcpxml' | 'csv';
+export type ExportFormat = 'srt' | 'vtt' | 'edl' | 'fcpxml' | 'csv' | 'selects_edl' | 'analysis_csv';
 
 export const EXPORT_FORMATS: { format: ExportFormat; label: string }[] = [
   { format: 'srt', label: 'Subtitles (SRT)' },
@@ -108,6 +108,8 @@ export const EXPORT_FORMATS: { format: ExportFormat; label: string }[] = [
   { format: 'edl', label: 'Edit decision list (EDL)' },
   { format: 'fcpxml', label: 'Final Cut Pro XML' },
   { format: 'csv', label: 'Spreadsheet (CSV)' },
+  { format: 'selects_edl', label: 'Selects EDL (one cut per select)' },
+  { format: 'analysis_csv', label: 'Lines with analysis (CSV)' },
 ];
 
 export function isActive(status: SessionStatus): boolean {

@@ -46,7 +46,7 @@ export function ExportMenu({ sessionId }: { sessionId: string }) {
         onClick={() => setOpen((o) => !o)}
         disabled={busy !== null}
       >
-        {busy ? `Exporting ${busy.toUpperCase()}…` : 'Export ▾'}
+        {busy ? `Exporting ${EXPORT_FORMATS.find((f) => f.format === busy)?.label ?? busy}…` : 'Export ▾'}
       </button>
       {open && (
         <div className="menu-list" role="menu">

@@ -51,6 +51,11 @@ const BY_PREFIX: Record<string, Record<string, KindStyle>> = {
     hesitant: { label: 'Hesitant', colour: '#ab47bc', shape: 'circle' },
     mumbled: { label: 'Mumbled', colour: '#8d6e63', shape: 'hexagon' },
     trailing_off: { label: 'Trailing off', colour: '#78909c', shape: 'triangle-down' },
+    slow: { label: 'Slow', colour: '#5c6bc0', shape: 'diamond' },
+    quiet: { label: 'Quiet', colour: '#b0bec5', shape: 'circle' },
+    // Flags beside the labels: a long pause (measured) and a restart (located from the words).
+    long_pause: { label: 'Long pause', colour: '#26a69a', shape: 'square' },
+    restart: { label: 'Restart', colour: '#ec407a', shape: 'cross' },
   },
 };
 
@@ -79,11 +84,28 @@ export function typeOf(kind: string): string {
   return dot < 0 ? kind : kind.slice(dot + 1);
 }
 
-export function kindStyle(kind: string): KindStyle {
+/** The registry's style for a kind, null when the registry does not know it. */
+export function knownStyle(kind: string): KindStyle | null {
   const dot = kind.indexOf('.');
   const prefix = dot < 0 ? '' : kind.slice(0, dot);
+  return BY_PREFIX[prefix]?.[typeOf(kind)] ?? null;
+}
+
+/**
+ * The style of a problem named without its lane (a summary watch-out's kind: `clipping`, `hesitant`,
+ * `unusable`): the first lane that knows it, line quality, then delivery, then moments.
+ */
+export function problemStyle(type: string): KindStyle {
+  for (const prefix of ['issue', 'delivery', 'moment']) {
+    const known = knownStyle(kindOf(prefix, type));
+    if (known) return known;
+  }
+  return kindStyle(kindOf('issue', type));
+}
+
+export function kindStyle(kind: string): KindStyle {
   const type = typeOf(kind);
-  const known = BY_PREFIX[prefix]?.[type];
+  const known = knownStyle(kind);
   if (known) return known;
   const h = hash(type);
   return {

@@ -7,6 +7,7 @@ import { SpeakerPanel } from '../components/SpeakerPanel';
 import { isActive } from '../api/types';
 import { useApp } from '../app-context';
 import { DubsPanel } from '../components/DubsPanel';
+import { AnalysisInsights, type InsightTab } from '../components/analysis/AnalysisInsights';
 import { AnalysisStatus } from '../components/analysis/AnalysisStatus';
 import { SelectedLinePanel } from '../components/analysis/LinePanel';
 import { MarkerLegend } from '../components/analysis/MarkerLegend';
@@ -135,6 +136,7 @@ function Editor({
   const timebase = useMemo(() => timebaseFromMedia(session.media), [session.media]);
   const segments = useMemo(() => session.transcript?.segments ?? [], [session.transcript]);
   const [query, setQuery] = useState('');
+  const [tab, setTab] = useState<'transcript' | InsightTab>('transcript');
   const visible = useMemo(() => searchSegments(segments, query), [segments, query]);
   const [dialog, setDialog] = useState<'timebase' | 'shortcuts' | null>(null);
   const [transport, setTransport] = useState<Transport | null>(null);
@@ -204,7 +206,11 @@ function Editor({
     };
     const run = (action: EditorAction) => {
       if (action === 'show-shortcuts') return setDialog('shortcuts');
-      if (action === 'find') return searchRef.current?.focus();
+      if (action === 'find') {
+        // The search box lives on the transcript tab.
+        setTab('transcript');
+        return void requestAnimationFrame(() => searchRef.current?.focus());
+      }
       if (!transport) return;
       const map: Partial<Record<EditorAction, () => void>> = {
         'play-pause': () => transport.playPause(),
@@ -326,40 +332,75 @@ function Editor({
           />
         </div>
         <div className={`lower${analysis.selectedLine !== null ? ' with-line' : ''}`}>
-          <section className="transcript-panel" aria-label="Transcript">
-            <div className="transcript-tools">
-              <input
-                ref={searchRef}
-                type="search"
-                placeholder="Search transcript (/ or Ctrl+F)"
-                value={query}
-                onChange={(e) => setQuery(e.target.value)}
-                data-testid="search"
-                aria-label="Search transcript"
-              />
-              <span className="hint" data-testid="search-count">
-                {query.trim() ? `${visible.length} of ${segments.length} lines` : `${segments.length} lines`}
-              </span>
+          <section className="transcript-panel" aria-label="Transcript and analysis">
+            <div className="panel-tabs" role="tablist" aria-label="Show">
+              {(
+                [
+                  ['transcript', 'Transcript'],
+                  ['summary', 'Summary'],
+                  ['speakers', 'Speakers'],
+                ] as const
+              ).map(([id, label]) => (
+                <button
+                  key={id}
+                  role="tab"
+                  aria-selected={tab === id}
+                  className={tab === id ? 'active' : ''}
+                  data-testid={`tab-${id}`}
+                  onClick={() => setTab(id)}
+                >
+                  {label}
+                </button>
+              ))}
             </div>
-            {segments.length === 0 ? (
-              <Empty title="No speech found">The transcript of this recording is empty.</Empty>
-            ) : visible.length === 0 ? (
-              <Empty title="No matches">Nothing in the transcript matches “{query}”.</Empty>
-            ) : player ? (
-              <Transcript
-                segments={segments}
-                visible={visible}
-                query={query}
-                store={player}
-                timebase={timebase}
+            {tab !== 'transcript' ? (
+              <AnalysisInsights
+                tab={tab}
+                analysis={analysis}
+                player={player}
                 speakerName={speakerName}
+                formatTime={(t) => formatReadout(t, timebase)}
                 onSeek={seek}
-                selectedId={analysis.selectedLine}
-                onSelectLine={analysis.selectLine}
-                onSpeakerClick={setLineEdit}
               />
             ) : (
-              <Loading label="Preparing transcript…" />
+              <>
+                <div className="transcript-tools">
+                  <input
+                    ref={searchRef}
+                    type="search"
+                    placeholder="Search transcript (/ or Ctrl+F)"
+                    value={query}
+                    onChange={(e) => setQuery(e.target.value)}
+                    data-testid="search"
+                    aria-label="Search transcript"
+                  />
+                  <span className="hint" data-testid="search-count">
+                    {query.trim()
+                      ? `${visible.length} of ${segments.length} lines`
+                      : `${segments.length} lines`}
+                  </span>
+                </div>
+                {segments.length === 0 ? (
+                  <Empty title="No speech found">The transcript of this recording is empty.</Empty>
+                ) : visible.length === 0 ? (
+                  <Empty title="No matches">Nothing in the transcript matches “{query}”.</Empty>
+                ) : player ? (
+                  <Transcript
+                    segments={segments}
+                    visible={visible}
+                    query={query}
+                    store={player}
+                    timebase={timebase}
+                    speakerName={speakerName}
+                    onSeek={seek}
+                    selectedId={analysis.selectedLine}
+                    onSelectLine={analysis.selectLine}
+                    onSpeakerClick={setLineEdit}
+                  />
+                ) : (
+                  <Loading label="Preparing transcript…" />
+                )}
+              </>
             )}
           </section>
           <SelectedLinePanel
@@ -409,7 +450,12 @@ function Editor({
               )}
             </div>
             {segments.length > 0 && (
-              <SpeakerPanel session={session} revision={revision} speakerName={editName} onEdited={onEdited} />
+              <SpeakerPanel
+                session={session}
+                revision={revision}
+                speakerName={editName}
+                onEdited={onEdited}
+              />
             )}
             {player && <InOut store={player} timebase={timebase} />}
             <DubsPanel sessionId={session.id} />

@@ -16,6 +16,8 @@ import { exportFileName, renderExport } from '../../export';
 import { EXPORT_FORMATS } from '../../export/types';
 
 export const AUDIO_URL_TTL_SECONDS = 3600;
+/** Exports made from the analysis rather than the transcript alone. */
+const ANALYSIS_FORMATS: ReadonlySet<string> = new Set(['selects_edl', 'analysis_csv']);
 
 const SessionRef = z.object({ session_id: z.uuid() });
 const ListQuery = PageQuery.extend({ project: z.string().min(1).max(64).optional() });
@@ -75,7 +77,7 @@ export function transcriptionsRouter(ctx: ServiceContext): Router {
 
   router.get('/:session_id', (req, res) => {
     const summary = sessionOr404(req);
-    res.json({ ...ctx.sessions.get(summary.id), speaker_map: ctx.speakerMap(summary.id) });
+    res.type('application/json').send(ctx.sessions.documentJson(summary, ctx.speakerMap(summary.id)));
   });
 
   router.delete('/:session_id', async (req, res) => {
@@ -107,13 +109,23 @@ export function transcriptionsRouter(ctx: ServiceContext): Router {
     const { format } = parseInput(z.object({ format: z.enum(EXPORT_FORMATS) }), req.query, 'query');
     const transcript = ctx.sessions.transcript(summary.id);
     if (!transcript) throw new HttpError(409, `The transcript is not ready (status: ${summary.status}).`);
+    // Moments mark the editor exports whenever the analysis has them; the analysis formats need it complete.
+    const intelligence = ctx.analysis.intelligence(summary.id);
+    if (ANALYSIS_FORMATS.has(format) && intelligence.status !== 'complete') {
+      throw new HttpError(
+        409,
+        `The analysis is not complete (status: ${intelligence.status}${intelligence.error ? `: ${intelligence.error}` : ''}); the ${format} export is made from it.`,
+      );
+    }
     const file = renderExport(format, {
       session: { id: summary.id, fileName: summary.file_name, duration: summary.duration, channels: summary.format.channels ?? undefined, sampleRate: summary.format.sample_rate ?? undefined },
       transcript,
       media: summary.media,
+      moments: intelligence.moments,
+      lines: intelligence.segments,
       speakerNames: ctx.speakerNames(summary.id),
     });
-    // attachment() would set the type from the extension (.edl, .fcpxml → octet-stream): type after it.
+    // attachment() sets a type from the file name's extension (.edl → octet-stream), so the export's own type goes after it.
     res.attachment(exportFileName(summary.file_name, file.extension)).type(file.contentType).send(file.body);
   });
 

@@ -146,7 +146,7 @@ export function intelligence(extra: Partial<Intelligence> = {}): Intelligence {
         source: 'measured',
       },
     ],
-    summary: { overview: '', speakers: [], watch_outs: [] },
+    summary: { overview: '', speakers: [], watch_outs: [], watch_out_items: [] },
     timings: { total: 2.5, stages: { decoding: 0.1 } },
     warnings: [],
     last_failure: null,

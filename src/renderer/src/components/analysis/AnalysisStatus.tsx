@@ -23,6 +23,9 @@ function foundText(intel: Intelligence): string {
     `${intel.conditions.length} ${intel.conditions.length === 1 ? 'condition' : 'conditions'}`,
     `${issues} line ${issues === 1 ? 'issue' : 'issues'}`,
     `${intel.events.length} ${intel.events.length === 1 ? 'event' : 'events'}`,
+    ...(intel.moments.length
+      ? [`${intel.moments.length} ${intel.moments.length === 1 ? 'moment' : 'moments'}`]
+      : []),
   ];
   return parts.join(' · ');
 }

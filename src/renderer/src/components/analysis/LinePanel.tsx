@@ -11,6 +11,7 @@ import { lineSections, type ValueRow } from '../../analysis/line-values';
 import { sourceMeaning, sourceName } from '../../analysis/sources';
 import { isAnalysisActive, progressText } from '../../analysis/stages';
 import { kindStyle } from '../../markers/kinds';
+import { glyphStyle } from '../../markers/shapes';
 import { speakerColor } from '../../lib/format';
 import { isTypingTarget } from '../../lib/shortcuts';
 import { formatReadout, type Timebase } from '../../lib/timecode';
@@ -92,6 +93,36 @@ export function LinePanel(props: {
         </div>
       ) : (
         <>
+          {sections.perception ? (
+            <section data-testid="line-perception">
+              <h5>How it sounds</h5>
+              {sections.perception.note && <p className="line-note">{sections.perception.note}</p>}
+              {sections.perception.labels.length > 0 && (
+                <ul className="line-labels" data-testid="line-labels">
+                  {sections.perception.labels.map((l) => {
+                    const style = kindStyle(`delivery.${l.type}`);
+                    return (
+                      <li key={l.type} data-type={l.type}>
+                        <span style={glyphStyle(style.shape, style.colour, 10)} aria-hidden="true" />
+                        {style.label} <SourceTag source={l.source} />
+                      </li>
+                    );
+                  })}
+                </ul>
+              )}
+              <Rows rows={sections.perception.rows} testId="line-perception-values" />
+              {sections.perception.emphasis.length > 0 && (
+                <div className="hint">Emphasis: {sections.perception.emphasis.join(', ')}</div>
+              )}
+              {sections.perception.reactions.length > 0 && (
+                <div className="hint">Reactions: {sections.perception.reactions.join(', ')}</div>
+              )}
+            </section>
+          ) : (
+            <div className="hint" data-testid="line-not-listened">
+              Not listened to yet: emotion and delivery come with the listening stage.
+            </div>
+          )}
           {sections.issues.length > 0 && (
             <section>
               <h5>Issues</h5>
