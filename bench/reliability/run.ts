@@ -41,6 +41,9 @@ const CYCLES = env('RELIABILITY_CYCLES', 500);
 const only = (process.env.RELIABILITY_ONLY ?? 'fuzz,kills,load,soak').split(',');
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
+// Every service's data folder goes into one temporary folder (test/helpers/temp.ts), removed at the end.
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'takeline-bench-reliability-'));
+process.env.TAKELINE_TEST_TMP = scratch;
 const failures: string[] = [];
 const summary: Record<string, unknown> = {};
 
@@ -77,7 +80,7 @@ async function kills() {
 async function load() {
   let recording = path.join(audioDir, 'long', 'read_speech_concat.flac');
   if (LOAD_RECORDING_SECONDS > 0) {
-    const cut = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'takeline-bench-rel-')), 'long-cut.flac');
+    const cut = path.join(scratch, 'long-cut.flac');
     spawnSync('ffmpeg', ['-v', 'error', '-i', recording, '-t', String(LOAD_RECORDING_SECONDS), '-c:a', 'flac', cut]);
     recording = cut;
   }
@@ -109,4 +112,5 @@ for (const [name, part] of [['fuzz', fuzz], ['kills', kills], ['load', load], ['
 }
 log(`\nreliability summary (${((Date.now() - started) / 1000).toFixed(0)} s): ${JSON.stringify(summary)}`);
 log(`failures: ${failures.length}${failures.length ? `\n  ${failures.join('\n  ')}` : ''}`);
+fs.rmSync(scratch, { recursive: true, force: true });
 process.exit(failures.length ? 1 : 0);

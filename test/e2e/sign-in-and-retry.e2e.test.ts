@@ -22,10 +22,12 @@ describe.skipIf(!canRun)('signing in again and retrying a failed recording', { t
   let page: Page;
   let key = '';
   let pageErrors: string[] = [];
+  let wrapperDir = '';
 
   beforeAll(async () => {
     await buildStudio();
-    const wrapper = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'takeline-e2e-ffmpeg-')), 'ffmpeg');
+    wrapperDir = fs.mkdtempSync(path.join(os.tmpdir(), 'takeline-e2e-ffmpeg-'));
+    const wrapper = path.join(wrapperDir, 'ffmpeg');
     fs.writeFileSync(wrapper, '#!/bin/sh\ncase "$*" in *f32le*) exec sleep 600;; esac\nexec ffmpeg "$@"\n', { mode: 0o755 });
     service = await startService({ env: { TAKELINE_FFMPEG: wrapper, TAKELINE_DECODE_STALL_SECONDS: '2' } });
     key = fs.readFileSync(path.join(service.dataDir, 'secrets', 'studio-api-key'), 'utf8').trim();
@@ -37,6 +39,7 @@ describe.skipIf(!canRun)('signing in again and retrying a failed recording', { t
   afterAll(async () => {
     await browser?.close();
     await service?.stop();
+    if (wrapperDir) fs.rmSync(wrapperDir, { recursive: true, force: true });
   });
 
   it('offers an API key on the sign-in page: a wrong one is refused, the right one signs in', async () => {
