@@ -14,9 +14,11 @@ import { audioSpeechRouter } from './http/routes/audio-speech';
 import { dubsRouter, signedDubAudioRouter } from './http/routes/dubs';
 import { whisperModelsRouter } from './http/routes/whisper-models';
 import { transcriptEditsRouter } from './http/routes/transcript-edits';
+import { retryRouter } from './http/routes/retry';
 import { openApiDocument } from './openapi/document';
 import { matchKeyHash } from './auth/api-keys';
 import { verifyAudioSignature } from './auth/signed-url';
+import { diskFullError, isDiskFull } from './storage/disk-full';
 
 function securityHeaders(_req: Request, res: Response, next: NextFunction) {
   res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -34,6 +36,8 @@ export function createApp(ctx: ServiceContext): express.Express {
   app.use(securityHeaders);
   app.use(loopbackGuard(() => ctx.port()));
 
+  const isValidKey = (key: string) => ctx.keys.isActive(key) || (ctx.extraKeyHash !== null && matchKeyHash(key, [ctx.extraKeyHash]) === 0);
+
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
@@ -41,12 +45,24 @@ export function createApp(ctx: ServiceContext): express.Express {
   // One-time sign-in link → HttpOnly same-site cookie; the key itself never reaches the browser.
   app.get('/auth/signin', (req, res) => {
     if (!ctx.signIn.consume(req.query.token)) {
-      throw new HttpError(403, 'This sign-in link is invalid or was already used. Restart `npm run serve` (or `npm start`) for a new one.');
+      throw new HttpError(403, 'This sign-in link is invalid or was already used. Get a fresh one with `npm run keys -- signin`, or sign in with an API key on the studio page.');
     }
     const { token, maxAgeSeconds } = ctx.browserSessions.create();
     res.setHeader('Set-Cookie', `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}`);
     res.setHeader('Cache-Control', 'no-store');
     res.redirect(303, '/');
+  });
+
+  // The studio's sign-in page also takes an API key (the way back when the one-time link was used up).
+  app.post('/auth/signin', express.json({ limit: '4kb' }), (req, res) => {
+    const key = (req.body as { key?: unknown } | undefined)?.key;
+    if (typeof key !== 'string' || key.length > 200 || !isValidKey(key.trim())) {
+      throw new HttpError(401, 'That is not an active API key.', { code: 'invalid_api_key' });
+    }
+    const { token, maxAgeSeconds } = ctx.browserSessions.create();
+    res.setHeader('Set-Cookie', `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}`);
+    res.setHeader('Cache-Control', 'no-store');
+    res.status(204).end();
   });
 
   app.use(
@@ -59,7 +75,7 @@ export function createApp(ctx: ServiceContext): express.Express {
   app.use(
     '/v1',
     requireAuth({
-      isValidKey: (key) => ctx.keys.isActive(key) || (ctx.extraKeyHash !== null && matchKeyHash(key, [ctx.extraKeyHash]) === 0),
+      isValidKey,
       isValidBrowserSession: (token) => ctx.browserSessions.isValid(token),
     }),
   );
@@ -70,6 +86,7 @@ export function createApp(ctx: ServiceContext): express.Express {
   });
   app.use('/v1/speech/projects', projectsRouter(ctx.projects));
   app.use('/v1/speech/transcriptions', transcriptionsRouter(ctx));
+  app.use('/v1/speech/transcriptions', retryRouter(ctx));
   // Before the analysis router, whose placeholder revoice route answers 404 for every dub.
   app.use('/v1/speech/transcriptions', dubsRouter(ctx));
   app.use('/v1/speech/transcriptions', intelligenceRouter(ctx));
@@ -97,7 +114,9 @@ export function createApp(ctx: ServiceContext): express.Express {
     let error = raw;
     const status = (raw as { status?: unknown })?.status;
     if (!(raw instanceof HttpError) && !(raw instanceof ValidationFailure)) {
-      if (typeof status === 'number' && status >= 400 && status < 500) {
+      if (isDiskFull(raw)) {
+        error = diskFullError();
+      } else if (typeof status === 'number' && status >= 400 && status < 500) {
         // Errors from express internals (e.g. a malformed URL): keep the status, not their wording.
         error = new HttpError(status, status === 404 ? 'Not found.' : 'The request could not be processed.');
       } else {

@@ -1,8 +1,9 @@
+import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, type ServiceConfig } from './config';
-import { DataLayout, readOrCreateSecret } from './storage/files';
+import { DataLayout, readOrCreateSecret, writeFileAtomic } from './storage/files';
 import { openDatabase } from './storage/database';
 import { acquireDataLock } from './storage/data-lock';
 import { ProjectStore } from './storage/project-store';
@@ -19,6 +20,7 @@ import { sweepOrphans } from './recordings/intake';
 import { ensureStudioKey } from './auth/studio-key';
 import { hashApiKey, isWellFormedKey } from './auth/api-keys';
 import { createApp } from './app';
+import { answerClientError } from './http/client-error';
 import type { ServiceContext } from './context';
 import { registerTranscribeJob } from './transcription/transcribe-job';
 import { createLocalTranscription } from './transcription/local-engine';
@@ -127,7 +129,7 @@ async function open(
     models,
     whisperModels: new WhisperModelManager({ dir: whisperModelsDir(config), baseUrl: whisperBaseUrl(env), log }),
     languages: { resolve: (value, loc) => resolveLanguage(value, models.languages(), loc) },
-    signIn: new SignInTokens(),
+    signIn: new SignInTokens(db),
     peaks: new PeaksCache(layout, sessions, tools),
     transcription: createLocalTranscription({ tools, env, matcher: spectralVoiceMatcher }),
     analysis,
@@ -169,12 +171,15 @@ async function open(
   // Uploads of long recordings take a while; do not cut them off.
   server.requestTimeout = 0;
   server.keepAliveTimeout = 30_000;
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, '127.0.0.1', () => resolve());
   });
   boundPort = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${boundPort}`;
+  // Where `npm run keys -- signin` points its fresh link (the port may have been picked at random).
+  writeFileAtomic(layout.serviceUrl, `${url}\n`);
   jobs.start();
 
   let stopped: Promise<void> | null = null;
@@ -196,6 +201,7 @@ async function open(
         server.closeAllConnections();
         await closed;
         db.close();
+        fs.rmSync(layout.serviceUrl, { force: true });
         releaseLock();
       })()),
   };

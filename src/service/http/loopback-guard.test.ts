@@ -21,3 +21,20 @@ describe('loopback guard', () => {
     }
   });
 });
+
+describe('loopback guard (property)', () => {
+  it('refuses every Host that is not a loopback name on this port, and every Origin but its own', async () => {
+    const fc = (await import('fast-check')).default;
+    const port = 8765;
+    fc.assert(
+      fc.property(fc.oneof(fc.domain(), fc.ipV4(), fc.string({ maxLength: 30 })), fc.option(fc.integer({ min: 1, max: 65535 })), (host, p) => {
+        const header = p === null ? host : `${host}:${p}`;
+        const loopback = ['127.0.0.1', 'localhost'].includes(host.toLowerCase()) && (p === null || p === port);
+        if (!loopback) expect(hostAllowed(header, port)).toBe(false);
+        const origin = `http://${header}`;
+        if (!(loopback && p === port) || host !== host.toLowerCase()) expect(originAllowed(origin, port)).toBe(false);
+      }),
+      { seed: 13, numRuns: 3000 },
+    );
+  });
+});

@@ -6,6 +6,7 @@ import type { Request } from 'express';
 import busboy from 'busboy';
 import { HttpError, ValidationFailure } from './errors';
 import { issue } from './validation';
+import { diskFullError, isDiskFull } from '../storage/disk-full';
 
 export interface UploadedFile {
   field: string;
@@ -66,7 +67,14 @@ export async function readMultipart(req: Request, uploadsDir: string, limits: Mu
   const writes: Promise<void>[] = [];
   let abandon: (error: Error) => void = () => undefined;
 
+  let settled = false;
+
   parser.on('file', (field, stream, info) => {
+    // A part arriving after the form failed would never be cleaned up: drain it instead.
+    if (settled) {
+      stream.resume();
+      return;
+    }
     const target = path.join(uploadsDir, `${crypto.randomUUID()}.part`);
     const file: UploadedFile = { field, path: target, fileName: displayFileName(info.filename), mimeType: info.mimeType, size: 0 };
     files.push(file);
@@ -86,10 +94,22 @@ export async function readMultipart(req: Request, uploadsDir: string, limits: Mu
       stream.destroy();
       abandon(failure);
     });
+    const out = fs.createWriteStream(target, { flags: 'wx' });
+    // The file is opened asynchronously: a pipeline that fails before the open completes settles first and
+    // the file appears afterwards. Wait for the stream's close, so cleanup runs after the file exists.
+    const closed = new Promise<void>((resolve) => out.once('close', () => resolve()));
     writes.push(
-      pipeline(stream, fs.createWriteStream(target, { flags: 'wx' })).catch((error: Error) => {
-        failure ??= error;
-      }),
+      pipeline(stream, out)
+        .catch((error: Error) => {
+          failure ??= error;
+          // The disk refused the bytes (full, say): stop reading the body and answer now.
+          if (!stream.readableEnded) {
+            req.unpipe(parser);
+            req.resume();
+            abandon(failure);
+          }
+        })
+        .then(() => closed),
     );
   });
   parser.on('field', (name, value, info) => {
@@ -118,11 +138,14 @@ export async function readMultipart(req: Request, uploadsDir: string, limits: Mu
     await Promise.all(writes);
   } catch (error) {
     failure ??= error as Error;
+    settled = true;
     await Promise.allSettled(writes);
   }
+  settled = true;
   if (failure) {
     cleanup();
     if (failure instanceof HttpError || failure instanceof ValidationFailure) throw failure;
+    if (isDiskFull(failure)) throw diskFullError();
     throw new ValidationFailure([
       issue(['body'], 'The multipart body is malformed or was cut short.', 'multipart_invalid', null, { reason: failure.message }),
     ]);

@@ -73,7 +73,12 @@ export function toValidationIssues(issues: ReadonlyArray<z.core.$ZodIssue>, loca
         break;
       }
       case 'invalid_value':
-        out.push({ loc, msg: `Input should be ${quoteList(issue.values)}`, type: 'literal_error', input, ctx: { expected: quoteList(issue.values) } });
+        // zod reports an absent enum as a wrong value; pydantic (and a client) call it missing.
+        if (input === undefined) {
+          out.push({ loc, msg: 'Field required', type: 'missing', input: valueAt(root, issue.path.slice(0, -1)) ?? null, ctx: {} });
+        } else {
+          out.push({ loc, msg: `Input should be ${quoteList(issue.values)}`, type: 'literal_error', input, ctx: { expected: quoteList(issue.values) } });
+        }
         break;
       case 'unrecognized_keys':
         for (const key of issue.keys) {

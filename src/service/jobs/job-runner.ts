@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Db } from '../storage/database';
+import { DISK_FULL_JOB_MESSAGE, isDiskFull } from '../storage/disk-full';
 
 export type JobStatus = 'queued' | 'running' | 'complete' | 'failed' | 'cancelled';
 
@@ -34,6 +35,8 @@ export interface JobEvents {
 }
 
 const MAX_ATTEMPTS = 3;
+/** Progress beyond the best so far by more than this counts as getting further. */
+const PROGRESS_EPSILON = 0.001;
 
 /**
  * Durable background jobs in SQLite. A job is a row; a crash leaves it `running`, and the next start puts
@@ -76,10 +79,16 @@ export class JobRunner extends EventEmitter<JobEvents> {
   start(): void {
     // Whatever was running when the process died is queued again, unless it has already taken the
     // process down several times (then it would crash-loop).
-    const crashLooping = this.db.prepare("SELECT id FROM jobs WHERE status = 'running' AND attempts >= ?").all(MAX_ATTEMPTS) as Array<{ id: string }>;
-    for (const { id } of crashLooping) {
+    // A job that got further than before the previous interruption is making progress (checkpoints keep
+    // it): its count of interruptions starts again. Only one dying at the same point again and again is
+    // crash-looping. (`attempts` still counts every run: revoice marks what each run rendered with it.)
+    this.db
+      .prepare("UPDATE jobs SET stalled_interruptions = CASE WHEN progress > best_progress + ? THEN 1 ELSE stalled_interruptions + 1 END, best_progress = max(best_progress, progress) WHERE status = 'running'")
+      .run(PROGRESS_EPSILON);
+    const crashLooping = this.db.prepare("SELECT id, stalled_interruptions AS n FROM jobs WHERE status = 'running' AND stalled_interruptions >= ?").all(MAX_ATTEMPTS) as Array<{ id: string; n: number }>;
+    for (const { id, n } of crashLooping) {
       const job = this.get(id)!;
-      this.finish(job, 'failed', 'Processing was interrupted too many times.');
+      this.finish(job, 'failed', `Processing was interrupted ${n} times at the same point (${Math.round(job.progress * 100)}%); retry it to try again.`);
       this.emit('settled', job);
     }
     this.db.prepare("UPDATE jobs SET status = 'queued' WHERE status = 'running'").run();
@@ -107,6 +116,20 @@ export class JobRunner extends EventEmitter<JobEvents> {
     await Promise.allSettled(active.map((r) => r.done));
   }
 
+  /**
+   * Queues a failed job's work again as a new job (same kind, session and payload), at the user's request.
+   * Returns the new job's id, or null when the session's newest job of that kind has not failed. Work that
+   * never had a job (a transcription made inside a request that a crash interrupted) gets a fresh one.
+   */
+  retry(kind: string, sessionId: string): string | null {
+    const last = this.db
+      .prepare('SELECT id, status, payload_json FROM jobs WHERE kind = ? AND session_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1')
+      .get(kind, sessionId) as { id: string; status: JobStatus; payload_json: string } | undefined;
+    if (!last) return this.enqueue(kind, sessionId, {});
+    if (last.status !== 'failed') return null;
+    return this.enqueue(kind, sessionId, JSON.parse(last.payload_json) as Record<string, unknown>);
+  }
+
   private nextQueued(): JobRecord | null {
     const kinds = [...this.handlers.keys()];
     if (kinds.length === 0) return null;
@@ -117,6 +140,15 @@ export class JobRunner extends EventEmitter<JobEvents> {
   }
 
   private pump(): void {
+    try {
+      this.launchQueued();
+    } catch (error) {
+      // The database refused a write (a full disk): the queue is tried again on the next enqueue or settle.
+      this.options.log?.(`jobs: could not start the next job: ${(error as Error)?.message ?? String(error)}`);
+    }
+  }
+
+  private launchQueued(): void {
     if (!this.started || this.stopping) return;
     while (this.running.size < (this.options.concurrency ?? 1)) {
       const job = this.nextQueued();
@@ -142,32 +174,45 @@ export class JobRunner extends EventEmitter<JobEvents> {
       // Progress is advisory: write at most a few times a second.
       if (now - lastWrite > 250 || fraction >= 1) {
         lastWrite = now;
-        this.db.prepare('UPDATE jobs SET progress = ?, stage = ? WHERE id = ?').run(job.progress, job.stage, job.id);
+        this.guarded(job, 'write its progress', () => this.db.prepare('UPDATE jobs SET progress = ?, stage = ? WHERE id = ?').run(job.progress, job.stage, job.id));
       }
       this.emit('progress', job);
     };
     const handler = this.handlers.get(job.kind)!;
     entry.done = (async () => {
+      let record: () => void;
       try {
         await handler({ job, signal: controller.signal, progress });
-        this.finish(job, 'complete', null);
+        record = () => this.finish(job, 'complete', null);
       } catch (error) {
         if (entry.requeue) {
-          this.db.prepare("UPDATE jobs SET status = 'queued' WHERE id = ?").run(job.id);
-          job.status = 'queued';
+          record = () => {
+            this.db.prepare("UPDATE jobs SET status = 'queued' WHERE id = ?").run(job.id);
+            job.status = 'queued';
+          };
         } else if (controller.signal.aborted) {
-          this.finish(job, 'cancelled', 'cancelled');
+          record = () => this.finish(job, 'cancelled', 'cancelled');
         } else {
-          const message = error instanceof JobFailure ? error.message : 'Processing failed because of an internal error.';
+          const message = error instanceof JobFailure ? error.message : isDiskFull(error) ? DISK_FULL_JOB_MESSAGE : 'Processing failed because of an internal error.';
           if (!(error instanceof JobFailure)) this.options.log?.(`job ${job.id} (${job.kind}) failed: ${(error as Error)?.stack ?? String(error)}`);
-          this.finish(job, 'failed', message);
+          record = () => this.finish(job, 'failed', message);
         }
-      } finally {
-        this.running.delete(job.id);
-        this.emit('settled', job);
-        setImmediate(() => this.pump());
       }
+      // Recording the outcome, or a listener reacting to it, can fail too (a full disk): the job then stays
+      // `running` in the database and resumes at the next start. The service must not die of it.
+      this.guarded(job, 'record its outcome', record);
+      this.running.delete(job.id);
+      this.guarded(job, 'report its outcome', () => this.emit('settled', job));
+      setImmediate(() => this.pump());
     })();
+  }
+
+  private guarded(job: JobRecord, what: string, action: () => void): void {
+    try {
+      action();
+    } catch (error) {
+      this.options.log?.(`job ${job.id} (${job.kind}): could not ${what}: ${(error as Error)?.message ?? String(error)}`);
+    }
   }
 
   private finish(job: JobRecord, status: JobStatus, error: string | null): void {

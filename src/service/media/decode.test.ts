@@ -150,6 +150,26 @@ describe('decodeAudio', () => {
     expect(seen).toBeLessThan(30 * 16_000);
   });
 
+  it('stops an ffmpeg that hangs without output after the stall limit, with a clear error', async () => {
+    const hang = join(dir, 'hanging-ffmpeg.sh');
+    writeFileSync(hang, '#!/bin/sh\nexec sleep 60\n', { mode: 0o755 });
+    const started = Date.now();
+    const error = await decodeAudioToArray(join(dir, 'long.wav'), { ...tools, ffmpeg: hang }, { stallMs: 300 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MediaDecodeError);
+    expect((error as MediaDecodeError).message).toMatch(/produced no audio for 0.3 s and was stopped/);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('does not count a slow consumer against the stall limit', async () => {
+    let blocks = 0;
+    // ffmpeg writes the whole 2 s file at once; the consumer holds each block longer than the limit.
+    for await (const _block of decodeAudio(join(dir, 'a.wav'), tools, { stallMs: 1_000, blockSamples: 8_000 })) {
+      blocks++;
+      await new Promise((r) => setTimeout(r, 1_200));
+    }
+    expect(blocks).toBe(4);
+  });
+
   it('probes the audio duration, and null without audio', async () => {
     expect(await probeAudioDuration(join(dir, 'long.wav'), tools)).toBeCloseTo(30, 1);
     expect(await probeAudioDuration(join(dir, 'video_only.mp4'), tools)).toBeNull();

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { SAMPLE_RATE } from '../speech/types';
-import type { MediaTools } from './tools';
+import { DEFAULT_DECODE_STALL_MS, type MediaTools } from './tools';
 import { probeMedia } from './probe';
 
 /**
@@ -32,6 +32,8 @@ export interface DecodeOptions {
   signal?: AbortSignal;
   /** Samples per yielded block (the last block may be shorter). Default 16 000, one second. */
   blockSamples?: number;
+  /** Overrides the tools' stall limit (ms without output from ffmpeg). */
+  stallMs?: number;
 }
 
 const BYTES_PER_SAMPLE = 4;
@@ -119,8 +121,24 @@ export async function* decodeAudio(
   let filled = 0;
   let carry = Buffer.alloc(0);
   let finished = false;
+  // Only the time spent waiting for ffmpeg counts: while the caller holds a block, ffmpeg is held back.
+  const stallMs = options.stallMs ?? tools.decodeStallMs ?? DEFAULT_DECODE_STALL_MS;
+  let stalled = false;
+  const chunks = (child.stdout as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
   try {
-    for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+    for (;;) {
+      const watchdog = setTimeout(() => {
+        stalled = true;
+        child.kill('SIGKILL');
+      }, stallMs);
+      let next: IteratorResult<Buffer>;
+      try {
+        next = await chunks.next();
+      } finally {
+        clearTimeout(watchdog);
+      }
+      if (next.done) break;
+      const chunk = next.value;
       const bytes = carry.length ? Buffer.concat([carry, chunk]) : chunk;
       const whole = bytes.length - (bytes.length % BYTES_PER_SAMPLE);
       carry = Buffer.from(bytes.subarray(whole));
@@ -141,6 +159,9 @@ export async function* decodeAudio(
     }
     const { code, error } = await exited;
     if (signal?.aborted) throw abortError(signal);
+    if (stalled) {
+      throw new MediaDecodeError('undecodable', `The file could not be decoded: ffmpeg produced no audio for ${stallMs / 1000} s and was stopped (the file may be damaged).`);
+    }
     if (error) throw new Error(`Could not run ffmpeg ("${tools.ffmpeg}"): ${error.message}`);
     if (code !== 0) throw classifyFfmpegFailure(stderr, code);
     if (filled > 0) yield block.slice(0, filled);

@@ -9,18 +9,24 @@ import { execFileSync } from 'node:child_process';
 export interface MediaTools {
   ffmpeg: string;
   ffprobe: string;
+  /** A decode that produces no audio for this long is stopped (a damaged file can make ffmpeg hang). */
+  decodeStallMs?: number;
 }
 
+export const DEFAULT_DECODE_STALL_MS = 120_000;
+
 export function resolveMediaTools(env: NodeJS.ProcessEnv = process.env): MediaTools {
+  const stallSeconds = Number(env.TAKELINE_DECODE_STALL_SECONDS);
   return {
     ffmpeg: env.TAKELINE_FFMPEG || 'ffmpeg',
     ffprobe: env.TAKELINE_FFPROBE || 'ffprobe',
+    decodeStallMs: Number.isFinite(stallSeconds) && stallSeconds > 0 ? stallSeconds * 1000 : DEFAULT_DECODE_STALL_MS,
   };
 }
 
 /** Throws a clear error when a tool cannot be run, so start-up fails loudly rather than the first upload. */
 export function checkMediaTools(tools: MediaTools): void {
-  for (const [name, bin] of Object.entries(tools)) {
+  for (const [name, bin] of [['ffmpeg', tools.ffmpeg], ['ffprobe', tools.ffprobe]] as const) {
     try {
       execFileSync(bin, ['-version'], { stdio: 'ignore' });
     } catch {

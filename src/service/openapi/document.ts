@@ -70,6 +70,7 @@ const errorDescriptions: Record<number, string> = {
   409: 'Conflict',
   413: 'Too large',
   415: 'Not decodable audio or video, or wrong Content-Type',
+  416: 'Range beyond the end of the file (`Content-Range: bytes */<size>`)',
   500: 'Internal error',
   502: 'The download server failed, or sent a file whose checksum is not the published one',
   507: 'Not enough free disk space',
@@ -192,7 +193,7 @@ export function openApiDocument() {
         post: op({
           summary: 'Upload a recording; it is transcribed by a background job',
           requestBody: { content: { 'multipart/form-data': { schema: uploadBody } } },
-          responses: { '201': json(SessionSummary, 'The new session (status queued)'), ...speechErrors(401, 413, 415, 422) },
+          responses: { '201': json(SessionSummary, 'The new session (status queued)'), ...speechErrors(401, 413, 415, 422, 507) },
         }),
       },
       '/v1/speech/transcriptions/{session_id}': {
@@ -223,8 +224,17 @@ export function openApiDocument() {
           responses: {
             '200': { description: 'The original bytes', content: { 'audio/*': { schema: z.string().meta({ format: 'binary' }) } } },
             '206': { description: 'A byte range' },
-            ...speechErrors(403),
+            ...speechErrors(403, 404, 416),
           },
+        }),
+      },
+      '/v1/speech/transcriptions/{session_id}/retry': {
+        post: op({
+          summary: 'Queue a failed transcription again',
+          description:
+            'A failed transcription (e.g. interrupted at the same point too many times, or a decoding failure since fixed) is queued again as a new job with the same settings; chunks already recognized are reused. 409 unless the session is `failed`.',
+          requestParams: { path: sessionParam },
+          responses: { '202': json(SessionSummary, 'Queued again'), ...speechErrors(401, 404, 409, 422) },
         }),
       },
       '/v1/speech/transcriptions/{session_id}/peaks': {
@@ -283,7 +293,7 @@ export function openApiDocument() {
           summary: 'Upload a dub, with its lines or to be transcribed into lines',
           requestParams: { path: sessionParam },
           requestBody: { content: { 'multipart/form-data': { schema: dubUploadBody } } },
-          responses: { '201': json(Dub, 'The dub (status ready, or preparing while its lines are derived)'), ...speechErrors(401, 404, 413, 415, 422) },
+          responses: { '201': json(Dub, 'The dub (status ready, or preparing while its lines are derived)'), ...speechErrors(401, 404, 413, 415, 422, 507) },
         }),
       },
       '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}': {
@@ -456,7 +466,7 @@ export function openApiDocument() {
               headers: { 'X-Session-Id': { schema: { type: 'string' }, description: 'The session the call was kept as' } },
               content: { 'application/json': {}, 'text/plain': {}, 'text/event-stream': {} },
             },
-            ...audioErrors(400, 401, 404, 413, 415, 500),
+            ...audioErrors(400, 401, 404, 413, 415, 500, 507),
           },
         }),
       },

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { computePeaks, DEFAULT_PEAKS_PER_SECOND, type Peaks } from '../media/peaks';
-import { isNoAudioStreamError } from '../media/decode';
+import { isNoAudioStreamError, MediaDecodeError } from '../media/decode';
+import { HttpError } from '../http/errors';
 import type { MediaTools } from '../media/tools';
 import type { DataLayout } from '../storage/files';
 import { writeFileAtomic } from '../storage/files';
@@ -42,7 +43,10 @@ export class PeaksCache {
     try {
       peaks = await computePeaks(this.layout.original(sessionId, stored), this.tools);
     } catch (error) {
-      if (!isNoAudioStreamError(error)) throw error;
+      if (!isNoAudioStreamError(error)) {
+        if (error instanceof MediaDecodeError) throw new HttpError(415, error.message, { code: 'undecodable' });
+        throw error;
+      }
       // A video without sound still gets a (flat) timeline of its length.
       const duration = this.sessions.summary(sessionId)?.duration ?? 0;
       peaks = { duration, peaks_per_second: DEFAULT_PEAKS_PER_SECOND, peaks: new Array(Math.ceil(duration * DEFAULT_PEAKS_PER_SECOND)).fill(0) };

@@ -49,6 +49,10 @@ export class DataLayout {
   get lock(): string {
     return path.join(this.root, 'service.lock');
   }
+  /** The running service's address, for `npm run keys -- signin`. */
+  get serviceUrl(): string {
+    return path.join(this.root, 'service.url');
+  }
   recording(sessionId: string): string {
     return path.join(this.recordings, sessionId);
   }

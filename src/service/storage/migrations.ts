@@ -219,6 +219,30 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
     `,
   },
   {
+    version: 6,
+    name: 'sign-in tokens shared with `npm run keys -- signin`; transcription chunk checkpoints; best job progress',
+    sql: `
+      -- One-time studio sign-in links, hashed; in the database so a CLI can issue one to a running service.
+      CREATE TABLE sign_in_tokens (
+        hash TEXT PRIMARY KEY,
+        expires_at TEXT NOT NULL
+      );
+      -- Each recognized chunk of a running transcription, so a resumed job skips what was done.
+      CREATE TABLE transcription_checkpoints (
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        context TEXT NOT NULL,
+        offset_ms INTEGER NOT NULL,
+        samples INTEGER NOT NULL,
+        segments_json TEXT NOT NULL,
+        PRIMARY KEY (session_id, context, offset_ms, samples)
+      );
+      -- The furthest a job got before an interruption, and how many interruptions found it no further:
+      -- only those count towards "crash-looping" (a job making progress between kills is not).
+      ALTER TABLE jobs ADD COLUMN best_progress REAL NOT NULL DEFAULT 0;
+      ALTER TABLE jobs ADD COLUMN stalled_interruptions INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
+  {
     version: 7,
     name: 'project vocabulary (names and terms handed to the recognizer)',
     sql: `

@@ -171,6 +171,10 @@ export class SessionStore {
     this.db
       .prepare("UPDATE sessions SET status = 'complete', progress = 1, stage = 'complete', error = NULL, transcript_json = ? WHERE id = ?")
       .run(JSON.stringify(transcript), id);
+    // A truncated file's header still claims its full length; what decoded is the truth.
+    this.db
+      .prepare('UPDATE sessions SET duration = ? WHERE id = ? AND ? > 0 AND abs(duration - ?) > 0.5 + 0.01 * duration')
+      .run(transcript.duration, id, transcript.duration, transcript.duration);
   }
 
   delete(id: string): boolean {

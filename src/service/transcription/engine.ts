@@ -1,5 +1,6 @@
 import type { Span, Transcript } from '../speech/types';
 import type { ResolvedEngine } from '../models/registry';
+import type { ChunkCheckpoints } from './chunk-checkpoints';
 
 export interface TranscribeRequest {
   file: string;
@@ -16,6 +17,8 @@ export interface TranscribeRequest {
   /** Voice-activity settings for this request (OpenAI's chunking_strategy server_vad); defaults otherwise. */
   vad?: { threshold?: number; minSilenceSeconds?: number; speechPadSeconds?: number };
   onProgress?(fraction: number, stage: string): void;
+  /** Recognized chunks kept across interruptions (a durable job's; absent for a request's own transcription). */
+  checkpoints?: ChunkCheckpoints;
   /** Each segment as soon as it is decoded, in order (speakers are provisional until the end). */
   onSegment?(segment: Span & { text: string }): void;
 }

@@ -10,6 +10,7 @@ import { issue } from '../http/validation';
 import type { Recognizer } from '../speech/types';
 import { SAMPLE_RATE } from '../speech/types';
 import { transcribeFile } from '../speech/pipeline/transcribe';
+import { checkpointedRecognizer } from './chunk-checkpoints';
 import { createSileroVad, type SileroVad } from '../speech/vad/silero';
 import { diarizeSpectral, DEFAULT_DIARIZER_SETTINGS } from '../speech/diarization/spectralDiarizer';
 import { ThreadedDiarizer } from './threaded-diarizer';
@@ -103,7 +104,8 @@ export function createLocalTranscription(deps: {
         throw new JobFailure(`The model "${request.engine.model.id}" does not transcribe "${request.language}".`);
       }
       // The request's language and temperature reach every chunk's recognition.
-      const recognizer = withRequestOptions(recognizerFor(request.engine), { language: request.language, temperature: request.temperature });
+      const configured = withRequestOptions(recognizerFor(request.engine), { language: request.language, temperature: request.temperature });
+      const recognizer = request.checkpoints ? checkpointedRecognizer(configured, request.checkpoints) : configured;
       vad ??= createSileroVad();
       // Per-request VAD settings get their own detector (cheap: the model loads in milliseconds).
       const requestVad = request.vad ? createSileroVad(request.vad) : null;

@@ -4,6 +4,8 @@ import type { ServiceContext } from '../context';
 import { TRANSCRIBE_JOB } from '../recordings/intake';
 import { HttpError } from '../http/errors';
 import { speakerHints } from './speaker-hints';
+import { MediaDecodeError } from '../media/decode';
+import { TranscriptionCheckpointStore } from './chunk-checkpoints';
 
 export interface TranscribeJobPayload {
   model?: string;
@@ -14,9 +16,21 @@ export interface TranscribeJobPayload {
 
 /**
  * The background job behind uploads: session status follows the job (queued → running with progress →
- * complete or failed with a reason). A job interrupted by a stop or crash is queued again and resumes.
+ * complete or failed with a reason). A job interrupted by a stop or crash is queued again and resumes,
+ * recognizing only the chunks it had not checkpointed.
  */
 export function registerTranscribeJob(ctx: ServiceContext, runner: JobRunner, afterTranscript: (sessionId: string) => void): void {
+  const checkpoints = new TranscriptionCheckpointStore(ctx.db);
+  // A file that cannot be decoded (damaged, or ffmpeg stalled on it) is the user's to know about, not an internal error.
+  const transcribeOrExplain = async (request: Parameters<ServiceContext['transcription']['transcribe']>[0]) => {
+    try {
+      return await ctx.transcription.transcribe(request);
+    } catch (error) {
+      if (error instanceof MediaDecodeError && !request.signal?.aborted) throw new JobFailure(error.message);
+      throw error;
+    }
+  };
+
   runner.register(TRANSCRIBE_JOB, async ({ job, signal, progress }: JobContext) => {
     const sessionId = job.session_id;
     const stored = ctx.sessions.storedName(sessionId);
@@ -30,14 +44,20 @@ export function registerTranscribeJob(ctx: ServiceContext, runner: JobRunner, af
       throw new JobFailure(error instanceof HttpError ? error.message : 'No speech recognizer is available.');
     }
     ctx.sessions.setProgress(sessionId, 'running', 0, 'starting');
-    const transcript = await ctx.transcription.transcribe({
+    // Chunks recognized under other words (engine, language, prompt, the project's vocabulary) are not reused.
+    const vocabulary = ctx.projects.vocabulary(summary.project.id);
+    const checkpointContext = JSON.stringify([engine.model.id, summary.language, payload.prompt ?? null, vocabulary]);
+    const resumed = checkpoints.count(sessionId);
+    if (resumed > 0) ctx.log(`transcription ${sessionId}: resuming with ${resumed} recognized chunks kept`);
+    const transcript = await transcribeOrExplain({
       file: ctx.layout.original(sessionId, stored),
       engine,
       language: summary.language,
       prompt: payload.prompt,
-      vocabulary: ctx.projects.vocabulary(summary.project.id),
+      vocabulary,
       ...speakerHints(payload),
       signal,
+      checkpoints: checkpoints.for(sessionId, checkpointContext),
       onProgress: (fraction, stage) => {
         progress(fraction, stage);
         ctx.sessions.setProgress(sessionId, 'running', Math.min(fraction, 0.99), stage);
@@ -45,6 +65,7 @@ export function registerTranscribeJob(ctx: ServiceContext, runner: JobRunner, af
     });
     if (signal.aborted) throw signal.reason;
     ctx.completeTranscript(sessionId, transcript);
+    checkpoints.discard(sessionId);
     afterTranscript(sessionId);
   });
 

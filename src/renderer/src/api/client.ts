@@ -57,6 +57,8 @@ export interface ApiClient extends WhisperModelsApi, TranscriptEditsApi {
   ): Promise<Page<Session>>;
   getSession(id: string, signal?: AbortSignal): Promise<Session>;
   deleteSession(id: string): Promise<void>;
+  /** Queues a failed transcription again (202 with the session). */
+  retrySession(id: string): Promise<Session>;
   setMedia(id: string, media: MediaInput): Promise<Media>;
   getAudioAddress(id: string, signal?: AbortSignal): Promise<AudioAddress>;
   getPeaks(id: string, signal?: AbortSignal): Promise<Peaks>;
@@ -209,6 +211,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     deleteSession: async (id) => {
       await request(`/v1/speech/transcriptions/${enc(id)}`, { method: 'DELETE' });
     },
+    retrySession: (id) => json<Session>(`/v1/speech/transcriptions/${enc(id)}/retry`, { method: 'POST' }),
     setMedia: async (id, media) =>
       (await json<{ media: Media }>(`/v1/speech/transcriptions/${enc(id)}/media`, jsonBody('PATCH', media)))
         .media,

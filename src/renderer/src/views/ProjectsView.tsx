@@ -6,6 +6,7 @@ import { TopBar } from '../components/TopBar';
 import { useLoad } from '../hooks';
 import { suggestKey } from '../lib/format';
 import { routeHash } from '../lib/route';
+import { signInWithKey } from '../api/sign-in';
 
 export function ProjectsView() {
   const { api, navigate } = useApp();
@@ -43,13 +44,48 @@ export function ProjectsView() {
 }
 
 function SignInNeeded() {
+  const [key, setKey] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await signInWithKey(key);
+      window.location.reload();
+    } catch (err) {
+      setError(messageOf(err));
+      setBusy(false);
+    }
+  }
+
   return (
     <div className="state" role="alert">
       <div className="title">Sign in to the studio</div>
       <div>
         Open the sign-in link that <code>npm run serve</code> printed (it contains{' '}
-        <code>/auth/signin?token=</code>).
+        <code>/auth/signin?token=</code>). Used already? <code>npm run keys -- signin</code> prints a fresh one, or
+        sign in with an API key:
       </div>
+      <form className="inline" onSubmit={submit} aria-label="Sign in with an API key">
+        <div className="field">
+          <label htmlFor="signin-key">API key</label>
+          <input id="signin-key" type="password" autoComplete="off" value={key} placeholder="tl_…" onChange={(e) => setKey(e.target.value)} />
+        </div>
+        <div className="field">
+          <label>&nbsp;</label>
+          <button className="primary" type="submit" disabled={busy || !key.trim()}>
+            {busy ? 'Signing in…' : 'Sign in'}
+          </button>
+        </div>
+        {error && (
+          <div className="form-error" style={{ flexBasis: '100%' }}>
+            {error}
+          </div>
+        )}
+      </form>
     </div>
   );
 }

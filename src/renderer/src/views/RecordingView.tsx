@@ -86,7 +86,15 @@ export function RecordingView({ sessionId }: { sessionId: string }) {
             </div>
           )}
           {session.state === 'ready' && session.value.status === 'failed' && (
-            <ErrorState message={session.value.error ?? 'Processing failed'} />
+            <ErrorState
+              message={session.value.error ?? 'Processing failed'}
+              onRetry={() =>
+                api.retrySession(sessionId).then(
+                  (s) => updateSession((old) => ({ ...old, ...s })),
+                  reload,
+                )
+              }
+            />
           )}
         </main>
       </>

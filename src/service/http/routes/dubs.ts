@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { DubId, DubPatch, LinePatch } from '../../../shared/schemas';
 import type { ServiceContext } from '../../context';
 import { HttpError, ValidationFailure } from '../errors';
+import { clearFileHeaders, sendFileFailure } from '../send-file-errors';
 import { issue, parseInput } from '../validation';
 import { readMultipart, singleField, type MultipartForm } from '../multipart';
 import { baseUrl } from './transcriptions';
@@ -186,7 +187,10 @@ export function signedDubAudioRouter(ctx: ServiceContext): Router {
     res.setHeader('Cache-Control', 'private, max-age=3600');
     if (req.query.download === '1') res.attachment(`${dub.name.replace(/\.[^.]*$/, '')}-r${revision.number}.wav`);
     res.sendFile(ctx.dubbing.revisionFile(dub, revision), { dotfiles: 'deny', acceptRanges: true }, (error) => {
-      if (error && !res.headersSent) next(new HttpError(404, 'The revision file is missing.'));
+      const failure = error && !res.headersSent ? sendFileFailure(error, 'The revision file is missing.') : null;
+      if (!failure) return;
+      clearFileHeaders(res);
+      next(failure);
     });
   });
   return router;

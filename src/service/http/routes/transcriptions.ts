@@ -4,6 +4,7 @@ import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { MediaPatch, PageQuery, ProjectKey, ProjectName, SpeakerCount } from '../../../shared/schemas';
 import { HttpError } from '../errors';
+import { clearFileHeaders, sendFileFailure } from '../send-file-errors';
 import { parseInput } from '../validation';
 import { readMultipart, singleField, singleFile } from '../multipart';
 import { intakeRecording } from '../../recordings/intake';
@@ -162,7 +163,10 @@ export function signedAudioRouter(ctx: ServiceContext, verify: (id: string, expi
     res.setHeader('Content-Type', summary.format.content_type);
     res.setHeader('Cache-Control', 'private, max-age=3600');
     res.sendFile(path.join(summary.id, stored), { root: ctx.layout.recordings, dotfiles: 'deny', acceptRanges: true }, (error) => {
-      if (error && !res.headersSent) next(new HttpError(404, 'The recording file is missing.'));
+      const failure = error && !res.headersSent ? sendFileFailure(error, 'The recording file is missing.') : null;
+      if (!failure) return;
+      clearFileHeaders(res);
+      next(failure);
     });
   });
   return router;

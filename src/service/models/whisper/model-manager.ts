@@ -249,10 +249,10 @@ export class WhisperModelManager {
     }
   }
 
+  /** Whether the folder (or, before it exists, its nearest existing parent) can be written; creates nothing, since reading the catalogue must not change the data folder. */
   private writable(): boolean {
     try {
-      fs.mkdirSync(this.dir, { recursive: true });
-      fs.accessSync(this.dir, fs.constants.W_OK);
+      fs.accessSync(nearestExisting(this.dir), fs.constants.W_OK);
       return true;
     } catch {
       return false;
@@ -262,7 +262,7 @@ export class WhisperModelManager {
   private freeBytes(): number | null {
     try {
       if (this.options.freeBytes) return this.options.freeBytes(this.dir);
-      const stats = fs.statfsSync(this.dir);
+      const stats = fs.statfsSync(nearestExisting(this.dir));
       return stats.bavail * stats.bsize;
     } catch {
       return null;
@@ -284,4 +284,15 @@ export class WhisperModelManager {
   private record(file: string, check: Manifest[string]): void {
     this.writeManifest({ ...this.readManifest(), [file]: check });
   }
+}
+
+/** The folder itself, or its nearest parent that exists (the models folder is made on first download). */
+function nearestExisting(dir: string): string {
+  let current = dir;
+  while (!fs.existsSync(current)) {
+    const parent = path.dirname(current);
+    if (parent === current) break;
+    current = parent;
+  }
+  return current;
 }

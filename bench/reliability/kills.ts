@@ -1,0 +1,162 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { multipartBody, rawRequest, startServiceProcess, type ServiceProcess } from '../../test/helpers/service';
+import { inspectDatabase, integrityCheck, sha256, slowUpload, temporaryFiles, waitFor } from '../../test/helpers/crash';
+import { tinyWav } from '../../test/helpers/fuzz/run-fuzz';
+
+/**
+ * kill -9 at random points during each kind of work, then a restart on the same data folder. Each kill
+ * lands a random moment after the job got further than at the previous one: three kills at the same point
+ * is, by design, a crash loop (the job fails for the user to retry). After each
+ * restart the invariants are checked: acknowledged uploads intact (sha256), no temporary files left after
+ * the start-up clean-up, `PRAGMA integrity_check` ok; at the end every job completed exactly once.
+ */
+export interface KillReport {
+  kills: Record<string, number>;
+  bytesVerified: number;
+  failures: string[];
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function killHarness(options: { killsPerKind: number; speechFile: string; log: (line: string) => void; random: () => number }): Promise<KillReport> {
+  const report: KillReport = { kills: { upload: 0, transcription: 0, analysis: 0, revoice: 0 }, bytesVerified: 0, failures: [] };
+  let svc: ServiceProcess = await startServiceProcess();
+  const auth = () => ({ Authorization: `Bearer ${svc.key}` });
+  const acknowledged = new Map<string, string>();
+  const check = (label: string) => {
+    const temp = temporaryFiles(svc.dataDir);
+    if (temp.length) report.failures.push(`${label}: temporary files after restart: ${temp.join(', ')}`);
+    for (const [id, digest] of acknowledged) {
+      const folder = path.join(svc.dataDir, 'recordings', id);
+      const original = fs.readdirSync(folder).find((f) => f.startsWith('original'));
+      const file = original ? path.join(folder, original) : '';
+      if (!original || sha256(file) !== digest) report.failures.push(`${label}: upload ${id} lost or changed`);
+      else report.bytesVerified += fs.statSync(file).size;
+    }
+  };
+  const restart = async (label: string) => {
+    await svc.kill();
+    const integrity = integrityCheck(svc.dataDir);
+    if (integrity !== 'ok') report.failures.push(`${label}: integrity_check ${integrity}`);
+    svc = await startServiceProcess({ dataDir: svc.dataDir });
+    check(label);
+  };
+  const upload = async (file: Buffer, name: string, project = 'kills') => {
+    const { body, contentType } = multipartBody([{ name: 'project_key', value: project }, { name: 'file', file, filename: name }]);
+    const res = await rawRequest(`${svc.url}/v1/speech/transcriptions`, { method: 'POST', headers: { ...auth(), 'Content-Type': contentType }, body });
+    if (res.status !== 201) throw new Error(`upload ${res.status}: ${res.text()}`);
+    acknowledged.set(res.json().id, sha256(file));
+    return res.json().id as string;
+  };
+  const session = async (id: string) => (await (await fetch(`${svc.url}/v1/speech/transcriptions/${id}`, { headers: auth() })).json()) as { status: string; error: string | null; progress: number };
+
+  try {
+    // 1. Upload streaming: cut off at a random share of the body.
+    const speech = fs.readFileSync(options.speechFile);
+    for (let i = 0; i < options.killsPerKind; i++) {
+      await upload(tinyWav(1 + i), `kept-${i}.wav`);
+      const { body, contentType } = multipartBody([{ name: 'project_key', value: 'kills' }, { name: 'file', file: speech, filename: 'cut.flac' }]);
+      await slowUpload(svc.url, svc.key, body, contentType, Math.floor(body.length * (0.1 + 0.8 * options.random())));
+      await sleep(50 + 200 * options.random());
+      await restart(`upload kill ${i + 1}`);
+      report.kills.upload!++;
+    }
+
+    // 2. Transcription: kill at random moments while it runs, until it completes.
+    const sid = await upload(speech, 'speech.flac');
+    let last = -1;
+    for (let i = 0; i < options.killsPerKind; i++) {
+      const got = await waitFor(async () => {
+        const s = await session(sid);
+        return s.status !== 'running' && s.status !== 'queued' ? { done: true } : s.status === 'running' && s.progress > last ? { done: false } : null;
+      }, 'the transcription to get further', 300_000, 50);
+      if (got.done) break;
+      await sleep(300 + 3000 * options.random());
+      const at = await session(sid);
+      if (at.status !== 'running') break;
+      last = at.progress;
+      await restart(`transcription kill ${i + 1}`);
+      report.kills.transcription!++;
+    }
+    const done = await waitFor(async () => {
+      const s = await session(sid);
+      return s.status === 'complete' || s.status === 'failed' ? s : null;
+    }, 'the transcription', 600_000, 500);
+    if (done.status !== 'complete') report.failures.push(`transcription ended ${done.status}: ${done.error}`);
+
+    // 3. Analysis of that transcript: kill while it runs, until it completes.
+    const analysis = async () => (await (await fetch(`${svc.url}/v1/speech/transcriptions/${sid}/intelligence`, { headers: auth() })).json()).intelligence as { status: string; progress: number };
+    last = -1;
+    for (let i = 0; i < options.killsPerKind; i++) {
+      const state = await waitFor(async () => {
+        const a = await analysis();
+        return a.status === 'queued' || (a.status === 'running' && a.progress <= last) ? null : a;
+      }, 'the analysis to get further', 300_000, 50);
+      if (state.status !== 'running') break;
+      await sleep(200 + 2000 * options.random());
+      const at = await analysis();
+      if (at.status !== 'running') break;
+      last = at.progress;
+      await restart(`analysis kill ${i + 1}`);
+      report.kills.analysis!++;
+    }
+    const analysed = await waitFor(async () => {
+      const a = await analysis();
+      return a.status === 'queued' || a.status === 'running' ? null : a;
+    }, 'the analysis', 600_000, 500);
+    if (analysed.status !== 'complete') report.failures.push(`analysis ended ${analysed.status}`);
+
+    // 4. Revoice: a dub with lines, corrected, revoiced; kill while it runs, until it completes.
+    // The port changes at each restart: build addresses when used.
+    const dubsAt = () => `${svc.url}/v1/speech/transcriptions/${sid}/dubs`;
+    const dubs = dubsAt();
+    const lines = Array.from({ length: 8 }, (_, k) => ({ speaker: 'S1', start: k * 1.5 + 0.1, end: k * 1.5 + 1.3, text: `Line number ${k + 1}.` }));
+    const dubBody = multipartBody([{ name: 'file', file: tinyWav(13), filename: 'dub.wav' }, { name: 'lines', value: JSON.stringify(lines) }]);
+    const dub = (await rawRequest(dubs, { method: 'POST', headers: { ...auth(), 'Content-Type': dubBody.contentType }, body: dubBody.body })).json();
+    for (let k = 1; k <= lines.length; k++) {
+      await rawRequest(`${dubs}/${dub.id}/lines/${k}`, { method: 'PATCH', headers: { ...auth(), 'Content-Type': 'application/json' }, body: JSON.stringify({ text: `Corrected line ${k}.` }) });
+    }
+    const started = (await rawRequest(`${dubs}/${dub.id}/revoice?wait=0`, { method: 'POST', headers: auth() })).json();
+    const revoice = async () => (await (await fetch(`${dubsAt()}/${dub.id}/revoices/${started.id}`, { headers: auth() })).json()) as { status: string; progress: number; error?: string };
+    last = -1;
+    for (let i = 0; i < options.killsPerKind; i++) {
+      const r = await waitFor(async () => {
+        const v = await revoice();
+        return v.status === 'queued' || (v.status === 'running' && v.progress <= last) ? null : v;
+      }, 'the revoice to get further', 300_000, 50);
+      if (r.status !== 'running') break;
+      await sleep(100 + 1000 * options.random());
+      const at = await revoice();
+      if (at.status !== 'running') break;
+      last = at.progress;
+      await restart(`revoice kill ${i + 1}`);
+      report.kills.revoice!++;
+    }
+    const voiced = await waitFor(async () => {
+      const r = await revoice();
+      return r.status === 'complete' || r.status === 'failed' ? r : null;
+    }, 'the revoice', 600_000, 500);
+    if (voiced.status !== 'complete') report.failures.push(`revoice ended ${voiced.status}: ${voiced.error}`);
+
+    await svc.stop();
+    inspectDatabase(svc.dataDir, (db) => {
+      const dupJobs = db.prepare("SELECT session_id, kind, count(*) AS n FROM jobs WHERE status = 'complete' AND kind = 'transcribe' GROUP BY session_id, kind HAVING n > 1").all();
+      if (dupJobs.length) report.failures.push(`transcriptions completed more than once: ${JSON.stringify(dupJobs)}`);
+      const runs = db.prepare("SELECT count(*) AS n FROM analysis_runs WHERE session_id = ? AND status = 'complete'").get(sid) as { n: number };
+      if (runs.n !== 1) report.failures.push(`${runs.n} complete analysis runs`);
+      const revisions = db.prepare('SELECT count(*) AS n FROM dub_revisions WHERE dub_id = ?').get(dub.id) as { n: number };
+      if (revisions.n !== 2) report.failures.push(`${revisions.n} dub revisions (expected the upload and one revoice)`);
+      const sessions = db.prepare("SELECT count(*) AS n FROM sessions s JOIN projects p ON p.id = s.project_id WHERE p.key = 'kills'").get() as { n: number };
+      if (sessions.n !== acknowledged.size) report.failures.push(`${sessions.n} sessions for ${acknowledged.size} acknowledged uploads`);
+    });
+    const integrity = integrityCheck(svc.dataDir);
+    if (integrity !== 'ok') report.failures.push(`final integrity_check ${integrity}`);
+  } catch (error) {
+    report.failures.push(`harness stopped: ${(error as Error).message}`);
+    options.log(svc.output().slice(-2000));
+  } finally {
+    await svc.kill();
+  }
+  return report;
+}

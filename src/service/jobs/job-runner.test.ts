@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../storage/database';
+import { JobRunner } from './job-runner';
+
+function setup() {
+  const db = openDatabase(':memory:');
+  db.prepare("INSERT INTO projects (id, key, name, created_at) VALUES ('p', 'p', 'p', 'now')").run();
+  db.prepare("INSERT INTO sessions (id, project_id, file_name, stored_name, duration, format_json, language, created_at, status) VALUES ('s', 'p', 'a.wav', 'original.wav', 1, '{}', 'en', 'now', 'queued')").run();
+  return db;
+}
+
+/**
+ * What a kill -9 leaves behind: the job `running` after `attempts` runs, at `progress`, having been
+ * interrupted `stalled` times already without getting past `best`.
+ */
+function crashed(db: ReturnType<typeof setup>, runner: JobRunner, attempts: number, progress: number, best: number, stalled = attempts - 1): string {
+  const id = runner.enqueue('work', 's', { n: 1 });
+  db.prepare("UPDATE jobs SET status = 'running', attempts = ?, progress = ?, best_progress = ?, stalled_interruptions = ? WHERE id = ?").run(attempts, progress, best, stalled, id);
+  return id;
+}
+
+describe('JobRunner after interruptions', () => {
+  it('fails a job that died at the same point three times (a crash loop)', async () => {
+    const db = setup();
+    const runner = new JobRunner(db);
+    const id = crashed(db, runner, 3, 0.4, 0.4);
+    runner.start();
+    expect(runner.get(id)).toMatchObject({ status: 'failed', error: expect.stringMatching(/interrupted 3 times at the same point \(40%\)/) });
+    await runner.stop();
+  });
+
+  it('resumes a job that got further since its last interruption, however often it was interrupted', async () => {
+    const db = setup();
+    const runner = new JobRunner(db);
+    const seen: number[] = [];
+    runner.register('work', async ({ job }) => {
+      seen.push(job.attempts);
+    });
+    const id = crashed(db, runner, 3, 0.55, 0.4);
+    runner.start();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(runner.get(id)).toMatchObject({ status: 'complete' });
+    // Its fourth run (attempts counts every run); the interruptions at the new point started again from one.
+    expect(seen).toEqual([4]);
+    expect(db.prepare('SELECT best_progress, stalled_interruptions FROM jobs WHERE id = ?').get(id)).toEqual({ best_progress: 0.55, stalled_interruptions: 1 });
+    await runner.stop();
+  });
+
+  it('queues a failed job again on retry, with its payload; refuses while the newest has not failed', async () => {
+    const db = setup();
+    const runner = new JobRunner(db);
+    const payloads: unknown[] = [];
+    runner.register('work', async ({ job }) => {
+      payloads.push(job.payload);
+    });
+    const id = crashed(db, runner, 3, 0.1, 0.1);
+    runner.start();
+    expect(runner.get(id)!.status).toBe('failed');
+    const again = runner.retry('work', 's');
+    expect(again).not.toBeNull();
+    expect(runner.retry('work', 's')).toBeNull();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(runner.get(again!)).toMatchObject({ status: 'complete', attempts: 1 });
+    expect(db.prepare('SELECT stalled_interruptions AS n FROM jobs WHERE id = ?').get(again!)).toEqual({ n: 0 });
+    expect(payloads).toEqual([{ n: 1 }]);
+    await runner.stop();
+  });
+
+  it('survives a listener or the database failing while it records an outcome (a full disk), and goes on with the queue', async () => {
+    const db = setup();
+    const lines: string[] = [];
+    const runner = new JobRunner(db, { log: (line) => lines.push(line) });
+    let ran = 0;
+    runner.register('work', async () => {
+      ran++;
+    });
+    let fail = true;
+    runner.on('settled', () => {
+      if (fail) throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+    });
+    runner.start();
+    runner.enqueue('work', 's');
+    await new Promise((r) => setTimeout(r, 50));
+    fail = false;
+    const second = runner.enqueue('work', 's');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(ran).toBe(2);
+    expect(runner.get(second)!.status).toBe('complete');
+    expect(lines.join('\n')).toMatch(/could not report its outcome: database or disk is full/);
+    await runner.stop();
+  });
+});

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../storage/database';
+import type { RecognizedSegment, Recognizer } from '../speech/types';
+import { checkpointedRecognizer, TranscriptionCheckpointStore } from './chunk-checkpoints';
+
+const segment = (start: number, text: string): RecognizedSegment => ({ start, end: start + 1, text, words: [], avgLogprob: -0.1 });
+
+function countingRecognizer(): Recognizer & { calls: number } {
+  const r = {
+    id: 'fake',
+    calls: 0,
+    async recognize(pcm: Float32Array, options?: { offset?: number }) {
+      r.calls++;
+      return [segment(options?.offset ?? 0, `chunk of ${pcm.length}`)];
+    },
+    close: async () => undefined,
+  };
+  return r;
+}
+
+function withSession() {
+  const db = openDatabase(':memory:');
+  db.prepare("INSERT INTO projects (id, key, name, created_at) VALUES ('p', 'p', 'p', 'now')").run();
+  db.prepare("INSERT INTO sessions (id, project_id, file_name, stored_name, duration, format_json, language, created_at, status) VALUES ('s', 'p', 'a.wav', 'original.wav', 1, '{}', 'en', 'now', 'queued')").run();
+  return db;
+}
+
+describe('checkpointed recognition', () => {
+  it('recognizes each chunk once: a resumed run takes finished chunks from the checkpoints', async () => {
+    const db = withSession();
+    const store = new TranscriptionCheckpointStore(db);
+    const first = countingRecognizer();
+    const run1 = checkpointedRecognizer(first, store.for('s', 'ctx'));
+    expect(await run1.recognize(new Float32Array(16000), { offset: 0 })).toEqual([segment(0, 'chunk of 16000')]);
+    await run1.recognize(new Float32Array(8000), { offset: 1.25 });
+    expect(first.calls).toBe(2);
+
+    // The process died here; the next run cuts the same chunks and one more.
+    const second = countingRecognizer();
+    let reused = 0;
+    const run2 = checkpointedRecognizer(second, store.for('s', 'ctx'), () => reused++);
+    expect(await run2.recognize(new Float32Array(16000), { offset: 0 })).toEqual([segment(0, 'chunk of 16000')]);
+    expect(await run2.recognize(new Float32Array(8000), { offset: 1.25 })).toEqual([segment(1.25, 'chunk of 8000')]);
+    await run2.recognize(new Float32Array(4000), { offset: 2 });
+    expect(second.calls).toBe(1);
+    expect(reused).toBe(2);
+    expect(store.count('s')).toBe(3);
+  });
+
+  it('does not reuse chunks of another context or another length, and forgets them when discarded or the session goes', async () => {
+    const db = withSession();
+    const store = new TranscriptionCheckpointStore(db);
+    store.for('s', 'engine-a').put(0, 16000, [segment(0, 'a')]);
+    expect(store.for('s', 'engine-b').get(0, 16000)).toBeNull();
+    expect(store.for('s', 'engine-a').get(0, 15999)).toBeNull();
+    expect(store.for('s', 'engine-a').get(0.0004, 16000)).toEqual([segment(0, 'a')]);
+    store.discard('s');
+    expect(store.count('s')).toBe(0);
+    store.for('s', 'engine-a').put(0, 16000, [segment(0, 'a')]);
+    db.prepare("DELETE FROM sessions WHERE id = 's'").run();
+    expect(store.count('s')).toBe(0);
+  });
+
+  it('keeps nothing from a recognition that was aborted', async () => {
+    const db = withSession();
+    const store = new TranscriptionCheckpointStore(db);
+    const controller = new AbortController();
+    const inner: Recognizer = { id: 'x', recognize: async () => (controller.abort(), [segment(0, 'partial')]), close: async () => undefined };
+    await checkpointedRecognizer(inner, store.for('s', 'c')).recognize(new Float32Array(10), { offset: 0, signal: controller.signal });
+    expect(store.count('s')).toBe(0);
+  });
+});

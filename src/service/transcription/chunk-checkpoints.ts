@@ -1,0 +1,64 @@
+import type { Db } from '../storage/database';
+import type { RecognizedSegment, Recognizer } from '../speech/types';
+
+/**
+ * Per-chunk checkpoints of a transcription: each chunk's recognized segments are kept as soon as they
+ * are known, so a job interrupted by a crash or a stop recognizes only the chunks it had not finished.
+ * Decoding, voice activity and chunking are deterministic, so the resumed run cuts the same chunks and
+ * finds them by their start and length. Diarization needs the whole signal and runs again.
+ */
+export interface ChunkCheckpoints {
+  get(offset: number, samples: number): RecognizedSegment[] | null;
+  put(offset: number, samples: number, segments: RecognizedSegment[]): void;
+}
+
+/** The recognizer, answering from checkpoints where it can and checkpointing every new result. */
+export function checkpointedRecognizer(inner: Recognizer, checkpoints: ChunkCheckpoints, onReuse?: () => void): Recognizer {
+  return {
+    id: inner.id,
+    async recognize(pcm, options) {
+      const offset = options?.offset ?? 0;
+      const kept = checkpoints.get(offset, pcm.length);
+      if (kept) {
+        onReuse?.();
+        return kept;
+      }
+      const segments = await inner.recognize(pcm, options);
+      if (!options?.signal?.aborted) checkpoints.put(offset, pcm.length, segments);
+      return segments;
+    },
+    close: () => inner.close(),
+  };
+}
+
+/**
+ * Checkpoints in the database, per session and recognition context (engine, language, prompt,
+ * temperature): a retry with other settings must not reuse them. Removed when the transcript is stored.
+ */
+export class TranscriptionCheckpointStore {
+  constructor(private readonly db: Db) {}
+
+  for(sessionId: string, context: string): ChunkCheckpoints {
+    return {
+      get: (offset, samples) => {
+        const row = this.db
+          .prepare('SELECT segments_json FROM transcription_checkpoints WHERE session_id = ? AND context = ? AND offset_ms = ? AND samples = ?')
+          .get(sessionId, context, Math.round(offset * 1000), samples) as { segments_json: string } | undefined;
+        return row ? (JSON.parse(row.segments_json) as RecognizedSegment[]) : null;
+      },
+      put: (offset, samples, segments) => {
+        this.db
+          .prepare('INSERT OR REPLACE INTO transcription_checkpoints (session_id, context, offset_ms, samples, segments_json) VALUES (?, ?, ?, ?, ?)')
+          .run(sessionId, context, Math.round(offset * 1000), samples, JSON.stringify(segments));
+      },
+    };
+  }
+
+  count(sessionId: string): number {
+    return (this.db.prepare('SELECT count(*) AS n FROM transcription_checkpoints WHERE session_id = ?').get(sessionId) as { n: number }).n;
+  }
+
+  discard(sessionId: string): void {
+    this.db.prepare('DELETE FROM transcription_checkpoints WHERE session_id = ?').run(sessionId);
+  }
+}

@@ -1,0 +1,40 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServiceProcess, type ServiceProcess } from '../helpers/service';
+import { runFuzz, seedFixtures } from '../helpers/fuzz/run-fuzz';
+import type { FuzzFixtures } from '../helpers/fuzz/requests';
+import { openApiDocument } from '../../src/service/openapi/document';
+
+// The fast tier: a fixed seed, so CI sends the same requests every time. The long run (more requests,
+// other seeds) is `npm run bench -- reliability`.
+const SEED = Number(process.env.TAKELINE_FUZZ_SEED ?? 13);
+const RUNS = Number(process.env.TAKELINE_FUZZ_RUNS ?? 600);
+
+describe('requests generated from the OpenAPI document', () => {
+  let svc: ServiceProcess;
+  let fixtures: FuzzFixtures;
+  beforeAll(async () => {
+    // No models folder (nothing there may be deleted) and a Whisper mirror that refuses at once.
+    svc = await startServiceProcess({ env: { TAKELINE_MODELS_DIR: '', TAKELINE_WHISPER_BASE_URL: 'http://127.0.0.1:9' } });
+    fixtures = await seedFixtures(svc.url, svc.key);
+  });
+  afterAll(async () => {
+    await svc?.stop();
+  });
+
+  it(`never 5xx, never a leak, always the prefix's error shape, a key everywhere but the open routes, nothing stored when refused (seed ${SEED}, ${RUNS} requests)`, async () => {
+    const report = await runFuzz({ url: svc.url, dataDir: svc.dataDir, doc: openApiDocument() as never, fixtures, seed: SEED, runs: RUNS });
+    console.log(`fuzz: ${report.tried} requests, ${report.unchangedChecked} refusals checked for changes, statuses ${JSON.stringify(report.byStatus)}`);
+    if (report.failures.length) console.error(JSON.stringify(report.failures.slice(0, 40), null, 1));
+    expect(report.tried).toBe(RUNS);
+    expect(report.failures).toEqual([]);
+    // The run must have exercised refusals and acceptances, and compared the data folder for refusals.
+    expect(Object.keys(report.byStatus).filter((s) => s.startsWith('2')).length).toBeGreaterThan(0);
+    expect(report.byStatus['401']).toBeGreaterThan(0);
+    expect(report.unchangedChecked).toBeGreaterThan(RUNS / 4);
+    expect(svc.output()).not.toMatch(/error on /);
+    // Every refused or finished upload removed its temporary file.
+    expect(fs.readdirSync(path.join(svc.dataDir, 'uploads'))).toEqual([]);
+  }, 240_000);
+});
