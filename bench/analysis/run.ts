@@ -147,8 +147,8 @@ interface Load {
   non2xx: number;
 }
 
-async function load(url: string, headers: Record<string, string>, seconds: number): Promise<Load> {
-  const result = await autocannon({ url, connections: 50, duration: seconds, headers });
+async function load(url: string, headers: Record<string, string>, seconds: number, connections = 50): Promise<Load> {
+  const result = await autocannon({ url, connections, duration: seconds, headers });
   return {
     p50: result.latency.p50,
     p90: result.latency.p90,
@@ -199,9 +199,17 @@ async function latency(transcript: Transcript): Promise<Record<string, unknown>>
     session: await load(`${svc.url}/v1/speech/transcriptions/${id}`, auth, seconds),
   };
   log(`  idle (analysis ${s.status}, ${s.segments.length} lines, ${s.timings.total.toFixed(1)} s under load): ${JSON.stringify(idle)}`);
+  // What one request costs on its own (one connection), and how much it carries: at 50 connections a
+  // request waits behind the others, so p99 ≈ 50 × this when the service is the bottleneck.
+  const bytes = async (url: string) => (await (await fetch(url, { headers: auth })).arrayBuffer()).byteLength;
+  const single = {
+    intelligence: { bytes: await bytes(docUrl), ...(await load(docUrl, auth, 5, 1)) },
+    session: { bytes: await bytes(`${svc.url}/v1/speech/transcriptions/${id}`), ...(await load(`${svc.url}/v1/speech/transcriptions/${id}`, auth, 5, 1)) },
+  };
+  log(`  one client, idle: ${JSON.stringify(single)}`);
   await svc.stop();
   fs.rmSync(first.dataDir, { recursive: true, force: true });
-  return { busy, idle, analysis_status: s.status, analysis_seconds_under_load: s.timings.total };
+  return { busy, idle, single, analysis_status: s.status, analysis_seconds_under_load: s.timings.total };
 }
 
 async function main(): Promise<void> {
