@@ -213,6 +213,7 @@ async function main(): Promise<void> {
     it.ids.map((id) => hyps.get(id)?.text ?? '').join(' ');
   let baselineWall = NaN;
   let onlineReplacedAudio = 0;
+  let baselineCpu = NaN;
   try {
     if (runBaseline) {
       const t = await timed(() =>
@@ -221,6 +222,7 @@ async function main(): Promise<void> {
       systems.set('continuous', new Map(items.map((it, i) => [it.file, t.value[i]!])));
       cost('continuous (untuned CLI, whole files, 2 at a time)', t);
       baselineWall = t.wall;
+      baselineCpu = t.cpu / audio;
     }
     const first = await timed(() => decodeShared(chunkDir, work, items, []));
     cost('first pass (shipped flags, 2 processes)', first);
@@ -432,6 +434,12 @@ async function main(): Promise<void> {
   print(costs);
 
   // The decision, on the tuning half only.
+  const cpuOf = (prefix: string) =>
+    costs.filter((r) => r[0]!.startsWith(prefix)).reduce((a, r) => a + Number(r[2]), 0) / audio;
+  const extraCpuOf = (name: string) =>
+    name === 'mllr/online'
+      ? cpuOf('mllr/online') - (cpuOf('first pass') * onlineReplacedAudio) / audio
+      : cpuOf(name.startsWith('vtln') ? 'vtln' : name);
   const tuneIdx = items.flatMap((it, i) => (it.half === 'tune' ? [i] : []));
   const base = pooled('first pass', tuneIdx);
   const outcomes = names
@@ -442,18 +450,25 @@ async function main(): Promise<void> {
       baselineErrors: errors(base),
       adaptedErrors: errors(pooled(n, tuneIdx)),
       referenceWords: base.referenceWords,
+      extraCpu: extraCpuOf(n),
     }));
+  // The speed target in CPU terms (both systems use the two cores): whole decoding ≤ 0.6 × the CLI's CPU.
+  const budget = Number.isFinite(baselineCpu) ? 0.6 * baselineCpu - cpuOf('first pass') : Infinity;
   const choice = chooseAdaptation(outcomes);
+  const withinSpeed = chooseAdaptation(outcomes, { maxExtraCpu: budget });
   const which =
     choice === 'none'
       ? null
       : outcomes.filter((o) => o.method === choice).sort((a, b) => a.adaptedErrors - b.adaptedErrors)[0]!;
   console.log(
     `\ntuning half: first pass ${errors(base)} errors / ${base.referenceWords} words; ` +
-      outcomes.map((o) => `${o.name} ${o.adaptedErrors}`).join(', '),
+      outcomes.map((o) => `${o.name} ${o.adaptedErrors} (+${o.extraCpu.toFixed(3)} CPU s/s)`).join(', '),
   );
   console.log(
     `decision (tuning half, ≥ 2 % and ≥ 3 fewer errors): ${which ? which.name : 'none — adaptation not used'}`,
+  );
+  console.log(
+    `within the speed target (extra CPU ≤ 0.6 × CLI − first pass = ${budget.toFixed(3)} s/s): ${withinSpeed === 'none' ? 'none — adaptation not used' : withinSpeed}`,
   );
   // Speed: each system's whole decoding (first pass + estimate + second pass) against the untuned CLI.
   const wallOf = (prefix: string) =>

@@ -27,7 +27,15 @@ describe('chooseAdaptation (the fallback)', () => {
   it('uses the method with the largest gain when it clears the threshold', () => {
     expect(chooseAdaptation([o('mllr', 190), o('vtln', 180)])).toBe('vtln');
     expect(chooseAdaptation([o('mllr', 190), o('vtln', 205)])).toBe('mllr');
-    expect(chooseAdaptation([o('mllr', 190)], 0.1)).toBe('none');
+    expect(chooseAdaptation([o('mllr', 190)], { minRelativeGain: 0.1 })).toBe('none');
+  });
+
+  it('leaves out a method that costs more CPU than the speed target leaves', () => {
+    const costly = { ...o('mllr', 150), extraCpu: 0.35 };
+    const cheap = { ...o('vtln', 190), extraCpu: 0.02 };
+    expect(chooseAdaptation([costly, cheap])).toBe('mllr');
+    expect(chooseAdaptation([costly, cheap], { maxExtraCpu: 0.05 })).toBe('vtln');
+    expect(chooseAdaptation([costly], { maxExtraCpu: 0 })).toBe('none');
   });
 });
 

@@ -266,24 +266,36 @@ export interface TuningOutcome {
   baselineErrors: number;
   adaptedErrors: number;
   referenceWords: number;
+  /** Extra CPU seconds per audio second over the first pass alone, when measured. */
+  extraCpu?: number;
+}
+
+export interface ChooseOptions {
+  /** Default 2 %. */
+  minRelativeGain?: number;
+  /** Default 3: one or two words either way is what a rerun or a moved chunk boundary changes. */
+  minWords?: number;
+  /** CPU seconds per audio second the speed target leaves for adaptation; a method costing more is out. */
+  maxExtraCpu?: number;
 }
 
 /**
  * The fallback: a method is used only if, on the tuning half, it removed at least `minRelativeGain` of the
- * errors (default 2 %) and at least `minWords` of them (default 3: one or two words either way is what a
- * rerun on a loaded machine or a different chunk boundary moves); the best such method wins, else 'none'.
+ * errors and at least `minWords` of them, within the CPU the speed target leaves; the best such method
+ * wins, else 'none'.
  */
 export function chooseAdaptation(
   outcomes: readonly TuningOutcome[],
-  minRelativeGain = 0.02,
-  minWords = 3,
+  options: ChooseOptions = {},
 ): AdaptationMethod {
+  const { minRelativeGain = 0.02, minWords = 3, maxExtraCpu = Infinity } = options;
   let best: AdaptationMethod = 'none';
   let bestGain = 0;
   for (const o of outcomes) {
     if (o.method === 'none' || o.baselineErrors <= 0) continue;
     const fewer = o.baselineErrors - o.adaptedErrors;
     const gain = fewer / o.baselineErrors;
+    if ((o.extraCpu ?? 0) > maxExtraCpu) continue;
     if (gain >= minRelativeGain && fewer >= minWords && gain > bestGain) {
       best = o.method;
       bestGain = gain;
