@@ -27,13 +27,14 @@ export function intelligenceRouter(ctx: ServiceContext): Router {
     const summary = sessionOr404(req);
     const { run_id } = parseInput(IntelligenceQuery, req.query, 'query');
     res.setHeader('Cache-Control', 'no-store');
-    const intelligence = ctx.analysis.intelligenceJson(summary.id, run_id);
+    const intelligence = ctx.analysis.intelligenceBytes(summary.id, run_id);
     const rest = JSON.stringify({
       speaker_map: ctx.speakerMap(summary.id),
       project: { ...summary.project, speakers: ctx.projects.speakers(summary.project.id) },
     });
-    // The (cached) analysis is spliced in as text rather than parsed and written again.
-    res.type('json').send(`{"id":${JSON.stringify(summary.id)},"intelligence":${intelligence},${rest.slice(1)}`);
+    // The (cached, encoded) analysis is spliced in as bytes rather than parsed, written and encoded again.
+    const head = Buffer.from(`{"id":${JSON.stringify(summary.id)},"intelligence":`);
+    res.type('json').send(Buffer.concat([head, intelligence, Buffer.from(`,${rest.slice(1)}`)]));
   });
 
   router.post('/:session_id/intelligence', (req, res) => {
