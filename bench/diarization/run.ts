@@ -32,7 +32,8 @@ import { transcribeFile } from '../../src/service/speech/pipeline/transcribe';
 import { createPocketSphinxRecognizer } from '../../src/service/speech/recognition/pocketsphinx-recognizer';
 import { createSileroVad } from '../../src/service/speech/vad/silero';
 import { createServiceDiarizer } from '../../src/service/transcription/local-engine';
-import { diarizedSegment } from '../../src/service/transcription/openai-formats';
+import { diarizedSegments } from '../../src/service/transcription/openai-formats';
+import type { SpeakerTurn } from '../../src/service/speech/types';
 
 const FILES = ['sample', ...Array.from({ length: 9 }, (_, i) => `trn0${i + 1}`)];
 
@@ -87,13 +88,14 @@ async function main() {
     let jsonCell = '';
     if (service) {
       const t1 = performance.now();
-      const transcript = await transcribeFile(path.join(dir, `${file}.flac`), {
-        tools: service.tools,
-        vad: service.vad,
-        recognizer: service.recognizer,
-        diarizer: service.diarizer.diarizer,
-      });
-      const segments = transcript.segments.map(diarizedSegment);
+      let serviceTurns: SpeakerTurn[] = [];
+      const transcript = await transcribeFile(
+        path.join(dir, `${file}.flac`),
+        { tools: service.tools, vad: service.vad, recognizer: service.recognizer, diarizer: service.diarizer.diarizer },
+        { onDiarization: (result) => (serviceTurns = result.turns) },
+      );
+      // As the endpoint builds them: segments span their speaker's turns (openai-formats.ts).
+      const segments = diarizedSegments(transcript, serviceTurns);
       json = diarizationError(reference, segments, { uem, collar: 0.25 });
       const spk = new Set(segments.map((x) => x.speaker)).size;
       jsonCell = ` | ${pct(json.der).padStart(18)}  ${String(spk).padStart(3)}  ${((performance.now() - t1) / 1000).toFixed(1).padStart(5)}s`;
