@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { SpeakerTurn, TranscriptSegment } from '../speech/types';
-import { diarizedExtents } from './diarized-segments';
+import type { SpeakerTurn, Transcript, TranscriptSegment } from '../speech/types';
+import { diarizedExtents, renamedTurns } from './diarized-segments';
 
 const seg = (id: number, start: number, end: number, speaker: string): TranscriptSegment => ({
   id,
@@ -53,6 +53,18 @@ describe('diarizedExtents', () => {
     expect(out).toEqual([
       { start: 1, end: 2.5 },
       { start: 5.5, end: 7 },
+    ]);
+  });
+});
+
+describe('renamedTurns', () => {
+  it('follows the known speakers’ names and leaves unheard voices alone', () => {
+    const transcript = (speakers: string[]): Transcript => ({ language: 'en', duration: 5, text: '', segments: [], speakers, engine: 'x' });
+    const turns = [turn(0, 1, 'S1'), turn(1, 2, 'S2'), turn(2, 3, 'S3')];
+    expect(renamedTurns(turns, transcript(['S1', 'S2']), transcript(['Ana', 'S2']))).toEqual([
+      turn(0, 1, 'Ana'),
+      turn(1, 2, 'S2'),
+      turn(2, 3, 'S3'),
     ]);
   });
 });

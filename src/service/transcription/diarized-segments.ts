@@ -1,4 +1,4 @@
-import type { Span, SpeakerTurn, TranscriptSegment } from '../speech/types';
+import type { Span, SpeakerTurn, Transcript, TranscriptSegment } from '../speech/types';
 
 /**
  * Time extents of `diarized_json` segments. A diarized segment stands for a stretch of one speaker's talk,
@@ -34,6 +34,15 @@ export function diarizedExtents(segments: readonly TranscriptSegment[], turns: r
     previousEnd = Math.max(previousEnd, end);
   });
   return out;
+}
+
+/**
+ * The diarizer's turns under the names known speakers gave the transcript's labels (`after.speakers` is
+ * `before.speakers` renamed, same order). Voices that said no recognised word keep their labels.
+ */
+export function renamedTurns(turns: readonly SpeakerTurn[], before: Transcript, after: Transcript): SpeakerTurn[] {
+  const to = new Map(before.speakers.map((label, i) => [label, after.speakers[i] ?? label]));
+  return turns.map((t) => ({ ...t, speaker: to.get(t.speaker) ?? t.speaker }));
 }
 
 function round3(x: number): number {

@@ -11,6 +11,7 @@ import { assertEngineLanguage } from '../models/registry';
 import type { Span, SpeakerTurn, Transcript } from '../speech/types';
 import { renderSubtitles } from './subtitles';
 import { assertSpeakerRange, speakerHints } from './speaker-hints';
+import { renamedTurns } from './diarized-segments';
 import { diarizedJsonResponse, diarizedSegments, jsonResponse, usageOf, verboseJsonResponse } from './openai-formats';
 
 export const RESPONSE_FORMATS = ['json', 'text', 'verbose_json', 'srt', 'vtt', 'diarized_json'] as const;
@@ -105,12 +106,6 @@ function vadSettings(strategy: Fields['chunking_strategy']) {
     minSilenceSeconds: strategy.silence_duration_ms !== undefined ? strategy.silence_duration_ms / 1000 : undefined,
     speechPadSeconds: strategy.prefix_padding_ms !== undefined ? strategy.prefix_padding_ms / 1000 : undefined,
   };
-}
-
-/** The diarizer's turns under the names known speakers gave the transcript's labels (same order). */
-function renamedTurns(turns: SpeakerTurn[], before: Transcript, after: Transcript): SpeakerTurn[] {
-  const to = new Map(before.speakers.map((label, i) => [label, after.speakers[i] ?? label]));
-  return turns.map((t) => ({ ...t, speaker: to.get(t.speaker) ?? t.speaker }));
 }
 
 function sendResult(res: Response, fields: Fields, transcript: Transcript, turns: SpeakerTurn[], sessionId: string, fileName: string): void {
