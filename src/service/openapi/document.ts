@@ -462,7 +462,7 @@ export function openApiDocument() {
           requestBody: { content: { 'multipart/form-data': { schema: openAiBody } } },
           responses: {
             '200': {
-              description: 'json: {text, usage}; verbose_json; diarized_json; text/srt/vtt as text; text/event-stream when stream=true',
+              description: 'json: {text, usage}; verbose_json; diarized_json (segments with speaker, start, end, text; each spans its speaker turn, in order, never overlapping); text/srt/vtt as text; text/event-stream when stream=true',
               headers: { 'X-Session-Id': { schema: { type: 'string' }, description: 'The session the call was kept as' } },
               content: { 'application/json': {}, 'text/plain': {}, 'text/event-stream': {} },
             },
