@@ -134,8 +134,8 @@ async function open(
     peaks: new PeaksCache(layout, sessions, tools),
     transcription: createLocalTranscription({ tools, env, matcher: spectralVoiceMatcher }),
     analysis,
-    // 32 documents of at most a few hundred KB each: ~10 MB at worst.
-    documents: new DocumentCache(32),
+    // 16 documents: a 14-min recording's are 200–270 KB, an hour's about 1 MB (≤ ~16 MB at worst).
+    documents: new DocumentCache(16),
     transcriptEdits: new TranscriptEditor({ db, sessions, projects, revisions, speakers: sessionSpeakers, analysis, jobs }),
     completeTranscript: (id, transcript) =>
       db.transaction(() => {

@@ -39,7 +39,7 @@ describe('conditional GETs of the session and analysis documents', { timeout: 60
     const text = await res.text();
     const tag = res.headers.get('etag')!;
     expect(tag).toMatch(/^"[^"]+"$/);
-    expect(res.headers.get('cache-control')).toBe('no-cache');
+    expect(res.headers.get('cache-control')).toBe('private, no-cache');
     if (res.status === 304) {
       expect(text).toBe('');
       expect(tag).toBe(etag);

@@ -15,11 +15,11 @@ export function ifNoneMatchHits(header: string | undefined, etag: string): boole
 /**
  * Answers a polled JSON document with its strong ETag: 304 with no body when the client already has it
  * (the body is then never built), else 200 with the bytes. `no-cache`: clients may keep the document but
- * must revalidate it on every use.
+ * must revalidate it on every use; `private`: no shared cache keeps it.
  */
 export function sendConditionalJson(req: Request, res: Response, etag: string, body: () => Buffer): void {
   res.setHeader('ETag', etag);
-  res.setHeader('Cache-Control', 'no-cache');
+  res.setHeader('Cache-Control', 'private, no-cache');
   if (ifNoneMatchHits(req.headers['if-none-match'], etag)) {
     res.status(304).end();
     return;

@@ -115,7 +115,7 @@ const etagged = (schema: z.ZodType, description: string) => ({
   ...json(schema, description),
   headers: z.object({
     ETag: z.string().meta({ description: 'Strong validator of this document (opaque; new at every change and at every service start)' }),
-    'Cache-Control': z.string().meta({ description: '`no-cache`: a copy may be kept, revalidated with If-None-Match before use' }),
+    'Cache-Control': z.string().meta({ description: '`private, no-cache`: a copy may be kept by the client, revalidated with If-None-Match before use' }),
   }),
 });
 const notModified = {
@@ -125,7 +125,7 @@ const notModified = {
   },
 };
 const pollingNote =
-  ' Answers carry a strong `ETag` (`Cache-Control: no-cache`); send it back as `If-None-Match` to get 304 with no body while the document is unchanged — any change to what it shows (status, progress, transcript, speaker fixes, speaker map, project and speaker names, analysis results) gives a new one, and so does a restart of the service.';
+  ' Answers carry a strong `ETag` (`Cache-Control: private, no-cache`); send it back as `If-None-Match` to get 304 with no body while the document is unchanged — any change to what it shows (status, progress, transcript, speaker fixes, speaker map, project and speaker names, analysis results) gives a new one, and so does a restart of the service.';
 
 const dubParam = sessionParam.extend({ dub_id: DubId });
 const lineParam = dubParam.extend({ line_id: z.string().regex(/^\d+$/).meta({ description: 'Line number within the dub' }) });
