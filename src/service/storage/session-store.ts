@@ -1,4 +1,5 @@
 import type { Db } from './database';
+import { Statements } from './statements';
 import type { Media, MediaFormat, Session, SessionStatus, SessionSummary } from '../../shared/schemas';
 import type { Transcript } from '../speech/types';
 
@@ -61,7 +62,12 @@ export function publicTranscript(transcript: Transcript): NonNullable<Session['t
 }
 
 export class SessionStore {
-  constructor(private readonly db: Db) {}
+  /** The read routes' statements, prepared once. */
+  private readonly statements: Statements;
+
+  constructor(private readonly db: Db) {
+    this.statements = new Statements(db);
+  }
 
   insert(session: NewSession): void {
     this.db
@@ -82,8 +88,8 @@ export class SessionStore {
   }
 
   summary(id: string): SessionSummary | null {
-    const row = this.db
-      .prepare(`SELECT ${SUMMARY_COLUMNS} FROM sessions s JOIN projects p ON p.id = s.project_id WHERE s.id = ?`)
+    const row = this.statements
+      .get(`SELECT ${SUMMARY_COLUMNS} FROM sessions s JOIN projects p ON p.id = s.project_id WHERE s.id = ?`)
       .get(id) as SessionRow | undefined;
     return row ? toSummary(row) : null;
   }
@@ -123,7 +129,7 @@ export class SessionStore {
    * cached and ETagged by.
    */
   changeSeq(id: string): number | null {
-    const row = this.db.prepare('SELECT change_seq FROM sessions WHERE id = ?').get(id) as { change_seq: number } | undefined;
+    const row = this.statements.get('SELECT change_seq FROM sessions WHERE id = ?').get(id) as { change_seq: number } | undefined;
     return row?.change_seq ?? null;
   }
 
@@ -144,13 +150,13 @@ export class SessionStore {
   list(filter: { projectId?: string; limit: number; offset: number }): { data: SessionSummary[]; total: number } {
     const where = filter.projectId ? 'WHERE s.project_id = ?' : '';
     const params = filter.projectId ? [filter.projectId] : [];
-    const rows = this.db
-      .prepare(
+    const rows = this.statements
+      .get(
         `SELECT ${SUMMARY_COLUMNS} FROM sessions s JOIN projects p ON p.id = s.project_id ${where}
          ORDER BY s.created_at DESC, s.rowid DESC LIMIT ? OFFSET ?`,
       )
       .all(...params, filter.limit, filter.offset) as SessionRow[];
-    const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM sessions s ${where}`).get(...params) as { n: number }).n;
+    const total = (this.statements.get(`SELECT COUNT(*) AS n FROM sessions s ${where}`).get(...params) as { n: number }).n;
     return { data: rows.map(toSummary), total };
   }
 
