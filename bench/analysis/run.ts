@@ -21,7 +21,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { hostNote, readLoad, type ReadMode } from '../lib/read-load';
+import { hostNote, readLoad, threadCpuSeconds, type ReadMode } from '../lib/read-load';
 import { resolveMediaTools } from '../../src/service/media/tools';
 import { transcribeFile } from '../../src/service/speech/pipeline/transcribe';
 import { createPocketSphinxRecognizer } from '../../src/service/speech/recognition/pocketsphinx-recognizer';
@@ -190,11 +190,22 @@ async function latency(transcript: Transcript): Promise<Record<string, unknown>>
   // What one request costs on its own (one connection), and how much it carries: at 50 connections a
   // request waits behind the others, so p99 ≈ 50 × this when the service is the bottleneck.
   const bytes = async (url: string) => (await (await fetch(url, { headers: auth })).arrayBuffer()).byteLength;
-  const single = {
-    intelligence: { bytes: await bytes(docUrl), ...(await load(docUrl, auth, 5, 1)) },
-    session: { bytes: await bytes(`${svc.url}/v1/speech/transcriptions/${id}`), ...(await load(`${svc.url}/v1/speech/transcriptions/${id}`, auth, 5, 1)) },
+  // Also the CPU time the service's event loop spends per request (its main thread's utime + stime): unlike
+  // latency it hardly depends on what else the host runs, so it compares builds measured on a busy machine.
+  const pid = svc.child.pid!;
+  const oneClient = async (url: string, mode: ReadMode) => {
+    const cpu0 = threadCpuSeconds(pid);
+    const figures = await load(url, auth, 5, 1, mode);
+    return { ...figures, loop_cpu_ms_per_request: +(((threadCpuSeconds(pid) - cpu0) * 1000) / figures.requests).toFixed(3) };
   };
-  log(`  one client, idle: ${JSON.stringify(single)}`);
+  const single = {
+    intelligence: { bytes: await bytes(docUrl), ...(await oneClient(docUrl, 'plain')) },
+    intelligence_poll: await oneClient(docUrl, 'poll'),
+    session: { bytes: await bytes(sessionUrl), ...(await oneClient(sessionUrl, 'plain')) },
+    session_poll: await oneClient(sessionUrl, 'poll'),
+  };
+  log(`  one client, idle (${hostNote()}):`);
+  for (const [route, figures] of Object.entries(single)) log(`    ${route}: ${JSON.stringify(figures)}`);
   await svc.stop();
   fs.rmSync(first.dataDir, { recursive: true, force: true });
   return { busy, idle, single, analysis_status: s.status, analysis_seconds_under_load: s.timings.total };

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import autocannon from 'autocannon';
 
@@ -78,4 +79,11 @@ export async function readLoad(options: {
 export function hostNote(): string {
   const [one, five] = os.loadavg();
   return `${os.availableParallelism()} cores, load average ${one!.toFixed(1)} (1 min) / ${five!.toFixed(1)} (5 min), this process at nice ${os.getPriority()}`;
+}
+
+/** CPU seconds (user + system) of one process's main thread, the service's event loop (Linux /proc). */
+export function threadCpuSeconds(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // stat(5) fields 14, 15 in USER_HZ (100)
 }
