@@ -7,7 +7,7 @@
  * 2. A word that cannot end a clause (articles, prepositions, conjunctions, possessives: "the", "of",
  *    "and", "my" …) ends nothing: a pause after it is a hesitation.
  * 3. gap ≥ 1.2 s: a sentence ends (a reader or speaker rarely pauses that long inside one).
- * 4. 0.3 s ≤ gap < 1.2 s: a sentence ends if the pitch fell (fall ≥ 1.5 semitones, or unknown pitch
+ * 4. 0.45 s ≤ gap < 1.2 s: a sentence ends if the pitch fell (fall ≥ 3 semitones, or unknown pitch
  *    with gap ≥ 0.6 s); otherwise the pause marks a clause: a comma.
  * 5. Shorter gaps: nothing.
  *
@@ -34,9 +34,9 @@ export interface SentenceRule {
 
 export const SENTENCE_RULE: Readonly<SentenceRule> = {
   longPause: 1.2,
-  shortPause: 0.3,
+  shortPause: 0.45,
   unknownPitchPause: 0.6,
-  fall: 1.5,
+  fall: 3,
 };
 
 /** Words after which neither a clause nor a sentence ends (lower case). */
