@@ -3,7 +3,7 @@
  * computed once and cached (the pipeline's VAD and merging), decoded by two processes.
  * Faster than run.ts for tuning and the only place CPU time is measured per flag set.
  *
- *   node --import tsx bench/asr/flags.ts [--every 3] [--pad 0.1] [--merge-gap 0.6] [--bare] [-- -beam 1e-60 …]
+ *   node --import tsx bench/asr/flags.ts [--half tune|test] [--every 3] [--pad 0.1] [--merge-gap 0.6] [--bare] [-- -beam 1e-60 …]
  *
  * Flags after `--` replace the shipped RECOGNITION_ARGS of the same name; --bare starts from the program's
  * defaults (plus `-remove_silence no`) instead.
@@ -22,6 +22,7 @@ import { float32ToInt16Le } from '../../src/service/speech/recognition/pocketsph
 import { sumWer, wordErrorRate } from '../../src/service/speech/scoring/wer';
 import { SAMPLE_RATE } from '../../src/service/speech/types';
 import { createSileroVad } from '../../src/service/speech/vad/silero';
+import { halves as halfOf, type Half } from '../lib/halves';
 import { childrenCpuSeconds } from '../lib/proc-cpu';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -36,6 +37,8 @@ const opt = (name: string, fallback: number) => {
 const every = opt('--every', 1);
 const pad = opt('--pad', 0.1);
 const mergeGap = opt('--merge-gap', 0.6);
+// Tuning runs keep the tuning half (bench/lib/halves.ts); the test half only reports.
+const onlyHalf = own.includes('--half') ? (own[own.indexOf('--half') + 1] as Half) : undefined;
 
 interface Item {
   file: string;
@@ -113,7 +116,9 @@ function decodeAll(chunkDir: string, work: string, n: number, ids: string[], arg
 
 async function main(): Promise<void> {
   const chunkDir = path.join(os.tmpdir(), `takeline-asr-chunks-pad${pad}-gap${mergeGap}`);
-  const items = (await prepareChunks(chunkDir)).filter((_, i) => i % every === 0);
+  const all = await prepareChunks(chunkDir);
+  const half = halfOf(all.map((it) => it.file));
+  const items = all.filter((it) => !onlyHalf || half.get(it.file) === onlyHalf).filter((_, i) => i % every === 0);
   const base: Record<string, string> = own.includes('--bare')
     ? { '-remove_silence': 'no' }
     : { ...RECOGNITION_ARGS };
