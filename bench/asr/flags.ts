@@ -3,7 +3,7 @@
  * computed once and cached (the pipeline's VAD and merging), decoded by two processes.
  * Faster than run.ts for tuning and the only place CPU time is measured per flag set.
  *
- *   node --import tsx bench/asr/flags.ts [--every 3] [--pad 0.1] [--merge-gap 0.6] [--bare] [-- -beam 1e-60 …]
+ *   node --import tsx bench/asr/flags.ts [--half tune|test] [--every 3] [--pad 0.1] [--merge-gap 0.6] [--bare] [-- -beam 1e-60 …]
  *
  * Flags after `--` replace the shipped RECOGNITION_ARGS of the same name; --bare starts from the program's
  * defaults (plus `-remove_silence no`) instead.
@@ -22,6 +22,7 @@ import { float32ToInt16Le } from '../../src/service/speech/recognition/pocketsph
 import { sumWer, wordErrorRate } from '../../src/service/speech/scoring/wer';
 import { SAMPLE_RATE } from '../../src/service/speech/types';
 import { createSileroVad } from '../../src/service/speech/vad/silero';
+import { halves as halfOf, type Half } from '../lib/halves';
 import { childrenCpuSeconds } from '../lib/proc-cpu';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -36,6 +37,8 @@ const opt = (name: string, fallback: number) => {
 const every = opt('--every', 1);
 const pad = opt('--pad', 0.1);
 const mergeGap = opt('--merge-gap', 0.6);
+// Tuning runs keep the tuning half (bench/lib/halves.ts); the test half only reports.
+const onlyHalf = own.includes('--half') ? (own[own.indexOf('--half') + 1] as Half) : undefined;
 
 interface Item {
   file: string;
@@ -113,7 +116,9 @@ function decodeAll(chunkDir: string, work: string, n: number, ids: string[], arg
 
 async function main(): Promise<void> {
   const chunkDir = path.join(os.tmpdir(), `takeline-asr-chunks-pad${pad}-gap${mergeGap}`);
-  const items = (await prepareChunks(chunkDir)).filter((_, i) => i % every === 0);
+  const all = await prepareChunks(chunkDir);
+  const half = halfOf(all.map((it) => it.file));
+  const items = all.filter((it) => !onlyHalf || half.get(it.file) === onlyHalf).filter((_, i) => i % every === 0);
   const base: Record<string, string> = own.includes('--bare')
     ? { '-remove_silence': 'no' }
     : { ...RECOGNITION_ARGS };
@@ -131,16 +136,16 @@ async function main(): Promise<void> {
     halves[h]!.push(id);
     load[h]! += sizes.get(id)!;
   }
-  const work = mkdtempSync(path.join(os.tmpdir(), 'takeline-asr-flags-'));
+  const workDir = mkdtempSync(path.join(os.tmpdir(), 'takeline-asr-flags-'));
   try {
     const t0 = Date.now();
     const cpu0 = childrenCpuSeconds();
-    await Promise.all(halves.map((ids, n) => decodeAll(chunkDir, work, n, ids, args)));
+    await Promise.all(halves.map((ids, n) => decodeAll(chunkDir, workDir, n, ids, args)));
     const cpu = childrenCpuSeconds() - cpu0;
     const wall = (Date.now() - t0) / 1000;
     const hyp = new Map<string, string>();
     for (const n of [0, 1]) {
-      for (const line of readFileSync(path.join(work, `hyp${n}`), 'utf8').split('\n')) {
+      for (const line of readFileSync(path.join(workDir, `hyp${n}`), 'utf8').split('\n')) {
         const m = /^(.*)\s\((c\d+_\d+)(?:\s[-\d]+)?\)$/.exec(line.trim());
         if (m) hyp.set(m[2]!, m[1]!.replace(/\(\d+\)/g, ''));
       }
@@ -149,6 +154,17 @@ async function main(): Promise<void> {
       wordErrorRate(it.reference, it.ids.map((id) => hyp.get(id) ?? '').join(' ')),
     );
     const audio = items.reduce((a, it) => a + it.seconds, 0);
+    // The decoder's own work counts (per utterance in its log) do not move with the machine's load, unlike
+    // CPU seconds on a shared machine: Gaussian scoring is senones evaluated, the search is HMM channels.
+    const work = { frames: 0, senones: 0, channels: 0 };
+    for (const n of [0, 1]) {
+      const log = readFileSync(path.join(workDir, `log${n}`), 'utf8');
+      for (const m of log.matchAll(/(\d+) senones evaluated \((\d+)\/fr\)/g)) {
+        work.senones += Number(m[1]);
+        work.frames += Number(m[1]) / Math.max(1, Number(m[2]));
+      }
+      for (const m of log.matchAll(/(\d+) channels searched/g)) work.channels += Number(m[1]);
+    }
     const all = sumWer(results);
     const perSet = [...new Set(items.map((it) => it.set))].map((set) => {
       const w = sumWer(results.filter((_, i) => items[i]!.set === set));
@@ -157,11 +173,12 @@ async function main(): Promise<void> {
     console.log(`${items.length} files, ${all.referenceWords} words; flags ${args.join(' ')}`);
     console.log(
       `WER ${(all.wer * 100).toFixed(2)}% (S/D/I ${all.substitutions}/${all.deletions}/${all.insertions}); ` +
-        `decoder CPU ${cpu.toFixed(1)} s = ${(cpu / audio).toFixed(3)} s per audio s; wall ${wall.toFixed(1)} s`,
+        `decoder CPU ${cpu.toFixed(1)} s = ${(cpu / audio).toFixed(3)} s per audio s; wall ${wall.toFixed(1)} s; ` +
+        `per frame: ${(work.senones / work.frames).toFixed(0)} senones, ${(work.channels / work.frames).toFixed(0)} HMM channels`,
     );
     console.log(perSet.join(' | '));
   } finally {
-    rmSync(work, { recursive: true, force: true });
+    rmSync(workDir, { recursive: true, force: true });
   }
 }
 

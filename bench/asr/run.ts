@@ -4,12 +4,19 @@
  * with the untuned `pocketsphinx_continuous -infile <wav>` on the same files.
  *
  *   nice -n 10 node --import tsx bench/asr/run.ts [--half tune|test] [--set amateur,cmu] [--every 3] [--no-baseline]
- *       [--mode vad|whole] [--args "-lw 8 -wip 0.2"] [--merge-gap 0.6] [--max-chunk 20] [--workers 2] [--verbose]
+ *       [--mode vad|whole|pipeline] [--args "-lw 8 -wip 0.2"] [--merge-gap 0.6] [--max-chunk 20] [--workers 2] [--verbose]
  *
  * Every file belongs to the tuning or the test half (bench/lib/halves.ts); figures are printed per source
  * and half, side by side with the untuned program. --half keeps one half (tuning runs: `--half tune`);
  * --every N keeps every Nth file of each source and half (quick runs); --args adds decoder flags over the
  * tuned defaults; --mode whole decodes each file as one chunk (no VAD).
+ *
+ * --mode pipeline runs each file through the whole transcription pipeline, as `POST /v1/audio/transcriptions`
+ * does (transcribeFile: ffmpeg decode of the original file → Silero VAD → the decoder pool → the service's
+ * diarizer), one file at a time, and the untuned program one file at a time too (a user running
+ * `pocketsphinx_continuous -infile x.wav` on each): both systems' wall and CPU time are printed with their
+ * ratio (target: pipeline ≤ 0.6 × the program's wall time, RTF ≤ 0.25) beside the WER per half, in one run.
+ * (The program is given the WAV it needs; its conversion is not counted, the pipeline's decode is.)
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,6 +24,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodeAudioToArray } from '../../src/service/media/decode';
+import { transcribeFile } from '../../src/service/speech/pipeline/transcribe';
+import { createServiceDiarizer } from '../../src/service/transcription/local-engine';
+import { childrenCpuSeconds, liveChildrenCpuSeconds, treeCpuSeconds } from '../lib/proc-cpu';
 import { resolveMediaTools } from '../../src/service/media/tools';
 import { createPocketSphinxRecognizer } from '../../src/service/speech/recognition/pocketsphinx-recognizer';
 import { float32ToInt16Le } from '../../src/service/speech/recognition/pocketsphinx/pcm';
@@ -82,6 +92,10 @@ function wav16(pcm: Float32Array): Buffer {
   return wavFile(float32ToInt16Le(pcm), SAMPLE_RATE, 'int16');
 }
 
+const pipelineMode = mode === 'pipeline';
+// In pipeline mode the program runs one file at a time, as the pipeline handles one request at a time.
+const baselineJobs = pipelineMode ? 1 : 2;
+
 /** The reference program exactly as a user would first run it: defaults, whole file. */
 function runContinuous(wavPath: string): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -130,27 +144,51 @@ async function main(): Promise<void> {
   );
 
   let baseline: WerResult[] | null = null;
+  let baselineWall = 0;
+  let baselineCpu = 0;
   if (runBaseline) {
     const tmp = mkdtempSync(path.join(os.tmpdir(), 'takeline-asr-bench-'));
-    const t0 = Date.now();
     try {
-      baseline = await mapLimit(items, 2, async (it, i) => {
-        const wavPath = path.join(tmp, `${i}.wav`);
-        writeFileSync(wavPath, wav16(audio[i]!));
-        const hyp = await runContinuous(wavPath);
-        return wordErrorRate(it.reference, hyp);
-      });
+      items.forEach((_, i) => writeFileSync(path.join(tmp, `${i}.wav`), wav16(audio[i]!)));
+      const cpu0 = childrenCpuSeconds();
+      const t0 = Date.now();
+      baseline = await mapLimit(items, baselineJobs, async (it, i) =>
+        wordErrorRate(it.reference, await runContinuous(path.join(tmp, `${i}.wav`))),
+      );
+      baselineWall = (Date.now() - t0) / 1000;
+      baselineCpu = childrenCpuSeconds() - cpu0;
     } finally {
       rmSync(tmp, { recursive: true, force: true });
     }
-    console.log(`baseline: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    console.log(
+      `baseline: ${baselineWall.toFixed(1)} s wall, ${baselineCpu.toFixed(1)} CPU s, ${baselineJobs} at a time (load ${os.loadavg()[0]!.toFixed(1)})`,
+    );
   }
 
   const vad = createSileroVad();
   const recognizer = createPocketSphinxRecognizer({ decoderArgs: extraArgs, workers });
+  if (pipelineMode) {
+    // Warm, as in the service: the decoders start and the VAD loads before the first request is timed.
+    await recognizer.recognize(audio[0]!.subarray(0, SAMPLE_RATE));
+    await vad.detect(audio[0]!.subarray(0, SAMPLE_RATE));
+  }
+  const service = pipelineMode ? createServiceDiarizer() : null;
+  const tree0 = treeCpuSeconds() + liveChildrenCpuSeconds('pocketsphinx');
   const t0 = Date.now();
   let chunks = 0;
-  const ours = await mapLimit(items, workers, async (it, i) => {
+  const ours = await mapLimit(items, pipelineMode ? 1 : workers, async (it, i) => {
+    if (pipelineMode) {
+      const transcript = await transcribeFile(path.join(asrDir, it.file), {
+        tools,
+        vad,
+        recognizer,
+        diarizer: service!.diarizer,
+        concurrency: workers,
+      }, { chunks: { maxChunkSeconds: maxChunk, mergeGapSeconds: mergeGap } });
+      const r = wordErrorRate(it.reference, transcript.text);
+      if (verbose) console.log(`${pct(r.wer).padStart(6)} ${it.file}\n   ref: ${it.reference}\n   hyp: ${transcript.text}`);
+      return r;
+    }
     const pcm = audio[i]!;
     const spans =
       mode === 'whole' ? [{ start: 0, end: pcm.length / SAMPLE_RATE }] : mergeSpans(await vad.detect(pcm));
@@ -169,11 +207,26 @@ async function main(): Promise<void> {
     return r;
   });
   const elapsed = (Date.now() - t0) / 1000;
+  const ourCpu = treeCpuSeconds() + liveChildrenCpuSeconds('pocketsphinx') - tree0;
   await recognizer.close();
   await vad.close();
-  console.log(
-    `ours: ${elapsed.toFixed(1)} s wall (${(elapsed / totalSeconds).toFixed(3)} × real time, ${workers} workers), ${chunks} chunks`,
-  );
+  await service?.close();
+  if (pipelineMode) {
+    console.log(
+      `pipeline: ${elapsed.toFixed(1)} s wall (RTF ${(elapsed / totalSeconds).toFixed(3)}), ${ourCpu.toFixed(1)} CPU s ` +
+        `(${(ourCpu / totalSeconds).toFixed(3)} per audio s), ${workers} decoders, one file at a time (load ${os.loadavg()[0]!.toFixed(1)})`,
+    );
+    if (baseline) {
+      console.log(
+        `program: ${(baselineCpu / totalSeconds).toFixed(3)} CPU s per audio s; pipeline / program: wall ${(elapsed / baselineWall).toFixed(3)} ` +
+          `(target ≤ 0.6), CPU ${(ourCpu / baselineCpu).toFixed(3)}`,
+      );
+    }
+  } else {
+    console.log(
+      `ours: ${elapsed.toFixed(1)} s wall (${(elapsed / totalSeconds).toFixed(3)} × real time, ${workers} workers), ${chunks} chunks`,
+    );
+  }
 
   const setNames = [...new Set(items.map((it) => it.set))];
   const rows: string[][] = [

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** utime, stime, cutime, cstime of this process in seconds (/proc/self/stat, fields 14–17 of stat(5)). */
 function selfStat(): [number, number, number, number] {
@@ -17,4 +17,30 @@ export function treeCpuSeconds(): number {
 export function childrenCpuSeconds(): number {
   const [, , cutime, cstime] = selfStat();
   return cutime + cstime;
+}
+
+/** CPU seconds of the calling thread, at nanosecond resolution (/proc/thread-self/schedstat: time on CPU). */
+export function threadCpuSeconds(): number {
+  return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e9;
+}
+
+/**
+ * CPU seconds used so far by this process's live children whose name starts with `prefix` (long-lived
+ * workers such as the decoder pool, which are not reaped while a bench runs).
+ */
+export function liveChildrenCpuSeconds(prefix: string): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[1]) !== process.pid || !name.startsWith(prefix)) continue;
+      total += (Number(fields[11]) + Number(fields[12])) / 100;
+    } catch {
+      // ended between listing and reading
+    }
+  }
+  return total;
 }

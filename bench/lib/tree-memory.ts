@@ -1,9 +1,20 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { threadCpuSeconds } from './proc-cpu';
 
-/** RSS sampling over this process and its descendants (Linux /proc). */
+/**
+ * RSS sampling over this process and its descendants (Linux /proc), and the CPU seconds each descendant
+ * and each of this process's threads had used at the last sample (for a split by stage: a child that
+ * ends loses at most one interval).
+ */
 export class TreeMemory {
   peakTreeKb = 0;
   readonly childHwmKb = new Map<number, { name: string; kb: number }>();
+  /** utime + stime of every descendant seen, at its last sample. */
+  readonly childCpu = new Map<number, { name: string; seconds: number }>();
+  /** utime + stime of each thread of the root process (tid → seconds), at the last sample. */
+  readonly threadCpu = new Map<number, number>();
+  /** CPU the sampling itself took (reading /proc on a busy machine is not free): benches subtract it. */
+  ownCpuSeconds = 0;
   private timer: NodeJS.Timeout | null = null;
   private root = process.pid;
 
@@ -21,15 +32,30 @@ export class TreeMemory {
   }
 
   private sample(): void {
+    const t0 = threadCpuSeconds();
+    this.walk();
+    this.ownCpuSeconds += threadCpuSeconds() - t0;
+  }
+
+  private walk(): void {
     const parent = new Map<number, number>();
+    const cpu = new Map<number, number>();
     for (const entry of readdirSync('/proc')) {
       if (!/^\d+$/.test(entry)) continue;
       try {
-        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-        parent.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+        const fields = statFields(readFileSync(`/proc/${entry}/stat`, 'utf8'));
+        parent.set(Number(entry), Number(fields[1]));
+        cpu.set(Number(entry), cpuSeconds(fields));
       } catch {
         // the process ended between listing and reading
       }
+    }
+    try {
+      for (const tid of readdirSync(`/proc/${this.root}/task`)) {
+        this.threadCpu.set(Number(tid), cpuSeconds(statFields(readFileSync(`/proc/${this.root}/task/${tid}/stat`, 'utf8'))));
+      }
+    } catch {
+      // a thread ended between listing and reading
     }
     const tree = [this.root];
     for (let i = 0; i < tree.length; i++)
@@ -39,10 +65,23 @@ export class TreeMemory {
       const status = readStatus(pid);
       if (!status) continue;
       total += status.rss;
-      if (pid !== this.root) this.childHwmKb.set(pid, { name: status.name, kb: status.hwm });
+      if (pid !== this.root) {
+        this.childHwmKb.set(pid, { name: status.name, kb: status.hwm });
+        this.childCpu.set(pid, { name: status.name, seconds: cpu.get(pid) ?? 0 });
+      }
     }
     this.peakTreeKb = Math.max(this.peakTreeKb, total);
   }
+}
+
+/** stat(5) fields from the state on (index 0 = field 3), after the command name, which may hold spaces. */
+function statFields(stat: string): string[] {
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/** utime + stime (stat(5) fields 14, 15) in seconds; USER_HZ is 100 on Linux. */
+function cpuSeconds(fields: string[]): number {
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 function readStatus(pid: number): { name: string; rss: number; hwm: number } | null {

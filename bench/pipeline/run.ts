@@ -3,17 +3,28 @@
  * ffmpeg and the decoder processes), and long-form WER against the reference.
  *
  *   nice -n 10 node --import tsx bench/pipeline/run.ts [--file <audio>] [--refs <segments.tsv>]
+ *       [--excerpt 300 [--start 0]] [--baseline] [--rounds 1] [--args "-ds 2"]
  *       [--no-diarize] [--no-recognition] [--concurrency 2] [--max-chunk 20] [--merge-gap 0.6] [--json]
  *
  * Defaults: ../shared/audio/long/read_speech_concat.flac (13.8 min) and its segments.tsv; Silero VAD,
- * PocketSphinx pool (one decoder per core), the service's diarizer. Targets: RTF ≤ 0.25 on 2 cores.
+ * PocketSphinx pool (one decoder per core), the service's diarizer. Targets: RTF ≤ 0.25 on 2 cores and,
+ * with --baseline, wall time ≤ 0.6 × the untuned `pocketsphinx_continuous -infile x.wav` on the same audio
+ * (run one after the other in this run, `--rounds N` times alternately; the ratio is printed per round).
+ * --excerpt cuts that many seconds (from --start, both moved to the reference's segment boundaries) into a
+ * 16 kHz WAV that both systems read. With the reference, WER is printed per half (bench/lib/halves.ts) of the
+ * source files the long recording joins (ours: words placed by their times; the program prints no times,
+ * so its WER is for the whole excerpt). CPU is split by stage from /proc samples: decode (ffmpeg), VAD
+ * (the streamed Silero pass, timed on the main thread), recognition (the decoder processes), the rest of the
+ * main thread (pitch cues, text, the diarizer's own VAD pass, I/O) and Node's other threads (the diarizer's
+ * worker, GC).
  *
  * Memory: Node's own peak is process.resourceUsage().maxRSS; children are not covered by it (Node does
  * not expose RUSAGE_CHILDREN), so every 100 ms the bench reads VmRSS of this process and all its
  * descendants from /proc and keeps the largest sum seen (the tree's concurrent peak), plus each child's
  * own high-water mark (VmHWM) at the last sample it was alive.
  */
-import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,10 +32,11 @@ import { resolveMediaTools } from '../../src/service/media/tools';
 import { transcribeFile, type TranscribeStage } from '../../src/service/speech/pipeline/transcribe';
 import { createPocketSphinxRecognizer } from '../../src/service/speech/recognition/pocketsphinx-recognizer';
 import { createServiceDiarizer } from '../../src/service/transcription/local-engine';
-import { wordErrorRate } from '../../src/service/speech/scoring/wer';
-import type { Recognizer } from '../../src/service/speech/types';
-import { createSileroVad } from '../../src/service/speech/vad/silero';
-import { treeCpuSeconds } from '../lib/proc-cpu';
+import { sumWer, wordErrorRate } from '../../src/service/speech/scoring/wer';
+import type { Recognizer, Transcript, VoiceActivityDetector } from '../../src/service/speech/types';
+import { createSileroVad, type StreamingVoiceActivityDetector } from '../../src/service/speech/vad/silero';
+import { halves, type Half } from '../lib/halves';
+import { childrenCpuSeconds, threadCpuSeconds, treeCpuSeconds } from '../lib/proc-cpu';
 import { TreeMemory } from '../lib/tree-memory';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -34,7 +46,7 @@ function flag(name: string): string | undefined {
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
-const file = flag('--file') ?? path.join(sharedDir, 'audio/long/read_speech_concat.flac');
+const sourceFile = flag('--file') ?? path.join(sharedDir, 'audio/long/read_speech_concat.flac');
 const refsFile =
   flag('--refs') ??
   (flag('--file') ? undefined : path.join(sharedDir, 'audio/long/read_speech_concat.segments.tsv'));
@@ -45,38 +57,109 @@ const mergeGap = Number(flag('--merge-gap') ?? 0.6);
 // Replaces PocketSphinx with a recognizer that returns nothing at once: measures decode, VAD, PCM
 // retention and diarization alone (memory of an hour-long file without waiting for an hour of decoding).
 const noRecognition = process.argv.includes('--no-recognition');
+const excerpt = flag('--excerpt') === undefined ? null : Number(flag('--excerpt'));
+const excerptStart = Number(flag('--start') ?? 0);
+const baseline = process.argv.includes('--baseline');
+const rounds = Math.max(1, Number(flag('--rounds') ?? 1));
+const extraArgs: Record<string, string> = {};
+{
+  const parts = (flag('--args') ?? '').split(/\s+/).filter(Boolean);
+  for (let i = 0; i + 1 < parts.length; i += 2) extraArgs[parts[i]!] = parts[i + 1]!;
+}
 
-function loadReference(tsv: string): string {
+interface RefSegment {
+  start: number;
+  end: number;
+  source: string;
+  text: string;
+}
+
+function loadReference(tsv: string): RefSegment[] {
   return readFileSync(tsv, 'utf8')
     .split('\n')
     .slice(1)
     .filter(Boolean)
-    .map((line) => line.split('\t')[3] ?? '')
-    .join(' ');
+    .map((line) => {
+      const [start, end, source, text] = line.split('\t');
+      return { start: Number(start), end: Number(end), source: source ?? '', text: text ?? '' };
+    });
 }
 
 const mb = (kb: number) => Math.round(kb / 1024);
+const r2 = (x: number) => +x.toFixed(2);
 
-async function main(): Promise<void> {
-  const tools = resolveMediaTools();
-  const vad = createSileroVad();
-  const recognizer: Recognizer = noRecognition
-    ? { id: 'none', recognize: async () => [], close: async () => {} }
-    : createPocketSphinxRecognizer();
+function run(bin: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${bin} exit ${code}: ${err.slice(-300)}`))));
+  });
+}
+
+/** The reference program exactly as a user would first run it: defaults, the whole file. */
+async function runContinuous(wav: string): Promise<{ wall: number; cpu: number; text: string }> {
+  const cpu0 = childrenCpuSeconds();
+  const t0 = performance.now();
+  const out = await run('pocketsphinx_continuous', ['-infile', wav, '-logfn', '/dev/null']);
+  return {
+    wall: (performance.now() - t0) / 1000,
+    cpu: childrenCpuSeconds() - cpu0,
+    text: out.split('\n').map((l) => l.trim()).filter(Boolean).join(' '),
+  };
+}
+
+/** The streamed VAD with the main thread's CPU time inside its calls added up. */
+function timedVad(vad: StreamingVoiceActivityDetector, spent: { seconds: number }): VoiceActivityDetector {
+  const timed = <T>(call: () => Promise<T>) => async (): Promise<T> => {
+    const t0 = threadCpuSeconds();
+    try {
+      return await call();
+    } finally {
+      spent.seconds += threadCpuSeconds() - t0;
+    }
+  };
+  return Object.assign(Object.create(vad) as StreamingVoiceActivityDetector, {
+    stream: (options?: { offset?: number }) => {
+      const stream = vad.stream(options);
+      return Object.assign(Object.create(stream) as typeof stream, {
+        push: (pcm: Float32Array) => timed(() => stream.push(pcm))(),
+        finish: timed(() => stream.finish()),
+      });
+    },
+  });
+}
+
+interface PipelineRun {
+  transcript: Transcript;
+  wall: number;
+  cpu: number;
+  stages: Record<string, number>;
+  recognizedAt: number;
+  firstSegmentAt: number | null;
+  segmentsStreamed: number;
+  memory: TreeMemory;
+}
+
+async function runPipeline(file: string, recognizer: Recognizer, vad: StreamingVoiceActivityDetector): Promise<PipelineRun> {
   // The service's own diarizer (worker thread, diarization VAD), so the figures are the service's.
   const service = diarize ? createServiceDiarizer() : undefined;
   const diarizer = service?.diarizer;
   const memory = new TreeMemory();
   const stageAt: Partial<Record<TranscribeStage, number>> = {};
+  const vadCpu = { seconds: 0 };
   let firstSegmentAt: number | null = null;
   let segmentsStreamed = 0;
-
   memory.start();
+  const threads0 = new Map(memory.threadCpu);
   const cpu0 = treeCpuSeconds();
   const t0 = performance.now();
   const transcript = await transcribeFile(
     file,
-    { tools, vad, recognizer, diarizer, concurrency },
+    { tools: resolveMediaTools(), vad: timedVad(vad, vadCpu), recognizer, diarizer, concurrency },
     {
       chunks: { maxChunkSeconds: maxChunk, mergeGapSeconds: mergeGap },
       onProgress: (_fraction, stage) => {
@@ -90,54 +173,176 @@ async function main(): Promise<void> {
   );
   const wall = (performance.now() - t0) / 1000;
   memory.stop();
-  await recognizer.close();
-  await vad.close();
   await service?.close();
-  await new Promise((resolve) => setTimeout(resolve, 200)); // let the decoder processes be reaped
-  const cpu = treeCpuSeconds() - cpu0;
+  // The pool stays warm between rounds, as in the service; its CPU is read from the samples.
+  const cpuNow = treeCpuSeconds();
+  // (Linux truncates a process name to 15 characters: pocketsphinx_batch is "pocketsphinx_ba".)
+  const byName = (prefixes: string[]) =>
+    [...memory.childCpu.values()]
+      .filter((c) => prefixes.some((p) => c.name.startsWith(p)))
+      .reduce((a, c) => a + c.seconds, 0);
+  const mainThread = (memory.threadCpu.get(process.pid) ?? 0) - (threads0.get(process.pid) ?? 0);
+  let otherThreads = 0;
+  for (const [tid, seconds] of memory.threadCpu) if (tid !== process.pid) otherThreads += seconds - (threads0.get(tid) ?? 0);
+  const decode = byName(['ffmpeg', 'ffprobe']);
+  const recognition = byName(['pocketsphinx']) - recognitionCpuBefore;
+  recognitionCpuBefore += recognition;
+  const stages = {
+    decode,
+    vad: vadCpu.seconds,
+    recognition,
+    main_thread_rest: mainThread - vadCpu.seconds - memory.ownCpuSeconds,
+    other_threads: otherThreads,
+  };
+  return {
+    transcript,
+    wall,
+    // Reaped children (ffmpeg) and this process are exact; the live decoders are sampled.
+    cpu: cpuNow - cpu0 + recognition - memory.ownCpuSeconds,
+    stages,
+    recognizedAt: stageAt.diarize ?? wall,
+    firstSegmentAt,
+    segmentsStreamed,
+    memory,
+  };
+}
+let recognitionCpuBefore = 0;
 
-  const recognizedAt = stageAt.diarize ?? wall;
-  const children = [...memory.childHwmKb.values()];
-  const byName = new Map<string, number>();
-  for (const c of children) byName.set(c.name, Math.max(byName.get(c.name) ?? 0, c.kb));
+/** A 16 kHz mono 16-bit WAV of [start, end) of the source, which both systems read. */
+async function cutExcerpt(dir: string, start: number, end: number): Promise<string> {
+  const out = path.join(dir, 'excerpt.wav');
+  const tools = resolveMediaTools();
+  await run(tools.ffmpeg, ['-v', 'error', '-ss', String(start), '-t', String(end - start), '-i', sourceFile, '-ac', '1', '-ar', '16000', '-c:a', 'pcm_s16le', '-y', out]);
+  return out;
+}
+
+async function main(): Promise<void> {
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'takeline-pipeline-bench-'));
+  try {
+    await bench(tmp);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+async function bench(tmp: string): Promise<void> {
+  let refs = refsFile ? loadReference(refsFile) : null;
+  let file = sourceFile;
+  let offset = 0;
+  if (excerpt !== null || baseline) {
+    // The program reads WAV only: the source is cut (or converted) to one, and both systems read that.
+    let start = excerptStart;
+    let end = excerpt === null ? Infinity : excerptStart + excerpt;
+    if (refs) {
+      const inside = refs.filter((s) => s.start >= start - 1e-3 && s.end <= end + 1e-3);
+      start = inside[0]?.start ?? start;
+      end = inside[inside.length - 1]?.end ?? end;
+      refs = inside;
+    }
+    if (!Number.isFinite(end)) end = 1e7;
+    file = await cutExcerpt(tmp, start, end);
+    offset = start;
+  }
+  const vad = createSileroVad();
+  const recognizer: Recognizer = noRecognition
+    ? { id: 'none', recognize: async () => [], close: async () => {} }
+    : createPocketSphinxRecognizer({ decoderArgs: extraArgs });
+
   const report: Record<string, unknown> = {
     recognizer: recognizer.id,
-    file: path.relative(repoRoot, file),
-    duration_s: transcript.duration,
+    decoder_args: extraArgs,
+    file: path.relative(repoRoot, sourceFile),
+    excerpt: file === sourceFile ? null : `${offset.toFixed(1)} s + ${refs ? (refs.at(-1)!.end - offset).toFixed(1) : excerpt} s`,
     cores: os.availableParallelism(),
     concurrency,
-    wall_s: +wall.toFixed(2),
+  };
+  const roundRows: string[][] = [['round', 'program wall s', 'CPU s', 'pipeline wall s', 'CPU s', 'wall ratio', 'RTF', 'load 1m']];
+  let last: PipelineRun | null = null;
+  let cli: Awaited<ReturnType<typeof runContinuous>> | null = null;
+  for (let round = 1; round <= rounds; round++) {
+    // Alternating order, so neither system always runs on a warmer (or busier) machine.
+    if (baseline && round % 2 === 1) cli = await runContinuous(file);
+    last = await runPipeline(file, recognizer, vad);
+    if (baseline && round % 2 === 0) cli = await runContinuous(file);
+    const duration = last.transcript.duration;
+    roundRows.push([
+      String(round),
+      cli ? cli.wall.toFixed(1) : '-',
+      cli ? cli.cpu.toFixed(1) : '-',
+      last.wall.toFixed(1),
+      last.cpu.toFixed(1),
+      cli ? (last.wall / cli.wall).toFixed(3) : '-',
+      (last.wall / duration).toFixed(3),
+      os.loadavg()[0]!.toFixed(2),
+    ]);
+  }
+  await recognizer.close();
+  await vad.close();
+  const { transcript, wall, cpu, stages, memory } = last!;
+
+  const children = [...memory.childHwmKb.values()];
+  const peakByName = new Map<string, number>();
+  for (const c of children) peakByName.set(c.name, Math.max(peakByName.get(c.name) ?? 0, c.kb));
+  Object.assign(report, {
+    duration_s: transcript.duration,
+    wall_s: r2(wall),
     rtf: +(wall / transcript.duration).toFixed(4),
     cpu_s: +cpu.toFixed(1),
+    cpu_per_audio_s: +(cpu / transcript.duration).toFixed(4),
     // What the wall time would be if nothing else ran on the cores: the CPU work spread over all of them.
     rtf_cpu_bound: +(cpu / os.availableParallelism() / transcript.duration).toFixed(4),
+    cpu_by_stage_s: Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, +v.toFixed(1)])),
     load_avg_1m: +os.loadavg()[0]!.toFixed(2),
-    decode_vad_recognize_s: +recognizedAt.toFixed(2),
-    diarize_tail_s: diarizer ? +(wall - recognizedAt).toFixed(2) : null,
-    first_segment_s: firstSegmentAt === null ? null : +(firstSegmentAt as number).toFixed(2),
-    segments_streamed: segmentsStreamed,
+    decode_vad_recognize_s: r2(last!.recognizedAt),
+    diarize_tail_s: diarize ? r2(wall - last!.recognizedAt) : null,
+    first_segment_s: last!.firstSegmentAt === null ? null : r2(last!.firstSegmentAt),
+    segments_streamed: last!.segmentsStreamed,
     segments: transcript.segments.length,
     speakers: transcript.speakers.length,
     words: transcript.segments.reduce((n, s) => n + s.words.length, 0),
     node_max_rss_mb: mb(process.resourceUsage().maxRSS),
     tree_peak_rss_mb: mb(memory.peakTreeKb),
-    child_peak_rss_mb: Object.fromEntries([...byName].map(([k, v]) => [k, mb(v)])),
-  };
-  if (refsFile && !noRecognition) {
-    const wer = wordErrorRate(loadReference(refsFile), transcript.text);
-    report.wer = +wer.wer.toFixed(4);
-    report.wer_detail = {
-      reference_words: wer.referenceWords,
-      substitutions: wer.substitutions,
-      deletions: wer.deletions,
-      insertions: wer.insertions,
-    };
+    child_peak_rss_mb: Object.fromEntries([...peakByName].map(([k, v]) => [k, mb(v)])),
+  });
+  if (cli) {
+    Object.assign(report, {
+      program_wall_s: r2(cli.wall),
+      program_cpu_s: r2(cli.cpu),
+      program_cpu_per_audio_s: +(cli.cpu / transcript.duration).toFixed(4),
+      wall_ratio: +(wall / cli.wall).toFixed(3),
+      cpu_ratio: +(cpu / cli.cpu).toFixed(3),
+    });
+  }
+  if (refs && !noRecognition) {
+    const ours = wordErrorRate(refs.map((s) => s.text).join(' '), transcript.text);
+    report.wer = +ours.wer.toFixed(4);
+    report.wer_detail = { reference_words: ours.referenceWords, substitutions: ours.substitutions, deletions: ours.deletions, insertions: ours.insertions };
+    if (cli) report.program_wer = +wordErrorRate(refs.map((s) => s.text).join(' '), cli.text).wer.toFixed(4);
+    // Per half of the joined source files: each word goes to the reference segment holding its midpoint.
+    const half = halves(refs.map((s) => s.source));
+    const words = transcript.segments.flatMap((s) => s.words);
+    const byHalf = new Map<Half, ReturnType<typeof wordErrorRate>[]>();
+    for (const seg of refs) {
+      const hyp = words
+        .filter((w) => (w.start + w.end) / 2 + offset >= seg.start && (w.start + w.end) / 2 + offset < seg.end)
+        .map((w) => w.word)
+        .join(' ');
+      const h = half.get(seg.source)!;
+      if (!byHalf.has(h)) byHalf.set(h, []);
+      byHalf.get(h)!.push(wordErrorRate(seg.text, hyp));
+    }
+    report.wer_by_half = Object.fromEntries([...byHalf].map(([h, list]) => [h, +sumWer(list).wer.toFixed(4)]));
   }
   if (process.argv.includes('--json')) {
     console.log(JSON.stringify(report));
   } else {
     for (const [k, v] of Object.entries(report))
       console.log(`${k.padEnd(24)} ${typeof v === 'object' ? JSON.stringify(v) : v}`);
+    if (rounds > 1 || cli) {
+      const widths = roundRows[0]!.map((_, c) => Math.max(...roundRows.map((r) => r[c]!.length)));
+      console.log('');
+      for (const r of roundRows) console.log(r.map((cell, c) => cell.padStart(widths[c]!)).join('  '));
+    }
     console.log(`\nfirst words: ${transcript.text.slice(0, 200)}…`);
   }
 }
