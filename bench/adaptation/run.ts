@@ -15,13 +15,10 @@
  * The method to keep is chosen on the tuning half only (chooseAdaptation); the test half only reports.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { decodeAudioToArray } from '../../src/service/media/decode';
-import { resolveMediaTools } from '../../src/service/media/tools';
-import { ChunkMerger } from '../../src/service/speech/pipeline/chunks';
 import {
   chooseAdaptation,
   createMllrAdaptation,
@@ -32,14 +29,10 @@ import {
 } from '../../src/service/speech/recognition/pocketsphinx/adaptation';
 import { RECOGNITION_ARGS } from '../../src/service/speech/recognition/pocketsphinx/decoder-args';
 import { resolvePocketSphinxModel } from '../../src/service/speech/recognition/pocketsphinx/model';
-import { float32ToInt16Le } from '../../src/service/speech/recognition/pocketsphinx/pcm';
 import { sumWer, wordErrorRate, type WerResult } from '../../src/service/speech/scoring/wer';
-import { SAMPLE_RATE } from '../../src/service/speech/types';
-import { createSileroVad } from '../../src/service/speech/vad/silero';
-import { halves, sourceOf, type Half } from '../lib/halves';
+import { balancedShares, chunkFolder, decodeBatch, prepareAsrChunks, type BatchHyp, type ChunkedFile } from '../lib/asr-chunks';
 import { mapLimit } from '../lib/map-limit';
 import { childrenCpuSeconds } from '../lib/proc-cpu';
-import { wavFile } from '../lib/wav';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const asrDir = path.join(process.env.TAKELINE_SHARED_DIR || path.resolve(repoRoot, '../shared'), 'audio/asr');
@@ -52,124 +45,19 @@ const grid = (flag('--grid') ?? '0.92,1,1.08').split(',').map(Number);
 const runBaseline = !process.argv.includes('--no-baseline');
 const methods = (flag('--methods') ?? 'rec,spk,online,vtln').split(',');
 
-interface Item {
-  file: string;
-  source: string;
-  half: Half;
-  reference: string;
-  ids: string[];
-  seconds: number;
-}
+type Item = ChunkedFile;
+type Hyp = BatchHyp;
 
-/** Files of both halves with their VAD chunks as raw 16-bit files in `dir` (cached). */
-async function prepare(dir: string): Promise<Item[]> {
-  const index = path.join(dir, 'items.json');
-  if (existsSync(index)) return JSON.parse(readFileSync(index, 'utf8')) as Item[];
-  mkdirSync(dir, { recursive: true });
-  const lines = readFileSync(path.join(asrDir, 'refs.tsv'), 'utf8').split('\n').slice(1).filter(Boolean);
-  const half = halves(lines.map((l) => l.split('\t')[0]!));
-  const tools = resolveMediaTools();
-  const vad = createSileroVad();
-  const items: Item[] = [];
-  const seen = new Set<string>();
-  for (const [i, line] of lines.entries()) {
-    const [file, , reference] = line.split('\t') as [string, string, string];
-    if (seen.has(file)) continue; // refs.tsv lists jfk twice
-    seen.add(file);
-    const pcm = await decodeAudioToArray(path.join(asrDir, file), tools);
-    const merger = new ChunkMerger();
-    const spans = (await vad.detect(pcm)).flatMap((s) => merger.push(s)).concat(merger.finish());
-    const ids = spans.map((s, k) => {
-      const id = `c${i}_${k}`;
-      const a = Math.max(0, Math.round(s.start * SAMPLE_RATE));
-      const b = Math.min(pcm.length, Math.round(s.end * SAMPLE_RATE));
-      writeFileSync(path.join(dir, `${id}.raw`), float32ToInt16Le(pcm.subarray(a, b)));
-      return id;
-    });
-    writeFileSync(path.join(dir, `${file}.wav`), wavFile(float32ToInt16Le(pcm), SAMPLE_RATE, 'int16'));
-    items.push({
-      file,
-      source: sourceOf(file),
-      half: half.get(file)!,
-      reference,
-      ids,
-      seconds: pcm.length / SAMPLE_RATE,
-    });
-  }
-  await vad.close();
-  writeFileSync(index, JSON.stringify(items));
-  return items;
-}
-
-interface Hyp {
-  text: string;
-  score: number;
-}
-
-/** Decodes `ids` in one pocketsphinx_batch process with `args` over the shipped flags. */
-function decode(chunkDir: string, work: string, ids: string[], args: string[]): Promise<Map<string, Hyp>> {
-  const model = resolvePocketSphinxModel();
-  const tag = mkdtempSync(path.join(work, 'pass-'));
-  writeFileSync(path.join(tag, 'ctl'), ids.join('\n') + '\n');
-  const argv = [
-    '-hmm',
-    model.hmm,
-    '-lm',
-    model.lm,
-    '-dict',
-    model.dict,
-    '-ctl',
-    path.join(tag, 'ctl'),
-    '-adcin',
-    'yes',
-    '-cepdir',
-    chunkDir,
-    '-cepext',
-    '.raw',
-    '-hyp',
-    path.join(tag, 'hyp'),
-    '-logfn',
-    path.join(tag, 'log'),
-    ...Object.entries(RECOGNITION_ARGS).flat(),
-    ...args,
-  ];
-  return new Promise((resolve, reject) => {
-    const child = spawn(model.batch, argv, { stdio: 'ignore' });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`pocketsphinx_batch exit ${code} (${tag}/log)`));
-      const out = new Map<string, Hyp>();
-      for (const line of readFileSync(path.join(tag, 'hyp'), 'utf8').split('\n')) {
-        const m = /^(.*?)\s*\((c\d+_\d+)\s+(-?\d+)\)$/.exec(line.trim());
-        if (m) out.set(m[2]!, { text: m[1]!.replace(/\(\d+\)/g, ''), score: Number(m[3]) });
-      }
-      rmSync(tag, { recursive: true, force: true });
-      resolve(out);
-    });
-  });
+/** One pocketsphinx_batch pass with `args` over the shipped flags. */
+async function decode(chunkDir: string, work: string, ids: string[], args: string[]): Promise<Map<string, Hyp>> {
+  return (await decodeBatch(chunkDir, work, ids, [...Object.entries(RECOGNITION_ARGS).flat(), ...args])).hyps;
 }
 
 /** Two processes with equal shares of audio (the service's two workers), same args for all. */
-async function decodeShared(
-  chunkDir: string,
-  work: string,
-  items: Item[],
-  args: string[],
-): Promise<Map<string, Hyp>> {
-  const ids = items.flatMap((it) => it.ids).sort((a, b) => size(chunkDir, b) - size(chunkDir, a));
-  const halvesOf: string[][] = [[], []];
-  const load = [0, 0];
-  for (const id of ids) {
-    const h = load[0]! <= load[1]! ? 0 : 1;
-    halvesOf[h]!.push(id);
-    load[h]! += size(chunkDir, id);
-  }
-  const maps = await Promise.all(
-    halvesOf.filter((h) => h.length).map((h) => decode(chunkDir, work, h, args)),
-  );
+async function decodeShared(chunkDir: string, work: string, items: Item[], args: string[]): Promise<Map<string, Hyp>> {
+  const maps = await Promise.all(balancedShares(chunkDir, items.flatMap((it) => it.ids)).map((ids) => decode(chunkDir, work, ids, args)));
   return new Map(maps.flatMap((m) => [...m]));
 }
-const size = (dir: string, id: string) => statSync(path.join(dir, `${id}.raw`)).size;
 
 function runContinuous(wav: string): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -195,8 +83,8 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; wall: number;
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 async function main(): Promise<void> {
-  const chunkDir = path.join(os.tmpdir(), 'takeline-adaptation-chunks');
-  const items = (await prepare(chunkDir)).filter(
+  const chunkDir = chunkFolder(os.tmpdir(), { wavs: true });
+  const items = (await prepareAsrChunks(asrDir, chunkDir, { wavs: true })).filter(
     (it, i, all) =>
       all.filter((o, j) => j < i && o.source === it.source && o.half === it.half).length % every === 0,
   );
