@@ -111,8 +111,10 @@ export async function killHarness(options: { killsPerKind: number; speechFile: s
     // The port changes at each restart: build addresses when used.
     const dubsAt = () => `${svc.url}/v1/speech/transcriptions/${sid}/dubs`;
     const dubs = dubsAt();
-    const lines = Array.from({ length: 8 }, (_, k) => ({ speaker: 'S1', start: k * 1.5 + 0.1, end: k * 1.5 + 1.3, text: `Line number ${k + 1}.` }));
-    const dubBody = multipartBody([{ name: 'file', file: tinyWav(13), filename: 'dub.wav' }, { name: 'lines', value: JSON.stringify(lines) }]);
+    // Each kill needs a line voiced since the last one (two progress points per line): lines to spare.
+    const lineCount = Math.max(8, 2 * options.killsPerKind + 4);
+    const lines = Array.from({ length: lineCount }, (_, k) => ({ speaker: 'S1', start: k * 1.5 + 0.1, end: k * 1.5 + 1.3, text: `Line number ${k + 1}.` }));
+    const dubBody = multipartBody([{ name: 'file', file: tinyWav(lineCount * 1.5 + 1), filename: 'dub.wav' }, { name: 'lines', value: JSON.stringify(lines) }]);
     const dub = (await rawRequest(dubs, { method: 'POST', headers: { ...auth(), 'Content-Type': dubBody.contentType }, body: dubBody.body })).json();
     for (let k = 1; k <= lines.length; k++) {
       await rawRequest(`${dubs}/${dub.id}/lines/${k}`, { method: 'PATCH', headers: { ...auth(), 'Content-Type': 'application/json' }, body: JSON.stringify({ text: `Corrected line ${k}.` }) });
@@ -152,6 +154,10 @@ export async function killHarness(options: { killsPerKind: number; speechFile: s
     });
     const integrity = integrityCheck(svc.dataDir);
     if (integrity !== 'ok') report.failures.push(`final integrity_check ${integrity}`);
+    // A job that finished before its kills were spent proves less than asked: say so.
+    for (const [kind, n] of Object.entries(report.kills)) {
+      if (n < options.killsPerKind) report.failures.push(`only ${n} of ${options.killsPerKind} ${kind} kills: the work finished first`);
+    }
   } catch (error) {
     report.failures.push(`harness stopped: ${(error as Error).message}`);
     options.log(svc.output().slice(-2000));
