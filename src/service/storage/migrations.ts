@@ -249,4 +249,19 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
       ALTER TABLE projects ADD COLUMN vocabulary_json TEXT NOT NULL DEFAULT '[]';
     `,
   },
+  {
+    version: 9,
+    name: 'transcription diarization checkpoints (speech spans, result)',
+    sql: `
+      -- The steps of a running transcription that are not per chunk (diarization's speech spans and
+      -- result), so a resumed job does not do them again; removed with the chunk checkpoints.
+      CREATE TABLE transcription_stage_checkpoints (
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        context TEXT NOT NULL,
+        stage TEXT NOT NULL,
+        value_json TEXT NOT NULL,
+        PRIMARY KEY (session_id, context, stage)
+      );
+    `,
+  },
 ];
