@@ -131,7 +131,7 @@ async function open(
     languages: { resolve: (value, loc) => resolveLanguage(value, models.languages(), loc) },
     signIn: new SignInTokens(db),
     peaks: new PeaksCache(layout, sessions, tools),
-    transcription: createLocalTranscription({ tools, env, matcher: spectralVoiceMatcher }),
+    transcription: createLocalTranscription({ tools, env, matcher: spectralVoiceMatcher, log }),
     analysis,
     transcriptEdits: new TranscriptEditor({ db, sessions, projects, revisions, speakers: sessionSpeakers, analysis, jobs }),
     completeTranscript: (id, transcript) =>

@@ -18,6 +18,8 @@ export interface ChunkCheckpoints {
 export function checkpointedRecognizer(inner: Recognizer, checkpoints: ChunkCheckpoints, onReuse?: () => void): Recognizer {
   return {
     id: inner.id,
+    // Whisper writes its own text: the pipeline must not write sentences over it on a durable job either.
+    writesText: inner.writesText,
     async recognize(pcm, options) {
       const offset = options?.offset ?? 0;
       const kept = checkpoints.get(offset, pcm.length);

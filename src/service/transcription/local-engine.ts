@@ -23,6 +23,7 @@ import type { TranscriptionEngine } from './engine';
 import type { ResolvedEngine } from '../models/registry';
 import { WhisperHostError } from '../speech/recognition/whisper/host-process';
 import { withRequestOptions } from './request-recognizer';
+import { retryingRecognizer } from './recognition-retry';
 
 /**
  * The service's diarizer: spectral diarization on a worker thread, over speech spans found for
@@ -62,6 +63,7 @@ export function createLocalTranscription(deps: {
   tools: MediaTools;
   env: NodeJS.ProcessEnv;
   matcher: VoiceMatcher;
+  log?: (line: string) => void;
 }): TranscriptionEngine {
   const recognizers = new Map<string, Recognizer>();
   let vad: SileroVad | null = null;
@@ -117,7 +119,10 @@ export function createLocalTranscription(deps: {
         throw new JobFailure(`The model "${request.engine.model.id}" does not transcribe "${request.language}".`);
       }
       // The request's language and temperature reach every chunk's recognition.
-      const configured = withRequestOptions(recognizerFor(request.engine), { language: request.language, temperature: request.temperature });
+      const configured = retryingRecognizer(
+        withRequestOptions(recognizerFor(request.engine), { language: request.language, temperature: request.temperature }),
+        (error, offset) => deps.log?.(`recognition of the chunk at ${offset.toFixed(1)} s failed (${(error as Error)?.message ?? String(error)}); trying it once more`),
+      );
       const recognizer = request.checkpoints ? checkpointedRecognizer(configured, request.checkpoints) : configured;
       vad ??= createSileroVad();
       // Per-request VAD settings get their own detector (cheap: the model loads in milliseconds).
