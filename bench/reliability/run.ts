@@ -9,6 +9,8 @@
  * 2. Kills: kill -9 at random points during upload streaming, transcription, analysis and revoice,
  *    RELIABILITY_KILLS of each, with the invariants checked after every restart and at the end; the
  *    recording is long/ (its first RELIABILITY_KILLS_RECORDING_SECONDS), long enough for 20 kills.
+ *    RELIABILITY_KILL_KINDS=upload,transcription (or analysis,revoice) kills only those, e.g. to run two
+ *    harnesses side by side.
  * 3. Load: 50 concurrent readers on the read routes for RELIABILITY_LOAD_SECONDS while long/ (14 min; its
  *    first RELIABILITY_LOAD_RECORDING_SECONDS) is transcribed; RELIABILITY_UPLOADS concurrent uploads, sha256-checked.
  * 4. Soak: RELIABILITY_CYCLES upload → transcribe → export → delete cycles; RSS, open fds, database size and
@@ -83,7 +85,8 @@ async function kills() {
   const rng = fc.sample(fc.double({ min: 0, max: 1, noNaN: true }), { seed: 13, numRuns: 10_000 });
   let i = 0;
   // The transcription must outlast the kills: each lands after a new checkpoint (a chunk of ~10–30 s).
-  const report = await killHarness({ killsPerKind: KILLS, speechFile: longRecording(KILLS_RECORDING_SECONDS), log, random: () => rng[i++ % rng.length]! });
+  const kinds = process.env.RELIABILITY_KILL_KINDS?.split(',');
+  const report = await killHarness({ killsPerKind: KILLS, speechFile: longRecording(KILLS_RECORDING_SECONDS), log, random: () => rng[i++ % rng.length]!, kinds });
   failures.push(...report.failures.map((f) => `kills: ${f}`));
   summary.kills = { survived: report.kills, bytes_verified: report.bytesVerified };
   log(`  kills: ${JSON.stringify(report.kills)}, ${report.bytesVerified} bytes verified, ${report.failures.length} failures`);
