@@ -14,7 +14,7 @@ describe('kill -9 during work', () => {
     for (const cleanup of cleanups.splice(0)) await cleanup().catch(() => undefined);
   });
 
-  it('resumes a transcription from its checkpoints through three kills between chunks and one once diarization's speech is kept, and completes it exactly once', { timeout: 600_000 }, async () => {
+  it('resumes a transcription from its checkpoints through three kills between chunks and one once the diarization speech is kept, and completes it exactly once', { timeout: 600_000 }, async () => {
     // A minute of real conversation (the 30-s sample twice): enough chunks for three kills between them.
     const file = path.join(tempDir('takeline-crash-'), 'two-calls.flac');
     const sample = path.join(audioDir, 'diarization', 'sample.flac');
