@@ -21,7 +21,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
+import { hostNote, readLoad, threadCpuSeconds, type ReadMode } from '../lib/read-load';
 import { resolveMediaTools } from '../../src/service/media/tools';
 import { transcribeFile } from '../../src/service/speech/pipeline/transcribe';
 import { createPocketSphinxRecognizer } from '../../src/service/speech/recognition/pocketsphinx-recognizer';
@@ -137,26 +137,16 @@ function loopTo(seconds: number): string {
   return out;
 }
 
-interface Load {
-  p50: number;
-  p90: number;
-  p99: number;
-  max: number;
-  requests: number;
-  errors: number;
-  non2xx: number;
-}
+const load = (url: string, headers: Record<string, string>, seconds: number, connections = 50, mode: ReadMode = 'plain') =>
+  readLoad({ url: new URL(url).origin, paths: [new URL(url).pathname], headers, seconds, connections, mode });
 
-async function load(url: string, headers: Record<string, string>, seconds: number, connections = 50): Promise<Load> {
-  const result = await autocannon({ url, connections, duration: seconds, headers });
+/** Each route with plain GETs, then as pollers sending If-None-Match (see bench/lib/read-load.ts). */
+async function bothModes(docUrl: string, sessionUrl: string, headers: Record<string, string>, seconds: number) {
   return {
-    p50: result.latency.p50,
-    p90: result.latency.p90,
-    p99: result.latency.p99,
-    max: result.latency.max,
-    requests: result.requests.total,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
+    intelligence: await load(docUrl, headers, seconds),
+    intelligence_poll: await load(docUrl, headers, seconds, 50, 'poll'),
+    session: await load(sessionUrl, headers, seconds),
+    session_poll: await load(sessionUrl, headers, seconds, 50, 'poll'),
   };
 }
 
@@ -182,31 +172,40 @@ async function latency(transcript: Transcript): Promise<Record<string, unknown>>
   const docUrl = `${svc.url}/v1/speech/transcriptions/${id}/intelligence`;
   const status = async () => ((await (await fetch(docUrl, { headers: auth })).json()) as { intelligence: { status: string; stage: string; segments: unknown[]; timings: { total: number } } }).intelligence;
   for (let i = 0; i < 600 && (await status()).status !== 'running'; i++) await new Promise((r) => setTimeout(r, 100));
-  const seconds = 10;
-  const busy = {
-    intelligence: await load(docUrl, auth, seconds),
-    session: await load(`${svc.url}/v1/speech/transcriptions/${id}`, auth, seconds),
-  };
+  const seconds = Number(process.env.ANALYSIS_LATENCY_SECONDS ?? 10);
+  const sessionUrl = `${svc.url}/v1/speech/transcriptions/${id}`;
+  log(`  host before the load: ${hostNote()}`);
+  const busy = await bothModes(docUrl, sessionUrl, auth, seconds);
   const during = await status();
-  log(`  while analysing (stage ${during.stage}, ${during.segments.length} lines so far): ${JSON.stringify(busy)}`);
+  log(`  while analysing (stage ${during.stage}, ${during.segments.length} lines so far; ${hostNote()}):`);
+  for (const [route, figures] of Object.entries(busy)) log(`    ${route}: ${JSON.stringify(figures)}`);
   let s = await status();
   while (s.status === 'queued' || s.status === 'running') {
     await new Promise((r) => setTimeout(r, 1000));
     s = await status();
   }
-  const idle = {
-    intelligence: await load(docUrl, auth, seconds),
-    session: await load(`${svc.url}/v1/speech/transcriptions/${id}`, auth, seconds),
-  };
-  log(`  idle (analysis ${s.status}, ${s.segments.length} lines, ${s.timings.total.toFixed(1)} s under load): ${JSON.stringify(idle)}`);
+  const idle = await bothModes(docUrl, sessionUrl, auth, seconds);
+  log(`  idle (analysis ${s.status}, ${s.segments.length} lines, ${s.timings.total.toFixed(1)} s under load; ${hostNote()}):`);
+  for (const [route, figures] of Object.entries(idle)) log(`    ${route}: ${JSON.stringify(figures)}`);
   // What one request costs on its own (one connection), and how much it carries: at 50 connections a
   // request waits behind the others, so p99 ≈ 50 × this when the service is the bottleneck.
   const bytes = async (url: string) => (await (await fetch(url, { headers: auth })).arrayBuffer()).byteLength;
-  const single = {
-    intelligence: { bytes: await bytes(docUrl), ...(await load(docUrl, auth, 5, 1)) },
-    session: { bytes: await bytes(`${svc.url}/v1/speech/transcriptions/${id}`), ...(await load(`${svc.url}/v1/speech/transcriptions/${id}`, auth, 5, 1)) },
+  // Also the CPU time the service's event loop spends per request (its main thread's utime + stime): unlike
+  // latency it hardly depends on what else the host runs, so it compares builds measured on a busy machine.
+  const pid = svc.child.pid!;
+  const oneClient = async (url: string, mode: ReadMode) => {
+    const cpu0 = threadCpuSeconds(pid);
+    const figures = await load(url, auth, 5, 1, mode);
+    return { ...figures, loop_cpu_ms_per_request: +(((threadCpuSeconds(pid) - cpu0) * 1000) / figures.requests).toFixed(3) };
   };
-  log(`  one client, idle: ${JSON.stringify(single)}`);
+  const single = {
+    intelligence: { bytes: await bytes(docUrl), ...(await oneClient(docUrl, 'plain')) },
+    intelligence_poll: await oneClient(docUrl, 'poll'),
+    session: { bytes: await bytes(sessionUrl), ...(await oneClient(sessionUrl, 'plain')) },
+    session_poll: await oneClient(sessionUrl, 'poll'),
+  };
+  log(`  one client, idle (${hostNote()}):`);
+  for (const [route, figures] of Object.entries(single)) log(`    ${route}: ${JSON.stringify(figures)}`);
   await svc.stop();
   fs.rmSync(first.dataDir, { recursive: true, force: true });
   return { busy, idle, single, analysis_status: s.status, analysis_seconds_under_load: s.timings.total };
@@ -215,6 +214,8 @@ async function latency(transcript: Transcript): Promise<Record<string, unknown>>
 async function main(): Promise<void> {
   const transcript = await longTranscript();
   const report: Record<string, unknown> = { cores: os.availableParallelism() };
+  log(`analysis bench on ${hostNote()}; the service runs at the bench's niceness, its background work TAKELINE_BACKGROUND_NICE (${process.env.TAKELINE_BACKGROUND_NICE ?? 10}) steps below`);
+  log('  latency alone, as measured for bench/analysis/README.md: node --import tsx bench/analysis/run.ts --skip-long --skip-hour');
   if (!has('--skip-long')) report.long = await measure('long/ (13.8 min)', longFile, transcript);
   if (!has('--skip-hour')) {
     const hour = 3600;

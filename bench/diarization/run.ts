@@ -3,7 +3,8 @@
  * tuning = sample, trn01, trn03, trn05, trn07, trn09; test = trn02, trn04, trn06, trn08) and overall, with
  * 0.25 s collars within each UEM. The headline is the service's own path: the transcription pipeline
  * (Silero VAD, PocketSphinx, the threaded service diarizer, speakers assigned to words and segments) with
- * the `diarized_json` segments scored as speaker turns (`--no-service-path` skips it). Beside it, the
+ * the `diarized_json` segments scored as speaker turns (`--no-service-path` skips it); "words-only" scores
+ * the same segments cut to their recognised words, as they were before they spanned turns. Beside it, the
  * spectral diarizer alone on its speech spans. By default speech spans come from the service's
  * diarization path (src/service/transcription/diarization-speech.ts: Silero VAD v5 on level-normalised
  * audio), so the figures are the service's; `--vad-threshold` / `--vad-min-silence` override its settings
@@ -13,6 +14,7 @@
  *   nice -n 10 node --import tsx bench/diarization/run.ts [--vad silero|service|energy|oracle] [--vad-threshold 0.5] [--vad-min-silence 0.1] [--set key=value ...]
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';
 import {
   diarizationError,
@@ -32,7 +34,8 @@ import { transcribeFile } from '../../src/service/speech/pipeline/transcribe';
 import { createPocketSphinxRecognizer } from '../../src/service/speech/recognition/pocketsphinx-recognizer';
 import { createSileroVad } from '../../src/service/speech/vad/silero';
 import { createServiceDiarizer } from '../../src/service/transcription/local-engine';
-import { diarizedSegment } from '../../src/service/transcription/openai-formats';
+import { diarizedSegments } from '../../src/service/transcription/openai-formats';
+import type { SpeakerTurn } from '../../src/service/speech/types';
 
 const FILES = ['sample', ...Array.from({ length: 9 }, (_, i) => `trn0${i + 1}`)];
 
@@ -64,8 +67,9 @@ async function main() {
   console.log(
     `VAD: ${vad}${vad === 'silero' ? ` (the service's diarization VAD${threshold !== undefined ? `, enter ${threshold}` : ''}${minSilence !== undefined ? `, min silence ${minSilence} s` : ''})` : ''}; settings: ${JSON.stringify(diarizer.settings)}`,
   );
-  console.log('file     half   ref(s)  missed  falseAl  confus     DER  ref spk  hyp spk   time |  diarized_json DER  spk   time');
-  const results: { file: string; r: DerResult; json: DerResult | null }[] = [];
+  console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} on ${availableParallelism()} cores`);
+  console.log('file     half   ref(s)  missed  falseAl  confus     DER  ref spk  hyp spk   time |  diarized_json DER  words-only  spk   time');
+  const results: { file: string; r: DerResult; json: DerResult | null; words: DerResult | null }[] = [];
   for (const file of FILES) {
     const reference = parseRttm(readFileSync(path.join(dir, `${file}.rttm`), 'utf8'));
     const uemPath = path.join(dir, `${file}.uem`);
@@ -84,21 +88,25 @@ async function main() {
     const elapsed = (performance.now() - started) / 1000;
     const r = diarizationError(reference, turns, { uem, collar: 0.25 });
     let json: DerResult | null = null;
+    let words: DerResult | null = null;
     let jsonCell = '';
     if (service) {
       const t1 = performance.now();
-      const transcript = await transcribeFile(path.join(dir, `${file}.flac`), {
-        tools: service.tools,
-        vad: service.vad,
-        recognizer: service.recognizer,
-        diarizer: service.diarizer.diarizer,
-      });
-      const segments = transcript.segments.map(diarizedSegment);
+      let serviceTurns: SpeakerTurn[] = [];
+      const transcript = await transcribeFile(
+        path.join(dir, `${file}.flac`),
+        { tools: service.tools, vad: service.vad, recognizer: service.recognizer, diarizer: service.diarizer.diarizer },
+        { onDiarization: (result) => (serviceTurns = result.turns) },
+      );
+      // As the endpoint builds them: segments span their speaker's turns (openai-formats.ts).
+      const segments = diarizedSegments(transcript, serviceTurns);
       json = diarizationError(reference, segments, { uem, collar: 0.25 });
+      // The same segments cut to their words (before 2026-11-23), to show what the turn extents buy.
+      words = diarizationError(reference, diarizedSegments(transcript), { uem, collar: 0.25 });
       const spk = new Set(segments.map((x) => x.speaker)).size;
-      jsonCell = ` | ${pct(json.der).padStart(18)}  ${String(spk).padStart(3)}  ${((performance.now() - t1) / 1000).toFixed(1).padStart(5)}s`;
+      jsonCell = ` | ${pct(json.der).padStart(18)}  ${pct(words.der).padStart(10)}  ${String(spk).padStart(3)}  ${((performance.now() - t1) / 1000).toFixed(1).padStart(5)}s`;
     }
-    results.push({ file, r, json });
+    results.push({ file, r, json, words });
     const refSpeakers = new Set(reference.map((t) => t.speaker)).size;
     const hypSpeakers = new Set(turns.map((t) => t.speaker)).size;
     console.log(
@@ -111,14 +119,16 @@ async function main() {
   const show = (name: string, rows: typeof results) => {
     const t = totalDiarizationError(rows.map((x) => x.r));
     const j = service ? totalDiarizationError(rows.map((x) => x.json!)) : null;
+    const w = service ? totalDiarizationError(rows.map((x) => x.words!)) : null;
     console.log(
-      `${name.padEnd(14)} ${sec(t.reference)} ${sec(t.missed)}  ${sec(t.falseAlarm)}  ${sec(t.confusion)} ${pct(t.der)}   (missed ${pct(t.missed / t.reference)}, FA ${pct(t.falseAlarm / t.reference)}, confusion ${pct(t.confusion / t.reference)})${j ? ` | diarized_json ${pct(j.der)} (missed ${pct(j.missed / j.reference)}, FA ${pct(j.falseAlarm / j.reference)}, confusion ${pct(j.confusion / j.reference)})` : ''}`,
+      `${name.padEnd(14)} ${sec(t.reference)} ${sec(t.missed)}  ${sec(t.falseAlarm)}  ${sec(t.confusion)} ${pct(t.der)}   (missed ${pct(t.missed / t.reference)}, FA ${pct(t.falseAlarm / t.reference)}, confusion ${pct(t.confusion / t.reference)})${j ? ` | diarized_json ${pct(j.der)} (missed ${pct(j.missed / j.reference)}, FA ${pct(j.falseAlarm / j.reference)}, confusion ${pct(j.confusion / j.reference)}; words-only ${pct(w!.der)})` : ''}`,
     );
   };
   show('tuning half', results.filter((x) => half.get(x.file) === 'tune'));
   show('test half', results.filter((x) => half.get(x.file) === 'test'));
   show('trn all', results.filter((x) => x.file.startsWith('trn')));
   show('all', results);
+  console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
 }
 
 await main();

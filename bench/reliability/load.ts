@@ -1,12 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { hostNote, readLoad, type ReadLoad } from '../lib/read-load';
 import { multipartBody, rawRequest, startServiceProcess } from '../../test/helpers/service';
 import { sha256, waitFor } from '../../test/helpers/crash';
 import { tinyWav } from '../../test/helpers/fuzz/run-fuzz';
 
 export interface LoadReport {
-  readers: { connections: number; seconds: number; requests: number; errors: number; non2xx: number; p50: number; p99: number; max: number; during: string };
+  readers: { connections: number; seconds: number; requests: number; errors: number; non2xx: number; p50: number; p99: number; max: number; during: string; host: string };
+  /** The same readers as pollers sending If-None-Match (304 while a document is unchanged), right after. */
+  pollers: ReadLoad & { during: string; host: string };
   uploads: { count: number; intact: number; bytes: number; seconds: number };
   failures: string[];
 }
@@ -42,8 +45,13 @@ export async function loadBench(options: { recording: string; seconds: number; u
       p99: result.latency.p99,
       max: result.latency.max,
       during: `${state.status} ${Math.round(state.progress * 100)}% (${state.stage})`,
+      host: hostNote(),
     };
     if (readers.errors || readers.non2xx) failures.push(`readers: ${readers.errors} errors, ${readers.non2xx} non-2xx`);
+    const polled = await readLoad({ url: svc.url, paths: routes, headers: auth, seconds: options.seconds, mode: 'poll' });
+    const after = await (await fetch(`${svc.url}/v1/speech/transcriptions/${id}`, { headers: auth })).json();
+    const pollers = { ...polled, during: `${after.status} ${Math.round(after.progress * 100)}% (${after.stage})`, host: hostNote() };
+    if (pollers.errors) failures.push(`pollers: ${pollers.errors} errors`);
 
     // Concurrent uploads, each a different file, while the transcription goes on.
     const files = Array.from({ length: options.uploads }, (_, i) => tinyWav(2 + (i % 5), 16000 + i));
@@ -65,7 +73,7 @@ export async function loadBench(options: { recording: string; seconds: number; u
         bytes += files[i]!.length;
       } else failures.push(`upload ${i}: stored bytes differ`);
     });
-    return { readers, uploads: { count: files.length, intact, bytes, seconds }, failures };
+    return { readers, pollers, uploads: { count: files.length, intact, bytes, seconds }, failures };
   } finally {
     await svc.stop();
   }

@@ -97,7 +97,7 @@ async function load() {
   const report = await loadBench({ recording, seconds: LOAD_SECONDS, uploads: UPLOADS, log });
   failures.push(...report.failures.map((f) => `load: ${f}`));
   summary.load = report;
-  log(`  load: ${JSON.stringify(report.readers)}; uploads ${report.uploads.intact}/${report.uploads.count} intact (${report.uploads.bytes} bytes, ${report.uploads.seconds.toFixed(1)} s)`);
+  log(`  load: ${JSON.stringify(report.readers)}; pollers (If-None-Match): ${JSON.stringify(report.pollers)}; uploads ${report.uploads.intact}/${report.uploads.count} intact (${report.uploads.bytes} bytes, ${report.uploads.seconds.toFixed(1)} s)`);
 }
 
 async function soak() {

@@ -18,6 +18,7 @@ import type { VoiceRegistry } from './speech/synthesis/voice-registry';
 import type { Dubbing } from './dubbing/dubbing';
 import type { WhisperModelManager } from './models/whisper/model-manager';
 import type { TranscriptEditor } from './transcription/transcript-edits';
+import type { DocumentCache } from './http/document-cache';
 
 /** Everything a request handler may use, built once in the composition root (server.ts). */
 export interface ServiceContext {
@@ -38,6 +39,8 @@ export interface ServiceContext {
   peaks: PeaksCache;
   transcription: TranscriptionEngine;
   analysis: AnalysisService;
+  /** Encoded session and analysis documents by ETag, for the polled GETs. */
+  documents: DocumentCache;
   /** Speaker fixes by hand, stored as transcript revisions. */
   transcriptEdits: TranscriptEditor;
   /** Stores a finished transcript and queues its analysis, in one transaction. */

@@ -41,6 +41,7 @@ import { TranscriptRevisionStore } from './storage/revision-store';
 import { SessionSpeakerEditor } from './speakers/session-speakers';
 import { registerSpeakerProfilesJob } from './speakers/profile-job';
 import { TranscriptEditor } from './transcription/transcript-edits';
+import { DocumentCache } from './http/document-cache';
 
 export interface StartOptions {
   env?: NodeJS.ProcessEnv;
@@ -133,6 +134,8 @@ async function open(
     peaks: new PeaksCache(layout, sessions, tools),
     transcription: createLocalTranscription({ tools, env, matcher: spectralVoiceMatcher, log }),
     analysis,
+    // 16 documents: a 14-min recording's are 200–270 KB, an hour's about 1 MB (≤ ~16 MB at worst).
+    documents: new DocumentCache(16),
     transcriptEdits: new TranscriptEditor({ db, sessions, projects, revisions, speakers: sessionSpeakers, analysis, jobs }),
     completeTranscript: (id, transcript) =>
       db.transaction(() => {

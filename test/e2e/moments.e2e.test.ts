@@ -10,22 +10,19 @@
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnalysisDocument, type Intelligence } from '../../src/shared/schemas/analysis';
 import { formatReadout } from '../../src/renderer/src/lib/timecode';
 import { ANALYSIS_CSV_COLUMNS } from '../../src/service/export/analysis-csv';
 import { parseCsv } from '../../src/service/export/testing/csv';
 import { parseEdl } from '../../src/service/export/testing/edl';
-import { modelsDir } from '../helpers/paths';
-import { CHROMIUM, collectPageErrors, launchChromium } from './browser';
-import { buildStudio } from './build-studio';
-import { repoRoot, sharedDir, startService, type RunningService } from './service-process';
+import { CHROMIUM } from './browser';
+import { sharedDir, type RunningService } from './service-process';
+import { markerPosition, openStudio, signInWithProject, uploadAndOpen, type StudioFixture } from './studio-fixture';
 
 const audio = path.join(sharedDir(), 'audio', 'asr');
-const screenshots = path.join(repoRoot, 'test-artifacts/screenshots');
 
 /** Three readers taking turns: LJSpeech (A), the amateur desk-mic readings (B), LibriSpeech 1089 (C). */
 const LINES = [
@@ -83,32 +80,16 @@ function buildRecording(dir: string): string {
 }
 
 describe.skipIf(!canRun)('studio delivery and moment markers end to end', { timeout: 900_000 }, () => {
+  let f: StudioFixture;
   let service: RunningService;
-  let browser: { context: BrowserContext; close(): Promise<void> };
   let page: Page;
   let key = '';
   let sessionId = '';
   let intel: Intelligence;
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'takeline-e2e-moments-'));
-  const downloads = path.join(work, 'downloads');
-  let consoleErrors: string[] = [];
-  const shot = (name: string) => page.screenshot({ path: path.join(screenshots, `${name}.png`) });
+  let downloads = '';
+  const shot = (name: string) => f.shot(name);
   const markers = (selector = '') => page.locator(`[data-testid=marker]${selector}`);
   const t = (s: number) => formatReadout(s, null);
-
-  /** Left and right edges of a marker relative to the waveform's full (scrollable) width, 0–1. */
-  async function markerPosition(marker: Locator): Promise<{ left: number; right: number }> {
-    return marker.evaluate((el) => {
-      const wrapper = (el.getRootNode() as ShadowRoot)
-        .querySelector('[part=wrapper]')!
-        .getBoundingClientRect();
-      const box = el.getBoundingClientRect();
-      return {
-        left: (box.left - wrapper.left) / wrapper.width,
-        right: (box.right - wrapper.left) / wrapper.width,
-      };
-    });
-  }
 
   /** The delivery labels the studio draws for a line: perception's labels, then any other flag types. */
   function deliveryKinds(seg: Intelligence['segments'][number]): string[] {
@@ -129,34 +110,17 @@ describe.skipIf(!canRun)('studio delivery and moment markers end to end', { time
   }
 
   beforeAll(async () => {
-    fs.mkdirSync(screenshots, { recursive: true });
+    f = await openStudio('moments');
+    ({ service, page, key } = f);
+    downloads = path.join(f.work, 'downloads');
     fs.mkdirSync(downloads, { recursive: true });
-    await buildStudio();
-    const dataDir = path.join(work, 'data');
-    service = await startService({ env: { TAKELINE_MODELS_DIR: modelsDir, TAKELINE_DATA_DIR: dataDir } });
-    key = fs.readFileSync(path.join(dataDir, 'secrets', 'studio-api-key'), 'utf8').trim();
-    browser = await launchChromium();
-    page = browser.context.pages()[0] ?? (await browser.context.newPage());
-    consoleErrors = collectPageErrors(page);
   }, 180_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await service?.stop();
-    fs.rmSync(work, { recursive: true, force: true });
-  });
+  afterAll(() => f?.close());
 
   it('analyses a three-reader recording to the end: moments, profiles and a summary', async () => {
-    const recording = buildRecording(work);
-    await page.goto(service.signInUrl);
-    await page.waitForURL(`${service.url}/`);
-    await page.getByLabel('Name').fill('Moments E2E');
-    await page.getByLabel('Key').fill('moments-e2e');
-    await page.getByRole('button', { name: 'Create project' }).click();
-    await page.waitForURL(/#\/projects\/moments-e2e$/);
-    await page.getByTestId('file-input').setInputFiles(recording);
-    await page.getByRole('link', { name: path.basename(recording) }).click();
-    sessionId = /#\/recordings\/(.+)$/.exec(page.url())?.[1] ?? '';
+    await signInWithProject(f, { name: 'Moments E2E', key: 'moments-e2e' });
+    sessionId = await uploadAndOpen(f, buildRecording(f.work));
     expect(sessionId).not.toBe('');
     await page.locator('[data-testid=analysis-status][data-status=complete]').waitFor({ timeout: 800_000 });
     const res = await fetch(`${service.url}/v1/speech/transcriptions/${sessionId}/intelligence`, {
@@ -339,6 +303,6 @@ describe.skipIf(!canRun)('studio delivery and moment markers end to end', { time
   });
 
   it('raised no page errors', () => {
-    expect(consoleErrors).toEqual([]);
+    expect(f.consoleErrors).toEqual([]);
   });
 });

@@ -165,6 +165,11 @@ describe('transcription', { timeout: 240_000 }, () => {
       expect(s).toEqual({ type: 'transcript.text.segment', id: expect.stringMatching(/^seg_\d+$/), start: expect.any(Number), end: expect.any(Number), speaker: expect.stringMatching(/^S\d+$/), text: expect.any(String) });
     }
     expect(new Set(data.segments.map((s: { speaker: string }) => s.speaker)).size).toBeGreaterThan(1);
+    // Segments span their speakers' turns, in order and without overlapping one another.
+    data.segments.forEach((s: { start: number; end: number }, i: number) => {
+      expect(s.end).toBeGreaterThan(s.start);
+      if (i > 0) expect(s.start).toBeGreaterThanOrEqual(data.segments[i - 1].end);
+    });
   });
 
   it('streams deltas as segments decode and a done event whose text is what was sent', async () => {

@@ -72,6 +72,17 @@ export class AnalysisService {
     return this.store.run(run.run_id)!;
   }
 
+  /** Raised by every write through the analysis store: part of the analysis document's ETag. */
+  get revision(): number {
+    return this.store.revision;
+  }
+
+  /** 404 unless `runId` is one of the session's runs (checked before a 304 is answered for it). */
+  assertRun(sessionId: string, runId: string): void {
+    const run = this.store.run(runId);
+    if (!run || run.session_id !== sessionId) throw new HttpError(404, 'Analysis run not found for this recording.');
+  }
+
   runs(sessionId: string): AnalysisRun[] {
     return this.store.runs(sessionId).map(publicRun);
   }

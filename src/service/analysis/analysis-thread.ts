@@ -3,6 +3,10 @@ import { MediaDecodeError } from '../media/decode';
 import type { AnalysisMessage, AnalysisRequest } from './protocol';
 import { runAnalysis } from './run-analysis';
 import { createToolkit } from './toolkit';
+import { lowerThisThreadPriority } from '../jobs/background-priority';
+
+// Below the service's event loop, so HTTP reads stay fast while this thread computes.
+lowerThisThreadPriority();
 
 /**
  * Worker-thread entry of the analysis: minutes of signal processing and model inference that must not

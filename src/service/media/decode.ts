@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { SAMPLE_RATE } from '../speech/types';
 import { DEFAULT_DECODE_STALL_MS, type MediaTools } from './tools';
 import { probeMedia } from './probe';
+import { lowerProcessPriority } from '../jobs/background-priority';
 
 /**
  * Streams any container ffmpeg can read as 16 kHz mono float32 PCM, in fixed-size blocks, so a long
@@ -103,6 +104,8 @@ export async function* decodeAudio(
   if (signal?.aborted) throw abortError(signal);
 
   const child = spawn(tools.ffmpeg, ffmpegDecodeArgs(path), { stdio: ['ignore', 'pipe', 'pipe'] });
+  // Decodes feed background jobs (transcription, analysis, peaks): below the HTTP thread.
+  lowerProcessPriority(child.pid);
   let stderr = '';
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (text: string) => {

@@ -104,6 +104,29 @@ const openAiBody = OpenAITranscriptionFields.omit({ timestamp_granularities: tru
 
 const op = (o: ZodOpenApiOperationObject) => o;
 
+/** The polled documents (a session, its analysis) are revalidated by a strong ETag; see README "Polling". */
+const conditionalHeader = z.object({
+  'if-none-match': z
+    .string()
+    .optional()
+    .meta({ description: 'The `ETag` of the copy the client holds (or a list of them, or `*`): 304 with no body when it is still current' }),
+});
+const etagged = (schema: z.ZodType, description: string) => ({
+  ...json(schema, description),
+  headers: z.object({
+    ETag: z.string().meta({ description: 'Strong validator of this document (opaque; new at every change and at every service start)' }),
+    'Cache-Control': z.string().meta({ description: '`private, no-cache`: a copy may be kept by the client, revalidated with If-None-Match before use' }),
+  }),
+});
+const notModified = {
+  '304': {
+    description: 'Not modified: the copy named by If-None-Match is current (no body; ETag and Cache-Control as on a 200)',
+    headers: z.object({ ETag: z.string(), 'Cache-Control': z.string() }),
+  },
+};
+const pollingNote =
+  ' Answers carry a strong `ETag` (`Cache-Control: private, no-cache`); send it back as `If-None-Match` to get 304 with no body while the document is unchanged — any change to what it shows (status, progress, transcript, speaker fixes, speaker map, project and speaker names, analysis results) gives a new one, and so does a restart of the service.';
+
 const dubParam = sessionParam.extend({ dub_id: DubId });
 const lineParam = dubParam.extend({ line_id: z.string().regex(/^\d+$/).meta({ description: 'Line number within the dub' }) });
 const revisionParam = dubParam.extend({ number: z.string().regex(/^\d+$/).meta({ description: 'Revision number (1 is the upload)' }) });
@@ -197,7 +220,12 @@ export function openApiDocument() {
         }),
       },
       '/v1/speech/transcriptions/{session_id}': {
-        get: op({ summary: 'Read a session with its transcript', requestParams: { path: sessionParam }, responses: { '200': json(Session, 'The session'), ...speechErrors(401, 404, 422) } }),
+        get: op({
+          summary: 'Read a session with its transcript',
+          description: `Poll it every few seconds while \`status\` is \`queued\` or \`running\`.${pollingNote}`,
+          requestParams: { path: sessionParam, header: conditionalHeader },
+          responses: { '200': etagged(Session, 'The session'), ...notModified, ...speechErrors(401, 404, 422) },
+        }),
         delete: op({ summary: 'Delete a session, its rows and files', requestParams: { path: sessionParam }, responses: { '204': { description: 'Deleted' }, ...speechErrors(401, 404, 422) } }),
       },
       '/v1/speech/transcriptions/{session_id}/media': {
@@ -268,9 +296,9 @@ export function openApiDocument() {
         get: op({
           summary: 'The Analysis document',
           description:
-            'The newest analysis run of the recording (or `run_id`), filled in progressively while it runs: poll every few seconds until `intelligence.status` is `complete`. `none`: never analysed (stage `awaiting_transcript` while the transcript is being made; the run is queued when it completes); `unavailable`: no audio stream or no speech. When the newest run failed and an earlier one completed, the complete document is served with `last_failure`. Stages in order: `decoding`, `speech`, `events`, `conditions`, `prosody`, `baselines`, `quality` (lines published one by one with their measures; `perception`/`delivery` null), `listening` (each line published again whole with `perception`, `delivery` and `emphasis`), `speakers` (profiles), `moments`, `summary`; then `complete`. `timings.stages` has the seconds of each. Perception is estimated by rules from the measures (`source: "estimate"`) unless a model listened (`heard`, counted in `coverage.listened`); see README "Analysis".',
-          requestParams: { path: sessionParam, query: IntelligenceQuery },
-          responses: { '200': json(AnalysisDocument, 'The Analysis document'), ...speechErrors(401, 404, 422) },
+            'The newest analysis run of the recording (or `run_id`), filled in progressively while it runs: poll every few seconds until `intelligence.status` is `complete`. `none`: never analysed (stage `awaiting_transcript` while the transcript is being made; the run is queued when it completes); `unavailable`: no audio stream or no speech. When the newest run failed and an earlier one completed, the complete document is served with `last_failure`. Stages in order: `decoding`, `speech`, `events`, `conditions`, `prosody`, `baselines`, `quality` (lines published one by one with their measures; `perception`/`delivery` null), `listening` (each line published again whole with `perception`, `delivery` and `emphasis`), `speakers` (profiles), `moments`, `summary`; then `complete`. `timings.stages` has the seconds of each. Perception is estimated by rules from the measures (`source: "estimate"`) unless a model listened (`heard`, counted in `coverage.listened`); see README "Analysis".' + pollingNote,
+          requestParams: { path: sessionParam, query: IntelligenceQuery, header: conditionalHeader },
+          responses: { '200': etagged(AnalysisDocument, 'The Analysis document'), ...notModified, ...speechErrors(401, 404, 422) },
         }),
         post: op({
           summary: 'Start a new analysis run',
@@ -462,7 +490,7 @@ export function openApiDocument() {
           requestBody: { content: { 'multipart/form-data': { schema: openAiBody } } },
           responses: {
             '200': {
-              description: 'json: {text, usage}; verbose_json; diarized_json; text/srt/vtt as text; text/event-stream when stream=true',
+              description: 'json: {text, usage}; verbose_json; diarized_json (segments with speaker, start, end, text; each spans its speaker turn, in order, never overlapping); text/srt/vtt as text; text/event-stream when stream=true',
               headers: { 'X-Session-Id': { schema: { type: 'string' }, description: 'The session the call was kept as' } },
               content: { 'application/json': {}, 'text/plain': {}, 'text/event-stream': {} },
             },

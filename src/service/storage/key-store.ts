@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { Db } from './database';
+import { Statements } from './statements';
 import { generateApiKey, hashApiKey, keyHint, matchKeyHash } from '../auth/api-keys';
 
 export interface ApiKeyRecord {
@@ -12,7 +13,11 @@ export interface ApiKeyRecord {
 
 /** API keys, stored as SHA-256 hashes only. Read on every request so a revocation takes effect at once. */
 export class KeyStore {
-  constructor(private readonly db: Db) {}
+  private readonly statements: Statements;
+
+  constructor(private readonly db: Db) {
+    this.statements = new Statements(db);
+  }
 
   create(name: string): { key: string; record: ApiKeyRecord } {
     const key = generateApiKey();
@@ -47,7 +52,8 @@ export class KeyStore {
   }
 
   isActive(key: string): boolean {
-    const rows = this.db.prepare('SELECT hash FROM api_keys WHERE revoked_at IS NULL').all() as Array<{ hash: string }>;
+    // Prepared once: this runs on every request.
+    const rows = this.statements.get('SELECT hash FROM api_keys WHERE revoked_at IS NULL').all() as Array<{ hash: string }>;
     return matchKeyHash(key, rows.map((r) => Buffer.from(r.hash, 'hex'))) >= 0;
   }
 }

@@ -250,6 +250,34 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
     `,
   },
   {
+    version: 8,
+    name: 'per-session change counter, kept by triggers, for cached documents and ETags',
+    sql: `
+      -- Bumped by every write that changes what GET /v1/speech/transcriptions/{id} (and the speaker map and
+      -- project part of …/intelligence) shows, from any connection: a poll reads this integer to know its
+      -- cached document is current instead of reading and comparing the ~200 KB stored transcript.
+      ALTER TABLE sessions ADD COLUMN change_seq INTEGER NOT NULL DEFAULT 0;
+      -- The WHEN clause skips the trigger's own write (and the other triggers' bumps below).
+      CREATE TRIGGER sessions_change_seq AFTER UPDATE ON sessions FOR EACH ROW WHEN NEW.change_seq IS OLD.change_seq
+      BEGIN UPDATE sessions SET change_seq = OLD.change_seq + 1 WHERE id = NEW.id; END;
+      CREATE TRIGGER projects_change_seq AFTER UPDATE ON projects FOR EACH ROW
+      BEGIN UPDATE sessions SET change_seq = change_seq + 1 WHERE project_id = NEW.id; END;
+      CREATE TRIGGER session_speakers_insert_seq AFTER INSERT ON session_speakers FOR EACH ROW
+      BEGIN UPDATE sessions SET change_seq = change_seq + 1 WHERE id = NEW.session_id; END;
+      CREATE TRIGGER session_speakers_update_seq AFTER UPDATE ON session_speakers FOR EACH ROW
+      BEGIN UPDATE sessions SET change_seq = change_seq + 1 WHERE id IN (OLD.session_id, NEW.session_id); END;
+      CREATE TRIGGER session_speakers_delete_seq AFTER DELETE ON session_speakers FOR EACH ROW
+      BEGIN UPDATE sessions SET change_seq = change_seq + 1 WHERE id = OLD.session_id; END;
+      -- Project speakers appear in the speaker map (names, numbers) and in the intelligence document's project.
+      CREATE TRIGGER project_speakers_insert_seq AFTER INSERT ON project_speakers FOR EACH ROW
+      BEGIN UPDATE sessions SET change_seq = change_seq + 1 WHERE project_id = NEW.project_id; END;
+      CREATE TRIGGER project_speakers_update_seq AFTER UPDATE ON project_speakers FOR EACH ROW
+      BEGIN UPDATE sessions SET change_seq = change_seq + 1 WHERE project_id IN (OLD.project_id, NEW.project_id); END;
+      CREATE TRIGGER project_speakers_delete_seq AFTER DELETE ON project_speakers FOR EACH ROW
+      BEGIN UPDATE sessions SET change_seq = change_seq + 1 WHERE project_id = OLD.project_id; END;
+    `,
+  },
+  {
     version: 9,
     name: 'transcription diarization checkpoints (speech spans, result)',
     sql: `

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { Db } from './database';
+import { Statements } from './statements';
 import type { Project, ProjectSpeaker } from '../../shared/schemas';
 
 export class ProjectKeyTaken extends Error {}
@@ -9,7 +10,12 @@ interface SpeakerRow extends ProjectSpeaker {
 }
 
 export class ProjectStore {
-  constructor(private readonly db: Db) {}
+  /** Statements of the read routes, prepared once. */
+  private readonly statements: Statements;
+
+  constructor(private readonly db: Db) {
+    this.statements = new Statements(db);
+  }
 
   create(key: string, name: string): Project {
     const project: Project = { id: crypto.randomUUID(), key, name, created_at: new Date().toISOString() };
@@ -25,13 +31,13 @@ export class ProjectStore {
   }
 
   list(): Project[] {
-    return this.db.prepare('SELECT id, key, name, created_at FROM projects ORDER BY created_at DESC, key').all() as Project[];
+    return this.statements.get('SELECT id, key, name, created_at FROM projects ORDER BY created_at DESC, key').all() as Project[];
   }
 
   /** Finds a project by its id or by its key. */
   find(idOrKey: string): Project | null {
     return (
-      (this.db.prepare('SELECT id, key, name, created_at FROM projects WHERE id = ? OR key = ?').get(idOrKey, idOrKey) as
+      (this.statements.get('SELECT id, key, name, created_at FROM projects WHERE id = ? OR key = ?').get(idOrKey, idOrKey) as
         | Project
         | undefined) ?? null
     );

@@ -1,4 +1,5 @@
 import type { Db } from './database';
+import { Statements } from './statements';
 import type { Media, MediaFormat, Session, SessionStatus, SessionSummary } from '../../shared/schemas';
 import type { Transcript } from '../speech/types';
 
@@ -61,10 +62,12 @@ export function publicTranscript(transcript: Transcript): NonNullable<Session['t
 }
 
 export class SessionStore {
-  /** Each session's public transcript as JSON text, with the stored text it was made from (see `documentJson`). */
-  private readonly publicJson = new Map<string, { stored: string; json: string }>();
+  /** The read routes' statements, prepared once. */
+  private readonly statements: Statements;
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db) {
+    this.statements = new Statements(db);
+  }
 
   insert(session: NewSession): void {
     this.db
@@ -85,8 +88,8 @@ export class SessionStore {
   }
 
   summary(id: string): SessionSummary | null {
-    const row = this.db
-      .prepare(`SELECT ${SUMMARY_COLUMNS} FROM sessions s JOIN projects p ON p.id = s.project_id WHERE s.id = ?`)
+    const row = this.statements
+      .get(`SELECT ${SUMMARY_COLUMNS} FROM sessions s JOIN projects p ON p.id = s.project_id WHERE s.id = ?`)
       .get(id) as SessionRow | undefined;
     return row ? toSummary(row) : null;
   }
@@ -120,40 +123,40 @@ export class SessionStore {
   }
 
   /**
-   * `get()` with `speaker_map`, as JSON text. A long recording's transcript is hundreds of KB: parsing and
-   * re-serialising it on every poll costs milliseconds of the event loop, so its public form is reused
-   * while the stored text is unchanged (compared whole, so any writer's change is seen).
+   * The session's change counter (`change_seq`, migration 8): SQLite triggers raise it on every write to the
+   * session row, its speaker map, its project or the project's speakers, from any connection. Null for no
+   * such session. Reading it costs one indexed integer; it is what the session and analysis documents are
+   * cached and ETagged by.
    */
-  documentJson(summary: SessionSummary, speakerMap: Session['speaker_map']): string {
+  changeSeq(id: string): number | null {
+    const row = this.statements.get('SELECT change_seq FROM sessions WHERE id = ?').get(id) as { change_seq: number } | undefined;
+    return row?.change_seq ?? null;
+  }
+
+  /**
+   * `get()` with `speaker_map`, as UTF-8 JSON. The stored transcript is spliced in after one parse (to drop
+   * its private fields); callers cache the result by `changeSeq`.
+   */
+  documentBytes(summary: SessionSummary, speakerMap: Session['speaker_map']): Buffer {
     const row = this.db.prepare('SELECT transcript_json FROM sessions WHERE id = ?').get(summary.id) as
       | { transcript_json: string | null }
       | undefined;
     const stored = row?.transcript_json;
-    let transcript = 'null';
-    if (stored) {
-      const hit = this.publicJson.get(summary.id);
-      if (hit?.stored === stored) transcript = hit.json;
-      else {
-        transcript = JSON.stringify(publicTranscript(JSON.parse(stored) as Transcript));
-        this.publicJson.delete(summary.id);
-        if (this.publicJson.size >= 16) this.publicJson.delete(this.publicJson.keys().next().value!);
-        this.publicJson.set(summary.id, { stored, json: transcript });
-      }
-    }
+    const transcript = stored ? JSON.stringify(publicTranscript(JSON.parse(stored) as Transcript)) : 'null';
     const head = JSON.stringify(summary);
-    return `${head.slice(0, -1)},"transcript":${transcript},"speaker_map":${JSON.stringify(speakerMap)}}`;
+    return Buffer.from(`${head.slice(0, -1)},"transcript":${transcript},"speaker_map":${JSON.stringify(speakerMap)}}`);
   }
 
   list(filter: { projectId?: string; limit: number; offset: number }): { data: SessionSummary[]; total: number } {
     const where = filter.projectId ? 'WHERE s.project_id = ?' : '';
     const params = filter.projectId ? [filter.projectId] : [];
-    const rows = this.db
-      .prepare(
+    const rows = this.statements
+      .get(
         `SELECT ${SUMMARY_COLUMNS} FROM sessions s JOIN projects p ON p.id = s.project_id ${where}
          ORDER BY s.created_at DESC, s.rowid DESC LIMIT ? OFFSET ?`,
       )
       .all(...params, filter.limit, filter.offset) as SessionRow[];
-    const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM sessions s ${where}`).get(...params) as { n: number }).n;
+    const total = (this.statements.get(`SELECT COUNT(*) AS n FROM sessions s ${where}`).get(...params) as { n: number }).n;
     return { data: rows.map(toSummary), total };
   }
 

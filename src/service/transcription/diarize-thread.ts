@@ -1,6 +1,10 @@
 import { parentPort } from 'node:worker_threads';
 import { SpectralDiarizer } from '../speech/diarization/spectralDiarizer';
 import type { DiarizeOptions, Span } from '../speech/types';
+import { lowerThisThreadPriority } from '../jobs/background-priority';
+
+// Below the service's event loop, so HTTP reads stay fast while this thread computes.
+lowerThisThreadPriority();
 
 /** Worker-thread entry: spectral diarization is seconds to minutes of synchronous math. */
 export interface DiarizeRequest {

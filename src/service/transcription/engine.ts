@@ -1,4 +1,4 @@
-import type { Span, Transcript } from '../speech/types';
+import type { Span, SpeakerTurn, Transcript } from '../speech/types';
 import type { ResolvedEngine } from '../models/registry';
 import type { ChunkCheckpoints } from './chunk-checkpoints';
 import type { DiarizationCheckpoints } from './diarization-checkpoints';
@@ -24,6 +24,11 @@ export interface TranscribeRequest {
   diarizationCheckpoints?: DiarizationCheckpoints;
   /** Each segment as soon as it is decoded, in order (speakers are provisional until the end). */
   onSegment?(segment: Span & { text: string }): void;
+  /**
+   * The diarizer's speaker turns, labelled as the transcript's speakers, once diarization is done (not
+   * stored with the transcript: `diarized_json` segments span them, see diarized-segments.ts).
+   */
+  onTurns?(turns: SpeakerTurn[]): void;
 }
 
 /** Turns a recording into a transcript with the chosen engine; the HTTP layer and the job runner share it. */

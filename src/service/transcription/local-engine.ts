@@ -155,6 +155,7 @@ export function createLocalTranscription(deps: {
           onSegment: (segment) => request.onSegment?.(segment),
           onDiarization: (result) => {
             profiles = result.profiles;
+            request.onTurns?.(result.turns);
           },
         },
       )

@@ -8,10 +8,11 @@ import { intakeRecording } from '../recordings/intake';
 import { NotMediaError } from '../media/probe';
 import { ProjectKey, SpeakerCount } from '../../shared/schemas';
 import { assertEngineLanguage } from '../models/registry';
-import type { Span, Transcript } from '../speech/types';
+import type { Span, SpeakerTurn, Transcript } from '../speech/types';
 import { renderSubtitles } from './subtitles';
 import { assertSpeakerRange, speakerHints } from './speaker-hints';
-import { diarizedJsonResponse, diarizedSegment, jsonResponse, usageOf, verboseJsonResponse } from './openai-formats';
+import { renamedTurns } from './diarized-segments';
+import { diarizedJsonResponse, diarizedSegments, jsonResponse, usageOf, verboseJsonResponse } from './openai-formats';
 
 export const RESPONSE_FORMATS = ['json', 'text', 'verbose_json', 'srt', 'vtt', 'diarized_json'] as const;
 export const DEFAULT_PROJECT_KEY = 'default';
@@ -107,7 +108,7 @@ function vadSettings(strategy: Fields['chunking_strategy']) {
   };
 }
 
-function sendResult(res: Response, fields: Fields, transcript: Transcript, sessionId: string, fileName: string): void {
+function sendResult(res: Response, fields: Fields, transcript: Transcript, turns: SpeakerTurn[], sessionId: string, fileName: string): void {
   res.setHeader('X-Session-Id', sessionId);
   switch (fields.response_format) {
     case 'text':
@@ -132,7 +133,7 @@ function sendResult(res: Response, fields: Fields, transcript: Transcript, sessi
       return;
     }
     case 'diarized_json':
-      res.json(diarizedJsonResponse(transcript));
+      res.json(diarizedJsonResponse(transcript, turns));
       return;
     default:
       res.json(jsonResponse(transcript));
@@ -178,6 +179,7 @@ export function openAiTranscriptionsHandler(ctx: ServiceContext) {
         res.flushHeaders();
       }
       const sent: string[] = [];
+      let turns: SpeakerTurn[] = [];
       const transcript = await ctx.transcription.transcribe({
         file: ctx.layout.original(id, ctx.sessions.storedName(id)!),
         engine,
@@ -195,18 +197,22 @@ export function openAiTranscriptionsHandler(ctx: ServiceContext) {
           sent.push(segment.text);
           sse({ type: 'transcript.text.delta', delta });
         },
+        onTurns: (found) => {
+          turns = found;
+        },
       });
       const named = await ctx.transcription.applyKnownSpeakers(transcript, fields.known_speaker_names ?? [], fields.known_speaker_references ?? [], controller.signal);
+      turns = renamedTurns(turns, transcript, named);
       ctx.completeTranscript(id, named);
       ctx.afterTranscript(id);
       if (stream) {
-        if (fields.response_format === 'diarized_json') for (const segment of named.segments) sse(diarizedSegment(segment));
+        if (fields.response_format === 'diarized_json') for (const segment of diarizedSegments(named, turns)) sse(segment);
         // The final text is built from what was sent, so a client that concatenates deltas sees the same.
         sse({ type: 'transcript.text.done', text: sent.join(' '), usage: usageOf(named) });
         res.end();
         return;
       }
-      sendResult(res, fields, named, id, session.file_name);
+      sendResult(res, fields, named, turns, id, session.file_name);
     } catch (error) {
       if (sessionId) {
         const reason = controller.signal.aborted ? 'The client disconnected before transcription finished.' : error instanceof HttpError ? error.message : 'Transcription failed.';

@@ -1,5 +1,6 @@
 import zlib from 'node:zlib';
-import type { Transcript } from '../speech/types';
+import type { SpeakerTurn, Transcript } from '../speech/types';
+import { diarizedExtents } from './diarized-segments';
 
 /** OpenAI reports the language by name in verbose_json. */
 const LANGUAGE_NAMES: Record<string, string> = { en: 'english' };
@@ -59,16 +60,28 @@ export function verboseJsonResponse(transcript: Transcript, options: VerboseOpti
   };
 }
 
-export function diarizedSegment(s: Transcript['segments'][number]) {
-  return { type: 'transcript.text.segment' as const, id: `seg_${s.id}`, start: s.start, end: s.end, speaker: s.speaker, text: s.text };
+/**
+ * `diarized_json` segments: each spans its speaker's turn as the diarizer found it (diarized-segments.ts),
+ * so speech around and between the recognised words is attributed; without `turns`, the words' extents.
+ */
+export function diarizedSegments(transcript: Transcript, turns: readonly SpeakerTurn[] = []) {
+  const extents = diarizedExtents(transcript.segments, turns);
+  return transcript.segments.map((s, i) => ({
+    type: 'transcript.text.segment' as const,
+    id: `seg_${s.id}`,
+    start: extents[i]!.start,
+    end: extents[i]!.end,
+    speaker: s.speaker,
+    text: s.text,
+  }));
 }
 
-export function diarizedJsonResponse(transcript: Transcript) {
+export function diarizedJsonResponse(transcript: Transcript, turns: readonly SpeakerTurn[] = []) {
   return {
     task: 'transcribe' as const,
     duration: transcript.duration,
     text: transcript.text,
-    segments: transcript.segments.map(diarizedSegment),
+    segments: diarizedSegments(transcript, turns),
     usage: usageOf(transcript),
   };
 }

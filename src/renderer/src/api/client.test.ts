@@ -112,3 +112,39 @@ describe('analysis routes', () => {
     expect(await createApiClient().listAnalysisRuns(SESSION_ID)).toEqual([]);
   });
 });
+
+describe('polled documents', () => {
+  it('revalidates a session by ETag: a 304 hands back the copy already read', async () => {
+    const session = { id: SESSION_ID, status: 'running', progress: 0.5 };
+    const answers = [
+      new Response(JSON.stringify(session), { status: 200, headers: { ETag: '"e.s.1"' } }),
+      new Response(null, { status: 304, headers: { ETag: '"e.s.1"' } }),
+      new Response(JSON.stringify({ ...session, progress: 0.6 }), { status: 200, headers: { ETag: '"e.s.2"' } }),
+    ];
+    const fetchMock = vi.fn(async (_url: string, _init: RequestInit) => answers.shift()!);
+    vi.stubGlobal('fetch', fetchMock);
+    const api = createApiClient();
+    const first = await api.getSession(SESSION_ID);
+    expect(first).toEqual(session);
+    const header = (i: number) => (fetchMock.mock.calls[i]![1].headers as Record<string, string>)['If-None-Match'];
+    expect(header(0)).toBeUndefined();
+    expect(await api.getSession(SESSION_ID)).toBe(first);
+    expect(header(1)).toBe('"e.s.1"');
+    expect((await api.getSession(SESSION_ID)).progress).toBe(0.6);
+    expect(header(2)).toBe('"e.s.1"');
+  });
+
+  it('revalidates the analysis document the same way, parsed once', async () => {
+    const doc = analysisDocument();
+    const answers = [
+      new Response(JSON.stringify(doc), { status: 200, headers: { ETag: '"e.i.1"' } }),
+      new Response(null, { status: 304, headers: { ETag: '"e.i.1"' } }),
+    ];
+    const fetchMock = vi.fn(async (_url: string, _init: RequestInit) => answers.shift()!);
+    vi.stubGlobal('fetch', fetchMock);
+    const api = createApiClient();
+    const first = await api.getIntelligence(SESSION_ID);
+    expect(await api.getIntelligence(SESSION_ID)).toBe(first);
+    expect((fetchMock.mock.calls[1]![1].headers as Record<string, string>)['If-None-Match']).toBe('"e.i.1"');
+  });
+});

@@ -9,6 +9,7 @@ import type { AnalysisDocument, AnalysisRun, AnalysisRunStarted } from '../../..
 import { ApiError, toApiError } from './errors';
 import { whisperModelsApi, type WhisperModelsApi } from './whisper-models';
 import { transcriptEditsApi, type TranscriptEditsApi } from './transcript-edits';
+import { ConditionalDocuments } from './conditional-documents';
 import type {
   AudioAddress,
   Dub,
@@ -172,13 +173,36 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
       if ((error as Error).name === 'AbortError') throw error;
       throw new ApiError(0, 'Cannot reach the Takeline service');
     }
-    if (!res.ok) throw toApiError(res.status, await readBody(res));
+    // 304 only answers the If-None-Match of `polled` below.
+    if (!res.ok && res.status !== 304) throw toApiError(res.status, await readBody(res));
     return res;
   }
 
   async function json<T>(path: string, init?: RequestInit): Promise<T> {
     const res = await request(path, init);
     return (await readBody(res)) as T;
+  }
+
+  /**
+   * GET of a document the studio polls (a session while it is transcribed, an analysis while it runs):
+   * revalidated by ETag, so an unchanged one costs a 304 and hands back the copy already parsed.
+   */
+  const documents = new ConditionalDocuments();
+  async function polled<T>(
+    path: string,
+    signal: AbortSignal | undefined,
+    parse: (body: unknown) => T | Promise<T>,
+  ): Promise<T> {
+    const res = await request(path, { signal, headers: documents.headers(path) });
+    if (res.status === 304) {
+      const kept = documents.reuse<T>(path);
+      if (kept !== undefined) return kept;
+      // The copy was dropped meanwhile (more documents polled than kept): ask again, unconditionally.
+      return parse(await readBody(await request(path, { signal })));
+    }
+    const value = await parse(await readBody(res));
+    documents.remember(path, res.headers.get('ETag'), value);
+    return value;
   }
 
   const enc = encodeURIComponent;
@@ -207,7 +231,8 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
       });
       return json<Page<Session>>(`/v1/speech/transcriptions?${q}`, { signal });
     },
-    getSession: (id, signal) => json<Session>(`/v1/speech/transcriptions/${enc(id)}`, { signal }),
+    getSession: (id, signal) =>
+      polled(`/v1/speech/transcriptions/${enc(id)}`, signal, (body) => body as Session),
     deleteSession: async (id) => {
       await request(`/v1/speech/transcriptions/${enc(id)}`, { method: 'DELETE' });
     },
@@ -220,8 +245,9 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     getPeaks: (id, signal) => json<Peaks>(`/v1/speech/transcriptions/${enc(id)}/peaks`, { signal }),
     getIntelligence: async (id, options = {}, signal) => {
       const q = options.runId ? `?run_id=${enc(options.runId)}` : '';
-      const body = await json<unknown>(`/v1/speech/transcriptions/${enc(id)}/intelligence${q}`, { signal });
-      return parseBody((await analysisSchemas()).AnalysisDocument, body, 'an analysis');
+      return polled(`/v1/speech/transcriptions/${enc(id)}/intelligence${q}`, signal, async (body) =>
+        parseBody((await analysisSchemas()).AnalysisDocument, body, 'an analysis'),
+      );
     },
     startAnalysis: async (id) => {
       const body = await json<unknown>(`/v1/speech/transcriptions/${enc(id)}/intelligence`, {

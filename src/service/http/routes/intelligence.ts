@@ -4,6 +4,7 @@ import type { ServiceContext } from '../../context';
 import { HttpError } from '../errors';
 import { parseInput } from '../validation';
 import { publicRun } from '../../analysis/analysis-service';
+import { sendConditionalJson } from '../conditional-get';
 
 const SessionRef = z.object({ session_id: z.uuid() });
 export const IntelligenceQuery = z.strictObject({
@@ -24,17 +25,27 @@ export function intelligenceRouter(ctx: ServiceContext): Router {
   };
 
   router.get('/:session_id/intelligence', (req, res) => {
-    const summary = sessionOr404(req);
+    const { session_id } = parseInput(SessionRef, req.params, 'path');
     const { run_id } = parseInput(IntelligenceQuery, req.query, 'query');
-    res.setHeader('Cache-Control', 'no-store');
-    const intelligence = ctx.analysis.intelligenceBytes(summary.id, run_id);
-    const rest = JSON.stringify({
-      speaker_map: ctx.speakerMap(summary.id),
-      project: { ...summary.project, speakers: ctx.projects.speakers(summary.project.id) },
-    });
-    // The (cached, encoded) analysis is spliced in as bytes rather than parsed, written and encoded again.
-    const head = Buffer.from(`{"id":${JSON.stringify(summary.id)},"intelligence":`);
-    res.type('json').send(Buffer.concat([head, intelligence, Buffer.from(`,${rest.slice(1)}`)]));
+    // The document changes with the analysis store (its revision) and with the session, its speaker map and
+    // its project's speakers (the session's change counter): both validate the cache and make the ETag.
+    const seq = ctx.sessions.changeSeq(session_id);
+    if (seq === null) throw new HttpError(404, 'Transcription session not found.');
+    if (run_id !== undefined) ctx.analysis.assertRun(session_id, run_id);
+    const etag = ctx.documents.etag('i', ctx.analysis.revision, seq);
+    sendConditionalJson(req, res, etag, () =>
+      ctx.documents.bytes(`${session_id}:intelligence:${run_id ?? ''}`, etag, () => {
+        const summary = sessionOr404(req);
+        const intelligence = ctx.analysis.intelligenceBytes(summary.id, run_id);
+        const rest = JSON.stringify({
+          speaker_map: ctx.speakerMap(summary.id),
+          project: { ...summary.project, speakers: ctx.projects.speakers(summary.project.id) },
+        });
+        // The (cached, encoded) analysis is spliced in as bytes rather than parsed, written and encoded again.
+        const head = Buffer.from(`{"id":${JSON.stringify(summary.id)},"intelligence":`);
+        return Buffer.concat([head, intelligence, Buffer.from(`,${rest.slice(1)}`)]);
+      }),
+    );
   });
 
   router.post('/:session_id/intelligence', (req, res) => {

@@ -6,6 +6,7 @@ import { MediaPatch, PageQuery, ProjectKey, ProjectName, SpeakerCount } from '..
 import { HttpError } from '../errors';
 import { clearFileHeaders, sendFileFailure } from '../send-file-errors';
 import { parseInput } from '../validation';
+import { sendConditionalJson } from '../conditional-get';
 import { readMultipart, singleField, singleFile } from '../multipart';
 import { intakeRecording } from '../../recordings/intake';
 import { assertSpeakerRange } from '../../transcription/speaker-hints';
@@ -89,14 +90,26 @@ export function transcriptionsRouter(ctx: ServiceContext): Router {
   });
 
   router.get('/:session_id', (req, res) => {
-    const summary = sessionOr404(req);
-    res.type('application/json').send(ctx.sessions.documentJson(summary, ctx.speakerMap(summary.id)));
+    const { session_id } = parseInput(SessionRef, req.params, 'path');
+    // Polled often (the studio, scripts waiting for a transcript): the change counter alone says whether
+    // the cached document (or the client's copy, by its ETag) is current.
+    const seq = ctx.sessions.changeSeq(session_id);
+    if (seq === null) throw new HttpError(404, 'Transcription session not found.');
+    const etag = ctx.documents.etag('s', seq);
+    sendConditionalJson(req, res, etag, () =>
+      ctx.documents.bytes(`${session_id}:session`, etag, () => {
+        const summary = ctx.sessions.summary(session_id);
+        if (!summary) throw new HttpError(404, 'Transcription session not found.');
+        return ctx.sessions.documentBytes(summary, ctx.speakerMap(session_id));
+      }),
+    );
   });
 
   router.delete('/:session_id', async (req, res) => {
     const summary = sessionOr404(req);
     await ctx.jobs.cancelSession(summary.id);
     ctx.sessions.delete(summary.id);
+    ctx.documents.forget(summary.id);
     fs.rmSync(ctx.layout.recording(summary.id), { recursive: true, force: true });
     res.status(204).end();
   });

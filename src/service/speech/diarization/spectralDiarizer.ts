@@ -1,13 +1,14 @@
 import { createFeatureMatrix, normalizeMeanVariance, type FeatureMatrix } from '../../dsp/features';
 import { computeMfcc } from '../../dsp/mfcc';
 import { computeProfile } from '../speakers/profile';
-import type { DiarizationResult, DiarizeOptions, Diarizer, Span } from '../types';
+import type { DiarizationResult, DiarizeOptions, Diarizer, SpeakerTurn, Span } from '../types';
 import { SAMPLE_RATE } from '../types';
 import { detectSpeakerChanges } from './changeDetection';
 import { bicAgglomerate, mergeAdjacent } from './clustering';
 import { accumulate, addStats, emptyStats, type GaussianStats } from './gaussian';
 import { gmmScoreFrames, trainGmm } from './gmm';
 import { coverSpans, keptFrameSeconds, quietThreshold, splitAtPauses } from './pauses';
+import { secondSpeakers, windowMeans } from './overlap';
 import { labelsToTurns } from './turns';
 import { viterbiLabels } from './viterbi';
 import { frameVoicing } from './voicing';
@@ -59,6 +60,14 @@ export interface SpectralDiarizerSettings {
    * model and labelled from their neighbours. 0 disables (the default: bench/diarization/README.md).
    */
   minVoicing: number;
+  /**
+   * Overlapped speech (overlap.ts): a second speaker where that speaker's model explains a window of
+   * `overlapWindow` frames at least as well as this quantile of its own speech does, for at least
+   * `overlapMinFrames`. 0 disables (the default: bench/diarization/README.md).
+   */
+  overlapQuantile: number;
+  overlapWindow: number;
+  overlapMinFrames: number;
 }
 
 export const DEFAULT_DIARIZER_SETTINGS: SpectralDiarizerSettings = {
@@ -81,6 +90,9 @@ export const DEFAULT_DIARIZER_SETTINGS: SpectralDiarizerSettings = {
   pauseDb: 0,
   minPauseSeconds: 0.2,
   minVoicing: 0,
+  overlapQuantile: 0,
+  overlapWindow: 50,
+  overlapMinFrames: 30,
 };
 
 const HOP = 160;
@@ -290,7 +302,52 @@ export function diarizeSpectral(
     profiles[name] = computeProfile(mfcc, frames);
   }
   // Pauses and quiet edges left out above go to the neighbouring turns: the output covers the given speech.
-  return { turns: coverSpans(turns, given), profiles };
+  const covered = coverSpans(turns, given);
+  if (s.overlapQuantile <= 0 || clusterCount < 2) return { turns: covered, profiles };
+  const overlapped = overlapTurns(feats, labels, clusterCount, runs, s, (i) => frameStart(rawIndex[i]!), names);
+  return { turns: [...covered, ...overlapped].sort((a, b) => a.start - b.start), profiles };
+}
+
+/** Turns of a second voice over the first (overlap.ts), from GMMs of the final clusters. */
+function overlapTurns(
+  feats: FeatureMatrix,
+  labels: Int32Array,
+  clusters: number,
+  runs: { from: number; to: number }[],
+  s: SpectralDiarizerSettings,
+  frameStart: (i: number) => number,
+  names: Map<number, string>,
+): SpeakerTurn[] {
+  const members: number[][] = Array.from({ length: clusters }, () => []);
+  labels.forEach((c, i) => {
+    if (c >= 0) members[c]!.push(i);
+  });
+  const models = members.map((m) => (m.length ? trainGmm(feats, m, { components: s.gmmComponents }) : null));
+  const scores = new Float64Array(labels.length * clusters);
+  for (const run of runs) {
+    const n = run.to - run.from;
+    const part = new Float64Array(n * clusters);
+    models.forEach((g, c) => {
+      if (g) gmmScoreFrames(g, feats, run.from, run.to, part, clusters, c);
+      else for (let f = 0; f < n; f++) part[f * clusters + c] = -Infinity;
+    });
+    scores.set(part, run.from * clusters);
+  }
+  const means = windowMeans(scores, clusters, runs, s.overlapWindow);
+  const second = secondSpeakers(means, labels, clusters, runs, s.overlapQuantile, s.overlapMinFrames);
+  const out: SpeakerTurn[] = [];
+  for (const run of runs) {
+    let f = run.from;
+    while (f < run.to) {
+      const b = second[f]!;
+      let g = f + 1;
+      while (g < run.to && second[g] === b) g++;
+      const name = names.get(b);
+      if (b >= 0 && name) out.push({ start: frameStart(f), end: frameStart(g - 1) + HOP / SAMPLE_RATE, speaker: name });
+      f = g;
+    }
+  }
+  return out;
 }
 
 /** Segments longer than `maxFrames` cut into equal pieces (0 = no cutting), with their statistics. */

@@ -17,10 +17,10 @@ describe('sentence ends', () => {
     expect(isPunctuated([{ words: [{ word: 'we' }, { word: 'went' }] }])).toBe(false);
   });
 
-  it('without punctuation: a pause after a pitch fall of 1.5 st or more below the line median (the transcript rule)', () => {
-    // Median word pitch 120 Hz; 100 Hz is 3.2 st below, 112 Hz only 1.2 st.
-    const words = [w('we', 0, 0.3), w('went', 0.3, 0.6, 120, 100), w('then', 1.0, 1.3), w('it', 1.3, 1.5, 120, 112), w('rained', 1.9, 2.3, 118, 100)];
-    // "went": fall and a 0.4 s pause → end. "it": a pause but too small a fall. "rained": ends the line with a fall.
+  it('without punctuation: a pause after a pitch fall of 3 st or more below the line median (the transcript rule)', () => {
+    // Median word pitch 120 Hz; 100 Hz is 3.2 st below, 106 Hz only 2.1 st.
+    const words = [w('we', 0, 0.3), w('went', 0.3, 0.6, 120, 100), w('then', 1.1, 1.3), w('it', 1.3, 1.5, 120, 106), w('rained', 2.0, 2.3, 118, 100)];
+    // "went": fall and a 0.5 s pause → end. "it": a pause but too small a fall. "rained": ends the line with a fall.
     expect(sentenceEnds(words, false)).toEqual([1, 4]);
   });
 
@@ -35,7 +35,7 @@ describe('sentence ends', () => {
   });
 
   it('fillers are skipped when looking for the next word', () => {
-    const words = [w('so', 0, 0.3), w('done', 0.3, 0.6, 120, 95), { ...w('uh', 0.62, 0.8), filler: true }, w('and', 1.0, 1.2)];
+    const words = [w('so', 0, 0.3), w('done', 0.3, 0.6, 120, 95), { ...w('uh', 0.62, 0.8), filler: true }, w('and', 1.1, 1.2)];
     expect(sentenceEnds(words, false)).toEqual([1]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alignWords, cardinalWords, normalizeWords, sumWer, wordErrorRate, yearWords } from './wer';
+import { alignWords, alignmentPath, cardinalWords, normalizeWords, sumWer, wordErrorRate, yearWords } from './wer';
 
 describe('normalizeWords', () => {
   it('folds case and punctuation, keeps inner apostrophes, splits hyphens', () => {
@@ -48,7 +48,23 @@ describe('alignWords', () => {
     expect(d).toMatchObject({ substitutions: 0, deletions: 2, insertions: 0, hits: 1 });
   });
 
+  it('gives the path it counted, in order', () => {
+    expect(alignmentPath('a b c d'.split(' '), 'a x c d e'.split(' '))).toEqual([
+      { ref: 0, hyp: 0 },
+      { ref: 1, hyp: 1 },
+      { ref: 2, hyp: 2 },
+      { ref: 3, hyp: 3 },
+      { ref: null, hyp: 4 },
+    ]);
+    expect(alignmentPath('a b c'.split(' '), ['c'])).toEqual([
+      { ref: 0, hyp: null },
+      { ref: 1, hyp: null },
+      { ref: 2, hyp: 0 },
+    ]);
+  });
+
   it('handles empty sides', () => {
+    expect(alignmentPath([], [])).toEqual([]);
     expect(alignWords([], []).wer).toBe(0);
     expect(alignWords([], ['a']).wer).toBe(1);
     expect(alignWords(['a', 'b'], []).wer).toBe(1);

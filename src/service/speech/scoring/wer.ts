@@ -164,11 +164,17 @@ export function normalizeWords(text: string): string[] {
   return words;
 }
 
-/** Word-level Levenshtein alignment counts (unit costs) between two word lists. */
-export function alignWords(ref: readonly string[], hyp: readonly string[]): WerResult {
+/** One step of an alignment: a reference word against a hypothesis word (a hit or a substitution), or either alone. */
+export interface AlignStep {
+  ref: number | null;
+  hyp: number | null;
+}
+
+/** A minimum-cost word alignment (unit costs), in order from the first words to the last. */
+export function alignmentPath(ref: readonly string[], hyp: readonly string[]): AlignStep[] {
   const n = ref.length;
   const m = hyp.length;
-  // Full table so the backtrace can split the distance into S/D/I; utterances are short.
+  // Full table so the backtrace can recover the path; utterances are short.
   const cost: Uint32Array[] = [];
   for (let i = 0; i <= n; i++) {
     const row = new Uint32Array(m + 1);
@@ -184,27 +190,35 @@ export function alignWords(ref: readonly string[], hyp: readonly string[]): WerR
       row[j] = Math.min(sub, prev[j]! + 1, row[j - 1]! + 1);
     }
   }
-  let s = 0,
-    d = 0,
-    ins = 0,
-    hits = 0;
+  const steps: AlignStep[] = [];
   let i = n,
     j = m;
   while (i > 0 || j > 0) {
     const here = cost[i]![j]!;
     if (i > 0 && j > 0 && here === cost[i - 1]![j - 1]! + (ref[i - 1] === hyp[j - 1] ? 0 : 1)) {
-      if (ref[i - 1] === hyp[j - 1]) hits++;
-      else s++;
-      i--;
-      j--;
+      steps.push({ ref: --i, hyp: --j });
     } else if (i > 0 && here === cost[i - 1]![j]! + 1) {
-      d++;
-      i--;
+      steps.push({ ref: --i, hyp: null });
     } else {
-      ins++;
-      j--;
+      steps.push({ ref: null, hyp: --j });
     }
   }
+  return steps.reverse();
+}
+
+/** Word-level Levenshtein alignment counts (unit costs) between two word lists. */
+export function alignWords(ref: readonly string[], hyp: readonly string[]): WerResult {
+  let s = 0,
+    d = 0,
+    ins = 0,
+    hits = 0;
+  for (const step of alignmentPath(ref, hyp)) {
+    if (step.ref === null) ins++;
+    else if (step.hyp === null) d++;
+    else if (ref[step.ref] === hyp[step.hyp]) hits++;
+    else s++;
+  }
+  const n = ref.length;
   const errors = s + d + ins;
   return {
     wer: n === 0 ? (errors ? 1 : 0) : errors / n,

@@ -18,13 +18,13 @@ describe('SentenceWriter', () => {
     const first = writer.write(
       [seg(w('i', 0, 0.2), w('think', 0.25, 0.5), w('so', 0.55, 0.8)), seg(w('siobhan', 1.9, 2.4), w('said', 2.45, 2.8))],
       [0, 0, 3, null, 0.5],
-      3.1,
+      3.3,
     );
-    // "so" falls and is followed by 1.1 s: sentence end; "said" has 0.3 s to the next chunk and stays level: comma.
+    // "so" falls and is followed by 1.1 s: sentence end; "said" has 0.5 s to the next chunk and stays level: comma.
     expect(first.map((s) => s.text)).toEqual(['I think so.', 'Siobhan said,']);
     expect(first[1]!.words.map((x) => x.word)).toEqual(['Siobhan', 'said,']);
     expect(first[1]!.words[0]!.start).toBe(1.9);
-    const second = writer.write([seg(w('it', 3.1, 3.3), w('works', 3.35, 3.8))], [0, 2], null);
+    const second = writer.write([seg(w('it', 3.3, 3.5), w('works', 3.55, 4.0))], [0, 2], null);
     expect(second.map((s) => s.text)).toEqual(['it works.']);
   });
 

@@ -22,19 +22,24 @@ describe('sentenceMarks', () => {
 
   it('tells a sentence end (pitch fell) from a clause boundary (pitch stayed up) at the same pause', () => {
     const words = ['it', 'rained', 'we', 'stayed', 'in'];
-    const gaps = [0.05, 0.45, 0.05, 0.05];
-    expect(sentenceMarks(cues(words, gaps, [0, 2.5, 0, 0, 3]), null)).toEqual(['', '.', '', '', '.']);
-    expect(sentenceMarks(cues(words, gaps, [0, 0.4, 0, 0, 3]), null)).toEqual(['', ',', '', '', '.']);
+    const gaps = [0.05, 0.5, 0.05, 0.05];
+    expect(sentenceMarks(cues(words, gaps, [0, 3.5, 0, 0, 3]), null)).toEqual(['', '.', '', '', '.']);
+    expect(sentenceMarks(cues(words, gaps, [0, 1.5, 0, 0, 3]), null)).toEqual(['', ',', '', '', '.']);
     expect(sentenceMarks(cues(words, gaps, [0, -2, 0, 0, 3]), null)).toEqual(['', ',', '', '', '.']);
   });
 
   it('falls back on the pause alone where the pitch is unknown', () => {
-    expect(sentenceMarks(cues(['yes', 'no'], [0.4], [null]), 1.05)).toEqual([',', '']);
+    expect(sentenceMarks(cues(['yes', 'no'], [0.5], [null]), 1.15)).toEqual([',', '']);
     expect(sentenceMarks(cues(['yes', 'no'], [0.7], [null]), 1.35)).toEqual(['.', '']);
   });
 
   it('never ends anything after a word that cannot close a clause', () => {
     expect(sentenceMarks(cues(['and', 'the', 'cat'], [1.5, 0.5], [3, 3]), null)).toEqual(['', '', '.']);
+  });
+
+  it('counts a pause of exactly a threshold, and none below it', () => {
+    expect(sentenceMarks(cues(['yes', 'no'], [0.45], [0]), 1.05)).toEqual([',', '']);
+    expect(sentenceMarks(cues(['yes', 'no'], [0.44], [0]), 1.05)).toEqual(['', '']);
   });
 
   it('uses the start of the next chunk for the last word of this one', () => {

@@ -7,7 +7,7 @@
  * 2. A word that cannot end a clause (articles, prepositions, conjunctions, possessives: "the", "of",
  *    "and", "my" …) ends nothing: a pause after it is a hesitation.
  * 3. gap ≥ 1.2 s: a sentence ends (a reader or speaker rarely pauses that long inside one).
- * 4. 0.3 s ≤ gap < 1.2 s: a sentence ends if the pitch fell (fall ≥ 1.5 semitones, or unknown pitch
+ * 4. 0.45 s ≤ gap < 1.2 s: a sentence ends if the pitch fell (fall ≥ 3 semitones, or unknown pitch
  *    with gap ≥ 0.6 s); otherwise the pause marks a clause: a comma.
  * 5. Shorter gaps: nothing.
  *
@@ -25,12 +25,19 @@ export interface SentenceCue {
   fall: number | null;
 }
 
-export const SENTENCE_RULE = {
+export interface SentenceRule {
+  longPause: number;
+  shortPause: number;
+  unknownPitchPause: number;
+  fall: number;
+}
+
+export const SENTENCE_RULE: Readonly<SentenceRule> = {
   longPause: 1.2,
-  shortPause: 0.3,
+  shortPause: 0.45,
   unknownPitchPause: 0.6,
-  fall: 1.5,
-} as const;
+  fall: 3,
+};
 
 /** Words after which neither a clause nor a sentence ends (lower case). */
 const CONTINUATIONS: ReadonlySet<string> = new Set(
@@ -46,8 +53,11 @@ const CONTINUATIONS: ReadonlySet<string> = new Set(
  * The mark after each word. `nextStart` is when the speech after the last word starts (null: nothing
  * follows, the recording ends).
  */
-export function sentenceMarks(words: readonly SentenceCue[], nextStart: number | null): Mark[] {
-  const rule = SENTENCE_RULE;
+export function sentenceMarks(
+  words: readonly SentenceCue[],
+  nextStart: number | null,
+  rule: Readonly<SentenceRule> = SENTENCE_RULE,
+): Mark[] {
   return words.map((w, i) => {
     const next = i + 1 < words.length ? words[i + 1]!.start : nextStart;
     if (next === null) return '.';

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { PocketSphinxModel } from './model';
 import { parseCtm, parseHypsegLine, type CtmWord, type HypsegUtterance } from './output';
+import { lowerProcessPriority } from '../../../jobs/background-priority';
 
 /**
  * One long-lived `pocketsphinx_batch` process that decodes many utterances, so the model and dictionary
@@ -149,6 +150,7 @@ export class BatchProcess {
       ...Object.entries(args).flat(),
     ];
     const child = spawn(model.batch, argv, { stdio: ['ignore', 'ignore', 'pipe'] });
+    lowerProcessPriority(child.pid);
     this.child = child;
     // Read-write opens of a FIFO never block, and keep it open for the program between utterances.
     this.ctlFd = openSync(ctl, 'r+');

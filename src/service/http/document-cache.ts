@@ -1,0 +1,46 @@
+import crypto from 'node:crypto';
+
+/**
+ * Encoded JSON answers of the polled read routes (a session, its analysis), each kept with the strong
+ * ETag it was made for. A poll that finds its ETag unchanged sends the stored bytes (or a 304) without
+ * reading the ~200–270 KB document from SQLite, parsing, serialising and encoding it again. Bounded:
+ * the least recently used entry leaves first. Built once by the composition root.
+ */
+export class DocumentCache {
+  /**
+   * Part of every ETag, new at each start: some validators are in-memory counters (the analysis store's
+   * revision) that restart from 0, so an ETag from before a restart must never match one made after it.
+   */
+  readonly epoch = crypto.randomBytes(6).toString('base64url');
+  private readonly entries = new Map<string, { etag: string; bytes: Buffer }>();
+
+  constructor(private readonly capacity = 32) {}
+
+  /** A strong ETag from the validators of a document (change counters, revisions). */
+  etag(...validators: Array<string | number>): string {
+    return `"${[this.epoch, ...validators].join('.')}"`;
+  }
+
+  /** The bytes stored under `key` (`{session id}:{document}`) for `etag`, or what `make()` returns, then stored for it. */
+  bytes(key: string, etag: string, make: () => Buffer): Buffer {
+    const hit = this.entries.get(key);
+    this.entries.delete(key);
+    if (hit?.etag === etag) {
+      this.entries.set(key, hit);
+      return hit.bytes;
+    }
+    const bytes = make();
+    if (this.entries.size >= this.capacity) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, { etag, bytes });
+    return bytes;
+  }
+
+  /** Drops a deleted session's documents (keys start with its id and a colon). */
+  forget(sessionId: string): void {
+    for (const key of [...this.entries.keys()]) if (key.startsWith(`${sessionId}:`)) this.entries.delete(key);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}

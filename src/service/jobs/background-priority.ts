@@ -1,0 +1,62 @@
+import fs from 'node:fs';
+import os from 'node:os';
+
+/**
+ * Background work (recognizer and ffmpeg children, the analysis and diarization worker threads) runs at a
+ * lower CPU priority than the service's event loop, so that on a busy machine the HTTP thread is scheduled
+ * first and reads stay fast while a long recording is transcribed and analysed. Everything here fails
+ * silently where the platform has no such thing (or refuses): priority is an optimisation, not a need.
+ */
+
+export const DEFAULT_BACKGROUND_NICE = 10;
+
+/** `TAKELINE_BACKGROUND_NICE`: how many nice steps below the service; 0 turns it off; default 10. */
+export function backgroundNiceSteps(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return DEFAULT_BACKGROUND_NICE;
+  const n = Number(value);
+  return Number.isInteger(n) && n >= 0 && n <= 19 ? n : DEFAULT_BACKGROUND_NICE;
+}
+
+/** The niceness for background work: `steps` below the service's own, within Unix's −20…19. */
+export function backgroundNiceness(serviceNice: number, steps: number): number {
+  return Math.max(-20, Math.min(19, serviceNice + steps));
+}
+
+/** The thread id in a `/proc/thread-self` link (`<pid>/task/<tid>`), or null. */
+export function threadIdFromLink(link: string): number | null {
+  const match = /^\d+\/task\/(\d+)$/.exec(link);
+  return match ? Number(match[1]) : null;
+}
+
+function target(env: NodeJS.ProcessEnv): number | null {
+  const steps = backgroundNiceSteps(env.TAKELINE_BACKGROUND_NICE);
+  if (steps === 0) return null;
+  // The main thread's niceness (on Linux the process id names the main thread), also from a worker thread.
+  return backgroundNiceness(os.getPriority(process.pid), steps);
+}
+
+/** Lowers a child process's priority (call right after spawning it). */
+export function lowerProcessPriority(pid: number | undefined, env: NodeJS.ProcessEnv = process.env): void {
+  if (!pid) return;
+  try {
+    const nice = target(env);
+    if (nice !== null) os.setPriority(pid, nice);
+  } catch {
+    // The child may already have exited, or the platform may refuse: it then runs at normal priority.
+  }
+}
+
+/**
+ * Lowers the calling thread's priority: a worker thread calls it first thing. Linux schedules threads by
+ * their own niceness, named by the thread id; elsewhere there is no per-thread niceness and this does nothing.
+ */
+export function lowerThisThreadPriority(env: NodeJS.ProcessEnv = process.env): void {
+  if (process.platform !== 'linux') return;
+  try {
+    const nice = target(env);
+    const tid = threadIdFromLink(fs.readlinkSync('/proc/thread-self'));
+    if (nice !== null && tid !== null && tid !== process.pid) os.setPriority(tid, nice);
+  } catch {
+    // No /proc, or not permitted: normal priority.
+  }
+}
