@@ -19,7 +19,12 @@ export interface KillReport {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export async function killHarness(options: { killsPerKind: number; speechFile: string; log: (line: string) => void; random: () => number }): Promise<KillReport> {
+export const KILL_KINDS = ['upload', 'transcription', 'analysis', 'revoice'] as const;
+
+/** `kinds` limits the kills to some kinds (the work of the others still runs, unkilled; analysis and revoice only when asked). */
+export async function killHarness(options: { killsPerKind: number; speechFile: string; log: (line: string) => void; random: () => number; kinds?: readonly string[] }): Promise<KillReport> {
+  const kinds = new Set(options.kinds ?? KILL_KINDS);
+  const limit = (kind: string) => (kinds.has(kind) ? options.killsPerKind : 0);
   const report: KillReport = { kills: { upload: 0, transcription: 0, analysis: 0, revoice: 0 }, bytesVerified: 0, failures: [] };
   let svc: ServiceProcess = await startServiceProcess();
   const auth = () => ({ Authorization: `Bearer ${svc.key}` });
@@ -54,7 +59,7 @@ export async function killHarness(options: { killsPerKind: number; speechFile: s
   try {
     // 1. Upload streaming: cut off at a random share of the body.
     const speech = fs.readFileSync(options.speechFile);
-    for (let i = 0; i < options.killsPerKind; i++) {
+    for (let i = 0; i < limit('upload'); i++) {
       await upload(tinyWav(1 + i), `kept-${i}.wav`);
       const { body, contentType } = multipartBody([{ name: 'project_key', value: 'kills' }, { name: 'file', file: speech, filename: 'cut.flac' }]);
       await slowUpload(svc.url, svc.key, body, contentType, Math.floor(body.length * (0.1 + 0.8 * options.random())));
@@ -66,7 +71,7 @@ export async function killHarness(options: { killsPerKind: number; speechFile: s
     // 2. Transcription: kill at random moments while it runs, until it completes.
     const sid = await upload(speech, 'speech.flac');
     let last = -1;
-    for (let i = 0; i < options.killsPerKind; i++) {
+    for (let i = 0; i < limit('transcription'); i++) {
       const got = await waitFor(async () => {
         const s = await session(sid);
         return s.status !== 'running' && s.status !== 'queued' ? { done: true } : s.status === 'running' && s.progress > last ? { done: false } : null;
@@ -85,73 +90,88 @@ export async function killHarness(options: { killsPerKind: number; speechFile: s
     }, 'the transcription', 600_000, 500);
     if (done.status !== 'complete') report.failures.push(`transcription ended ${done.status}: ${done.error}`);
 
-    // 3. Analysis of that transcript: kill while it runs, until it completes.
-    const analysis = async () => (await (await fetch(`${svc.url}/v1/speech/transcriptions/${sid}/intelligence`, { headers: auth() })).json()).intelligence as { status: string; progress: number };
-    last = -1;
-    for (let i = 0; i < options.killsPerKind; i++) {
-      const state = await waitFor(async () => {
+    options.log(`  kills: upload ${report.kills.upload}, transcription ${report.kills.transcription} (${done.status})`);
+    const later = kinds.has('analysis') || kinds.has('revoice');
+    let dubId: string | null = null;
+    if (later) {
+      // 3. Analysis of that transcript: kill while it runs, until it completes.
+      const analysis = async () => (await (await fetch(`${svc.url}/v1/speech/transcriptions/${sid}/intelligence`, { headers: auth() })).json()).intelligence as { status: string; progress: number };
+      last = -1;
+      for (let i = 0; i < limit('analysis'); i++) {
+        const state = await waitFor(async () => {
+          const a = await analysis();
+          return a.status === 'queued' || (a.status === 'running' && a.progress <= last) ? null : a;
+        }, 'the analysis to get further', 300_000, 50);
+        if (state.status !== 'running') break;
+        await sleep(200 + 2000 * options.random());
+        const at = await analysis();
+        if (at.status !== 'running') break;
+        last = at.progress;
+        await restart(`analysis kill ${i + 1}`);
+        report.kills.analysis!++;
+      }
+      const analysed = await waitFor(async () => {
         const a = await analysis();
-        return a.status === 'queued' || (a.status === 'running' && a.progress <= last) ? null : a;
-      }, 'the analysis to get further', 300_000, 50);
-      if (state.status !== 'running') break;
-      await sleep(200 + 2000 * options.random());
-      const at = await analysis();
-      if (at.status !== 'running') break;
-      last = at.progress;
-      await restart(`analysis kill ${i + 1}`);
-      report.kills.analysis!++;
-    }
-    const analysed = await waitFor(async () => {
-      const a = await analysis();
-      return a.status === 'queued' || a.status === 'running' ? null : a;
-    }, 'the analysis', 600_000, 500);
-    if (analysed.status !== 'complete') report.failures.push(`analysis ended ${analysed.status}`);
+        return a.status === 'queued' || a.status === 'running' ? null : a;
+      }, 'the analysis', 600_000, 500);
+      if (analysed.status !== 'complete') report.failures.push(`analysis ended ${analysed.status}`);
 
-    // 4. Revoice: a dub with lines, corrected, revoiced; kill while it runs, until it completes.
-    // The port changes at each restart: build addresses when used.
-    const dubsAt = () => `${svc.url}/v1/speech/transcriptions/${sid}/dubs`;
-    const dubs = dubsAt();
-    const lines = Array.from({ length: 8 }, (_, k) => ({ speaker: 'S1', start: k * 1.5 + 0.1, end: k * 1.5 + 1.3, text: `Line number ${k + 1}.` }));
-    const dubBody = multipartBody([{ name: 'file', file: tinyWav(13), filename: 'dub.wav' }, { name: 'lines', value: JSON.stringify(lines) }]);
-    const dub = (await rawRequest(dubs, { method: 'POST', headers: { ...auth(), 'Content-Type': dubBody.contentType }, body: dubBody.body })).json();
-    for (let k = 1; k <= lines.length; k++) {
-      await rawRequest(`${dubs}/${dub.id}/lines/${k}`, { method: 'PATCH', headers: { ...auth(), 'Content-Type': 'application/json' }, body: JSON.stringify({ text: `Corrected line ${k}.` }) });
+      // 4. Revoice: a dub with lines, corrected, revoiced; kill while it runs, until it completes.
+      // The port changes at each restart: build addresses when used.
+      const dubsAt = () => `${svc.url}/v1/speech/transcriptions/${sid}/dubs`;
+      const dubs = dubsAt();
+      // Each kill needs a line voiced since the last one (two progress points per line): lines to spare.
+      const lineCount = Math.max(8, 2 * options.killsPerKind + 4);
+      const lines = Array.from({ length: lineCount }, (_, k) => ({ speaker: 'S1', start: k * 1.5 + 0.1, end: k * 1.5 + 1.3, text: `Line number ${k + 1}.` }));
+      const dubBody = multipartBody([{ name: 'file', file: tinyWav(lineCount * 1.5 + 1), filename: 'dub.wav' }, { name: 'lines', value: JSON.stringify(lines) }]);
+      const dub = (await rawRequest(dubs, { method: 'POST', headers: { ...auth(), 'Content-Type': dubBody.contentType }, body: dubBody.body })).json();
+      for (let k = 1; k <= lines.length; k++) {
+        await rawRequest(`${dubs}/${dub.id}/lines/${k}`, { method: 'PATCH', headers: { ...auth(), 'Content-Type': 'application/json' }, body: JSON.stringify({ text: `Corrected line ${k}.` }) });
+      }
+      const started = (await rawRequest(`${dubs}/${dub.id}/revoice?wait=0`, { method: 'POST', headers: auth() })).json();
+      const revoice = async () => (await (await fetch(`${dubsAt()}/${dub.id}/revoices/${started.id}`, { headers: auth() })).json()) as { status: string; progress: number; error?: string };
+      last = -1;
+      for (let i = 0; i < limit('revoice'); i++) {
+        const r = await waitFor(async () => {
+          const v = await revoice();
+          return v.status === 'queued' || (v.status === 'running' && v.progress <= last) ? null : v;
+        }, 'the revoice to get further', 300_000, 50);
+        if (r.status !== 'running') break;
+        await sleep(100 + 1000 * options.random());
+        const at = await revoice();
+        if (at.status !== 'running') break;
+        last = at.progress;
+        await restart(`revoice kill ${i + 1}`);
+        report.kills.revoice!++;
+      }
+      const voiced = await waitFor(async () => {
+        const r = await revoice();
+        return r.status === 'complete' || r.status === 'failed' ? r : null;
+      }, 'the revoice', 600_000, 500);
+      if (voiced.status !== 'complete') report.failures.push(`revoice ended ${voiced.status}: ${voiced.error}`);
+      dubId = dub.id;
+      options.log(`  kills: analysis ${report.kills.analysis} (${analysed.status}), revoice ${report.kills.revoice} (${voiced.status})`);
     }
-    const started = (await rawRequest(`${dubs}/${dub.id}/revoice?wait=0`, { method: 'POST', headers: auth() })).json();
-    const revoice = async () => (await (await fetch(`${dubsAt()}/${dub.id}/revoices/${started.id}`, { headers: auth() })).json()) as { status: string; progress: number; error?: string };
-    last = -1;
-    for (let i = 0; i < options.killsPerKind; i++) {
-      const r = await waitFor(async () => {
-        const v = await revoice();
-        return v.status === 'queued' || (v.status === 'running' && v.progress <= last) ? null : v;
-      }, 'the revoice to get further', 300_000, 50);
-      if (r.status !== 'running') break;
-      await sleep(100 + 1000 * options.random());
-      const at = await revoice();
-      if (at.status !== 'running') break;
-      last = at.progress;
-      await restart(`revoice kill ${i + 1}`);
-      report.kills.revoice!++;
-    }
-    const voiced = await waitFor(async () => {
-      const r = await revoice();
-      return r.status === 'complete' || r.status === 'failed' ? r : null;
-    }, 'the revoice', 600_000, 500);
-    if (voiced.status !== 'complete') report.failures.push(`revoice ended ${voiced.status}: ${voiced.error}`);
 
     await svc.stop();
     inspectDatabase(svc.dataDir, (db) => {
       const dupJobs = db.prepare("SELECT session_id, kind, count(*) AS n FROM jobs WHERE status = 'complete' AND kind = 'transcribe' GROUP BY session_id, kind HAVING n > 1").all();
       if (dupJobs.length) report.failures.push(`transcriptions completed more than once: ${JSON.stringify(dupJobs)}`);
-      const runs = db.prepare("SELECT count(*) AS n FROM analysis_runs WHERE session_id = ? AND status = 'complete'").get(sid) as { n: number };
-      if (runs.n !== 1) report.failures.push(`${runs.n} complete analysis runs`);
-      const revisions = db.prepare('SELECT count(*) AS n FROM dub_revisions WHERE dub_id = ?').get(dub.id) as { n: number };
-      if (revisions.n !== 2) report.failures.push(`${revisions.n} dub revisions (expected the upload and one revoice)`);
+      if (later) {
+        const runs = db.prepare("SELECT count(*) AS n FROM analysis_runs WHERE session_id = ? AND status = 'complete'").get(sid) as { n: number };
+        if (runs.n !== 1) report.failures.push(`${runs.n} complete analysis runs`);
+        const revisions = db.prepare('SELECT count(*) AS n FROM dub_revisions WHERE dub_id = ?').get(dubId) as { n: number };
+        if (revisions.n !== 2) report.failures.push(`${revisions.n} dub revisions (expected the upload and one revoice)`);
+      }
       const sessions = db.prepare("SELECT count(*) AS n FROM sessions s JOIN projects p ON p.id = s.project_id WHERE p.key = 'kills'").get() as { n: number };
       if (sessions.n !== acknowledged.size) report.failures.push(`${sessions.n} sessions for ${acknowledged.size} acknowledged uploads`);
     });
     const integrity = integrityCheck(svc.dataDir);
     if (integrity !== 'ok') report.failures.push(`final integrity_check ${integrity}`);
+    // A job that finished before its kills were spent proves less than asked: say so.
+    for (const [kind, n] of Object.entries(report.kills)) {
+      if (n < limit(kind)) report.failures.push(`only ${n} of ${options.killsPerKind} ${kind} kills: the work finished first`);
+    }
   } catch (error) {
     report.failures.push(`harness stopped: ${(error as Error).message}`);
     options.log(svc.output().slice(-2000));

@@ -7,7 +7,10 @@
  *    seed for each of RELIABILITY_FUZZ_SEEDS, with every answer checked (no 5xx, no leak, the prefix's error
  *    shape, a key everywhere but the open routes, nothing stored by a refusal).
  * 2. Kills: kill -9 at random points during upload streaming, transcription, analysis and revoice,
- *    RELIABILITY_KILLS of each, with the invariants checked after every restart and at the end.
+ *    RELIABILITY_KILLS of each, with the invariants checked after every restart and at the end; the
+ *    recording is long/ (its first RELIABILITY_KILLS_RECORDING_SECONDS), long enough for 20 kills.
+ *    RELIABILITY_KILL_KINDS=upload,transcription (or analysis,revoice) kills only those, e.g. to run two
+ *    harnesses side by side.
  * 3. Load: 50 concurrent readers on the read routes for RELIABILITY_LOAD_SECONDS while long/ (14 min; its
  *    first RELIABILITY_LOAD_RECORDING_SECONDS) is transcribed; RELIABILITY_UPLOADS concurrent uploads, sha256-checked.
  * 4. Soak: RELIABILITY_CYCLES upload → transcribe → export → delete cycles; RSS, open fds, database size and
@@ -15,7 +18,7 @@
  *
  * Defaults are the full tier (5000 × 2 fuzz requests, 20 kills per kind, 14 min, 20 uploads, 500 cycles).
  * On a shared machine run it reduced, e.g. RELIABILITY_FUZZ_RUNS=1500 RELIABILITY_KILLS=3 RELIABILITY_CYCLES=60
- * RELIABILITY_LOAD_RECORDING_SECONDS=240 RELIABILITY_LOAD_SECONDS=20.
+ * RELIABILITY_LOAD_RECORDING_SECONDS=240 RELIABILITY_LOAD_SECONDS=20 RELIABILITY_KILLS_RECORDING_SECONDS=120.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -36,6 +39,7 @@ const FUZZ_SEEDS = (process.env.RELIABILITY_FUZZ_SEEDS ?? '101,102').split(',').
 const KILLS = env('RELIABILITY_KILLS', 20);
 const LOAD_SECONDS = env('RELIABILITY_LOAD_SECONDS', 60);
 const LOAD_RECORDING_SECONDS = env('RELIABILITY_LOAD_RECORDING_SECONDS', 0);
+const KILLS_RECORDING_SECONDS = env('RELIABILITY_KILLS_RECORDING_SECONDS', 0);
 const UPLOADS = env('RELIABILITY_UPLOADS', 20);
 const CYCLES = env('RELIABILITY_CYCLES', 500);
 const only = (process.env.RELIABILITY_ONLY ?? 'fuzz,kills,load,soak').split(',');
@@ -68,22 +72,28 @@ async function fuzz() {
   }
 }
 
+/** long/ (13.8 min), or its first `seconds` when > 0. */
+function longRecording(seconds: number): string {
+  const whole = path.join(audioDir, 'long', 'read_speech_concat.flac');
+  if (seconds <= 0) return whole;
+  const cut = path.join(scratch, `long-${seconds}.flac`);
+  if (!fs.existsSync(cut)) spawnSync('ffmpeg', ['-v', 'error', '-i', whole, '-t', String(seconds), '-c:a', 'flac', cut]);
+  return cut;
+}
+
 async function kills() {
   const rng = fc.sample(fc.double({ min: 0, max: 1, noNaN: true }), { seed: 13, numRuns: 10_000 });
   let i = 0;
-  const report = await killHarness({ killsPerKind: KILLS, speechFile: path.join(audioDir, 'diarization', 'sample.flac'), log, random: () => rng[i++ % rng.length]! });
+  // The transcription must outlast the kills: each lands after a new checkpoint (a chunk of ~10–30 s).
+  const kinds = process.env.RELIABILITY_KILL_KINDS?.split(',');
+  const report = await killHarness({ killsPerKind: KILLS, speechFile: longRecording(KILLS_RECORDING_SECONDS), log, random: () => rng[i++ % rng.length]!, kinds });
   failures.push(...report.failures.map((f) => `kills: ${f}`));
   summary.kills = { survived: report.kills, bytes_verified: report.bytesVerified };
   log(`  kills: ${JSON.stringify(report.kills)}, ${report.bytesVerified} bytes verified, ${report.failures.length} failures`);
 }
 
 async function load() {
-  let recording = path.join(audioDir, 'long', 'read_speech_concat.flac');
-  if (LOAD_RECORDING_SECONDS > 0) {
-    const cut = path.join(scratch, 'long-cut.flac');
-    spawnSync('ffmpeg', ['-v', 'error', '-i', recording, '-t', String(LOAD_RECORDING_SECONDS), '-c:a', 'flac', cut]);
-    recording = cut;
-  }
+  const recording = longRecording(LOAD_RECORDING_SECONDS);
   const report = await loadBench({ recording, seconds: LOAD_SECONDS, uploads: UPLOADS, log });
   failures.push(...report.failures.map((f) => `load: ${f}`));
   summary.load = report;

@@ -132,7 +132,7 @@ async function open(
     languages: { resolve: (value, loc) => resolveLanguage(value, models.languages(), loc) },
     signIn: new SignInTokens(db),
     peaks: new PeaksCache(layout, sessions, tools),
-    transcription: createLocalTranscription({ tools, env, matcher: spectralVoiceMatcher }),
+    transcription: createLocalTranscription({ tools, env, matcher: spectralVoiceMatcher, log }),
     analysis,
     // 16 documents: a 14-min recording's are 200–270 KB, an hour's about 1 MB (≤ ~16 MB at worst).
     documents: new DocumentCache(16),

@@ -277,4 +277,19 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
       BEGIN UPDATE sessions SET change_seq = change_seq + 1 WHERE project_id = OLD.project_id; END;
     `,
   },
+  {
+    version: 9,
+    name: 'transcription diarization checkpoints (speech spans, result)',
+    sql: `
+      -- The steps of a running transcription that are not per chunk (diarization's speech spans and
+      -- result), so a resumed job does not do them again; removed with the chunk checkpoints.
+      CREATE TABLE transcription_stage_checkpoints (
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        context TEXT NOT NULL,
+        stage TEXT NOT NULL,
+        value_json TEXT NOT NULL,
+        PRIMARY KEY (session_id, context, stage)
+      );
+    `,
+  },
 ];

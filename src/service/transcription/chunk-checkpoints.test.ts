@@ -26,6 +26,12 @@ function withSession() {
 }
 
 describe('checkpointed recognition', () => {
+  it('keeps what the engine is: one that writes its own text is not written over', () => {
+    const store = new TranscriptionCheckpointStore(withSession());
+    const whisperLike = { ...countingRecognizer(), writesText: true };
+    expect(checkpointedRecognizer(whisperLike, store.for('s', 'ctx')).writesText).toBe(true);
+  });
+
   it('recognizes each chunk once: a resumed run takes finished chunks from the checkpoints', async () => {
     const db = withSession();
     const store = new TranscriptionCheckpointStore(db);

@@ -1,11 +1,13 @@
 import type { Db } from '../storage/database';
-import type { RecognizedSegment, Recognizer } from '../speech/types';
+import type { DiarizationResult, RecognizedSegment, Recognizer, Span } from '../speech/types';
+import type { DiarizationCheckpoints } from './diarization-checkpoints';
 
 /**
  * Per-chunk checkpoints of a transcription: each chunk's recognized segments are kept as soon as they
  * are known, so a job interrupted by a crash or a stop recognizes only the chunks it had not finished.
  * Decoding, voice activity and chunking are deterministic, so the resumed run cuts the same chunks and
- * finds them by their start and length. Diarization needs the whole signal and runs again.
+ * finds them by their start and length. Diarization needs the whole signal: its steps are checkpointed
+ * whole (diarization-checkpoints.ts).
  */
 export interface ChunkCheckpoints {
   get(offset: number, samples: number): RecognizedSegment[] | null;
@@ -16,6 +18,8 @@ export interface ChunkCheckpoints {
 export function checkpointedRecognizer(inner: Recognizer, checkpoints: ChunkCheckpoints, onReuse?: () => void): Recognizer {
   return {
     id: inner.id,
+    // Whisper writes its own text: the pipeline must not write sentences over it on a durable job either.
+    writesText: inner.writesText,
     async recognize(pcm, options) {
       const offset = options?.offset ?? 0;
       const kept = checkpoints.get(offset, pcm.length);
@@ -54,11 +58,38 @@ export class TranscriptionCheckpointStore {
     };
   }
 
+  /** Diarization's steps, per session and diarization context (the speaker-count hints). */
+  diarization(sessionId: string, context: string): DiarizationCheckpoints {
+    const get = <T>(stage: string): T | null => {
+      const row = this.db
+        .prepare('SELECT value_json FROM transcription_stage_checkpoints WHERE session_id = ? AND context = ? AND stage = ?')
+        .get(sessionId, context, stage) as { value_json: string } | undefined;
+      return row ? (JSON.parse(row.value_json) as T) : null;
+    };
+    const put = (stage: string, value: unknown) => {
+      this.db
+        .prepare('INSERT OR REPLACE INTO transcription_stage_checkpoints (session_id, context, stage, value_json) VALUES (?, ?, ?, ?)')
+        .run(sessionId, context, stage, JSON.stringify(value));
+    };
+    return {
+      speech: () => get<Span[]>('diarization-speech'),
+      saveSpeech: (spans) => put('diarization-speech', spans),
+      result: () => get<DiarizationResult>('diarization'),
+      saveResult: (result) => put('diarization', result),
+    };
+  }
+
   count(sessionId: string): number {
     return (this.db.prepare('SELECT count(*) AS n FROM transcription_checkpoints WHERE session_id = ?').get(sessionId) as { n: number }).n;
   }
 
+  /** The diarization steps kept for a session, whatever their context ('diarization-speech', 'diarization'). */
+  stages(sessionId: string): string[] {
+    return (this.db.prepare('SELECT stage FROM transcription_stage_checkpoints WHERE session_id = ? ORDER BY stage DESC').all(sessionId) as Array<{ stage: string }>).map((r) => r.stage);
+  }
+
   discard(sessionId: string): void {
     this.db.prepare('DELETE FROM transcription_checkpoints WHERE session_id = ?').run(sessionId);
+    this.db.prepare('DELETE FROM transcription_stage_checkpoints WHERE session_id = ?').run(sessionId);
   }
 }

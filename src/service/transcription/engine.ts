@@ -1,6 +1,7 @@
 import type { Span, SpeakerTurn, Transcript } from '../speech/types';
 import type { ResolvedEngine } from '../models/registry';
 import type { ChunkCheckpoints } from './chunk-checkpoints';
+import type { DiarizationCheckpoints } from './diarization-checkpoints';
 
 export interface TranscribeRequest {
   file: string;
@@ -19,6 +20,8 @@ export interface TranscribeRequest {
   onProgress?(fraction: number, stage: string): void;
   /** Recognized chunks kept across interruptions (a durable job's; absent for a request's own transcription). */
   checkpoints?: ChunkCheckpoints;
+  /** Diarization's speech spans and result kept across interruptions (with `checkpoints`). */
+  diarizationCheckpoints?: DiarizationCheckpoints;
   /** Each segment as soon as it is decoded, in order (speakers are provisional until the end). */
   onSegment?(segment: Span & { text: string }): void;
   /**

@@ -7,10 +7,11 @@ import { decodeAudioToArray } from '../media/decode';
 import { JobFailure } from '../jobs/job-runner';
 import { ValidationFailure } from '../http/errors';
 import { issue } from '../http/validation';
-import type { Recognizer } from '../speech/types';
+import type { Diarizer, Recognizer } from '../speech/types';
 import { SAMPLE_RATE } from '../speech/types';
 import { transcribeFile } from '../speech/pipeline/transcribe';
 import { checkpointedRecognizer } from './chunk-checkpoints';
+import { checkpointedDiarizer, checkpointedRefiner, type DiarizationCheckpoints, type SpeechRefiner } from './diarization-checkpoints';
 import { createSileroVad, type SileroVad } from '../speech/vad/silero';
 import { diarizeSpectral, DEFAULT_DIARIZER_SETTINGS } from '../speech/diarization/spectralDiarizer';
 import { ThreadedDiarizer } from './threaded-diarizer';
@@ -22,24 +23,37 @@ import type { TranscriptionEngine } from './engine';
 import type { ResolvedEngine } from '../models/registry';
 import { WhisperHostError } from '../speech/recognition/whisper/host-process';
 import { withRequestOptions } from './request-recognizer';
+import { retryingRecognizer } from './recognition-retry';
 
 /**
  * The service's diarizer: spectral diarization on a worker thread, over speech spans found for
  * diarization (level-normalised audio, DIARIZATION_VAD). Shared with bench/pipeline.
  */
-export function createServiceDiarizer(): { diarizer: ThreadedDiarizer; close(): Promise<void> } {
+export function createServiceDiarizer(): {
+  diarizer: ThreadedDiarizer;
+  /** The same diarizer for one durable job: its speech spans and result are checkpointed and reused. */
+  checkpointed(checkpoints: DiarizationCheckpoints, onSpeechKept?: () => void): Diarizer;
+  close(): Promise<void>;
+} {
   let vad: SileroVad | null = null;
-  const diarizer = new ThreadedDiarizer((pcm, speech, signal) =>
-    diarizationSpeech(pcm, (vad ??= createSileroVad(DIARIZATION_VAD)), speech, signal),
-  );
+  const refine: SpeechRefiner = (pcm, speech, signal) =>
+    diarizationSpeech(pcm, (vad ??= createSileroVad(DIARIZATION_VAD)), speech, signal);
   return {
-    diarizer,
+    diarizer: new ThreadedDiarizer(refine),
+    checkpointed: (checkpoints, onSpeechKept) =>
+      checkpointedDiarizer(new ThreadedDiarizer(checkpointedRefiner(refine, checkpoints, onSpeechKept)), checkpoints),
     close: async () => {
       await vad?.close();
       vad = null;
     },
   };
 }
+
+/**
+ * Progress once diarization's speech spans are found (and checkpointed): past the 0.9 at which the pipeline
+ * starts diarizing, so a job killed twice during diarization made progress between the kills.
+ */
+const DIARIZATION_SPEECH_PROGRESS = 0.93;
 
 /**
  * The on-device pipeline: Silero VAD, the chosen recognizer (PocketSphinx today) and spectral
@@ -49,10 +63,11 @@ export function createLocalTranscription(deps: {
   tools: MediaTools;
   env: NodeJS.ProcessEnv;
   matcher: VoiceMatcher;
+  log?: (line: string) => void;
 }): TranscriptionEngine {
   const recognizers = new Map<string, Recognizer>();
   let vad: SileroVad | null = null;
-  const { diarizer, close: closeDiarizer } = createServiceDiarizer();
+  const { diarizer: sharedDiarizer, checkpointed: checkpointedDiarization, close: closeDiarizer } = createServiceDiarizer();
 
   const recognizerFor = (engine: ResolvedEngine): Recognizer => {
     const id = engine.model.id;
@@ -104,11 +119,27 @@ export function createLocalTranscription(deps: {
         throw new JobFailure(`The model "${request.engine.model.id}" does not transcribe "${request.language}".`);
       }
       // The request's language and temperature reach every chunk's recognition.
-      const configured = withRequestOptions(recognizerFor(request.engine), { language: request.language, temperature: request.temperature });
+      const configured = retryingRecognizer(
+        withRequestOptions(recognizerFor(request.engine), { language: request.language, temperature: request.temperature }),
+        (error, offset) => deps.log?.(`recognition of the chunk at ${offset.toFixed(1)} s failed (${(error as Error)?.message ?? String(error)}); trying it once more`),
+      );
       const recognizer = request.checkpoints ? checkpointedRecognizer(configured, request.checkpoints) : configured;
       vad ??= createSileroVad();
       // Per-request VAD settings get their own detector (cheap: the model loads in milliseconds).
       const requestVad = request.vad ? createSileroVad(request.vad) : null;
+      // Diarization starts beside the last recognitions: its first step shows only once the pipeline is diarizing.
+      let speechKept = false;
+      let stage = '';
+      const onProgress = (fraction: number, at: string) => {
+        stage = at;
+        request.onProgress?.(at === 'diarize' && speechKept ? Math.max(fraction, DIARIZATION_SPEECH_PROGRESS) : fraction, at);
+      };
+      const diarizer = request.diarizationCheckpoints
+        ? checkpointedDiarization(request.diarizationCheckpoints, () => {
+            speechKept = true;
+            if (stage === 'diarize') onProgress(DIARIZATION_SPEECH_PROGRESS, stage);
+          })
+        : sharedDiarizer;
       let profiles: Record<string, number[]> | undefined;
       const transcript = await transcribeFile(
         request.file,
@@ -120,7 +151,7 @@ export function createLocalTranscription(deps: {
           minSpeakers: request.minSpeakers,
           maxSpeakers: request.maxSpeakers,
           signal: request.signal,
-          onProgress: (fraction, stage) => request.onProgress?.(fraction, stage),
+          onProgress,
           onSegment: (segment) => request.onSegment?.(segment),
           onDiarization: (result) => {
             profiles = result.profiles;

@@ -17,7 +17,8 @@ export interface TranscribeJobPayload {
 /**
  * The background job behind uploads: session status follows the job (queued → running with progress →
  * complete or failed with a reason). A job interrupted by a stop or crash is queued again and resumes,
- * recognizing only the chunks it had not checkpointed.
+ * recognizing only the chunks it had not checkpointed and reusing diarization's speech spans and result
+ * when they were kept.
  */
 export function registerTranscribeJob(ctx: ServiceContext, runner: JobRunner, afterTranscript: (sessionId: string) => void): void {
   const checkpoints = new TranscriptionCheckpointStore(ctx.db);
@@ -47,17 +48,23 @@ export function registerTranscribeJob(ctx: ServiceContext, runner: JobRunner, af
     // Chunks recognized under other words (engine, language, prompt, the project's vocabulary) are not reused.
     const vocabulary = ctx.projects.vocabulary(summary.project.id);
     const checkpointContext = JSON.stringify([engine.model.id, summary.language, payload.prompt ?? null, vocabulary]);
+    const hints = speakerHints(payload);
     const resumed = checkpoints.count(sessionId);
-    if (resumed > 0) ctx.log(`transcription ${sessionId}: resuming with ${resumed} recognized chunks kept`);
+    const stages = checkpoints.stages(sessionId);
+    if (resumed > 0 || stages.length > 0) {
+      ctx.log(`transcription ${sessionId}: resuming with ${resumed} recognized chunks kept${stages.length ? `, ${stages.join(' and ')} kept` : ''}`);
+    }
     const transcript = await transcribeOrExplain({
       file: ctx.layout.original(sessionId, stored),
       engine,
       language: summary.language,
       prompt: payload.prompt,
       vocabulary,
-      ...speakerHints(payload),
+      ...hints,
       signal,
       checkpoints: checkpoints.for(sessionId, checkpointContext),
+      // Diarization hears the audio, not the words: only the speaker-count hints set its context.
+      diarizationCheckpoints: checkpoints.diarization(sessionId, JSON.stringify([hints.minSpeakers ?? null, hints.maxSpeakers ?? null])),
       onProgress: (fraction, stage) => {
         progress(fraction, stage);
         ctx.sessions.setProgress(sessionId, 'running', Math.min(fraction, 0.99), stage);
