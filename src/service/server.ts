@@ -17,6 +17,7 @@ import { installedEngines } from './models/engines';
 import { SignInTokens } from './auth/sign-in';
 import { PeaksCache } from './recordings/peaks-cache';
 import { sweepOrphans } from './recordings/intake';
+import { stopStaleProcesses } from './jobs/stale-processes';
 import { ensureStudioKey } from './auth/studio-key';
 import { hashApiKey, isWellFormedKey } from './auth/api-keys';
 import { createApp } from './app';
@@ -132,7 +133,7 @@ async function open(
     languages: { resolve: (value, loc) => resolveLanguage(value, models.languages(), loc) },
     signIn: new SignInTokens(db),
     peaks: new PeaksCache(layout, sessions, tools),
-    transcription: createLocalTranscription({ tools, env, matcher: spectralVoiceMatcher, log }),
+    transcription: createLocalTranscription({ tools, env, matcher: spectralVoiceMatcher, log, scratchDir: layout.scratch }),
     analysis,
     // 16 documents: a 14-min recording's are 200–270 KB, an hour's about 1 MB (≤ ~16 MB at worst).
     documents: new DocumentCache(16),
@@ -155,6 +156,8 @@ async function open(
     log,
   };
 
+  // Leftover decoders of a crashed run first: they hold files in the scratch folder the sweep empties.
+  stopStaleProcesses(layout.scratch, log);
   sweepOrphans(layout, sessions);
   sessions.recoverInterrupted();
   const apiKey = ensureStudioKey(keys, layout.secrets, log);

@@ -41,7 +41,8 @@ export function temporaryFiles(dataDir: string): string[] {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) {
-        if (path.relative(dataDir, full) !== 'models') walk(full);
+        // scratch holds the running engines' working files (emptied at start-up; crash-resume.test.ts checks that).
+        if (!['models', 'scratch'].includes(path.relative(dataDir, full))) walk(full);
       } else if (/\.(tmp|part)$/.test(entry.name) || path.relative(dataDir, dir) === 'uploads') {
         found.push(path.relative(dataDir, full));
       }

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { multipartBody, rawRequest, startServiceProcess, type ServiceProcess } from '../helpers/service';
 import { audioDir } from '../helpers/paths';
 import { tempDir } from '../helpers/temp';
+import { listProcesses } from '../../src/service/jobs/stale-processes';
 import { inspectDatabase, integrityCheck, sha256, slowUpload, temporaryFiles, waitFor } from '../helpers/crash';
 
 /** kill -9 at chosen points: the CI tier of the crash harness (`npm run bench -- reliability` repeats it at random points). */
@@ -41,12 +42,21 @@ describe('kill -9 during work', () => {
         if (s.status === 'failed' || s.status === 'complete') throw new Error(`job ${s.status} before kill ${kill + 1} (kept ${resumedWith.join(', ')}): ${s.error}\n${svc.output().slice(-1500)}`);
         return checkpoints() > kept;
       }, `a new checkpoint before kill ${kill + 1}`, 300_000, 20);
+      // The decoders' working folders (audio of the user's recording) at the moment of the kill.
+      const scratch = path.join(svc.dataDir, 'scratch');
+      const working = fs.readdirSync(scratch).map((name) => path.join(scratch, name));
       await svc.kill();
       kept = checkpoints();
       svc = await startServiceProcess({ dataDir: svc.dataDir });
-      const resumed = await waitFor(async () => /resuming with (\d+) recognized chunks kept/.exec(svc.output())?.[1], 'the resume line', 60_000);
+      const resumed = await waitFor(async () => /resuming with (\d+) recognized chunks kept/.exec(svc.output())?.[1], 'the resume line', 60_000).catch((error: Error) => {
+        // The restarted service's log says where it stopped.
+        throw new Error(`${error.message}\n${svc.output().slice(-3000)}`);
+      });
       resumedWith.push(Number(resumed));
       expect(Number(resumed)).toBe(kept);
+      // The killed service's decoders were stopped and their folders removed by the restart.
+      expect(working.filter((dir) => fs.existsSync(dir))).toEqual([]);
+      expect(listProcesses().filter((p) => p.argv.some((a) => working.some((dir) => a.startsWith(dir))))).toEqual([]);
     }
     // A fourth kill once diarization has its speech spans (a pass over the whole recording; it starts
     // beside the last recognitions): the resumed run keeps them and its chunks, and says so.

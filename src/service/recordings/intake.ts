@@ -92,9 +92,11 @@ export function sweepOrphans(layout: DataLayout, sessions: SessionStore): number
       removed++;
     }
   }
-  for (const name of fs.readdirSync(layout.uploads)) {
-    fs.rmSync(path.join(layout.uploads, name), { recursive: true, force: true });
-    removed++;
+  for (const folder of [layout.uploads, layout.scratch]) {
+    for (const name of fs.readdirSync(folder)) {
+      fs.rmSync(path.join(folder, name), { recursive: true, force: true });
+      removed++;
+    }
   }
   return removed;
 }

@@ -45,6 +45,10 @@ export class DataLayout {
   get secrets(): string {
     return path.join(this.root, 'secrets');
   }
+  /** Working files of running engines (decoders' audio); emptied at start-up, so a crash leaves none behind. */
+  get scratch(): string {
+    return path.join(this.root, 'scratch');
+  }
   /** Held by the one service using this folder (storage/data-lock.ts). */
   get lock(): string {
     return path.join(this.root, 'service.lock');
@@ -64,6 +68,7 @@ export class DataLayout {
     fs.mkdirSync(this.root, { recursive: true });
     fs.mkdirSync(this.recordings, { recursive: true });
     fs.mkdirSync(this.uploads, { recursive: true });
+    fs.mkdirSync(this.scratch, { recursive: true, mode: 0o700 });
     fs.mkdirSync(this.secrets, { recursive: true, mode: 0o700 });
   }
 }

@@ -64,6 +64,8 @@ export function createLocalTranscription(deps: {
   env: NodeJS.ProcessEnv;
   matcher: VoiceMatcher;
   log?: (line: string) => void;
+  /** Where decoders keep their working files (the data folder's scratch; default the OS temp folder). */
+  scratchDir?: string;
 }): TranscriptionEngine {
   const recognizers = new Map<string, Recognizer>();
   let vad: SileroVad | null = null;
@@ -73,7 +75,7 @@ export function createLocalTranscription(deps: {
     const id = engine.model.id;
     let recognizer = recognizers.get(id);
     if (!recognizer) {
-      if (id === POCKETSPHINX_ID) recognizer = createPocketSphinxRecognizer({ env: deps.env });
+      if (id === POCKETSPHINX_ID) recognizer = createPocketSphinxRecognizer({ env: deps.env, tempDir: deps.scratchDir });
       else if (engine.descriptor.createRecognizer) recognizer = engine.descriptor.createRecognizer();
       else throw new JobFailure(`No engine implementation for model "${id}".`);
       recognizers.set(id, recognizer);

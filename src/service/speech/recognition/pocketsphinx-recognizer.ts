@@ -26,6 +26,8 @@ export interface PocketSphinxRecognizerOptions {
   /** A pause this long starts a new segment. Default 0.6 s. */
   segmentPauseSeconds?: number;
   env?: NodeJS.ProcessEnv;
+  /** Folder for the decoders' private folders (default the OS temp folder). */
+  tempDir?: string;
 }
 
 /**
@@ -48,7 +50,7 @@ export function createPocketSphinxRecognizer(options: PocketSphinxRecognizerOpti
   const getPool = () => {
     if (!pool) {
       const model = assertPocketSphinxAvailable(options.env);
-      pool = new DecoderPool({ model, args }, workers);
+      pool = new DecoderPool({ model, args, tempDir: options.tempDir }, workers);
     }
     return pool;
   };
@@ -60,6 +62,7 @@ export function createPocketSphinxRecognizer(options: PocketSphinxRecognizerOpti
       args,
       workers,
       espeak: (options.env ?? process.env).TAKELINE_ESPEAK_NG || 'espeak-ng',
+      tempDir: options.tempDir,
     });
     return (await vocabulary.poolFor(words))?.pool ?? getPool();
   };

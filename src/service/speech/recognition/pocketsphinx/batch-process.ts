@@ -30,6 +30,11 @@ export interface BatchProcessOptions {
   grammar?: boolean;
   /** Restart after this many utterances, which bounds the output files and decoder state. */
   maxUtterances?: number;
+  /**
+   * Where the process's private folder (the utterances' audio) goes; default the OS temp folder. The
+   * service gives its data folder's scratch, which start-up empties after a crash.
+   */
+  tempDir?: string;
 }
 
 export interface UtteranceResult {
@@ -123,7 +128,7 @@ export class BatchProcess {
 
   private start(): void {
     const { model, args, grammar } = this.options;
-    this.dir = mkdtempSync(path.join(os.tmpdir(), 'takeline-pocketsphinx-'));
+    this.dir = mkdtempSync(path.join(this.options.tempDir ?? os.tmpdir(), 'takeline-pocketsphinx-'));
     const ctl = path.join(this.dir, 'ctl.fifo');
     const fsgctl = path.join(this.dir, 'fsg.fifo');
     execFileSync('mkfifo', grammar ? [ctl, fsgctl] : [ctl]);

@@ -23,6 +23,8 @@ export interface VocabularyDecodersOptions {
   keep?: number;
   /** A pool unused this long is closed (its processes hold ~120 MB each). Default 120 s. */
   idleSeconds?: number;
+  /** Folder for the pools' dictionaries and decoders' folders (default the OS temp folder). */
+  tempDir?: string;
 }
 
 interface Entry {
@@ -77,7 +79,7 @@ export class VocabularyDecoders {
     const phones = await espeakPronunciations(words, this.options.espeak);
     const entries = [...(phones ?? [])].map(([word, p]) => ({ word, phones: p }));
     if (entries.length === 0) return null;
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'takeline-vocabulary-'));
+    const dir = mkdtempSync(path.join(this.options.tempDir ?? os.tmpdir(), 'takeline-vocabulary-'));
     const dict = path.join(dir, 'dictionary.dict');
     copyFileSync(model.dict, dict);
     appendFileSync(dict, dictionaryLines(entries));
@@ -86,7 +88,7 @@ export class VocabularyDecoders {
     const control = path.join(dir, 'lm.ctl');
     writeFileSync(control, languageModelControl(classes, model.lm));
     const pool = new DecoderPool(
-      { model: { ...model, dict }, args: { ...this.options.args, '-lmctl': control, '-lmname': 'base' } },
+      { model: { ...model, dict }, args: { ...this.options.args, '-lmctl': control, '-lmname': 'base' }, tempDir: this.options.tempDir },
       this.options.workers,
     );
     return { pool, dir, entries };
