@@ -25,13 +25,6 @@ export function publicRun(run: RunRecord): AnalysisRun {
 
 /** What the routes and the transcription jobs ask of the analysis: queue a run, read its document. */
 export class AnalysisService {
-  /**
-   * Serialized documents, by session and query, valid while nothing was written through the store and the
-   * session's status is the same: clients poll a running analysis often (and the studio every few
-   * seconds), and a long recording's document is hundreds of kilobytes to parse and write again.
-   */
-  private readonly cache = new Map<string, { key: string; bytes: Buffer }>();
-
   constructor(
     private readonly db: Db,
     private readonly store: AnalysisStore,
@@ -92,23 +85,6 @@ export class AnalysisService {
    * earlier one completed, the complete document is served with `last_failure` naming the failed run, so a
    * failed re-run never hides the results the user already had.
    */
-  /**
-   * `intelligence()` as UTF-8 JSON, from the cache while it is current. Kept encoded: the document of a
-   * long recording is ~270 KB with non-ASCII text, and encoding it cost ~0.6 ms of every poll.
-   */
-  intelligenceBytes(sessionId: string, runId?: string): Buffer {
-    const summary = this.sessions.summary(sessionId);
-    if (!summary) throw new HttpError(404, 'Transcription session not found.');
-    const slot = `${sessionId}:${runId ?? ''}`;
-    const key = `${this.store.revision}:${summary.status}`;
-    const hit = this.cache.get(slot);
-    if (hit?.key === key) return hit.bytes;
-    const bytes = Buffer.from(JSON.stringify(this.intelligence(sessionId, runId)));
-    if (this.cache.size >= 16) this.cache.delete(this.cache.keys().next().value!);
-    this.cache.set(slot, { key, bytes });
-    return bytes;
-  }
-
   intelligence(sessionId: string, runId?: string): Intelligence {
     const summary = this.sessions.summary(sessionId);
     if (!summary) throw new HttpError(404, 'Transcription session not found.');

@@ -36,14 +36,14 @@ export function intelligenceRouter(ctx: ServiceContext): Router {
     sendConditionalJson(req, res, etag, () =>
       ctx.documents.bytes(`${session_id}:intelligence:${run_id ?? ''}`, etag, () => {
         const summary = sessionOr404(req);
-        const intelligence = ctx.analysis.intelligenceBytes(summary.id, run_id);
-        const rest = JSON.stringify({
-          speaker_map: ctx.speakerMap(summary.id),
-          project: { ...summary.project, speakers: ctx.projects.speakers(summary.project.id) },
-        });
-        // The (cached, encoded) analysis is spliced in as bytes rather than parsed, written and encoded again.
-        const head = Buffer.from(`{"id":${JSON.stringify(summary.id)},"intelligence":`);
-        return Buffer.concat([head, intelligence, Buffer.from(`,${rest.slice(1)}`)]);
+        return Buffer.from(
+          JSON.stringify({
+            id: summary.id,
+            intelligence: ctx.analysis.intelligence(summary.id, run_id),
+            speaker_map: ctx.speakerMap(summary.id),
+            project: { ...summary.project, speakers: ctx.projects.speakers(summary.project.id) },
+          }),
+        );
       }),
     );
   });
