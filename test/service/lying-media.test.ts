@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { multipartBody, rawRequest, startServiceProcess, type ServiceProcess } from '../helpers/service';
 import { audioDir } from '../helpers/paths';
 import { tempDir } from '../helpers/temp';
+import { tone } from '../helpers/signals';
+import { encodeSamples, wavHeader } from '../../src/service/media/wav';
 
 const SOURCE = path.join(audioDir, 'asr', 'amateur_LJ001-0001.flac');
 
@@ -14,24 +16,8 @@ function ffmpeg(args: string[]): void {
 
 /** A 16-bit mono WAV whose header claims `claimedSeconds` but holds one second of tone. */
 function lyingWav(claimedSeconds: number): Buffer {
-  const rate = 16000;
-  const data = Buffer.alloc(rate * 2);
-  for (let i = 0; i < rate; i++) data.writeInt16LE(Math.round(4000 * Math.sin((2 * Math.PI * 300 * i) / rate)), i * 2);
-  const claimed = claimedSeconds * rate * 2;
-  const head = Buffer.alloc(44);
-  head.write('RIFF', 0);
-  head.writeUInt32LE(Math.min(0xffffffff, 36 + claimed), 4);
-  head.write('WAVEfmt ', 8);
-  head.writeUInt32LE(16, 16);
-  head.writeUInt16LE(1, 20);
-  head.writeUInt16LE(1, 22);
-  head.writeUInt32LE(rate, 24);
-  head.writeUInt32LE(rate * 2, 28);
-  head.writeUInt16LE(2, 32);
-  head.writeUInt16LE(16, 34);
-  head.write('data', 36);
-  head.writeUInt32LE(claimed, 40);
-  return Buffer.concat([head, data]);
+  const format = { sampleRate: 16000, channels: 1, sampleFormat: 's16' } as const;
+  return Buffer.concat([wavHeader(format, claimedSeconds * format.sampleRate), encodeSamples(tone(300, 1, format.sampleRate, 4000 / 32768), 's16')]);
 }
 
 interface Upload {

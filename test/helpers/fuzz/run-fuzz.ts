@@ -3,6 +3,8 @@ import fc from 'fast-check';
 import { contractRequests, multipart, type FuzzFixtures, type FuzzRequest, type OpenApiDoc, type Operation } from './requests';
 import { problemsOf, type Answer } from './checks';
 import { DataSnapshot } from './data-snapshot';
+import { encodeWav } from '../../../src/service/media/wav';
+import { tone } from '../signals';
 
 export interface FuzzFailure {
   request: { operation: string; method: string; path: string; headers: Record<string, string>; notes: string[]; body?: string };
@@ -100,24 +102,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
 
 /** A one-second 16 kHz WAV of a quiet tone: the smallest recording every route accepts. */
 export function tinyWav(seconds = 1, rate = 16000): Buffer {
-  const frames = Math.round(seconds * rate);
-  const data = Buffer.alloc(frames * 2);
-  for (let i = 0; i < frames; i++) data.writeInt16LE(Math.round(3000 * Math.sin((2 * Math.PI * 220 * i) / rate)), i * 2);
-  const head = Buffer.alloc(44);
-  head.write('RIFF', 0);
-  head.writeUInt32LE(36 + data.length, 4);
-  head.write('WAVE', 8);
-  head.write('fmt ', 12);
-  head.writeUInt32LE(16, 16);
-  head.writeUInt16LE(1, 20);
-  head.writeUInt16LE(1, 22);
-  head.writeUInt32LE(rate, 24);
-  head.writeUInt32LE(rate * 2, 28);
-  head.writeUInt16LE(2, 32);
-  head.writeUInt16LE(16, 34);
-  head.write('data', 36);
-  head.writeUInt32LE(data.length, 40);
-  return Buffer.concat([head, data]);
+  return encodeWav(tone(220, seconds, rate, 3000 / 32768), { sampleRate: rate, channels: 1, sampleFormat: 's16' });
 }
 
 /** Seeds a service with one project, a transcribed session and a dub with lines, and returns their ids. */
