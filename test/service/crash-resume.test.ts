@@ -48,9 +48,9 @@ describe('kill -9 during work', () => {
       await svc.kill();
       kept = checkpoints();
       svc = await startServiceProcess({ dataDir: svc.dataDir });
-      const resumed = await waitFor(async () => /resuming with (\d+) recognized chunks kept/.exec(svc.output())?.[1], 'the resume line', 60_000).catch((error: Error) => {
-        // The restarted service's log says where it stopped.
-        throw new Error(`${error.message}\n${svc.output().slice(-3000)}`);
+      const resumed = await waitFor(async () => /resuming with (\d+) recognized chunks kept/.exec(svc.output())?.[1], 'the resume line', 60_000).catch(async (error: Error) => {
+        // The job's state and the restarted service's log say where it stopped.
+        throw new Error(`${error.message} after kill ${kill + 1} (kept ${kept}): ${JSON.stringify(await session())}\n${svc.output().slice(-3000)}`);
       });
       resumedWith.push(Number(resumed));
       expect(Number(resumed)).toBe(kept);

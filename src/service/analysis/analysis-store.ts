@@ -130,6 +130,12 @@ export class AnalysisStore {
     );
   }
 
+  /** Stored parts and lines of a run: its checkpoints, counted (a resumed run that adds to them got further). */
+  keptWork(runId: string): number {
+    const row = this.db.prepare('SELECT (SELECT count(*) FROM analysis_parts WHERE run_id = ?) + (SELECT count(*) FROM analysis_lines WHERE run_id = ?) AS n').get(runId, runId);
+    return (row as { n: number }).n;
+  }
+
   finish(runId: string, status: 'complete' | 'failed' | 'unavailable', error: string | null, stage: string = status): void {
     this.revisionCounter++;
     this.db

@@ -45,7 +45,7 @@ function openWav(file: string): WavSource {
  */
 export function registerRevoiceJob(runner: JobRunner, deps: RevoiceDeps): void {
   const { store } = deps;
-  runner.register(DUB_REVOICE_JOB, async ({ job, signal, progress }) => {
+  runner.register(DUB_REVOICE_JOB, { keptWork: (job) => store.checkpoints(String(job.payload.revoice_id)).length }, async ({ job, signal, progress }) => {
     const revoice = store.revoice(String(job.payload.revoice_id));
     const dub = revoice ? store.dubById(revoice.dubId) : null;
     if (!revoice || !dub) throw new JobFailure('The dub was deleted.');

@@ -46,6 +46,35 @@ describe('JobRunner after interruptions', () => {
     await runner.stop();
   });
 
+  it('counts kept checkpoints as getting further even when the progress fraction stood still', async () => {
+    // Chunks finish out of order: a kill can land after a new chunk was kept but before the in-order
+    // progress moved. Three such kills are a job making progress, not a crash loop.
+    const db = setup();
+    const lines: string[] = [];
+    let kept = 0;
+    const keptRunner = () => {
+      const runner = new JobRunner(db, { log: (line) => lines.push(line) });
+      runner.register('work', { keptWork: () => kept }, async () => new Promise<void>(() => {}));
+      return runner;
+    };
+    const id = crashed(db, keptRunner(), 3, 0.4, 0.4, 2);
+    for (let kill = 0; kill < 3; kill++) {
+      kept++;
+      db.prepare("UPDATE jobs SET status = 'running' WHERE id = ?").run(id);
+      const runner = keptRunner();
+      runner.start();
+      expect(runner.get(id)!.status).toBe('running');
+      expect(db.prepare('SELECT best_kept_work, stalled_interruptions FROM jobs WHERE id = ?').get(id)).toEqual({ best_kept_work: kept, stalled_interruptions: 1 });
+    }
+    // Kept work that stays put with the progress counts towards the crash loop again, and says so in the log.
+    for (let kill = 0; kill < 2; kill++) {
+      db.prepare("UPDATE jobs SET status = 'running' WHERE id = ?").run(id);
+      keptRunner().start();
+    }
+    expect(db.prepare('SELECT status, stalled_interruptions FROM jobs WHERE id = ?').get(id)).toEqual({ status: 'failed', stalled_interruptions: 3 });
+    expect(lines).toEqual([expect.stringMatching(/^job .* \(work\) failed: interrupted 3 times at the same point$/)]);
+  });
+
   it('queues a failed job again on retry, with its payload; refuses while the newest has not failed', async () => {
     const db = setup();
     const runner = new JobRunner(db);

@@ -26,6 +26,16 @@ export interface JobContext {
 
 export type JobHandler = (ctx: JobContext) => Promise<void>;
 
+export interface JobKindOptions {
+  /**
+   * How much finished work the kind has kept for a job (its checkpoints: chunks, lines, stages). Read at a
+   * restart: more of it than at the previous interruption means the job got further, whatever its progress
+   * fraction says (that one is advisory, written a few times a second and not in step with the checkpoints,
+   * e.g. when chunks finish out of order).
+   */
+  keptWork?: (job: JobRecord) => number;
+}
+
 /** An error whose message is meant for the user (why a recording could not be processed). */
 export class JobFailure extends Error {}
 
@@ -45,6 +55,7 @@ const PROGRESS_EPSILON = 0.001;
  */
 export class JobRunner extends EventEmitter<JobEvents> {
   private readonly handlers = new Map<string, JobHandler>();
+  private readonly kinds = new Map<string, JobKindOptions>();
   private readonly running = new Map<string, { controller: AbortController; done: Promise<void>; requeue: boolean }>();
   private started = false;
   private stopping = false;
@@ -56,8 +67,12 @@ export class JobRunner extends EventEmitter<JobEvents> {
     super();
   }
 
-  register(kind: string, handler: JobHandler): void {
+  register(kind: string, handler: JobHandler): void;
+  register(kind: string, options: JobKindOptions, handler: JobHandler): void;
+  register(kind: string, ...args: [JobHandler] | [JobKindOptions, JobHandler]): void {
+    const [options, handler] = args.length === 1 ? [{}, args[0]] : args;
     this.handlers.set(kind, handler);
+    this.kinds.set(kind, options);
   }
 
   enqueue(kind: string, sessionId: string, payload: Record<string, unknown> = {}): string {
@@ -82,13 +97,20 @@ export class JobRunner extends EventEmitter<JobEvents> {
     // A job that got further than before the previous interruption is making progress (checkpoints keep
     // it): its count of interruptions starts again. Only one dying at the same point again and again is
     // crash-looping. (`attempts` still counts every run: revoice marks what each run rendered with it.)
-    this.db
-      .prepare("UPDATE jobs SET stalled_interruptions = CASE WHEN progress > best_progress + ? THEN 1 ELSE stalled_interruptions + 1 END, best_progress = max(best_progress, progress) WHERE status = 'running'")
-      .run(PROGRESS_EPSILON);
+    const interrupted = this.db.prepare("SELECT id, kind FROM jobs WHERE status = 'running'").all() as Array<{ id: string; kind: string }>;
+    const further = this.db.prepare(
+      'UPDATE jobs SET stalled_interruptions = CASE WHEN progress > best_progress + ? OR ? > best_kept_work THEN 1 ELSE stalled_interruptions + 1 END, best_progress = max(best_progress, progress), best_kept_work = max(best_kept_work, ?) WHERE id = ?',
+    );
+    for (const { id, kind } of interrupted) {
+      const keptWork = this.kinds.get(kind)?.keptWork;
+      const kept = keptWork ? keptWork(this.get(id)!) : 0;
+      further.run(PROGRESS_EPSILON, kept, kept, id);
+    }
     const crashLooping = this.db.prepare("SELECT id, stalled_interruptions AS n FROM jobs WHERE status = 'running' AND stalled_interruptions >= ?").all(MAX_ATTEMPTS) as Array<{ id: string; n: number }>;
     for (const { id, n } of crashLooping) {
       const job = this.get(id)!;
       this.finish(job, 'failed', `Processing was interrupted ${n} times at the same point (${Math.round(job.progress * 100)}%); retry it to try again.`);
+      this.options.log?.(`job ${id} (${job.kind}) failed: interrupted ${n} times at the same point`);
       this.emit('settled', job);
     }
     this.db.prepare("UPDATE jobs SET status = 'queued' WHERE status = 'running'").run();

@@ -292,4 +292,13 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
       );
     `,
   },
+  {
+    version: 10,
+    name: 'jobs: the most kept work (checkpoints) seen at an interruption',
+    sql: `
+      -- Read at a restart with best_progress: a job that kept more checkpoints than at its previous
+      -- interruption got further even when its advisory progress fraction did not move.
+      ALTER TABLE jobs ADD COLUMN best_kept_work INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
 ];

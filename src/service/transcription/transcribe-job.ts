@@ -32,7 +32,7 @@ export function registerTranscribeJob(ctx: ServiceContext, runner: JobRunner, af
     }
   };
 
-  runner.register(TRANSCRIBE_JOB, async ({ job, signal, progress }: JobContext) => {
+  runner.register(TRANSCRIBE_JOB, { keptWork: (job) => checkpoints.count(job.session_id) + checkpoints.stages(job.session_id).length }, async ({ job, signal, progress }: JobContext) => {
     const sessionId = job.session_id;
     const stored = ctx.sessions.storedName(sessionId);
     const summary = ctx.sessions.summary(sessionId);
