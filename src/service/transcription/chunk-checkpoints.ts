@@ -1,6 +1,7 @@
 import type { Db } from '../storage/database';
 import type { DiarizationResult, RecognizedSegment, Recognizer, Span } from '../speech/types';
 import type { DiarizationCheckpoints } from './diarization-checkpoints';
+import type { ChunkPlan, ChunkPlanCheckpoints } from '../speech/pipeline/transcribe';
 
 /**
  * Per-chunk checkpoints of a transcription: each chunk's recognized segments are kept as soon as they
@@ -12,6 +13,8 @@ import type { DiarizationCheckpoints } from './diarization-checkpoints';
 export interface ChunkCheckpoints {
   get(offset: number, samples: number): RecognizedSegment[] | null;
   put(offset: number, samples: number, segments: RecognizedSegment[]): void;
+  /** Where the chunking stood, so a resumed run does not run the VAD again over what it covered. */
+  plan?: ChunkPlanCheckpoints;
 }
 
 /** The recognizer, answering from checkpoints where it can and checkpointing every new result. */
@@ -55,35 +58,42 @@ export class TranscriptionCheckpointStore {
           .prepare('INSERT OR REPLACE INTO transcription_checkpoints (session_id, context, offset_ms, samples, segments_json) VALUES (?, ?, ?, ?, ?)')
           .run(sessionId, context, Math.round(offset * 1000), samples, JSON.stringify(segments));
       },
+      // One row, replaced as the run goes on (beside diarization's steps, under the recognition context).
+      plan: {
+        load: () => this.stage<ChunkPlan>(sessionId, context, 'chunk-plan'),
+        save: (plan) => this.saveStage(sessionId, context, 'chunk-plan', plan),
+      },
     };
   }
 
   /** Diarization's steps, per session and diarization context (the speaker-count hints). */
   diarization(sessionId: string, context: string): DiarizationCheckpoints {
-    const get = <T>(stage: string): T | null => {
-      const row = this.db
-        .prepare('SELECT value_json FROM transcription_stage_checkpoints WHERE session_id = ? AND context = ? AND stage = ?')
-        .get(sessionId, context, stage) as { value_json: string } | undefined;
-      return row ? (JSON.parse(row.value_json) as T) : null;
-    };
-    const put = (stage: string, value: unknown) => {
-      this.db
-        .prepare('INSERT OR REPLACE INTO transcription_stage_checkpoints (session_id, context, stage, value_json) VALUES (?, ?, ?, ?)')
-        .run(sessionId, context, stage, JSON.stringify(value));
-    };
     return {
-      speech: () => get<Span[]>('diarization-speech'),
-      saveSpeech: (spans) => put('diarization-speech', spans),
-      result: () => get<DiarizationResult>('diarization'),
-      saveResult: (result) => put('diarization', result),
+      speech: () => this.stage<Span[]>(sessionId, context, 'diarization-speech'),
+      saveSpeech: (spans) => this.saveStage(sessionId, context, 'diarization-speech', spans),
+      result: () => this.stage<DiarizationResult>(sessionId, context, 'diarization'),
+      saveResult: (result) => this.saveStage(sessionId, context, 'diarization', result),
     };
+  }
+
+  private stage<T>(sessionId: string, context: string, stage: string): T | null {
+    const row = this.db
+      .prepare('SELECT value_json FROM transcription_stage_checkpoints WHERE session_id = ? AND context = ? AND stage = ?')
+      .get(sessionId, context, stage) as { value_json: string } | undefined;
+    return row ? (JSON.parse(row.value_json) as T) : null;
+  }
+
+  private saveStage(sessionId: string, context: string, stage: string, value: unknown): void {
+    this.db
+      .prepare('INSERT OR REPLACE INTO transcription_stage_checkpoints (session_id, context, stage, value_json) VALUES (?, ?, ?, ?)')
+      .run(sessionId, context, stage, JSON.stringify(value));
   }
 
   count(sessionId: string): number {
     return (this.db.prepare('SELECT count(*) AS n FROM transcription_checkpoints WHERE session_id = ?').get(sessionId) as { n: number }).n;
   }
 
-  /** The diarization steps kept for a session, whatever their context ('diarization-speech', 'diarization'). */
+  /** The steps kept for a session, whatever their context ('diarization-speech', 'diarization', 'chunk-plan'). */
   stages(sessionId: string): string[] {
     return (this.db.prepare('SELECT stage FROM transcription_stage_checkpoints WHERE session_id = ? ORDER BY stage DESC').all(sessionId) as Array<{ stage: string }>).map((r) => r.stage);
   }

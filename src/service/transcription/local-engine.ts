@@ -155,6 +155,8 @@ export function createLocalTranscription(deps: {
           signal: request.signal,
           onProgress,
           onSegment: (segment) => request.onSegment?.(segment),
+          // A plan cut with other VAD settings would not match this run's.
+          plan: requestVad ? undefined : request.checkpoints?.plan,
           onDiarization: (result) => {
             profiles = result.profiles;
             request.onTurns?.(result.turns);

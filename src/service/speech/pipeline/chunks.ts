@@ -29,6 +29,11 @@ export class ChunkMerger {
     return this.current ? { ...this.current } : null;
   }
 
+  /** Goes on from where another merger stood (its `pending`), e.g. in a resumed run. */
+  restore(pending: Span | null): void {
+    this.current = pending ? { ...pending } : null;
+  }
+
   push(span: Span): Span[] {
     const cur = this.current;
     if (

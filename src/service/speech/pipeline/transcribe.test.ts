@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveMediaTools } from '../../media/tools';
 import type { Diarizer, RecognizedSegment, Recognizer, Span, VoiceActivityDetector } from '../types';
 import { SAMPLE_RATE } from '../types';
-import { SileroVad } from '../vad/silero';
-import { transcribeBlocks, transcribeFile, type TranscribeStage } from './transcribe';
+import { SileroVad, type StreamingVoiceActivityDetector, type VadSnapshot } from '../vad/silero';
+import { transcribeBlocks, transcribeFile, type ChunkPlan, type TranscribeStage } from './transcribe';
 
 /*
  * Fakes with exact, checkable behaviour. The test audio is tone bursts: a 300 Hz tone stands for one voice
@@ -350,4 +350,69 @@ describe('transcribeFile with the real Silero VAD', () => {
       expect(recognizer.calls.some((c) => c.end > 6.1 && c.start < 7.9)).toBe(false);
     },
   );
+});
+
+const longFile = join(shared, 'audio/long/read_speech_concat.flac');
+
+/** The real Silero VAD, counting the samples its streams are fed. */
+class CountingVad implements StreamingVoiceActivityDetector {
+  fed = 0;
+  constructor(private readonly inner: SileroVad) {}
+  detect(pcm: Float32Array, options?: { offset?: number }) {
+    return this.inner.detect(pcm, options);
+  }
+  stream(options?: { offset?: number; resume?: VadSnapshot }) {
+    const stream = this.inner.stream(options);
+    const push = stream.push.bind(stream);
+    stream.push = (pcm) => {
+      this.fed += pcm.length;
+      return push(pcm);
+    };
+    return stream;
+  }
+}
+
+describe('a resumed run with a kept chunk plan', () => {
+  it.skipIf(!existsSync(longFile))(
+    'hands on the same chunks and writes the same transcript, running the VAD only after the plan',
+    async () => {
+      const file = join(dir, 'read-100s.wav');
+      ffmpeg(['-t', '100', '-i', longFile, '-ac', '1', '-ar', '16000', file]);
+      const silero = new SileroVad();
+      try {
+        const saved: ChunkPlan[] = [];
+        // Sentences written by the pipeline (pitch cues and pauses), as for PocketSphinx.
+        const first = Object.assign(new FakeRecognizer(), { writesText: false });
+        const firstVad = new CountingVad(silero);
+        const firstDiarizer = new ToneDiarizer();
+        const whole = await transcribeFile(file, { tools, vad: firstVad, recognizer: first, diarizer: firstDiarizer }, { plan: { load: () => null, save: (p) => saved.push(JSON.parse(JSON.stringify(p))) } });
+        expect(firstVad.fed).toBe(100 * SAMPLE_RATE);
+        // A plan is kept each time chunks are handed on.
+        expect(saved.length).toBeGreaterThan(4);
+        for (const at of [1, Math.floor(saved.length / 2), saved.length - 1]) {
+          const plan = saved[at]!;
+          const again = Object.assign(new FakeRecognizer(), { writesText: false });
+          const vad = new CountingVad(silero);
+          const diarizer = new ToneDiarizer();
+          const resumed = await transcribeFile(file, { tools, vad, recognizer: again, diarizer }, { plan: { load: () => plan, save: () => {} } });
+          expect(vad.fed).toBe(100 * SAMPLE_RATE - plan.vad.samples);
+          expect(again.calls).toEqual(first.calls);
+          expect(diarizer.seen!.speech).toEqual(firstDiarizer.seen!.speech);
+          expect(resumed).toEqual(whole);
+        }
+      } finally {
+        await silero.close();
+      }
+    },
+    120_000,
+  );
+
+  it('cuts its chunks anew when the VAD cannot resume a stream', async () => {
+    const plan = { vad: { engine: 'silero-v5', samples: 16_000 } as VadSnapshot, pending: null, speech: [{ start: 0, end: 0.5 }], chunks: [{ start: 0, end: 0.5 }] };
+    const recognizer = new FakeRecognizer();
+    const planned = await transcribeFile(join(dir, 'tones.m4a'), { tools, vad: new EnergyVad(), recognizer }, { plan: { load: () => plan, save: () => {} } });
+    const plain = await transcribeFile(join(dir, 'tones.m4a'), { tools, vad: new EnergyVad(), recognizer: new FakeRecognizer() });
+    expect(planned).toEqual(plain);
+    expect(recognizer.calls.some((c) => c.start === 0 && c.end === 0.5)).toBe(false);
+  });
 });

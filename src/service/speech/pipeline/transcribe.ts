@@ -19,6 +19,7 @@ import { openVadStream } from './vadStream';
 import { SentenceWriter } from '../text/readable';
 import { writtenForms } from '../text/casing';
 import { pitchTrack, wordEndFalls, type PitchTrack } from '../text/pitch-cues';
+import type { VadSnapshot, VoiceActivityStream } from '../vad/silero';
 
 /**
  * decode (ffmpeg, streamed) → VAD (streamed) → chunks → recognizer (in parallel, results in order)
@@ -49,6 +50,25 @@ export interface TranscribeDeps {
 
 export type TranscribeStage = 'recognize' | 'diarize' | 'done';
 
+/**
+ * Where voice activity detection and chunking stood in a run of a durable transcription: a resumed run
+ * hands the same chunks on again (their recognitions come from the chunk checkpoints) and runs the VAD
+ * only on the audio after `vad.samples`, from the VAD's saved state, so it cuts the same chunks after it.
+ */
+export interface ChunkPlan {
+  vad: VadSnapshot;
+  /** The chunk still open to merging. */
+  pending: Span | null;
+  /** Every speech span found and every chunk handed on before the VAD's position, in order. */
+  speech: Span[];
+  chunks: Span[];
+}
+
+export interface ChunkPlanCheckpoints {
+  load(): ChunkPlan | null;
+  save(plan: ChunkPlan): void;
+}
+
 export interface TranscribeOptions {
   /** Recorded on the transcript; the engine decides what it can recognize. Default 'en'. */
   language?: string;
@@ -69,6 +89,8 @@ export interface TranscribeOptions {
   /** The diarizer's result with its labels renamed to the transcript's (S1 = first to speak). */
   onDiarization?: (result: DiarizationResult) => void;
   chunks?: ChunkOptions;
+  /** Kept and updated as chunks are handed on (a durable job); needs a VAD that can resume its stream. */
+  plan?: ChunkPlanCheckpoints;
 }
 
 export async function transcribeFile(
@@ -119,9 +141,17 @@ export async function transcribeBlocks(
   const expected = options.expectedSeconds ?? null;
   const recognizeShare = diarizer ? 0.9 : 0.97;
   const store: PcmStore = diarizer ? new RetainedPcm(expected) : new WindowedPcm();
-  const vad = openVadStream(deps.vad);
   const merger = new ChunkMerger(options.chunks);
   const speech: Span[] = [];
+  // Every chunk handed on, for the plan; those of a kept plan are handed on again as their audio arrives.
+  const handed: Span[] = [];
+  const { vad, resumed } = openPlannedVad(deps.vad, options.plan, expected);
+  const replayUntil = resumed?.vad.samples ?? 0;
+  const planned: Span[] = resumed ? [...resumed.chunks] : [];
+  if (resumed) {
+    speech.push(...resumed.speech);
+    merger.restore(resumed.pending);
+  }
   const queue = new OrderedRecognition(recognizer, concurrency, {
     prompt: options.prompt,
     vocabulary: options.vocabulary,
@@ -143,9 +173,10 @@ export async function transcribeBlocks(
   // A concurrent diarizer may take the retained buffer while chunks are still queued, so those are copies
   // (at most a few chunks); otherwise the store's reads are handed on as they are.
   const ownChunks = diarizer?.concurrent === true;
-  let pendingChunk: Span | null = null;
+  let pendingChunk: Span | null = resumed?.pending ?? null;
   const submit = (chunks: Span[]) => {
     for (const chunk of chunks) {
+      handed.push(chunk);
       const pcm = store.read(toSample(chunk.start), toSample(chunk.end));
       for (const piece of splitAtQuietPoints(pcm, chunk, options.chunks)) {
         const samples = store.read(toSample(piece.start), toSample(piece.end));
@@ -153,31 +184,45 @@ export async function transcribeBlocks(
       }
     }
   };
+  // Audio before the VAD's open speech, the merger's open chunk and the next kept chunk can never be read again.
+  const release = () => store.release(toSample(Math.min(vad.settledUntil, pendingChunk?.start ?? Infinity, planned[0]?.start ?? Infinity)));
   const onSpans = (spans: Span[]) => {
+    const before = handed.length;
     for (const span of spans) {
       speech.push(span);
       submit(merger.push(span));
       pendingChunk = merger.pending;
     }
-    // Audio before both the VAD's open speech and the merger's open chunk can never be read again.
-    store.release(toSample(Math.min(vad.settledUntil, pendingChunk?.start ?? Infinity)));
+    release();
+    if (handed.length > before && options.plan && vad.snapshot) {
+      options.plan.save({ vad: vad.snapshot(), pending: merger.pending, speech: [...speech], chunks: [...handed] });
+    }
   };
   const frontier = () =>
-    Math.min(queue.frontier ?? Infinity, pendingChunk?.start ?? Infinity, vad.settledUntil);
+    Math.min(queue.frontier ?? Infinity, planned[0]?.start ?? Infinity, pendingChunk?.start ?? Infinity, vad.settledUntil);
   function reportRecognized() {
     if (expected) report((recognizeShare * Math.min(frontier(), expected)) / expected, 'recognize');
   }
 
   try {
+    let received = 0;
     for await (const block of blocks) {
       if (signal.aborted) break;
       store.append(block);
-      onSpans(await vad.push(block));
+      // Audio the kept plan covers: its chunks are handed on once their audio is in; the VAD already saw it.
+      const covered = Math.min(block.length, Math.max(0, replayUntil - received));
+      received += block.length;
+      let ready = 0;
+      while (ready < planned.length && toSample(planned[ready]!.end) <= store.length) ready++;
+      if (ready > 0) submit(planned.splice(0, ready));
+      if (covered < block.length) onSpans(await vad.push(covered > 0 ? block.subarray(covered) : block));
+      else release();
       reportRecognized();
       // Backpressure: do not run far ahead of the recognizer (bounds memory without a diarizer).
       await queue.waitForRoom(concurrency + 4);
     }
     if (signal.aborted) throw abortReason(signal);
+    if (planned.length > 0) submit(planned.splice(0));
     onSpans(await vad.finish());
     submit(merger.finish());
     queue.close();
@@ -238,6 +283,26 @@ export async function transcribeBlocks(
     speakers,
     engine: recognizer.id,
   };
+}
+
+/**
+ * The VAD stream, going on from the kept plan when there is one it can use (the VAD can resume its state, and
+ * the plan lies inside the recording); otherwise a fresh stream and no plan: the run cuts its chunks anew.
+ */
+function openPlannedVad(
+  detector: VoiceActivityDetector,
+  plan: ChunkPlanCheckpoints | undefined,
+  expectedSeconds: number | null,
+): { vad: VoiceActivityStream; resumed: ChunkPlan | null } {
+  const kept = plan?.load() ?? null;
+  if (kept && (expectedSeconds === null || kept.vad.samples <= toSample(expectedSeconds) + SAMPLE_RATE)) {
+    try {
+      return { vad: openVadStream(detector, { resume: kept.vad }), resumed: kept };
+    } catch {
+      // Another VAD engine, or a snapshot from another version: start over.
+    }
+  }
+  return { vad: openVadStream(detector), resumed: null };
 }
 
 /** Carries the transcript's labels over to the diarizer's turns and profiles; unheard voices follow. */

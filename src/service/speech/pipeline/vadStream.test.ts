@@ -24,7 +24,7 @@ describe('openVadStream over a non-streaming detector', () => {
     pcm.fill(1, 16_000 * 1, 16_000 * 2); // 1–2 s
     pcm.fill(1, 16_000 * 2.5, 16_000 * 4.5); // 2.5–4.5 s crosses the 3 s window edge
     pcm.fill(1, 16_000 * 6, 16_000 * 9); // 6–9 s crosses 6 s... and 9 s edges
-    const stream = openVadStream(thresholdVad, 3);
+    const stream = openVadStream(thresholdVad, { windowSeconds: 3 });
     const spans: Span[] = [];
     for (let i = 0; i < pcm.length; i += 5_000)
       spans.push(...(await stream.push(pcm.subarray(i, i + 5_000))));

