@@ -1,6 +1,8 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { multipartBody, rawRequest, startServiceProcess, type ServiceProcess } from '../helpers/service';
+import { audioDir } from '../helpers/paths';
 import { tempDir } from '../helpers/temp';
 import { twoReadersFile } from '../helpers/two-readers';
 
@@ -163,6 +165,27 @@ describe('conditional GETs of the session and analysis documents', { timeout: 60
     const renamed = await revalidate(url, tag);
     expect(renamed.status).toBe(200);
     expect(renamed.body.project.speakers.map((s: { name: string }) => s.name)).toContain('Grace Hopper');
+
+    // Another recording (another project) transcribed and analysed meanwhile leaves this document's ETag alone
+    // (once this one's new run is over).
+    const settled = async (at: string) => {
+      for (const end = Date.now() + 300_000; Date.now() < end; await new Promise((r) => setTimeout(r, 300))) {
+        const res = await get(at);
+        const body = await res.json();
+        if (['complete', 'failed', 'unavailable'].includes(body.intelligence.status)) return { etag: res.headers.get('etag')!, status: body.intelligence.status as string };
+      }
+      throw new Error(`the analysis at ${at} did not settle`);
+    };
+    const quiet = await settled(url);
+    const other = multipartBody([
+      { name: 'project_key', value: 'elsewhere' },
+      { name: 'file', file: fs.readFileSync(path.join(audioDir, 'asr', 'amateur_LJ001-0001.flac')), filename: 'other.flac' },
+    ]);
+    const created = await rawRequest(`${svc.url}/v1/speech/transcriptions`, { method: 'POST', headers: { ...auth, 'Content-Type': other.contentType }, body: other.body });
+    expect(created.status).toBe(201);
+    const otherUrl = `${svc.url}/v1/speech/transcriptions/${created.json().id}/intelligence`;
+    expect((await settled(otherUrl)).status).toBe('complete');
+    expect((await revalidate(url, quiet.etag)).status).toBe(304);
 
     // A run of another session's id, or an unknown run, is a 404 whatever the client sends.
     const unknown = await get(`${url}?run_id=00000000-0000-4000-8000-000000000000`, renamed.etag);

@@ -65,9 +65,9 @@ export class AnalysisService {
     return this.store.run(run.run_id)!;
   }
 
-  /** Raised by every write through the analysis store: part of the analysis document's ETag. */
-  get revision(): number {
-    return this.store.revision;
+  /** Raised by every write to the session's analysis: part of its analysis document's ETag. */
+  revision(sessionId: string): number {
+    return this.store.revision(sessionId);
   }
 
   /** 404 unless `runId` is one of the session's runs (checked before a 304 is answered for it). */

@@ -27,18 +27,39 @@ function toRecord(row: RunRow): RunRecord {
  * Every write is one statement or one transaction, so a kill -9 never leaves half a line or half a part.
  */
 export class AnalysisStore {
-  private revisionCounter = 0;
+  /** Writes per session, and writes touching every session (start-up recovery): in memory, from 0 at each start. */
+  private readonly sessionWrites = new Map<string, number>();
+  private allWrites = 0;
+  private readonly runSessions = new Map<string, string>();
 
   constructor(private readonly db: Db) {}
 
-  /** Grows with every write through this store (readers cache documents against it). */
-  get revision(): number {
-    return this.revisionCounter;
+  /**
+   * Grows with every write through this store to the session's runs (readers cache its analysis document
+   * against it), so analysing one recording does not invalidate the others' cached documents.
+   */
+  revision(sessionId: string): number {
+    return this.allWrites + (this.sessionWrites.get(sessionId) ?? 0);
+  }
+
+  private wrote(sessionId: string): void {
+    this.sessionWrites.set(sessionId, (this.sessionWrites.get(sessionId) ?? 0) + 1);
+  }
+
+  private wroteRun(runId: string): void {
+    let sessionId = this.runSessions.get(runId);
+    if (sessionId === undefined) {
+      sessionId = (this.db.prepare('SELECT session_id FROM analysis_runs WHERE id = ?').get(runId) as { session_id: string } | undefined)?.session_id;
+      if (sessionId === undefined) return; // no such run: nothing was written
+      this.runSessions.set(runId, sessionId);
+    }
+    this.wrote(sessionId);
   }
 
   create(sessionId: string, duration: number, version: string): RunRecord {
-    this.revisionCounter++;
+    this.wrote(sessionId);
     const id = crypto.randomUUID();
+    this.runSessions.set(id, sessionId);
     this.db
       .prepare(
         "INSERT INTO analysis_runs (id, session_id, status, stage, progress, version, duration, created_at) VALUES (?, ?, 'queued', 'queued', 0, ?, ?, ?)",
@@ -48,7 +69,7 @@ export class AnalysisStore {
   }
 
   setJob(runId: string, jobId: string): void {
-    this.revisionCounter++;
+    this.wroteRun(runId);
     this.db.prepare('UPDATE analysis_runs SET job_id = ? WHERE id = ?').run(jobId, runId);
   }
 
@@ -72,7 +93,7 @@ export class AnalysisStore {
   }
 
   markRunning(runId: string): void {
-    this.revisionCounter++;
+    this.wroteRun(runId);
     this.db
       .prepare(
         "UPDATE analysis_runs SET status = 'running', stage = CASE WHEN stage = 'queued' THEN 'decoding' ELSE stage END, started_at = COALESCE(started_at, ?) WHERE id = ? AND status IN ('queued', 'running')",
@@ -82,7 +103,7 @@ export class AnalysisStore {
 
   /** Progress never goes backwards within a run, whatever a resumed worker reports. */
   progress(runId: string, stage: string, progress: number): void {
-    this.revisionCounter++;
+    this.wroteRun(runId);
     this.db
       .prepare("UPDATE analysis_runs SET stage = ?, progress = MAX(progress, ?) WHERE id = ? AND status = 'running'")
       .run(stage, Math.min(1, Math.max(0, progress)), runId);
@@ -90,7 +111,7 @@ export class AnalysisStore {
 
   /** Adds processing seconds to a stage and to the run's total. */
   addTime(runId: string, stage: string | null, seconds: number): void {
-    this.revisionCounter++;
+    this.wroteRun(runId);
     this.db.transaction(() => {
       const run = this.run(runId);
       if (!run) return;
@@ -102,7 +123,7 @@ export class AnalysisStore {
   }
 
   savePart(runId: string, name: string, value: unknown): void {
-    this.revisionCounter++;
+    this.wroteRun(runId);
     this.db.prepare('INSERT OR REPLACE INTO analysis_parts (run_id, name, json) VALUES (?, ?, ?)').run(runId, name, JSON.stringify(value));
   }
 
@@ -112,7 +133,7 @@ export class AnalysisStore {
   }
 
   saveLines(runId: string, lines: AnalysisSegment[]): void {
-    this.revisionCounter++;
+    this.wroteRun(runId);
     const insert = this.db.prepare('INSERT OR REPLACE INTO analysis_lines (run_id, segment_id, json) VALUES (?, ?, ?)');
     this.db.transaction(() => {
       for (const line of lines) insert.run(runId, line.id, JSON.stringify(line));
@@ -137,7 +158,7 @@ export class AnalysisStore {
   }
 
   finish(runId: string, status: 'complete' | 'failed' | 'unavailable', error: string | null, stage: string = status): void {
-    this.revisionCounter++;
+    this.wroteRun(runId);
     this.db
       .prepare(
         `UPDATE analysis_runs SET status = ?, stage = ?, error = ?, completed_at = ?,
@@ -152,7 +173,7 @@ export class AnalysisStore {
    * gone or ended without settling it (a crash between the two writes) is failed with a reason.
    */
   recoverInterrupted(): void {
-    this.revisionCounter++;
+    this.allWrites++;
     const live = "EXISTS (SELECT 1 FROM jobs j WHERE j.id = analysis_runs.job_id AND j.status IN ('queued', 'running'))";
     this.db.transaction(() => {
       this.db.prepare(`UPDATE analysis_runs SET status = 'queued' WHERE status = 'running' AND ${live}`).run();
@@ -164,7 +185,7 @@ export class AnalysisStore {
 
   /** Back to queued when its job is re-queued (the service is stopping). */
   requeue(runId: string): void {
-    this.revisionCounter++;
+    this.wroteRun(runId);
     this.db.prepare("UPDATE analysis_runs SET status = 'queued' WHERE id = ? AND status = 'running'").run(runId);
   }
 }

@@ -27,12 +27,13 @@ export function intelligenceRouter(ctx: ServiceContext): Router {
   router.get('/:session_id/intelligence', (req, res) => {
     const { session_id } = parseInput(SessionRef, req.params, 'path');
     const { run_id } = parseInput(IntelligenceQuery, req.query, 'query');
-    // The document changes with the analysis store (its revision) and with the session, its speaker map and
-    // its project's speakers (the session's change counter): both validate the cache and make the ETag.
+    // The document changes with the session's analysis (its revision in the analysis store) and with the
+    // session, its speaker map and its project's speakers (its change counter): both validate the cache and
+    // make the ETag.
     const seq = ctx.sessions.changeSeq(session_id);
     if (seq === null) throw new HttpError(404, 'Transcription session not found.');
     if (run_id !== undefined) ctx.analysis.assertRun(session_id, run_id);
-    const etag = ctx.documents.etag('i', ctx.analysis.revision, seq);
+    const etag = ctx.documents.etag('i', ctx.analysis.revision(session_id), seq);
     sendConditionalJson(req, res, etag, () =>
       ctx.documents.bytes(`${session_id}:intelligence:${run_id ?? ''}`, etag, () => {
         const summary = sessionOr404(req);
