@@ -120,10 +120,21 @@ export class BatchProcess {
     }
   }
 
-  /** Ends the process and removes its temp folder. */
+  /** Ends the process and removes its temp folder; resolves once the process is gone (its files closed). */
   async close(): Promise<void> {
+    const child = this.child;
     this.fail(new AbortError('decoder closed'));
     this.stop();
+    if (child && child.exitCode === null && child.signalCode === null) {
+      // Bounded: a process stuck in the kernel must not hold up the service's shutdown.
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 5000);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
   }
 
   private start(): void {
