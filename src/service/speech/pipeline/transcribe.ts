@@ -64,6 +64,9 @@ export interface ChunkPlan {
   chunks: Span[];
 }
 
+/** Audio between two saves of the chunk plan, at least (and a tenth of the audio so far, once that is more). */
+const PLAN_INTERVAL_SECONDS = 20;
+
 export interface ChunkPlanCheckpoints {
   load(): ChunkPlan | null;
   save(plan: ChunkPlan): void;
@@ -186,6 +189,7 @@ export async function transcribeBlocks(
   };
   // Audio before the VAD's open speech, the merger's open chunk and the next kept chunk can never be read again.
   const release = () => store.release(toSample(Math.min(vad.settledUntil, pendingChunk?.start ?? Infinity, planned[0]?.start ?? Infinity)));
+  let plannedAt = replayUntil / SAMPLE_RATE;
   const onSpans = (spans: Span[]) => {
     const before = handed.length;
     for (const span of spans) {
@@ -194,7 +198,10 @@ export async function transcribeBlocks(
       pendingChunk = merger.pending;
     }
     release();
-    if (handed.length > before && options.plan && vad.snapshot) {
+    // Each save writes the whole plan, so saves thin out as it grows (O(n) bytes over a recording, not O(n²));
+    // a resumed run re-runs the VAD over at most the interval, a fraction of a chunk's decoding.
+    if (handed.length > before && options.plan && vad.snapshot && vad.position - plannedAt >= Math.max(PLAN_INTERVAL_SECONDS, 0.1 * vad.position)) {
+      plannedAt = vad.position;
       options.plan.save({ vad: vad.snapshot(), pending: merger.pending, speech: [...speech], chunks: [...handed] });
     }
   };
