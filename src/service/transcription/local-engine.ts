@@ -14,7 +14,7 @@ import { checkpointedRecognizer } from './chunk-checkpoints';
 import { checkpointedDiarizer, checkpointedRefiner, type DiarizationCheckpoints, type SpeechRefiner } from './diarization-checkpoints';
 import { createSileroVad, type SileroVad } from '../speech/vad/silero';
 import { diarizeSpectral, DEFAULT_DIARIZER_SETTINGS } from '../speech/diarization/spectralDiarizer';
-import { ThreadedDiarizer } from './threaded-diarizer';
+import { DiarizationThreads, ThreadedDiarizer } from './threaded-diarizer';
 import { DIARIZATION_VAD, diarizationSpeech } from './diarization-speech';
 import { createPocketSphinxRecognizer } from '../speech/recognition/pocketsphinx-recognizer';
 import { POCKETSPHINX_ID } from '../models/engines';
@@ -27,22 +27,38 @@ import { retryingRecognizer } from './recognition-retry';
 
 /**
  * The service's diarizer: spectral diarization on a worker thread, over speech spans found for
- * diarization (level-normalised audio, DIARIZATION_VAD). Shared with bench/pipeline.
+ * diarization (level-normalised audio, DIARIZATION_VAD). The thread and the detector's model are kept
+ * between requests and ended by `close`. Shared with bench/pipeline and bench/asr.
  */
 export function createServiceDiarizer(): {
   diarizer: ThreadedDiarizer;
   /** The same diarizer for one durable job: its speech spans and result are checkpointed and reused. */
   checkpointed(checkpoints: DiarizationCheckpoints, onSpeechKept?: () => void): Diarizer;
+  /** Starts the thread and loads the detector now (no-op when warm), so a request does not wait for them. */
+  warm(): void;
+  /** The diarization threads (for tests and benchmarks). */
+  threads: DiarizationThreads;
   close(): Promise<void>;
 } {
   let vad: SileroVad | null = null;
-  const refine: SpeechRefiner = (pcm, speech, signal) =>
-    diarizationSpeech(pcm, (vad ??= createSileroVad(DIARIZATION_VAD)), speech, signal);
+  let closed = false;
+  const threads = new DiarizationThreads();
+  const detector = () => (vad ??= createSileroVad(DIARIZATION_VAD));
+  const refine: SpeechRefiner = (pcm, speech, signal) => diarizationSpeech(pcm, detector(), speech, signal);
   return {
-    diarizer: new ThreadedDiarizer(refine),
+    diarizer: new ThreadedDiarizer(refine, threads),
     checkpointed: (checkpoints, onSpeechKept) =>
-      checkpointedDiarizer(new ThreadedDiarizer(checkpointedRefiner(refine, checkpoints, onSpeechKept)), checkpoints),
+      checkpointedDiarizer(new ThreadedDiarizer(checkpointedRefiner(refine, checkpoints, onSpeechKept), threads), checkpoints),
+    warm: () => {
+      if (closed) return;
+      threads.warm();
+      // A model that fails to load says so when a request needs it.
+      detector().prepare().catch(() => {});
+    },
+    threads,
     close: async () => {
+      closed = true;
+      await threads.close();
       await vad?.close();
       vad = null;
     },
@@ -69,7 +85,12 @@ export function createLocalTranscription(deps: {
 }): TranscriptionEngine {
   const recognizers = new Map<string, Recognizer>();
   let vad: SileroVad | null = null;
-  const { diarizer: sharedDiarizer, checkpointed: checkpointedDiarization, close: closeDiarizer } = createServiceDiarizer();
+  const {
+    diarizer: sharedDiarizer,
+    checkpointed: checkpointedDiarization,
+    warm: warmDiarizer,
+    close: closeDiarizer,
+  } = createServiceDiarizer();
 
   const recognizerFor = (engine: ResolvedEngine): Recognizer => {
     const id = engine.model.id;
@@ -127,6 +148,8 @@ export function createLocalTranscription(deps: {
       );
       const recognizer = request.checkpoints ? checkpointedRecognizer(configured, request.checkpoints) : configured;
       vad ??= createSileroVad();
+      // The diarizer's thread and model get ready while the file is probed, decoded and recognized.
+      warmDiarizer();
       // Per-request VAD settings get their own detector (cheap: the model loads in milliseconds).
       const requestVad = request.vad ? createSileroVad(request.vad) : null;
       // Diarization starts beside the last recognitions: its first step shows only once the pipeline is diarizing.

@@ -88,6 +88,11 @@ export class SileroVad implements StreamingVoiceActivityDetector {
     return this.loading;
   }
 
+  /** Loads the model now rather than at the first block (a warm-up before a request needs it). */
+  async prepare(): Promise<void> {
+    await this.load();
+  }
+
   stream(options: { offset?: number; resume?: VadSnapshot } = {}): VoiceActivityStream {
     const stream = new SileroStream(() => this.load(), this.options, options.offset ?? 0);
     if (options.resume) stream.restore(options.resume);
