@@ -28,6 +28,7 @@ import { transcribeFile } from '../../src/service/speech/pipeline/transcribe';
 import { createServiceDiarizer } from '../../src/service/transcription/local-engine';
 import { childrenCpuSeconds, liveChildrenCpuSeconds, treeCpuSeconds } from '../lib/proc-cpu';
 import { resolveMediaTools } from '../../src/service/media/tools';
+import { backgroundNiceness, backgroundNiceSteps, lowerProcessPriority } from '../../src/service/jobs/background-priority';
 import { createPocketSphinxRecognizer } from '../../src/service/speech/recognition/pocketsphinx-recognizer';
 import { float32ToInt16Le } from '../../src/service/speech/recognition/pocketsphinx/pcm';
 import { sumWer, wordErrorRate, type WerResult } from '../../src/service/speech/scoring/wer';
@@ -36,6 +37,7 @@ import { createSileroVad } from '../../src/service/speech/vad/silero';
 import { wavFile } from '../lib/wav';
 import { mapLimit } from '../lib/map-limit';
 import { halves, type Half } from '../lib/halves';
+import { formatStages, StageTimeline, summarize, type StageSummary } from '../lib/stage-timeline';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const sharedDir = process.env.TAKELINE_SHARED_DIR || path.resolve(repoRoot, '../shared');
@@ -51,6 +53,8 @@ const every = Number(flag('--every') ?? 1);
 const mode = flag('--mode') ?? 'vad';
 const runBaseline = !process.argv.includes('--no-baseline');
 const verbose = process.argv.includes('--verbose');
+// Pipeline mode: one row of stage times per file (bench/lib/stage-timeline.ts); the mean row is always printed.
+const timelineRows = process.argv.includes('--timeline');
 const mergeGap = Number(flag('--merge-gap') ?? 0.6);
 const maxChunk = Number(flag('--max-chunk') ?? 20);
 const workers = Number(flag('--workers') ?? 2);
@@ -102,6 +106,8 @@ function runContinuous(wavPath: string): Promise<string> {
     const child = spawn('pocketsphinx_continuous', ['-infile', wavPath, '-logfn', '/dev/null'], {
       stdio: ['ignore', 'pipe', 'ignore'],
     });
+    // At the niceness of the service's decoders (TAKELINE_BACKGROUND_NICE), so a busy machine slows both alike.
+    lowerProcessPriority(child.pid);
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
     child.on('error', reject);
@@ -144,6 +150,7 @@ async function main(): Promise<void> {
   );
 
   let baseline: WerResult[] | null = null;
+  const programMs: number[] = [];
   let baselineWall = 0;
   let baselineCpu = 0;
   if (runBaseline) {
@@ -152,39 +159,52 @@ async function main(): Promise<void> {
       items.forEach((_, i) => writeFileSync(path.join(tmp, `${i}.wav`), wav16(audio[i]!)));
       const cpu0 = childrenCpuSeconds();
       const t0 = Date.now();
-      baseline = await mapLimit(items, baselineJobs, async (it, i) =>
-        wordErrorRate(it.reference, await runContinuous(path.join(tmp, `${i}.wav`))),
-      );
+      baseline = await mapLimit(items, baselineJobs, async (it, i) => {
+        const started = performance.now();
+        const text = await runContinuous(path.join(tmp, `${i}.wav`));
+        programMs[i] = performance.now() - started;
+        return wordErrorRate(it.reference, text);
+      });
       baselineWall = (Date.now() - t0) / 1000;
       baselineCpu = childrenCpuSeconds() - cpu0;
     } finally {
       rmSync(tmp, { recursive: true, force: true });
     }
     console.log(
-      `baseline: ${baselineWall.toFixed(1)} s wall, ${baselineCpu.toFixed(1)} CPU s, ${baselineJobs} at a time (load ${os.loadavg()[0]!.toFixed(1)})`,
+      `baseline: ${baselineWall.toFixed(1)} s wall, ${baselineCpu.toFixed(1)} CPU s, ${baselineJobs} at a time (load ${os.loadavg()[0]!.toFixed(1)}; ` +
+        `the program and our decoders at nice ${backgroundNiceness(os.getPriority(), backgroundNiceSteps(process.env.TAKELINE_BACKGROUND_NICE))})`,
     );
   }
 
   const vad = createSileroVad();
   const recognizer = createPocketSphinxRecognizer({ decoderArgs: extraArgs, workers });
+  const timeline = new StageTimeline();
+  const stageRows: { label: string; summary: StageSummary; programMs?: number }[] = [];
   if (pipelineMode) {
     // Warm, as in the service: the decoders start and the VAD loads before the first request is timed.
     await recognizer.recognize(audio[0]!.subarray(0, SAMPLE_RATE));
     await vad.detect(audio[0]!.subarray(0, SAMPLE_RATE));
   }
   const service = pipelineMode ? createServiceDiarizer() : null;
+  const timedDeps = service && {
+    vad: timeline.vad(vad),
+    recognizer: timeline.recognizer(recognizer),
+    diarizer: timeline.diarizer(service.diarizer),
+  };
   const tree0 = treeCpuSeconds() + liveChildrenCpuSeconds('pocketsphinx');
   const t0 = Date.now();
   let chunks = 0;
   const ours = await mapLimit(items, pipelineMode ? 1 : workers, async (it, i) => {
     if (pipelineMode) {
+      timeline.begin();
+      // As the service does at the start of every request (a no-op once warm).
+      service!.warm();
       const transcript = await transcribeFile(path.join(asrDir, it.file), {
         tools,
-        vad,
-        recognizer,
-        diarizer: service!.diarizer,
+        ...timedDeps!,
         concurrency: workers,
       }, { chunks: { maxChunkSeconds: maxChunk, mergeGapSeconds: mergeGap } });
+      stageRows.push({ label: it.file, summary: summarize(timeline.finish()), programMs: programMs[i] });
       const r = wordErrorRate(it.reference, transcript.text);
       if (verbose) console.log(`${pct(r.wer).padStart(6)} ${it.file}\n   ref: ${it.reference}\n   hyp: ${transcript.text}`);
       return r;
@@ -216,6 +236,9 @@ async function main(): Promise<void> {
       `pipeline: ${elapsed.toFixed(1)} s wall (RTF ${(elapsed / totalSeconds).toFixed(3)}), ${ourCpu.toFixed(1)} CPU s ` +
         `(${(ourCpu / totalSeconds).toFixed(3)} per audio s), ${workers} decoders, one file at a time (load ${os.loadavg()[0]!.toFixed(1)})`,
     );
+    const table = formatStages(stageRows);
+    console.log(`stages per request, ms from its start (program = the untuned program's wall on the same file):`);
+    for (const line of timelineRows ? table : [table[0]!, table.at(-1)!]) console.log(`  ${line}`);
     if (baseline) {
       console.log(
         `program: ${(baselineCpu / totalSeconds).toFixed(3)} CPU s per audio s; pipeline / program: wall ${(elapsed / baselineWall).toFixed(3)} ` +
