@@ -28,9 +28,10 @@ import { retryingRecognizer } from './recognition-retry';
 /**
  * The service's diarizer: spectral diarization on a worker thread, over speech spans found for
  * diarization (level-normalised audio, DIARIZATION_VAD). The thread and the detector's model are kept
- * between requests and ended by `close`. Shared with bench/pipeline and bench/asr.
+ * between requests and ended by `close`. With `vad`, the detector runs on that detector's model (one ONNX
+ * session for the service), which stays its owner's to close. Shared with bench/pipeline and bench/asr.
  */
-export function createServiceDiarizer(): {
+export function createServiceDiarizer(options: { vad?: SileroVad } = {}): {
   diarizer: ThreadedDiarizer;
   /** The same diarizer for one durable job: its speech spans and result are checkpointed and reused. */
   checkpointed(checkpoints: DiarizationCheckpoints, onSpeechKept?: () => void): Diarizer;
@@ -43,7 +44,7 @@ export function createServiceDiarizer(): {
   let vad: SileroVad | null = null;
   let closed = false;
   const threads = new DiarizationThreads();
-  const detector = () => (vad ??= createSileroVad(DIARIZATION_VAD));
+  const detector = () => (vad ??= options.vad?.withSettings(DIARIZATION_VAD) ?? createSileroVad(DIARIZATION_VAD));
   const refine: SpeechRefiner = (pcm, speech, signal) => diarizationSpeech(pcm, detector(), speech, signal);
   return {
     diarizer: new ThreadedDiarizer(refine, threads),
@@ -84,13 +85,15 @@ export function createLocalTranscription(deps: {
   scratchDir?: string;
 }): TranscriptionEngine {
   const recognizers = new Map<string, Recognizer>();
-  let vad: SileroVad | null = null;
+  // One Silero model for the service: recognition's detector, the diarizer's and each request's own
+  // settings are streams on it (the model loads on first use).
+  const vad = createSileroVad();
   const {
     diarizer: sharedDiarizer,
     checkpointed: checkpointedDiarization,
     warm: warmDiarizer,
     close: closeDiarizer,
-  } = createServiceDiarizer();
+  } = createServiceDiarizer({ vad });
 
   const recognizerFor = (engine: ResolvedEngine): Recognizer => {
     const id = engine.model.id;
@@ -147,11 +150,10 @@ export function createLocalTranscription(deps: {
         (error, offset) => deps.log?.(`recognition of the chunk at ${offset.toFixed(1)} s failed (${(error as Error)?.message ?? String(error)}); trying it once more`),
       );
       const recognizer = request.checkpoints ? checkpointedRecognizer(configured, request.checkpoints) : configured;
-      vad ??= createSileroVad();
       // The diarizer's thread and model get ready while the file is probed, decoded and recognized.
       warmDiarizer();
-      // Per-request VAD settings get their own detector (cheap: the model loads in milliseconds).
-      const requestVad = request.vad ? createSileroVad(request.vad) : null;
+      // Per-request VAD settings get their own detector on the same model.
+      const requestVad = request.vad ? vad.withSettings(request.vad) : null;
       // Diarization starts beside the last recognitions: its first step shows only once the pipeline is diarizing.
       let speechKept = false;
       let stage = '';
@@ -189,8 +191,7 @@ export function createLocalTranscription(deps: {
         .catch((error: unknown) => {
           // Whisper's model or process failures are the user's to fix (a damaged download): say what happened.
           throw error instanceof WhisperHostError ? new JobFailure(error.message) : error;
-        })
-        .finally(() => requestVad?.close());
+        });
       return { ...transcript, engine: request.engine.model.id, profiles };
     },
 
@@ -231,9 +232,9 @@ export function createLocalTranscription(deps: {
     async close() {
       await Promise.allSettled([...recognizers.values()].map((r) => r.close()));
       recognizers.clear();
-      await vad?.close();
+      // The diarizer's thread first, then the model its detector shares.
       await closeDiarizer();
-      vad = null;
+      await vad.close();
     },
   };
 }

@@ -160,10 +160,10 @@ export async function transcribeBlocks(
   const speech: Span[] = [];
   // Every chunk handed on, for the plan; those of a kept plan are handed on again as their audio arrives.
   const handed: Span[] = [];
-  const kept = options.plan?.load() ?? null;
+  const keptPlan = options.plan?.load() ?? null;
   // A kept plan is checked against the recording's length, so a resumed run waits for the probe.
-  if (kept && hint instanceof Promise) expected = await hint;
-  const { vad, resumed } = openPlannedVad(deps.vad, kept, expected);
+  if (keptPlan && hint instanceof Promise) expected = await hint;
+  const { vad, resumed } = openPlannedVad(deps.vad, keptPlan, expected);
   const replayUntil = resumed?.vad.samples ?? 0;
   const planned: Span[] = resumed ? [...resumed.chunks] : [];
   if (resumed) {
