@@ -63,7 +63,7 @@ describe('createServiceDiarizer', () => {
       const own = await alone.diarizer.diarize(alternatingVoices(16), [{ start: 0, end: 16 }]);
       await alone.close();
       expect(await service.diarizer.diarize(alternatingVoices(16), [{ start: 0, end: 16 }])).toEqual(own);
-      const release = vi.spyOn((await import('onnxruntime-node')).InferenceSession.prototype, 'release');
+      const release = vi.spyOn(((await import('onnxruntime-node')).InferenceSession as unknown as { prototype: { release(): Promise<void> } }).prototype, 'release');
       try {
         await service.close();
         expect(release).not.toHaveBeenCalled();

@@ -150,7 +150,9 @@ export function createLocalTranscription(deps: {
         (error, offset) => deps.log?.(`recognition of the chunk at ${offset.toFixed(1)} s failed (${(error as Error)?.message ?? String(error)}); trying it once more`),
       );
       const recognizer = request.checkpoints ? checkpointedRecognizer(configured, request.checkpoints) : configured;
-      // The diarizer's thread and model get ready while the file is probed, decoded and recognized.
+      // The decoders, the diarizer's thread and the models get ready while the file is probed and decoded
+      // (no-ops once warm: they stay up between requests).
+      recognizerFor(request.engine).prepare?.();
       warmDiarizer();
       // Per-request VAD settings get their own detector on the same model.
       const requestVad = request.vad ? vad.withSettings(request.vad) : null;

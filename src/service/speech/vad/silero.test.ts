@@ -143,7 +143,7 @@ describe('SileroVad', () => {
     expect(mine).toEqual(expected);
     expect(theirs).toEqual(await vad.detect(pcm));
     expect(mine).not.toEqual(theirs); // the settings are the derived detector's own
-    const release = vi.spyOn((await import('onnxruntime-node')).InferenceSession.prototype, 'release');
+    const release = vi.spyOn(((await import('onnxruntime-node')).InferenceSession as unknown as { prototype: { release(): Promise<void> } }).prototype, 'release');
     try {
       await derived.close(); // leaves the owner's model loaded
       expect(release).not.toHaveBeenCalled();
