@@ -146,7 +146,8 @@ async function runPipeline(
   const cpu0 = treeCpuSeconds();
   const t0 = performance.now();
   timeline.begin();
-  // As the service does at the start of every request (a no-op once warm).
+  // As the service does at the start of every request (no-ops once warm).
+  recognizer.prepare?.();
   service?.warm();
   const transcript = await transcribeFile(
     file,
@@ -246,7 +247,7 @@ async function bench(tmp: string): Promise<void> {
     ? { id: 'none', recognize: async () => [], close: async () => {} }
     : createPocketSphinxRecognizer({ decoderArgs: extraArgs });
   // The service's own diarizer (worker thread, diarization VAD), kept across rounds as the service keeps it.
-  const service = diarize ? createServiceDiarizer() : undefined;
+  const service = diarize ? createServiceDiarizer({ vad }) : undefined;
 
   const report: Record<string, unknown> = {
     recognizer: recognizer.id,
