@@ -30,13 +30,22 @@ export async function startServiceProcess(options: { env?: Record<string, string
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  let stopping = false;
+  let started = false;
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code, signal) => {
+      // A service that dies under a test says why (the test then fails on a refused connection).
+      if (started && !stopping && code !== 0) console.error(`service on ${dataDir} exited (${signal ?? code}) by itself:\n${out.slice(-4000)}`);
+      resolve(code);
+    }),
+  );
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`service did not start:\n${out}`)), 60_000);
     const check = () => {
       const match = /takeline listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
       if (match && /auth\/signin\?token=/.test(out)) {
         clearTimeout(timer);
+        started = true;
         resolve(match[1]!);
       }
     };
@@ -57,10 +66,12 @@ export async function startServiceProcess(options: { env?: Record<string, string
     child,
     output: () => out,
     stop: async () => {
+      stopping = true;
       child.kill('SIGTERM');
       return exited;
     },
     kill: async () => {
+      stopping = true;
       child.kill('SIGKILL');
       await exited;
     },

@@ -32,6 +32,9 @@ export class DataSnapshot {
         const full = path.join(dir, entry.name);
         const rel = path.relative(this.root, full);
         if (/^takeline\.db/.test(rel)) continue;
+        // The engines' working space (decoders started or stopped by earlier requests, emptied at start):
+        // nothing stored lives there.
+        if (rel === 'scratch' || rel.startsWith(`scratch${path.sep}`)) continue;
         if (entry.isDirectory()) {
           hash.update(`d ${rel}\n`);
           walk(full);
