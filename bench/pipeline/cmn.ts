@@ -16,7 +16,7 @@
  *   decayed to `--window` frames); whole = the same with the whole recording's mean as the prior (two-pass).
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,6 +42,7 @@ const flag = (name: string, fallback: string) => {
 const scheme = flag('--cmn', 'raw');
 const tau = Number(flag('--tau', '300'));
 const windowFrames = Number(flag('--window', '0'));
+const bySource = process.argv.includes('--by-source');
 const cache = path.join(os.tmpdir(), 'takeline-cmn-bench-v1');
 const DIM = 13;
 
@@ -102,7 +103,7 @@ function speechSums(f: Float32Array): { sum: Float64Array; n: number } {
 }
 
 /** Writes each chunk's features minus the scheme's mean into `dir`. */
-function normalise(chunks: Chunk[], dir: string): void {
+function normalise(chunks: Chunk[], dir: string, keyOf: (c: Chunk) => string): void {
   const feats = chunks.map((c) => readMfc(path.join(cache, 'mfc', `${c.id}.mfc`)));
   const stats = feats.map(speechSums);
   const whole = new Float64Array(DIM);
@@ -111,11 +112,15 @@ function normalise(chunks: Chunk[], dir: string): void {
     for (let j = 0; j < DIM; j++) whole[j]! += s.sum[j]!;
     wholeN += s.n;
   }
-  const prior = new Float64Array(DIM);
-  let priorN = 0;
+  const priors = new Map<string, { sum: Float64Array; n: number }>();
   chunks.forEach((c, k) => {
     const f = feats[k]!;
     const { sum, n } = stats[k]!;
+    const key = keyOf(c);
+    if (!priors.has(key)) priors.set(key, { sum: new Float64Array(DIM), n: 0 });
+    const p = priors.get(key)!;
+    const prior = p.sum;
+    let priorN = p.n;
     const mean = new Float64Array(DIM);
     for (let j = 0; j < DIM; j++) {
       if (scheme === 'causal' && priorN > 0) mean[j] = (sum[j]! + (tau * prior[j]!) / priorN) / (n + tau);
@@ -128,6 +133,7 @@ function normalise(chunks: Chunk[], dir: string): void {
       for (let j = 0; j < DIM; j++) prior[j]! *= windowFrames / priorN;
       priorN = windowFrames;
     }
+    p.n = priorN;
     const b = Buffer.alloc(4 + 4 * f.length);
     b.writeInt32LE(f.length, 0);
     for (let i = 0; i < f.length; i++) b.writeFloatLE(f[i]! - mean[i % DIM]!, 4 + 4 * i);
@@ -163,13 +169,23 @@ async function main(): Promise<void> {
       writeFileSync(file, readFileSync(path.join(model.hmm, 'feat.params'), 'utf8').replace(/^-cmn \w+/m, `-cmn ${cmn}`));
       return file;
     };
+    const refs = readFileSync(path.join(longDir, 'read_speech_concat.segments.tsv'), 'utf8')
+      .split('\n').slice(1).filter(Boolean)
+      .map((l) => l.split('\t'))
+      .map(([s, e, file, text]) => ({ start: Number(s), end: Number(e), file: file!, text: text! }));
+    // The chunk's source at its midpoint (oracle speakers), for --by-source.
+    const keyOf = (c: Chunk) => {
+      if (!bySource) return 'all';
+      const mid = c.start + statSync(path.join(cache, 'raw', `${c.id}.raw`)).size / 2 / SAMPLE_RATE / 2;
+      return sourceOf(refs.find((r) => mid >= r.start && mid < r.end)?.file ?? 'none');
+    };
     const args = Object.entries(RECOGNITION_ARGS).flat();
     let input = { dir: path.join(cache, 'raw'), ext: '.raw', adc: true };
     if (scheme === 'live') args.push('-featparams', params('live'));
     else if (scheme !== 'raw') {
       input = { dir: path.join(work, 'mfc'), ext: '.mfc', adc: false };
       mkdirSync(input.dir);
-      normalise(chunks, input.dir);
+      normalise(chunks, input.dir, keyOf);
       args.push('-featparams', params('none'));
     }
     const shares: string[][] = [[], []];
@@ -188,10 +204,8 @@ async function main(): Promise<void> {
         words.push({ word: tok.token.replace(/\(\d+\)$/, ''), t });
       }
     }
-    const refs = readFileSync(path.join(longDir, 'read_speech_concat.segments.tsv'), 'utf8')
-      .split('\n').slice(1).filter(Boolean)
-      .map((l) => l.split('\t'))
-      .map(([s, e, file, text]) => ({ start: Number(s), end: Number(e), file: file!, text: text! }));
+    // The two processes' outputs interleave in time: words in order before they are placed.
+    words.sort((a, b) => a.t - b.t);
     const half = halves(refs.map((r) => r.file));
     const scored = refs.map((r) => ({
       source: sourceOf(r.file),
@@ -203,7 +217,7 @@ async function main(): Promise<void> {
       const s = sumWer(list.map((x) => x.result));
       return `${(s.wer * 100).toFixed(2)}% ${s.substitutions}/${s.deletions}/${s.insertions} of ${s.referenceWords}`;
     };
-    console.log(`scheme ${scheme}${scheme === 'causal' || scheme === 'whole' ? ` tau ${tau} window ${windowFrames}` : ''}; ${chunks.length} chunks; decoder CPU ${cpu.toFixed(1)} s`);
+    console.log(`scheme ${scheme}${scheme === 'causal' || scheme === 'whole' ? ` tau ${tau} window ${windowFrames}${bySource ? ' by source' : ''}` : ''}; ${chunks.length} chunks; decoder CPU ${cpu.toFixed(1)} s`);
     console.log(`all   ${fmt(scored)} | tune ${fmt(scored.filter((x) => x.half === 'tune'))} | test ${fmt(scored.filter((x) => x.half === 'test'))}`);
     console.log(`first 5 min ${fmt(scored.filter((x) => x.first5))}`);
     for (const source of new Set(scored.map((x) => x.source))) {
