@@ -55,6 +55,31 @@ export async function killHarness(options: { killsPerKind: number; speechFile: s
     return res.json().id as string;
   };
   const session = async (id: string) => (await (await fetch(`${svc.url}/v1/speech/transcriptions/${id}`, { headers: auth() })).json()) as { status: string; error: string | null; progress: number };
+  /**
+   * Kills the service at random moments (`minMs` + up to `spreadMs` after the job got further than at the
+   * previous kill) while the job `read` reports on runs, up to the kind's number of kills; then waits for
+   * the job to settle and returns its last state.
+   */
+  const killWhileRunning = async <T extends { status: string; progress: number }>(kind: string, read: () => Promise<T>, minMs: number, spreadMs: number): Promise<T> => {
+    let last = -1;
+    for (let i = 0; i < limit(kind); i++) {
+      const state = await waitFor(async () => {
+        const s = await read();
+        return s.status === 'queued' || (s.status === 'running' && s.progress <= last) ? null : s;
+      }, `the ${kind} to get further`, 300_000, 50);
+      if (state.status !== 'running') break;
+      await sleep(minMs + spreadMs * options.random());
+      const at = await read();
+      if (at.status !== 'running') break;
+      last = at.progress;
+      await restart(`${kind} kill ${i + 1}`);
+      report.kills[kind]!++;
+    }
+    return waitFor(async () => {
+      const s = await read();
+      return s.status === 'queued' || s.status === 'running' ? null : s;
+    }, `the ${kind}`, 600_000, 500);
+  };
 
   try {
     // 1. Upload streaming: cut off at a random share of the body.
@@ -70,24 +95,7 @@ export async function killHarness(options: { killsPerKind: number; speechFile: s
 
     // 2. Transcription: kill at random moments while it runs, until it completes.
     const sid = await upload(speech, 'speech.flac');
-    let last = -1;
-    for (let i = 0; i < limit('transcription'); i++) {
-      const got = await waitFor(async () => {
-        const s = await session(sid);
-        return s.status !== 'running' && s.status !== 'queued' ? { done: true } : s.status === 'running' && s.progress > last ? { done: false } : null;
-      }, 'the transcription to get further', 300_000, 50);
-      if (got.done) break;
-      await sleep(300 + 3000 * options.random());
-      const at = await session(sid);
-      if (at.status !== 'running') break;
-      last = at.progress;
-      await restart(`transcription kill ${i + 1}`);
-      report.kills.transcription!++;
-    }
-    const done = await waitFor(async () => {
-      const s = await session(sid);
-      return s.status === 'complete' || s.status === 'failed' ? s : null;
-    }, 'the transcription', 600_000, 500);
+    const done = await killWhileRunning('transcription', () => session(sid), 300, 3000);
     if (done.status !== 'complete') report.failures.push(`transcription ended ${done.status}: ${done.error}`);
 
     options.log(`  kills: upload ${report.kills.upload}, transcription ${report.kills.transcription} (${done.status})`);
@@ -96,24 +104,7 @@ export async function killHarness(options: { killsPerKind: number; speechFile: s
     if (later) {
       // 3. Analysis of that transcript: kill while it runs, until it completes.
       const analysis = async () => (await (await fetch(`${svc.url}/v1/speech/transcriptions/${sid}/intelligence`, { headers: auth() })).json()).intelligence as { status: string; progress: number };
-      last = -1;
-      for (let i = 0; i < limit('analysis'); i++) {
-        const state = await waitFor(async () => {
-          const a = await analysis();
-          return a.status === 'queued' || (a.status === 'running' && a.progress <= last) ? null : a;
-        }, 'the analysis to get further', 300_000, 50);
-        if (state.status !== 'running') break;
-        await sleep(200 + 2000 * options.random());
-        const at = await analysis();
-        if (at.status !== 'running') break;
-        last = at.progress;
-        await restart(`analysis kill ${i + 1}`);
-        report.kills.analysis!++;
-      }
-      const analysed = await waitFor(async () => {
-        const a = await analysis();
-        return a.status === 'queued' || a.status === 'running' ? null : a;
-      }, 'the analysis', 600_000, 500);
+      const analysed = await killWhileRunning('analysis', analysis, 200, 2000);
       if (analysed.status !== 'complete') report.failures.push(`analysis ended ${analysed.status}`);
 
       // 4. Revoice: a dub with lines, corrected, revoiced; kill while it runs, until it completes.
@@ -130,24 +121,7 @@ export async function killHarness(options: { killsPerKind: number; speechFile: s
       }
       const started = (await rawRequest(`${dubs}/${dub.id}/revoice?wait=0`, { method: 'POST', headers: auth() })).json();
       const revoice = async () => (await (await fetch(`${dubsAt()}/${dub.id}/revoices/${started.id}`, { headers: auth() })).json()) as { status: string; progress: number; error?: string };
-      last = -1;
-      for (let i = 0; i < limit('revoice'); i++) {
-        const r = await waitFor(async () => {
-          const v = await revoice();
-          return v.status === 'queued' || (v.status === 'running' && v.progress <= last) ? null : v;
-        }, 'the revoice to get further', 300_000, 50);
-        if (r.status !== 'running') break;
-        await sleep(100 + 1000 * options.random());
-        const at = await revoice();
-        if (at.status !== 'running') break;
-        last = at.progress;
-        await restart(`revoice kill ${i + 1}`);
-        report.kills.revoice!++;
-      }
-      const voiced = await waitFor(async () => {
-        const r = await revoice();
-        return r.status === 'complete' || r.status === 'failed' ? r : null;
-      }, 'the revoice', 600_000, 500);
+      const voiced = await killWhileRunning('revoice', revoice, 100, 1000);
       if (voiced.status !== 'complete') report.failures.push(`revoice ended ${voiced.status}: ${voiced.error}`);
       dubId = dub.id;
       options.log(`  kills: analysis ${report.kills.analysis} (${analysed.status}), revoice ${report.kills.revoice} (${voiced.status})`);
