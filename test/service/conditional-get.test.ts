@@ -134,17 +134,17 @@ describe('conditional GETs of the session and analysis documents', { timeout: 60
 
   it('ETags the analysis document: 200 → 304 → new run → 200, and a rename shows there too', async () => {
     const url = `${sessionUrl()}/intelligence`;
+    /** The analysis at `at` once its run is over (complete, failed or unavailable), with the document's ETag. */
+    const settled = async (at: string) => {
+      for (const end = Date.now() + 300_000; Date.now() < end; await new Promise((r) => setTimeout(r, 300))) {
+        const res = await get(at);
+        const body = await res.json();
+        if (['complete', 'failed', 'unavailable'].includes(body.intelligence.status)) return { etag: res.headers.get('etag')!, status: body.intelligence.status as string };
+      }
+      throw new Error(`the analysis at ${at} did not settle`);
+    };
     // Let the runs queued by the edits settle, so nothing changes between the two GETs below.
-    let intel: any;
-    let tag = '';
-    const end = Date.now() + 300_000;
-    do {
-      const res = await get(url);
-      tag = res.headers.get('etag')!;
-      intel = await res.json();
-      if (['complete', 'failed', 'unavailable'].includes(intel.intelligence.status)) break;
-      await new Promise((r) => setTimeout(r, 300));
-    } while (Date.now() < end);
+    let tag = (await settled(url)).etag;
     expect(tag).toMatch(/^"[^"]+"$/);
     expect((await revalidate(url, tag)).status).toBe(304);
 
@@ -168,14 +168,6 @@ describe('conditional GETs of the session and analysis documents', { timeout: 60
 
     // Another recording (another project) transcribed and analysed meanwhile leaves this document's ETag alone
     // (once this one's new run is over).
-    const settled = async (at: string) => {
-      for (const end = Date.now() + 300_000; Date.now() < end; await new Promise((r) => setTimeout(r, 300))) {
-        const res = await get(at);
-        const body = await res.json();
-        if (['complete', 'failed', 'unavailable'].includes(body.intelligence.status)) return { etag: res.headers.get('etag')!, status: body.intelligence.status as string };
-      }
-      throw new Error(`the analysis at ${at} did not settle`);
-    };
     const quiet = await settled(url);
     const other = multipartBody([
       { name: 'project_key', value: 'elsewhere' },
