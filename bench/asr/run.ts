@@ -4,7 +4,7 @@
  * with the untuned `pocketsphinx_continuous -infile <wav>` on the same files.
  *
  *   nice -n 10 node --import tsx bench/asr/run.ts [--half tune|test] [--set amateur,cmu] [--every 3] [--no-baseline]
- *       [--mode vad|whole|pipeline] [--args "-lw 8 -wip 0.2"] [--merge-gap 0.6] [--max-chunk 20] [--workers 2] [--verbose]
+ *       [--mode vad|whole|pipeline [--timeline]] [--args "-lw 8 -wip 0.2"] [--merge-gap 0.6] [--max-chunk 20] [--workers 2] [--verbose]
  *
  * Every file belongs to the tuning or the test half (bench/lib/halves.ts); figures are printed per source
  * and half, side by side with the untuned program. --half keeps one half (tuning runs: `--half tune`);
@@ -13,10 +13,13 @@
  *
  * --mode pipeline runs each file through the whole transcription pipeline, as `POST /v1/audio/transcriptions`
  * does (transcribeFile: ffmpeg decode of the original file → Silero VAD → the decoder pool → the service's
- * diarizer), one file at a time, and the untuned program one file at a time too (a user running
- * `pocketsphinx_continuous -infile x.wav` on each): both systems' wall and CPU time are printed with their
- * ratio (target: pipeline ≤ 0.6 × the program's wall time, RTF ≤ 0.25) beside the WER per half, in one run.
- * (The program is given the WAV it needs; its conversion is not counted, the pipeline's decode is.)
+ * diarizer), one file at a time, and the untuned program on the same file right before or after it (a user
+ * running `pocketsphinx_continuous -infile x.wav` on each; the order alternates file by file so a changing
+ * load weighs on both alike, and the program runs at our decoders' niceness): both systems' wall and CPU time
+ * are printed with their ratio (target: pipeline ≤ 0.6 × the program's wall time, RTF ≤ 0.25) beside the WER
+ * per half, in one run, with where each request's wall time went (bench/lib/stage-timeline.ts: the mean row;
+ * `--timeline` one row per file). (The program is given the WAV it needs; its conversion is not counted, the
+ * pipeline's decode is.)
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,6 +31,7 @@ import { transcribeFile } from '../../src/service/speech/pipeline/transcribe';
 import { createServiceDiarizer } from '../../src/service/transcription/local-engine';
 import { childrenCpuSeconds, liveChildrenCpuSeconds, treeCpuSeconds } from '../lib/proc-cpu';
 import { resolveMediaTools } from '../../src/service/media/tools';
+import { backgroundNiceness, backgroundNiceSteps, lowerProcessPriority } from '../../src/service/jobs/background-priority';
 import { createPocketSphinxRecognizer } from '../../src/service/speech/recognition/pocketsphinx-recognizer';
 import { float32ToInt16Le } from '../../src/service/speech/recognition/pocketsphinx/pcm';
 import { sumWer, wordErrorRate, type WerResult } from '../../src/service/speech/scoring/wer';
@@ -36,6 +40,7 @@ import { createSileroVad } from '../../src/service/speech/vad/silero';
 import { wavFile } from '../lib/wav';
 import { mapLimit } from '../lib/map-limit';
 import { halves, type Half } from '../lib/halves';
+import { formatStages, StageTimeline, summarize, type StageSummary } from '../lib/stage-timeline';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const sharedDir = process.env.TAKELINE_SHARED_DIR || path.resolve(repoRoot, '../shared');
@@ -51,6 +56,8 @@ const every = Number(flag('--every') ?? 1);
 const mode = flag('--mode') ?? 'vad';
 const runBaseline = !process.argv.includes('--no-baseline');
 const verbose = process.argv.includes('--verbose');
+// Pipeline mode: one row of stage times per file (bench/lib/stage-timeline.ts); the mean row is always printed.
+const timelineRows = process.argv.includes('--timeline');
 const mergeGap = Number(flag('--merge-gap') ?? 0.6);
 const maxChunk = Number(flag('--max-chunk') ?? 20);
 const workers = Number(flag('--workers') ?? 2);
@@ -93,8 +100,6 @@ function wav16(pcm: Float32Array): Buffer {
 }
 
 const pipelineMode = mode === 'pipeline';
-// In pipeline mode the program runs one file at a time, as the pipeline handles one request at a time.
-const baselineJobs = pipelineMode ? 1 : 2;
 
 /** The reference program exactly as a user would first run it: defaults, whole file. */
 function runContinuous(wavPath: string): Promise<string> {
@@ -102,6 +107,8 @@ function runContinuous(wavPath: string): Promise<string> {
     const child = spawn('pocketsphinx_continuous', ['-infile', wavPath, '-logfn', '/dev/null'], {
       stdio: ['ignore', 'pipe', 'ignore'],
     });
+    // At the niceness of the service's decoders (TAKELINE_BACKGROUND_NICE), so a busy machine slows both alike.
+    lowerProcessPriority(child.pid);
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
     child.on('error', reject);
@@ -134,95 +141,162 @@ function pct(x: number): string {
   return `${(x * 100).toFixed(1)}%`;
 }
 
+/**
+ * --mode pipeline: file after file, the untuned program and the whole pipeline on the same file, one right
+ * after the other (alternating which goes first), so a load that changes during the run weighs on both
+ * alike. The pipeline's engines are warm and kept across files, as in the service.
+ */
+async function sideBySide(
+  items: Item[],
+  audio: Float32Array[],
+  totalSeconds: number,
+): Promise<{ baseline: WerResult[] | null; ours: WerResult[] }> {
+  const tools = resolveMediaTools();
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'takeline-asr-bench-'));
+  const vad = createSileroVad();
+  const recognizer = createPocketSphinxRecognizer({ decoderArgs: extraArgs, workers });
+  const service = createServiceDiarizer({ vad });
+  try {
+    if (runBaseline) items.forEach((_, i) => writeFileSync(path.join(tmp, `${i}.wav`), wav16(audio[i]!)));
+    // Warm, as in the service: the decoders start and the VAD loads before the first request is timed.
+    await recognizer.recognize(audio[0]!.subarray(0, SAMPLE_RATE));
+    await vad.detect(audio[0]!.subarray(0, SAMPLE_RATE));
+    const timeline = new StageTimeline();
+    const deps = {
+      tools,
+      vad: timeline.vad(vad),
+      recognizer: timeline.recognizer(recognizer),
+      diarizer: timeline.diarizer(service.diarizer),
+      concurrency: workers,
+    };
+    const totals = { programWall: 0, programCpu: 0, wall: 0, cpu: 0 };
+    const loads: number[] = [];
+    const baseline: WerResult[] = [];
+    const ours: WerResult[] = [];
+    const stageRows: { label: string; summary: StageSummary; programMs?: number }[] = [];
+    for (const [i, it] of items.entries()) {
+      let programMs: number | undefined;
+      const program = async () => {
+        const cpu0 = childrenCpuSeconds();
+        const t0 = performance.now();
+        const text = await runContinuous(path.join(tmp, `${i}.wav`));
+        programMs = performance.now() - t0;
+        totals.programWall += programMs / 1000;
+        totals.programCpu += childrenCpuSeconds() - cpu0;
+        baseline[i] = wordErrorRate(it.reference, text);
+      };
+      const pipeline = async () => {
+        const cpu0 = treeCpuSeconds() + liveChildrenCpuSeconds('pocketsphinx');
+        const t0 = performance.now();
+        timeline.begin();
+        // As the service does at the start of every request (no-ops once warm).
+        recognizer.prepare?.();
+        service.warm();
+        const transcript = await transcribeFile(path.join(asrDir, it.file), deps, {
+          chunks: { maxChunkSeconds: maxChunk, mergeGapSeconds: mergeGap },
+        });
+        const stages = timeline.finish();
+        totals.wall += (performance.now() - t0) / 1000;
+        totals.cpu += treeCpuSeconds() + liveChildrenCpuSeconds('pocketsphinx') - cpu0;
+        ours[i] = wordErrorRate(it.reference, transcript.text);
+        if (verbose) console.log(`${pct(ours[i]!.wer).padStart(6)} ${it.file}\n   ref: ${it.reference}\n   hyp: ${transcript.text}`);
+        return stages;
+      };
+      let stages;
+      if (!runBaseline) stages = await pipeline();
+      else if (i % 2 === 0) {
+        await program();
+        stages = await pipeline();
+      } else {
+        stages = await pipeline();
+        await program();
+      }
+      stageRows.push({ label: it.file, summary: summarize(stages), programMs });
+      loads.push(os.loadavg()[0]!);
+    }
+    const nice = backgroundNiceness(os.getPriority(), backgroundNiceSteps(process.env.TAKELINE_BACKGROUND_NICE));
+    console.log(
+      `load average (1 min) during the run: ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}; ` +
+        `decoders${runBaseline ? ' and the program' : ''} at nice ${nice}; one file at a time, ${workers} decoders`,
+    );
+    if (runBaseline) {
+      console.log(
+        `program:  ${totals.programWall.toFixed(1)} s wall (RTF ${(totals.programWall / totalSeconds).toFixed(3)}), ` +
+          `${totals.programCpu.toFixed(1)} CPU s (${(totals.programCpu / totalSeconds).toFixed(3)} per audio s)`,
+      );
+    }
+    console.log(
+      `pipeline: ${totals.wall.toFixed(1)} s wall (RTF ${(totals.wall / totalSeconds).toFixed(3)}, target ≤ 0.25), ` +
+        `${totals.cpu.toFixed(1)} CPU s (${(totals.cpu / totalSeconds).toFixed(3)} per audio s)`,
+    );
+    if (runBaseline) {
+      console.log(
+        `pipeline / program: wall ${(totals.wall / totals.programWall).toFixed(3)} (target ≤ 0.6), CPU ${(totals.cpu / totals.programCpu).toFixed(3)}`,
+      );
+    }
+    const table = formatStages(stageRows);
+    console.log(`stages per request, ms from its start (program = the untuned program's wall on the same file):`);
+    for (const line of timelineRows ? table : [table[0]!, table.at(-1)!]) console.log(`  ${line}`);
+    return { baseline: runBaseline ? baseline : null, ours };
+  } finally {
+    await recognizer.close();
+    await service.close();
+    await vad.close();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   const items = loadItems();
-  const tools = resolveMediaTools();
-  const audio = await mapLimit(items, 2, (it) => decodeAudioToArray(path.join(asrDir, it.file), tools));
+  const audio = await mapLimit(items, 2, (it) => decodeAudioToArray(path.join(asrDir, it.file), resolveMediaTools()));
   const totalSeconds = audio.reduce((a, p) => a + p.length / SAMPLE_RATE, 0);
   console.log(
     `${items.length} files, ${(totalSeconds / 60).toFixed(1)} min; mode ${mode}; extra args ${JSON.stringify(extraArgs)}`,
   );
 
   let baseline: WerResult[] | null = null;
-  let baselineWall = 0;
-  let baselineCpu = 0;
-  if (runBaseline) {
-    const tmp = mkdtempSync(path.join(os.tmpdir(), 'takeline-asr-bench-'));
-    try {
-      items.forEach((_, i) => writeFileSync(path.join(tmp, `${i}.wav`), wav16(audio[i]!)));
-      const cpu0 = childrenCpuSeconds();
-      const t0 = Date.now();
-      baseline = await mapLimit(items, baselineJobs, async (it, i) =>
-        wordErrorRate(it.reference, await runContinuous(path.join(tmp, `${i}.wav`))),
-      );
-      baselineWall = (Date.now() - t0) / 1000;
-      baselineCpu = childrenCpuSeconds() - cpu0;
-    } finally {
-      rmSync(tmp, { recursive: true, force: true });
-    }
-    console.log(
-      `baseline: ${baselineWall.toFixed(1)} s wall, ${baselineCpu.toFixed(1)} CPU s, ${baselineJobs} at a time (load ${os.loadavg()[0]!.toFixed(1)})`,
-    );
-  }
-
-  const vad = createSileroVad();
-  const recognizer = createPocketSphinxRecognizer({ decoderArgs: extraArgs, workers });
+  let ours: WerResult[];
   if (pipelineMode) {
-    // Warm, as in the service: the decoders start and the VAD loads before the first request is timed.
-    await recognizer.recognize(audio[0]!.subarray(0, SAMPLE_RATE));
-    await vad.detect(audio[0]!.subarray(0, SAMPLE_RATE));
-  }
-  const service = pipelineMode ? createServiceDiarizer() : null;
-  const tree0 = treeCpuSeconds() + liveChildrenCpuSeconds('pocketsphinx');
-  const t0 = Date.now();
-  let chunks = 0;
-  const ours = await mapLimit(items, pipelineMode ? 1 : workers, async (it, i) => {
-    if (pipelineMode) {
-      const transcript = await transcribeFile(path.join(asrDir, it.file), {
-        tools,
-        vad,
-        recognizer,
-        diarizer: service!.diarizer,
-        concurrency: workers,
-      }, { chunks: { maxChunkSeconds: maxChunk, mergeGapSeconds: mergeGap } });
-      const r = wordErrorRate(it.reference, transcript.text);
-      if (verbose) console.log(`${pct(r.wer).padStart(6)} ${it.file}\n   ref: ${it.reference}\n   hyp: ${transcript.text}`);
-      return r;
-    }
-    const pcm = audio[i]!;
-    const spans =
-      mode === 'whole' ? [{ start: 0, end: pcm.length / SAMPLE_RATE }] : mergeSpans(await vad.detect(pcm));
-    chunks += spans.length;
-    const texts = await Promise.all(
-      spans.map(async (s) => {
-        const a = Math.max(0, Math.round(s.start * SAMPLE_RATE));
-        const b = Math.min(pcm.length, Math.round(s.end * SAMPLE_RATE));
-        const segments = await recognizer.recognize(pcm.subarray(a, b), { offset: s.start });
-        return segments.map((seg) => seg.text).join(' ');
-      }),
-    );
-    const hyp = texts.join(' ');
-    const r = wordErrorRate(it.reference, hyp);
-    if (verbose) console.log(`${pct(r.wer).padStart(6)} ${it.file}\n   ref: ${it.reference}\n   hyp: ${hyp}`);
-    return r;
-  });
-  const elapsed = (Date.now() - t0) / 1000;
-  const ourCpu = treeCpuSeconds() + liveChildrenCpuSeconds('pocketsphinx') - tree0;
-  await recognizer.close();
-  await vad.close();
-  await service?.close();
-  if (pipelineMode) {
-    console.log(
-      `pipeline: ${elapsed.toFixed(1)} s wall (RTF ${(elapsed / totalSeconds).toFixed(3)}), ${ourCpu.toFixed(1)} CPU s ` +
-        `(${(ourCpu / totalSeconds).toFixed(3)} per audio s), ${workers} decoders, one file at a time (load ${os.loadavg()[0]!.toFixed(1)})`,
-    );
-    if (baseline) {
-      console.log(
-        `program: ${(baselineCpu / totalSeconds).toFixed(3)} CPU s per audio s; pipeline / program: wall ${(elapsed / baselineWall).toFixed(3)} ` +
-          `(target ≤ 0.6), CPU ${(ourCpu / baselineCpu).toFixed(3)}`,
-      );
-    }
+    ({ baseline, ours } = await sideBySide(items, audio, totalSeconds));
   } else {
+    if (runBaseline) {
+      const tmp = mkdtempSync(path.join(os.tmpdir(), 'takeline-asr-bench-'));
+      try {
+        items.forEach((_, i) => writeFileSync(path.join(tmp, `${i}.wav`), wav16(audio[i]!)));
+        const t0 = Date.now();
+        baseline = await mapLimit(items, 2, async (it, i) =>
+          wordErrorRate(it.reference, await runContinuous(path.join(tmp, `${i}.wav`))),
+        );
+        console.log(`baseline: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      } finally {
+        rmSync(tmp, { recursive: true, force: true });
+      }
+    }
+    const vad = createSileroVad();
+    const recognizer = createPocketSphinxRecognizer({ decoderArgs: extraArgs, workers });
+    const t0 = Date.now();
+    let chunks = 0;
+    ours = await mapLimit(items, workers, async (it, i) => {
+      const pcm = audio[i]!;
+      const spans =
+        mode === 'whole' ? [{ start: 0, end: pcm.length / SAMPLE_RATE }] : mergeSpans(await vad.detect(pcm));
+      chunks += spans.length;
+      const texts = await Promise.all(
+        spans.map(async (s) => {
+          const a = Math.max(0, Math.round(s.start * SAMPLE_RATE));
+          const b = Math.min(pcm.length, Math.round(s.end * SAMPLE_RATE));
+          const segments = await recognizer.recognize(pcm.subarray(a, b), { offset: s.start });
+          return segments.map((seg) => seg.text).join(' ');
+        }),
+      );
+      const hyp = texts.join(' ');
+      const r = wordErrorRate(it.reference, hyp);
+      if (verbose) console.log(`${pct(r.wer).padStart(6)} ${it.file}\n   ref: ${it.reference}\n   hyp: ${hyp}`);
+      return r;
+    });
+    const elapsed = (Date.now() - t0) / 1000;
+    await recognizer.close();
+    await vad.close();
     console.log(
       `ours: ${elapsed.toFixed(1)} s wall (${(elapsed / totalSeconds).toFixed(3)} × real time, ${workers} workers), ${chunks} chunks`,
     );

@@ -48,6 +48,11 @@ export interface Recognizer {
    */
   readonly writesText?: boolean;
   recognize(pcm: Float32Array, options?: RecognizeOptions): Promise<RecognizedSegment[]>;
+  /**
+   * Starts the engine's processes (or loads its model) now, in the background, so a request's first chunk
+   * does not wait for them; a failure shows at the first `recognize`. Optional.
+   */
+  prepare?(): void;
   close(): Promise<void>;
 }
 

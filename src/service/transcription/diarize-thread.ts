@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { SpectralDiarizer } from '../speech/diarization/spectralDiarizer';
-import type { DiarizeOptions, Span } from '../speech/types';
+import type { DiarizationResult, DiarizeOptions, Span } from '../speech/types';
 import { lowerThisThreadPriority } from '../jobs/background-priority';
 
 // Below the service's event loop, so HTTP reads stay fast while this thread computes.
@@ -8,6 +8,8 @@ lowerThisThreadPriority();
 
 /** Worker-thread entry: spectral diarization is seconds to minutes of synchronous math. */
 export interface DiarizeRequest {
+  /** Matches the reply to its request (the thread serves one request after another). */
+  id: number;
   buffer: ArrayBuffer;
   byteOffset: number;
   length: number;
@@ -15,12 +17,20 @@ export interface DiarizeRequest {
   options: DiarizeOptions;
 }
 
-parentPort?.once('message', async (request: DiarizeRequest) => {
+export type DiarizeReply =
+  | { id: number; ok: true; result: DiarizationResult }
+  | { id: number; ok: false; message: string };
+
+// The thread lives as long as its owner keeps it (DiarizationThreads), serving one request at a time.
+parentPort?.on('message', async (request: DiarizeRequest) => {
+  let reply: DiarizeReply;
   try {
     const pcm = new Float32Array(request.buffer, request.byteOffset, request.length);
     const result = await new SpectralDiarizer().diarize(pcm, request.speech, request.options);
-    parentPort!.postMessage({ ok: true, result });
+    reply = { id: request.id, ok: true, result };
   } catch (error) {
-    parentPort!.postMessage({ ok: false, message: (error as Error)?.message ?? String(error) });
+    reply = { id: request.id, ok: false, message: (error as Error)?.message ?? String(error) };
   }
+  // The recording goes back with the answer, so an idle thread holds no audio until its next request.
+  parentPort!.postMessage(reply, [request.buffer]);
 });

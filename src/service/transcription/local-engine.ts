@@ -14,7 +14,7 @@ import { checkpointedRecognizer } from './chunk-checkpoints';
 import { checkpointedDiarizer, checkpointedRefiner, type DiarizationCheckpoints, type SpeechRefiner } from './diarization-checkpoints';
 import { createSileroVad, type SileroVad } from '../speech/vad/silero';
 import { diarizeSpectral, DEFAULT_DIARIZER_SETTINGS } from '../speech/diarization/spectralDiarizer';
-import { ThreadedDiarizer } from './threaded-diarizer';
+import { DiarizationThreads, ThreadedDiarizer } from './threaded-diarizer';
 import { DIARIZATION_VAD, diarizationSpeech } from './diarization-speech';
 import { createPocketSphinxRecognizer } from '../speech/recognition/pocketsphinx-recognizer';
 import { POCKETSPHINX_ID } from '../models/engines';
@@ -27,22 +27,39 @@ import { retryingRecognizer } from './recognition-retry';
 
 /**
  * The service's diarizer: spectral diarization on a worker thread, over speech spans found for
- * diarization (level-normalised audio, DIARIZATION_VAD). Shared with bench/pipeline.
+ * diarization (level-normalised audio, DIARIZATION_VAD). The thread and the detector's model are kept
+ * between requests and ended by `close`. With `vad`, the detector runs on that detector's model (one ONNX
+ * session for the service), which stays its owner's to close. Shared with bench/pipeline and bench/asr.
  */
-export function createServiceDiarizer(): {
+export function createServiceDiarizer(options: { vad?: SileroVad } = {}): {
   diarizer: ThreadedDiarizer;
   /** The same diarizer for one durable job: its speech spans and result are checkpointed and reused. */
   checkpointed(checkpoints: DiarizationCheckpoints, onSpeechKept?: () => void): Diarizer;
+  /** Starts the thread and loads the detector now (no-op when warm), so a request does not wait for them. */
+  warm(): void;
+  /** The diarization threads (for tests and benchmarks). */
+  threads: DiarizationThreads;
   close(): Promise<void>;
 } {
   let vad: SileroVad | null = null;
-  const refine: SpeechRefiner = (pcm, speech, signal) =>
-    diarizationSpeech(pcm, (vad ??= createSileroVad(DIARIZATION_VAD)), speech, signal);
+  let closed = false;
+  const threads = new DiarizationThreads();
+  const detector = () => (vad ??= options.vad?.withSettings(DIARIZATION_VAD) ?? createSileroVad(DIARIZATION_VAD));
+  const refine: SpeechRefiner = (pcm, speech, signal) => diarizationSpeech(pcm, detector(), speech, signal);
   return {
-    diarizer: new ThreadedDiarizer(refine),
+    diarizer: new ThreadedDiarizer(refine, threads),
     checkpointed: (checkpoints, onSpeechKept) =>
-      checkpointedDiarizer(new ThreadedDiarizer(checkpointedRefiner(refine, checkpoints, onSpeechKept)), checkpoints),
+      checkpointedDiarizer(new ThreadedDiarizer(checkpointedRefiner(refine, checkpoints, onSpeechKept), threads), checkpoints),
+    warm: () => {
+      if (closed) return;
+      threads.warm();
+      // A model that fails to load says so when a request needs it.
+      detector().prepare().catch(() => {});
+    },
+    threads,
     close: async () => {
+      closed = true;
+      await threads.close();
       await vad?.close();
       vad = null;
     },
@@ -68,8 +85,15 @@ export function createLocalTranscription(deps: {
   scratchDir?: string;
 }): TranscriptionEngine {
   const recognizers = new Map<string, Recognizer>();
-  let vad: SileroVad | null = null;
-  const { diarizer: sharedDiarizer, checkpointed: checkpointedDiarization, close: closeDiarizer } = createServiceDiarizer();
+  // One Silero model for the service: recognition's detector, the diarizer's and each request's own
+  // settings are streams on it (the model loads on first use).
+  const vad = createSileroVad();
+  const {
+    diarizer: sharedDiarizer,
+    checkpointed: checkpointedDiarization,
+    warm: warmDiarizer,
+    close: closeDiarizer,
+  } = createServiceDiarizer({ vad });
 
   const recognizerFor = (engine: ResolvedEngine): Recognizer => {
     const id = engine.model.id;
@@ -126,9 +150,12 @@ export function createLocalTranscription(deps: {
         (error, offset) => deps.log?.(`recognition of the chunk at ${offset.toFixed(1)} s failed (${(error as Error)?.message ?? String(error)}); trying it once more`),
       );
       const recognizer = request.checkpoints ? checkpointedRecognizer(configured, request.checkpoints) : configured;
-      vad ??= createSileroVad();
-      // Per-request VAD settings get their own detector (cheap: the model loads in milliseconds).
-      const requestVad = request.vad ? createSileroVad(request.vad) : null;
+      // The decoders, the diarizer's thread and the models get ready while the file is probed and decoded
+      // (no-ops once warm: they stay up between requests).
+      recognizerFor(request.engine).prepare?.();
+      warmDiarizer();
+      // Per-request VAD settings get their own detector on the same model.
+      const requestVad = request.vad ? vad.withSettings(request.vad) : null;
       // Diarization starts beside the last recognitions: its first step shows only once the pipeline is diarizing.
       let speechKept = false;
       let stage = '';
@@ -166,8 +193,7 @@ export function createLocalTranscription(deps: {
         .catch((error: unknown) => {
           // Whisper's model or process failures are the user's to fix (a damaged download): say what happened.
           throw error instanceof WhisperHostError ? new JobFailure(error.message) : error;
-        })
-        .finally(() => requestVad?.close());
+        });
       return { ...transcript, engine: request.engine.model.id, profiles };
     },
 
@@ -208,9 +234,9 @@ export function createLocalTranscription(deps: {
     async close() {
       await Promise.allSettled([...recognizers.values()].map((r) => r.close()));
       recognizers.clear();
-      await vad?.close();
+      // The diarizer's thread first, then the model its detector shares.
       await closeDiarizer();
-      vad = null;
+      await vad.close();
     },
   };
 }

@@ -23,4 +23,18 @@ describe('RetainedPcm', () => {
     expect(store.all()[29_999]).toBe(29_999);
     expect(Array.from(store.read(15_998, 16_002))).toEqual([15_998, 15_999, 16_000, 16_001]);
   });
+
+  it('grows once to a duration learnt after decoding began, keeping what it holds', () => {
+    const store = new RetainedPcm(null); // sized for 61 s until the probe answers
+    store.append(ramp(0, 20_000));
+    const early = store.read(0, 4);
+    store.reserve(120);
+    store.reserve(10); // smaller than what it has: no change
+    store.append(ramp(20_000, 10));
+    expect(store.length).toBe(20_010);
+    expect(Array.from(store.read(19_998, 20_002))).toEqual([19_998, 19_999, 20_000, 20_001]);
+    expect(Array.from(early)).toEqual([0, 1, 2, 3]); // a chunk handed out before still reads the same samples
+    for (let b = 0; b < 120; b++) store.append(ramp(0, 16_000));
+    expect(store.length).toBe(20_010 + 120 * 16_000);
+  });
 });

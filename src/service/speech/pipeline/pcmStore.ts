@@ -30,6 +30,18 @@ export class RetainedPcm implements PcmStore {
     return this.used;
   }
 
+  /**
+   * The duration learnt after decoding began: the buffer grows to it once, if larger (a copy of the few
+   * seconds decoded so far), rather than by halves as the audio arrives.
+   */
+  reserve(expectedSeconds: number | null): void {
+    const size = Math.ceil(((expectedSeconds ?? 0) + 1) * SAMPLE_RATE);
+    if (size <= this.buffer.length) return;
+    const grown = new Float32Array(size);
+    grown.set(this.buffer.subarray(0, this.used));
+    this.buffer = grown;
+  }
+
   append(block: Float32Array): void {
     if (this.used + block.length > this.buffer.length) {
       // The container understated its length; grow by half again (rare, so the copy does not matter).

@@ -160,6 +160,8 @@ describe('transcribeFile', () => {
     expect(diarizer.seen!.speech.length).toBe(3);
     const fractions = progress.map((p) => p[0]);
     expect(fractions).toEqual([...fractions].sort((a, b) => a - b));
+    // The duration ffprobe reads beside the decode reaches the progress of recognition.
+    expect(progress.some(([f, stage]) => stage === 'recognize' && f > 0 && f < 0.9)).toBe(true);
     expect(progress.at(-1)).toEqual([1, 'done']);
   });
 

@@ -101,11 +101,13 @@ export async function transcribeFile(
   deps: TranscribeDeps,
   options: TranscribeOptions = {},
 ): Promise<Transcript> {
-  const expected = await probeAudioDuration(path, deps.tools, options.signal);
   const controller = new AbortController();
   const forward = () => controller.abort(options.signal?.reason);
   if (options.signal?.aborted) forward();
   options.signal?.addEventListener('abort', forward, { once: true });
+  // The container's duration (a hint for the buffer's size and progress) is read while ffmpeg starts
+  // decoding, not before it: ffprobe's start would otherwise add to every request's wall time.
+  const expected = probeAudioDuration(path, deps.tools, options.signal);
   try {
     const blocks = decodeAudio(path, deps.tools, { signal: controller.signal, blockSamples: SAMPLE_RATE });
     return await transcribeBlocks(blocks, deps, { ...options, expectedSeconds: expected }, controller);
@@ -114,6 +116,8 @@ export async function transcribeFile(
     throw error;
   } finally {
     options.signal?.removeEventListener('abort', forward);
+    // (Never rejects.) No ffprobe outlives the request.
+    await expected;
   }
 }
 
@@ -135,20 +139,31 @@ function emptyTranscript(options: TranscribeOptions, recognizer: Recognizer, dur
 export async function transcribeBlocks(
   blocks: AsyncIterable<Float32Array>,
   deps: TranscribeDeps,
-  options: TranscribeOptions & { expectedSeconds?: number | null } = {},
+  /** `expectedSeconds`: the container's duration, if known (it may arrive while decoding has begun). */
+  options: TranscribeOptions & { expectedSeconds?: number | null | Promise<number | null> } = {},
   controller = new AbortController(),
 ): Promise<Transcript> {
   const { recognizer, diarizer } = deps;
   const signal = controller.signal;
   const concurrency = Math.max(1, deps.concurrency ?? availableParallelism());
-  const expected = options.expectedSeconds ?? null;
+  const hint = options.expectedSeconds ?? null;
+  let expected = typeof hint === 'number' ? hint : null;
   const recognizeShare = diarizer ? 0.9 : 0.97;
   const store: PcmStore = diarizer ? new RetainedPcm(expected) : new WindowedPcm();
+  if (hint instanceof Promise) {
+    void hint.then((seconds) => {
+      expected = seconds;
+      if (store instanceof RetainedPcm) store.reserve(seconds);
+    });
+  }
   const merger = new ChunkMerger(options.chunks);
   const speech: Span[] = [];
   // Every chunk handed on, for the plan; those of a kept plan are handed on again as their audio arrives.
   const handed: Span[] = [];
-  const { vad, resumed } = openPlannedVad(deps.vad, options.plan, expected);
+  const keptPlan = options.plan?.load() ?? null;
+  // A kept plan is checked against the recording's length, so a resumed run waits for the probe.
+  if (keptPlan && hint instanceof Promise) expected = await hint;
+  const { vad, resumed } = openPlannedVad(deps.vad, keptPlan, expected);
   const replayUntil = resumed?.vad.samples ?? 0;
   const planned: Span[] = resumed ? [...resumed.chunks] : [];
   if (resumed) {
@@ -298,10 +313,9 @@ export async function transcribeBlocks(
  */
 function openPlannedVad(
   detector: VoiceActivityDetector,
-  plan: ChunkPlanCheckpoints | undefined,
+  kept: ChunkPlan | null,
   expectedSeconds: number | null,
 ): { vad: VoiceActivityStream; resumed: ChunkPlan | null } {
-  const kept = plan?.load() ?? null;
   if (kept && (expectedSeconds === null || kept.vad.samples <= toSample(expectedSeconds) + SAMPLE_RATE)) {
     try {
       return { vad: openVadStream(detector, { resume: kept.vad }), resumed: kept };

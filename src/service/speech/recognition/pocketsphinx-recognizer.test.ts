@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,11 +12,55 @@ const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 const asrDir = path.join(process.env.TAKELINE_SHARED_DIR || path.resolve(repoRoot, '../shared'), 'audio/asr');
 const load = (file: string) => decodeAudioToArray(path.join(asrDir, file), resolveMediaTools());
 
+/** Process ids of this process's pocketsphinx_batch children (Linux truncates the name to 15 characters). */
+function decoderPids(): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (name === 'pocketsphinx_ba' && Number(fields[1]) === process.pid && fields[0] !== 'Z') pids.push(Number(entry));
+    } catch {
+      // ended between listing and reading
+    }
+  }
+  return pids.sort();
+}
+
 describe('pocketSphinxAvailable', () => {
   it('names the Debian packages when the model is missing', () => {
     const r = pocketSphinxAvailable({ ...process.env, TAKELINE_POCKETSPHINX_MODEL_DIR: '/nonexistent' });
     expect(r.ok).toBe(false);
     expect(r.missing!.join(' ')).toContain('pocketsphinx-en-us');
+  });
+
+  it('prepare() on a missing model does nothing, and the first recognition says what is missing', async () => {
+    const recognizer = createPocketSphinxRecognizer({ env: { ...process.env, TAKELINE_POCKETSPHINX_MODEL_DIR: '/nonexistent' } });
+    expect(() => recognizer.prepare!()).not.toThrow();
+    await expect(recognizer.recognize(new Float32Array(SAMPLE_RATE))).rejects.toThrow(/pocketsphinx-en-us/);
+    await recognizer.close();
+  });
+});
+
+describe.skipIf(!pocketSphinxAvailable().ok || process.platform !== 'linux')('PocketSphinx decoders started ahead', () => {
+  it('prepare() starts the pool before the first chunk, which then uses those processes; close() ends them', async () => {
+    const before = decoderPids();
+    const recognizer = createPocketSphinxRecognizer({ workers: 2 });
+    try {
+      recognizer.prepare!();
+      const started = decoderPids().filter((pid) => !before.includes(pid));
+      expect(started.length).toBe(2);
+      recognizer.prepare!(); // warm already: nothing more starts
+      const segments = await recognizer.recognize(await load('pocketsphinx_cards_001.flac'));
+      expect(segments.length).toBeGreaterThan(0);
+      expect(decoderPids().filter((pid) => !before.includes(pid))).toEqual(started);
+    } finally {
+      await recognizer.close();
+    }
+    for (let i = 0; i < 50 && decoderPids().some((pid) => !before.includes(pid)); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(decoderPids().filter((pid) => !before.includes(pid))).toEqual([]);
   });
 });
 

@@ -107,6 +107,13 @@ export function createPocketSphinxRecognizer(options: PocketSphinxRecognizerOpti
       }
       return wordsToSegments(words, pause);
     },
+    prepare() {
+      try {
+        getPool().warm();
+      } catch {
+        // The model is missing: the first recognition says so.
+      }
+    },
     async close() {
       await Promise.all([pool?.close(), vocabulary?.close()]);
       pool = null;

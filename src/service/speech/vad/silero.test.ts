@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { decodeAudioToArray } from '../../media/decode';
 import { resolveMediaTools } from '../../media/tools';
 import type { Span } from '../types';
@@ -128,5 +128,30 @@ describe('SileroVad', () => {
       expect(spans).toEqual(whole);
     }
     expect(() => vad.stream({ resume: { ...vad.stream().snapshot!(), state: '' } })).toThrow(/not a Silero v5 stream snapshot/);
+  });
+
+  it.skipIf(!existsSync(vadDir))('withSettings: other settings on the same model give what a detector of their own gives, at once with the owner', async () => {
+    const pcm = (await decodeAudioToArray(join(vadDir, 'valid.wav'), tools)).subarray(0, 16_000 * 60);
+    const settings = { threshold: 0.5, negThreshold: 0.35, minSilenceSeconds: 1, speechPadSeconds: 0.03 };
+    const own = new SileroVad(settings);
+    const expected = await own.detect(pcm);
+    await own.close();
+    const owner = new SileroVad();
+    const derived = owner.withSettings(settings);
+    // Both run at once on one session: the recurrent state travels with each stream, not in the session.
+    const [mine, theirs] = await Promise.all([derived.detect(pcm), owner.detect(pcm)]);
+    expect(mine).toEqual(expected);
+    expect(theirs).toEqual(await vad.detect(pcm));
+    expect(mine).not.toEqual(theirs); // the settings are the derived detector's own
+    const release = vi.spyOn(((await import('onnxruntime-node')).InferenceSession as unknown as { prototype: { release(): Promise<void> } }).prototype, 'release');
+    try {
+      await derived.close(); // leaves the owner's model loaded
+      expect(release).not.toHaveBeenCalled();
+      expect(await owner.detect(pcm)).toEqual(theirs);
+      await owner.close();
+      expect(release).toHaveBeenCalledTimes(1);
+    } finally {
+      release.mockRestore();
+    }
   });
 });

@@ -64,18 +64,22 @@ export function defaultSileroModelPath(env: NodeJS.ProcessEnv = process.env): st
 }
 
 type Ort = typeof import('onnxruntime-node');
+type LoadedModel = { ort: Ort; session: InferenceSession };
 
-export class SileroVad implements StreamingVoiceActivityDetector {
-  private loading: Promise<{ ort: Ort; session: InferenceSession }> | null = null;
+/**
+ * The model's ONNX session, loaded on first use. Any number of streams, with any segmenter settings, use it
+ * at once: the recurrent state travels with each call, so the session itself holds none.
+ */
+class SileroModel {
+  private loading: Promise<LoadedModel> | null = null;
 
-  constructor(private readonly options: SileroVadOptions = {}) {}
+  constructor(private readonly modelPath: string | undefined) {}
 
-  /** Loads onnxruntime and the model on first use; one session serves every stream. */
-  private load(): Promise<{ ort: Ort; session: InferenceSession }> {
+  load(): Promise<LoadedModel> {
     this.loading ??= (async () => {
       const ort = await import('onnxruntime-node');
       // One thread: the recurrent model is tiny (≈0.2 ms per window) and the cores belong to the recognizer.
-      const session = await ort.InferenceSession.create(this.options.modelPath ?? defaultSileroModelPath(), {
+      const session = await ort.InferenceSession.create(this.modelPath ?? defaultSileroModelPath(), {
         intraOpNumThreads: 1,
         interOpNumThreads: 1,
         executionMode: 'sequential',
@@ -86,6 +90,43 @@ export class SileroVad implements StreamingVoiceActivityDetector {
       this.loading = null;
     });
     return this.loading;
+  }
+
+  async release(): Promise<void> {
+    const loading = this.loading;
+    this.loading = null;
+    if (loading) await (await loading).session.release();
+  }
+}
+
+export class SileroVad implements StreamingVoiceActivityDetector {
+  private readonly model: SileroModel;
+  /** Detectors made by `withSettings` share this one's model, which only this one's `close` releases. */
+  private readonly ownsModel: boolean;
+
+  constructor(
+    private readonly options: SileroVadOptions = {},
+    shared?: SileroModel,
+  ) {
+    this.model = shared ?? new SileroModel(options.modelPath);
+    this.ownsModel = !shared;
+  }
+
+  /**
+   * A detector with other segmenter settings on this one's model (no second session to load: a request's
+   * own VAD settings, the diarizer's). Its `close` does nothing; the model goes with this detector's.
+   */
+  withSettings(settings: SpeechSegmenterOptions): SileroVad {
+    return new SileroVad({ ...settings, modelPath: this.options.modelPath }, this.model);
+  }
+
+  private load(): Promise<LoadedModel> {
+    return this.model.load();
+  }
+
+  /** Loads the model now rather than at the first block (a warm-up before a request needs it). */
+  async prepare(): Promise<void> {
+    await this.load();
   }
 
   stream(options: { offset?: number; resume?: VadSnapshot } = {}): VoiceActivityStream {
@@ -113,9 +154,7 @@ export class SileroVad implements StreamingVoiceActivityDetector {
   }
 
   async close(): Promise<void> {
-    const loading = this.loading;
-    this.loading = null;
-    if (loading) await (await loading).session.release();
+    if (this.ownsModel) await this.model.release();
   }
 }
 
@@ -126,7 +165,7 @@ class SileroRunner {
   private readonly input = new Float32Array(CONTEXT + SILERO_WINDOW);
 
   constructor(
-    private readonly model: { ort: Ort; session: InferenceSession },
+    private readonly model: LoadedModel,
     from?: { state: Float32Array; context: Float32Array },
   ) {
     this.state = new model.ort.Tensor('float32', from ? from.state.slice() : new Float32Array(STATE_SIZE), [2, 1, 128]);
@@ -161,7 +200,7 @@ class SileroStream implements VoiceActivityStream {
   private busy = false;
 
   constructor(
-    private readonly load: () => Promise<{ ort: Ort; session: InferenceSession }>,
+    private readonly load: () => Promise<LoadedModel>,
     options: SpeechSegmenterOptions,
     private readonly offset: number,
   ) {

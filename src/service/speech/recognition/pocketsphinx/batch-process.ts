@@ -120,6 +120,11 @@ export class BatchProcess {
     }
   }
 
+  /** Starts the process now if it is not running, so the next utterance does not wait for the model to load. */
+  warm(): void {
+    if (!this.child && !this.active) this.start();
+  }
+
   /** Ends the process and removes its temp folder; resolves once the process is gone (its files closed). */
   async close(): Promise<void> {
     const child = this.child;

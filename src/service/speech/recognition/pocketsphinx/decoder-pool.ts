@@ -46,6 +46,11 @@ export class DecoderPool {
     });
   }
 
+  /** Starts every worker's process that is not running (the model loads while the caller does other work). */
+  warm(): void {
+    if (!this.closed) for (const worker of this.workers) worker.warm();
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     for (const entry of this.queue.splice(0)) entry.cancel();

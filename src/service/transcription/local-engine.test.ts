@@ -1,0 +1,79 @@
+import { describe, expect, it, vi } from 'vitest';
+import { SAMPLE_RATE, type DiarizationResult, type Span } from '../speech/types';
+import { createSileroVad } from '../speech/vad/silero';
+import { createServiceDiarizer } from './local-engine';
+import type { DiarizationCheckpoints } from './diarization-checkpoints';
+
+/** Two alternating "voices" (different harmonic stacks) in 4 s turns, with a little noise. */
+function alternatingVoices(seconds: number): Float32Array {
+  const pcm = new Float32Array(seconds * SAMPLE_RATE);
+  let seed = 7;
+  for (let i = 0; i < pcm.length; i++) {
+    const t = i / SAMPLE_RATE;
+    const f0 = Math.floor(t / 4) % 2 === 0 ? 120 : 210;
+    let x = 0;
+    for (let h = 1; h <= 6; h++) x += Math.sin(2 * Math.PI * f0 * h * t) / h;
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    pcm[i] = 0.2 * x + 0.01 * (seed / 2147483648 - 0.5);
+  }
+  return pcm;
+}
+
+function memoryCheckpoints(): DiarizationCheckpoints & { saved: { speech?: Span[]; result?: DiarizationResult } } {
+  const saved: { speech?: Span[]; result?: DiarizationResult } = {};
+  return {
+    saved,
+    speech: () => saved.speech ?? null,
+    saveSpeech: (spans) => (saved.speech = spans),
+    result: () => saved.result ?? null,
+    saveResult: (result) => (saved.result = result),
+  };
+}
+
+describe('createServiceDiarizer', () => {
+  it('serves plain and checkpointed requests on one warm thread, and ends it on close', async () => {
+    const service = createServiceDiarizer();
+    service.warm();
+    service.warm();
+    expect(service.threads.started).toBe(1);
+    const plain = await service.diarizer.diarize(alternatingVoices(16), [{ start: 0, end: 16 }]);
+    const checkpoints = memoryCheckpoints();
+    let kept = 0;
+    const durable = await service.checkpointed(checkpoints, () => kept++).diarize(alternatingVoices(16), [{ start: 0, end: 16 }]);
+    expect(durable).toEqual(plain);
+    expect(checkpoints.saved.result).toEqual(plain);
+    expect(checkpoints.saved.speech!.length).toBeGreaterThan(0);
+    expect(kept).toBe(1);
+    expect(plain.turns.length).toBeGreaterThan(0);
+    expect(service.threads.started).toBe(1);
+    expect(service.threads.alive).toBe(1);
+
+    await service.close();
+    expect(service.threads.alive).toBe(0);
+    service.warm(); // after close: nothing starts
+    expect(service.threads.started).toBe(1);
+    await expect(service.diarizer.diarize(alternatingVoices(4), [{ start: 0, end: 4 }])).rejects.toThrow('closed');
+  });
+
+  it("runs its detector on a given detector's model and leaves that model to its owner", async () => {
+    const base = createSileroVad();
+    const service = createServiceDiarizer({ vad: base });
+    try {
+      const alone = createServiceDiarizer();
+      const own = await alone.diarizer.diarize(alternatingVoices(16), [{ start: 0, end: 16 }]);
+      await alone.close();
+      expect(await service.diarizer.diarize(alternatingVoices(16), [{ start: 0, end: 16 }])).toEqual(own);
+      const release = vi.spyOn(((await import('onnxruntime-node')).InferenceSession as unknown as { prototype: { release(): Promise<void> } }).prototype, 'release');
+      try {
+        await service.close();
+        expect(release).not.toHaveBeenCalled();
+        await base.close();
+        expect(release).toHaveBeenCalledTimes(1);
+      } finally {
+        release.mockRestore();
+      }
+    } finally {
+      await base.close();
+    }
+  });
+});
