@@ -36,6 +36,11 @@ export interface RecognizeOptions {
   language?: string;
   /** OpenAI's sampling temperature (0–1; 0 = deterministic with fallback); engines that do not sample ignore it. */
   temperature?: number;
+  /**
+   * An MLLR transform file fitted to this chunk's speaker (project speaker adaptation); engines without
+   * acoustic adaptation ignore it.
+   */
+  mllr?: string;
   signal?: AbortSignal;
 }
 
