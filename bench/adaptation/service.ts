@@ -4,7 +4,7 @@
  * service process, each waiting for the previous one's transcription and adaptation job; WER (S/D/I) of
  * the tuning and test halves and CPU per audio second, for each configuration, side by side in one run.
  *
- *   nice -n 10 node --import tsx bench/adaptation/service.ts [--configs off,on:10] [--sources amateur] [--every 1]
+ *   nice -n 10 node --import tsx bench/adaptation/service.ts [--configs off,on:30] [--sources amateur] [--every 1] [--order name|id]
  *
  * A configuration is `off` (TAKELINE_SPEAKER_ADAPTATION=off) or `on:N` (on, a transform once a speaker has
  * N s of aligned speech). The configurations run at the same time (one service each), so they share the
@@ -25,9 +25,11 @@ const flag = (name: string) => {
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : undefined;
 };
-const configs = (flag('--configs') ?? 'off,on:10').split(',');
+const configs = (flag('--configs') ?? 'off,on:30').split(',');
 const sources = new Set((flag('--sources') ?? 'amateur').split(','));
 const every = Number(flag('--every') ?? 1);
+// `id`: by the name after the source prefix, so readers of the same sentences alternate in the project.
+const order = flag('--order') ?? 'name';
 
 const refs = new Map(
   readFileSync(path.join(asrDir, 'refs.tsv'), 'utf8')
@@ -39,9 +41,10 @@ const refs = new Map(
 );
 const allFiles = readdirSync(asrDir).filter((f) => refs.has(f));
 const half = halves(allFiles);
+const sortKey = (f: string) => (order === 'id' ? `${f.slice(f.indexOf('_') + 1)} ${f}` : f);
 const files = allFiles
   .filter((f) => sources.has(sourceOf(f)))
-  .sort()
+  .sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : sortKey(a) > sortKey(b) ? 1 : 0))
   .filter((_, i) => i % every === 0);
 
 /** CPU seconds of a process: its own, its reaped children's, and its live children's (the decoders). */
@@ -83,6 +86,7 @@ interface RunResult {
   wall: number;
   profileMs: number;
   transforms: string[];
+  speakers: number;
 }
 
 async function runConfig(config: string): Promise<RunResult> {
@@ -115,7 +119,8 @@ async function runConfig(config: string): Promise<RunResult> {
     const wall = (Date.now() - started) / 1000;
     const profileMs = [...svc.output().matchAll(/chunk profiles took (\d+) ms/g)].reduce((a, m) => a + Number(m[1]), 0);
     const transforms = [...svc.output().matchAll(/adaptation: speaker \S+ from .*/g)].map((m) => m[0]);
-    return { config, results, cpu, wall, profileMs, transforms };
+    const project = await (await fetch(`${svc.url}/v1/speech/projects/reader`, { headers: auth })).json();
+    return { config, results, cpu, wall, profileMs, transforms, speakers: project.speakers.length };
   } finally {
     db.close();
     await svc.stop();
@@ -172,12 +177,19 @@ for (const h of ['tune', 'test'] as const) {
   console.log([h.padEnd(6), ...runs.map((r) => pooled(r.results.filter((x) => x.half === h)).padStart(col))].join(''));
 }
 console.log(['all'.padEnd(6), ...runs.map((r) => pooled(r.results).padStart(col))].join(''));
+if (sources.size > 1) {
+  for (const source of sources)
+    for (const h of ['tune', 'test'] as const)
+      console.log(
+        [`${source} ${h}`.padEnd(18), ...runs.map((r) => pooled(r.results.filter((x) => x.half === h && sourceOf(x.file) === source)).padStart(col))].join(''),
+      );
+}
 console.log();
 for (const r of runs) {
   const chunks = r.results.reduce((a, x) => a + x.chunks, 0);
   const adapted = r.results.reduce((a, x) => a + x.adaptedChunks, 0);
   console.log(
-    `${r.config.padEnd(8)} service CPU ${r.cpu.total.toFixed(1)} s (${(r.cpu.total / audioSeconds).toFixed(3)} per audio s), decoders ${r.cpu.decoders.toFixed(1)} s (${(r.cpu.decoders / audioSeconds).toFixed(3)}), wall ${r.wall.toFixed(0)} s; chunks decoded adapted ${adapted}/${chunks}; chunk profiles ${r.profileMs} ms (${((r.profileMs / 1000 / audioSeconds) * 1000).toFixed(2)} ms per audio s)`,
+    `${r.config.padEnd(8)} service CPU ${r.cpu.total.toFixed(1)} s (${(r.cpu.total / audioSeconds).toFixed(3)} per audio s), decoders ${r.cpu.decoders.toFixed(1)} s (${(r.cpu.decoders / audioSeconds).toFixed(3)}), wall ${r.wall.toFixed(0)} s; project speakers ${r.speakers}; chunks decoded adapted ${adapted}/${chunks}; chunk profiles ${r.profileMs} ms (${((r.profileMs / 1000 / audioSeconds) * 1000).toFixed(2)} ms per audio s)`,
   );
 }
 const base = runs.find((r) => r.config === 'off');
