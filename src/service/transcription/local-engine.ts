@@ -125,7 +125,11 @@ export function createLocalTranscription(deps: {
       }
       // The request's language and temperature reach every chunk's recognition.
       const base = withRequestOptions(recognizerFor(request.engine), { language: request.language, temperature: request.temperature });
-      const adapting = request.adaptedSpeakers?.length && deps.adaptation !== false ? adaptingRecognizer(base, request.adaptedSpeakers, deps.matcher) : null;
+      // Transforms are PocketSphinx's: another engine decodes as it would without them.
+      const adapting =
+        request.adaptedSpeakers?.length && deps.adaptation !== false && request.engine.model.id === POCKETSPHINX_ID
+          ? adaptingRecognizer(base, request.adaptedSpeakers, deps.matcher)
+          : null;
       const configured = retryingRecognizer(
         adapting?.recognizer ?? base,
         (error, offset) => deps.log?.(`recognition of the chunk at ${offset.toFixed(1)} s failed (${(error as Error)?.message ?? String(error)}); trying it once more`),
