@@ -7,7 +7,7 @@ import { decodeAudioToArray } from '../../media/decode';
 import { resolveMediaTools } from '../../media/tools';
 import { createPocketSphinxRecognizer, pocketSphinxAvailable } from './pocketsphinx-recognizer';
 import { featureStreamLengths, identityMllr } from './pocketsphinx/mllr-file';
-import { resolvePocketSphinxModel } from './pocketsphinx/model';
+import { findOnPath, resolvePocketSphinxModel } from './pocketsphinx/model';
 
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 const asrDir = path.join(process.env.TAKELINE_SHARED_DIR || path.resolve(repoRoot, '../shared'), 'audio/asr');
@@ -51,6 +51,15 @@ describe.skipIf(!pocketSphinxAvailable().ok)('PocketSphinx recognizer with a per
     expect(await recognizer.recognize(a, { mllr: file })).toEqual(plain);
     rmSync(file);
     expect(await recognizer.recognize(a, { mllr: file })).toEqual(plain);
+  });
+
+  it.skipIf(!findOnPath('espeak-ng', process.env))('applies the transform in a project vocabulary’s decoders too', async () => {
+    const a = await load('amateur_LJ001-0058.flac');
+    const vocabulary = ['Zorblatt'];
+    const plain = await recognizer.recognize(a, { vocabulary });
+    const adapted = await recognizer.recognize(a, { vocabulary, mllr: TRANSFORM });
+    expect(adapted).not.toEqual(plain);
+    expect(await recognizer.recognize(a, { vocabulary })).toEqual(plain);
   });
 
   it('ignores transforms when adaptation is off', async () => {

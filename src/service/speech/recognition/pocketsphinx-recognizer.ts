@@ -69,6 +69,7 @@ export function createPocketSphinxRecognizer(options: PocketSphinxRecognizerOpti
       workers,
       espeak: (options.env ?? process.env).TAKELINE_ESPEAK_NG || 'espeak-ng',
       tempDir: options.tempDir,
+      mllr: adaptation,
     });
     return (await vocabulary.poolFor(words))?.pool ?? getPool();
   };
@@ -100,17 +101,19 @@ export function createPocketSphinxRecognizer(options: PocketSphinxRecognizerOpti
       };
       const decoders = await poolFor(opts);
       const shared = getPool();
-      // The vocabulary pools decode un-adapted: a chunk with its own words is rare, a second transform pipe there is not worth it.
-      const mllr = adaptation && decoders === shared ? opts.mllr : undefined;
+      const mllr = adaptation ? opts.mllr : undefined;
       let words: RecognizedWord[];
       try {
         words = await decode(decoders, mllr);
       } catch (error) {
         if (opts.signal?.aborted) throw error;
         // A transform that cannot be read (replaced or removed meanwhile) or applied: the chunk decodes un-adapted.
-        if (decoders === shared && mllr) {
-          words = await decode(shared);
-          return wordsToSegments(words, pause);
+        if (mllr) {
+          try {
+            return wordsToSegments(await decode(decoders), pause);
+          } catch (plainError) {
+            if (decoders === shared || opts.signal?.aborted) throw plainError;
+          }
         }
         // (Another chunk's failure may have closed this pool under it: that shows as an AbortError too.)
         if (decoders === shared) throw error;
