@@ -76,6 +76,8 @@ interface FileResult {
   half: Half;
   wer: WerResult;
   adaptedChunks: number;
+  /** Chunks decoded with the transform of a project speaker the recording's diarization did not map to. */
+  foreignChunks: number;
   chunks: number;
 }
 
@@ -105,13 +107,15 @@ async function runConfig(config: string): Promise<RunResult> {
       // The adaptation job (and any job) of this recording done before the next upload: the online order.
       await jobsIdle(db);
       const transcript = session.transcript ?? { text: '', adaptation: undefined };
-      const adaptation = transcript.adaptation as { chunks: number; speakers: Array<{ chunks: number }> } | undefined;
+      const adaptation = transcript.adaptation as { chunks: number; speakers: Array<{ speaker_id: string; chunks: number }> } | undefined;
+      const mapped = new Set(Object.values(session.speaker_map as Record<string, { speaker_id: string }>).map((e) => e.speaker_id));
       results.push({
         file,
         half: half.get(file)!,
         wer: wordErrorRate(refs.get(file)!.text, transcript.text),
         chunks: adaptation?.chunks ?? 0,
         adaptedChunks: adaptation?.speakers.reduce((a, s) => a + s.chunks, 0) ?? 0,
+        foreignChunks: adaptation?.speakers.filter((s) => !mapped.has(s.speaker_id)).reduce((a, s) => a + s.chunks, 0) ?? 0,
       });
       process.stderr.write(`${config} ${file}: ${results.at(-1)!.adaptedChunks}/${results.at(-1)!.chunks} chunks adapted\n`);
     }
@@ -188,8 +192,9 @@ console.log();
 for (const r of runs) {
   const chunks = r.results.reduce((a, x) => a + x.chunks, 0);
   const adapted = r.results.reduce((a, x) => a + x.adaptedChunks, 0);
+  const foreign = r.results.reduce((a, x) => a + x.foreignChunks, 0);
   console.log(
-    `${r.config.padEnd(8)} service CPU ${r.cpu.total.toFixed(1)} s (${(r.cpu.total / audioSeconds).toFixed(3)} per audio s), decoders ${r.cpu.decoders.toFixed(1)} s (${(r.cpu.decoders / audioSeconds).toFixed(3)}), wall ${r.wall.toFixed(0)} s; project speakers ${r.speakers}; chunks decoded adapted ${adapted}/${chunks}; chunk profiles ${r.profileMs} ms (${((r.profileMs / 1000 / audioSeconds) * 1000).toFixed(2)} ms per audio s)`,
+    `${r.config.padEnd(8)} service CPU ${r.cpu.total.toFixed(1)} s (${(r.cpu.total / audioSeconds).toFixed(3)} per audio s), decoders ${r.cpu.decoders.toFixed(1)} s (${(r.cpu.decoders / audioSeconds).toFixed(3)}), wall ${r.wall.toFixed(0)} s; project speakers ${r.speakers}; chunks decoded adapted ${adapted}/${chunks} (${foreign} with another speaker's transform than the recording's); chunk profiles ${r.profileMs} ms (${((r.profileMs / 1000 / audioSeconds) * 1000).toFixed(2)} ms per audio s)`,
   );
 }
 const base = runs.find((r) => r.config === 'off');
