@@ -8,6 +8,9 @@ need=()
 command -v ffmpeg >/dev/null 2>&1 && command -v ffprobe >/dev/null 2>&1 || need+=(ffmpeg)
 command -v pocketsphinx_batch >/dev/null 2>&1 || need+=(pocketsphinx)
 [ -f /usr/share/pocketsphinx/model/en-us/en-us/mdef ] || need+=(pocketsphinx-en-us)
+# Speaker adaptation (MLLR across a project's recordings): sphinxtrain's bw and mllr_solve, sphinxbase's sphinx_fe.
+[ -x /usr/lib/sphinxtrain/bw ] || need+=(sphinxtrain)
+command -v sphinx_fe >/dev/null 2>&1 || need+=(sphinxbase-utils)
 # Praat is the reference the prosody measures are benchmarked against (npm run bench -- prosody).
 command -v praat >/dev/null 2>&1 || need+=(praat)
 # Voices for /v1/audio/speech and dubbing: festival's HTS voice (the most natural offline) and espeak-ng.

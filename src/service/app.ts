@@ -84,7 +84,7 @@ export function createApp(ctx: ServiceContext): express.Express {
   app.get('/v1/openapi.json', (_req, res) => {
     res.json((openApi ??= openApiDocument()));
   });
-  app.use('/v1/speech/projects', projectsRouter(ctx.projects));
+  app.use('/v1/speech/projects', projectsRouter(ctx.projects, (project, speaker) => ctx.adaptation.summary(project, speaker)));
   app.use('/v1/speech/transcriptions', transcriptionsRouter(ctx));
   app.use('/v1/speech/transcriptions', retryRouter(ctx));
   // Before the analysis router, whose placeholder revoice route answers 404 for every dub.

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { AdaptationSettings } from './speakers/speaker-adaptation';
 
 export interface ServiceConfig {
   /** 0 picks a free port. */
@@ -13,6 +14,8 @@ export interface ServiceConfig {
   maxUploadBytes: number;
   /** The built studio served at `/` (TAKELINE_STUDIO_DIR; default out/renderer in the repository). */
   studioDir: string;
+  /** Per project speaker acoustic adaptation (README, "Speaker adaptation"). */
+  speakerAdaptation: AdaptationSettings;
 }
 
 export class ConfigError extends Error {}
@@ -50,5 +53,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     studioDir: env.TAKELINE_STUDIO_DIR
       ? path.resolve(env.TAKELINE_STUDIO_DIR)
       : path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../out/renderer'),
+    speakerAdaptation: {
+      enabled: parseSwitch('TAKELINE_SPEAKER_ADAPTATION', env.TAKELINE_SPEAKER_ADAPTATION, DEFAULT_SPEAKER_ADAPTATION.enabled),
+      minSeconds: env.TAKELINE_ADAPTATION_MIN_SECONDS
+        ? parseInteger('TAKELINE_ADAPTATION_MIN_SECONDS', env.TAKELINE_ADAPTATION_MIN_SECONDS, 1, 100_000)
+        : DEFAULT_SPEAKER_ADAPTATION.minSeconds,
+      maxSeconds: env.TAKELINE_ADAPTATION_MAX_SECONDS
+        ? parseInteger('TAKELINE_ADAPTATION_MAX_SECONDS', env.TAKELINE_ADAPTATION_MAX_SECONDS, 1, 1_000_000)
+        : DEFAULT_SPEAKER_ADAPTATION.maxSeconds,
+      maxRecordings: DEFAULT_SPEAKER_ADAPTATION.maxRecordings,
+    },
   };
+}
+
+/**
+ * Speaker adaptation's defaults (bench/adaptation, "Online adaptation in the service"): a transform once a
+ * speaker has this much aligned speech, from the newest recordings up to maxSeconds.
+ */
+export const DEFAULT_SPEAKER_ADAPTATION: AdaptationSettings = { enabled: true, minSeconds: 30, maxSeconds: 600, maxRecordings: 20 };
+
+function parseSwitch(name: string, raw: string | undefined, fallback: boolean): boolean {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = raw.trim().toLowerCase();
+  if (['1', 'on', 'true', 'yes'].includes(value)) return true;
+  if (['0', 'off', 'false', 'no'].includes(value)) return false;
+  throw new ConfigError(`${name} must be on or off, got "${raw}"`);
 }

@@ -1,4 +1,5 @@
 import type { ServiceConfig } from './config';
+import type { SpeakerAdaptation } from './speakers/speaker-adaptation';
 import type { Db } from './storage/database';
 import type { DataLayout } from './storage/files';
 import type { ProjectStore } from './storage/project-store';
@@ -49,6 +50,8 @@ export interface ServiceContext {
   voices: VoiceRegistry;
   /** Dubs, their lines, revisions and revoices. */
   dubbing: Dubbing;
+  /** Per project speaker acoustic transforms, estimated after each recording. */
+  adaptation: SpeakerAdaptation;
   /** Files a finished transcript's speakers into the project's known speakers. */
   afterTranscript(sessionId: string): void;
   /** Display names of a session's speakers (S1 → the project speaker's name). */

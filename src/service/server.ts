@@ -32,6 +32,9 @@ import { AnalysisStore } from './analysis/analysis-store';
 import { AnalysisService } from './analysis/analysis-service';
 import { registerAnalysisJob } from './analysis/analysis-job';
 import { resolvePocketSphinxModel } from './speech/recognition/pocketsphinx/model';
+import { resolveSphinxtrain } from './speech/recognition/pocketsphinx/adaptation';
+import { SpeakerAdaptation } from './speakers/speaker-adaptation';
+import { queueSpeakerAdaptation, registerSpeakerAdaptationJob } from './speakers/adaptation-job';
 import { createVoiceRegistry } from './speech/synthesis/catalog';
 import { Dubbing } from './dubbing/dubbing';
 import { registerPrepareJob } from './dubbing/prepare-job';
@@ -116,6 +119,12 @@ async function open(
   const dubbing = new Dubbing({ db, layout, tools, jobs, voices, audioSecret, env });
   const revisions = new TranscriptRevisionStore(db, sessions);
   const sessionSpeakers = new SessionSpeakerEditor(db, projects, sessions, spectralVoiceMatcher);
+  const adaptation = new SpeakerAdaptation(layout.adaptation, config.speakerAdaptation, {
+    model: resolvePocketSphinxModel(env),
+    tools: resolveSphinxtrain(env),
+    cacheDir: layout.adaptation,
+    log,
+  });
   let boundPort = config.port;
 
   const context: ServiceContext = {
@@ -133,7 +142,14 @@ async function open(
     languages: { resolve: (value, loc) => resolveLanguage(value, models.languages(), loc) },
     signIn: new SignInTokens(db),
     peaks: new PeaksCache(layout, sessions, tools),
-    transcription: createLocalTranscription({ tools, env, matcher: spectralVoiceMatcher, log, scratchDir: layout.scratch }),
+    transcription: createLocalTranscription({
+      tools,
+      env,
+      matcher: spectralVoiceMatcher,
+      log,
+      scratchDir: layout.scratch,
+      adaptation: config.speakerAdaptation.enabled,
+    }),
     analysis,
     // 16 documents: a 14-min recording's are 200–270 KB, an hour's about 1 MB (≤ ~16 MB at worst).
     documents: new DocumentCache(16),
@@ -147,7 +163,11 @@ async function open(
       })(),
     voices,
     dubbing,
-    afterTranscript: (id) => speakers.enrol(id),
+    adaptation,
+    afterTranscript: (id) => {
+      speakers.enrol(id);
+      queueSpeakerAdaptation(adaptation, jobs, id);
+    },
     speakerNames: (id) => speakers.namesFor(id),
     speakerMap: (id) => speakers.speakerMap(id),
     audioSecret,
@@ -171,6 +191,7 @@ async function open(
   registerPrepareJob(jobs, { store: dubbing.store, files: dubbing.files, sessions, models, transcription: context.transcription });
   registerRevoiceJob(jobs, { store: dubbing.store, files: dubbing.files, tools, voices, aligner: () => dubbing.wordAligner(), cancellers: dubbing.cancellers });
   registerSpeakerProfilesJob({ db, sessions, revisions, layout, tools, speakers: sessionSpeakers }, jobs);
+  registerSpeakerAdaptationJob({ db, sessions, projects, layout, tools, adaptation, log }, jobs);
 
   const app = createApp(context);
   const server = http.createServer(app);

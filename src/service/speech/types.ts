@@ -36,6 +36,11 @@ export interface RecognizeOptions {
   language?: string;
   /** OpenAI's sampling temperature (0–1; 0 = deterministic with fallback); engines that do not sample ignore it. */
   temperature?: number;
+  /**
+   * An MLLR transform file fitted to this chunk's speaker (project speaker adaptation); engines without
+   * acoustic adaptation ignore it.
+   */
+  mllr?: string;
   signal?: AbortSignal;
 }
 
@@ -124,4 +129,12 @@ export interface Transcript {
   engine: string;
   /** Voice profile per speaker label (kept with the transcript; used to match project speakers). */
   profiles?: Record<string, number[]>;
+  /** Which project speakers' acoustic transforms decoded how many chunks (absent: none was available). */
+  adaptation?: TranscriptAdaptation;
+}
+
+export interface TranscriptAdaptation {
+  /** Chunks decoded in this run (chunks kept from an interrupted run are not counted). */
+  chunks: number;
+  speakers: Array<{ speaker_id: string; chunks: number; seconds: number }>;
 }

@@ -49,6 +49,10 @@ export class DataLayout {
   get scratch(): string {
     return path.join(this.root, 'scratch');
   }
+  /** Per project speaker acoustic adaptation (speakers/speaker-adaptation.ts) and its expanded model. */
+  get adaptation(): string {
+    return path.join(this.root, 'adaptation');
+  }
   /** Held by the one service using this folder (storage/data-lock.ts). */
   get lock(): string {
     return path.join(this.root, 'service.lock');

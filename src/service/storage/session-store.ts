@@ -58,6 +58,7 @@ export function publicTranscript(transcript: Transcript): NonNullable<Session['t
     speakers: transcript.speakers,
     engine: transcript.engine,
     segments: transcript.segments.map(({ id, speaker, start, end, text, words }) => ({ id, speaker, start, end, text, words })),
+    ...(transcript.adaptation ? { adaptation: transcript.adaptation } : {}),
   };
 }
 

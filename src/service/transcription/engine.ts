@@ -2,6 +2,7 @@ import type { Span, SpeakerTurn, Transcript } from '../speech/types';
 import type { ResolvedEngine } from '../models/registry';
 import type { ChunkCheckpoints } from './chunk-checkpoints';
 import type { DiarizationCheckpoints } from './diarization-checkpoints';
+import type { AdaptedSpeaker } from './adapting-recognizer';
 
 export interface TranscribeRequest {
   file: string;
@@ -10,6 +11,8 @@ export interface TranscribeRequest {
   prompt?: string;
   /** The project's vocabulary: names and terms to expect, beside the prompt. */
   vocabulary?: readonly string[];
+  /** The project's speakers with an acoustic transform: each chunk that sounds like one is decoded with it. */
+  adaptedSpeakers?: readonly AdaptedSpeaker[];
   /** OpenAI's sampling temperature (0–1); engines that do not sample ignore it. */
   temperature?: number;
   minSpeakers?: number;

@@ -24,6 +24,7 @@ import type { ResolvedEngine } from '../models/registry';
 import { WhisperHostError } from '../speech/recognition/whisper/host-process';
 import { withRequestOptions } from './request-recognizer';
 import { retryingRecognizer } from './recognition-retry';
+import { adaptingRecognizer } from './adapting-recognizer';
 
 /**
  * The service's diarizer: spectral diarization on a worker thread, over speech spans found for
@@ -83,6 +84,8 @@ export function createLocalTranscription(deps: {
   log?: (line: string) => void;
   /** Where decoders keep their working files (the data folder's scratch; default the OS temp folder). */
   scratchDir?: string;
+  /** Per-chunk speaker transforms (default on; off leaves PocketSphinx's decoders as they were). */
+  adaptation?: boolean;
 }): TranscriptionEngine {
   const recognizers = new Map<string, Recognizer>();
   // One Silero model for the service: recognition's detector, the diarizer's and each request's own
@@ -99,7 +102,7 @@ export function createLocalTranscription(deps: {
     const id = engine.model.id;
     let recognizer = recognizers.get(id);
     if (!recognizer) {
-      if (id === POCKETSPHINX_ID) recognizer = createPocketSphinxRecognizer({ env: deps.env, tempDir: deps.scratchDir });
+      if (id === POCKETSPHINX_ID) recognizer = createPocketSphinxRecognizer({ env: deps.env, tempDir: deps.scratchDir, adaptation: deps.adaptation });
       else if (engine.descriptor.createRecognizer) recognizer = engine.descriptor.createRecognizer();
       else throw new JobFailure(`No engine implementation for model "${id}".`);
       recognizers.set(id, recognizer);
@@ -145,8 +148,14 @@ export function createLocalTranscription(deps: {
         throw new JobFailure(`The model "${request.engine.model.id}" does not transcribe "${request.language}".`);
       }
       // The request's language and temperature reach every chunk's recognition.
+      const base = withRequestOptions(recognizerFor(request.engine), { language: request.language, temperature: request.temperature });
+      // Transforms are PocketSphinx's: another engine decodes as it would without them.
+      const adapting =
+        request.adaptedSpeakers?.length && deps.adaptation !== false && request.engine.model.id === POCKETSPHINX_ID
+          ? adaptingRecognizer(base, request.adaptedSpeakers, deps.matcher)
+          : null;
       const configured = retryingRecognizer(
-        withRequestOptions(recognizerFor(request.engine), { language: request.language, temperature: request.temperature }),
+        adapting?.recognizer ?? base,
         (error, offset) => deps.log?.(`recognition of the chunk at ${offset.toFixed(1)} s failed (${(error as Error)?.message ?? String(error)}); trying it once more`),
       );
       const recognizer = request.checkpoints ? checkpointedRecognizer(configured, request.checkpoints) : configured;
@@ -194,7 +203,14 @@ export function createLocalTranscription(deps: {
           // Whisper's model or process failures are the user's to fix (a damaged download): say what happened.
           throw error instanceof WhisperHostError ? new JobFailure(error.message) : error;
         });
-      return { ...transcript, engine: request.engine.model.id, profiles };
+      const use = adapting?.use();
+      if (use) deps.log?.(`adaptation: ${use.speakers.reduce((a, s) => a + s.chunks, 0)} of ${use.chunks} chunks decoded adapted; chunk profiles took ${use.profileMs} ms`);
+      return {
+        ...transcript,
+        engine: request.engine.model.id,
+        profiles,
+        ...(use ? { adaptation: { chunks: use.chunks, speakers: use.speakers } } : {}),
+      };
     },
 
     async applyKnownSpeakers(transcript, names, references, signal) {

@@ -54,9 +54,15 @@ export function registerTranscribeJob(ctx: ServiceContext, runner: JobRunner, af
     if (resumed > 0 || stages.length > 0) {
       ctx.log(`transcription ${sessionId}: resuming with ${resumed} recognized chunks kept${stages.length ? `, ${stages.join(' and ')} kept` : ''}`);
     }
+    // The project's speakers with a transform (from earlier recordings) decode the chunks that sound like them.
+    const adaptedSpeakers = ctx.projects.speakersWithProfiles(summary.project.id).flatMap((s) => {
+      const transform = ctx.adaptation.transform(summary.project.id, s.id);
+      return transform ? [{ id: s.id, profile: s.profile, transform }] : [];
+    });
     const transcript = await transcribeOrExplain({
       file: ctx.layout.original(sessionId, stored),
       engine,
+      adaptedSpeakers,
       language: summary.language,
       prompt: payload.prompt,
       vocabulary,

@@ -31,6 +31,18 @@ export const ProjectSpeaker = z
     label: z.string().meta({ description: 'Stable label within the project, e.g. P3' }),
     clip_count: z.number().int(),
     evidence_seconds: z.number(),
+    adaptation: z
+      .object({
+        recordings: z.number().int().meta({ description: 'Recordings whose speech the transform is estimated from' }),
+        seconds: z.number().meta({ description: 'Seconds of aligned speech behind it' }),
+        updated_at: Timestamp,
+      })
+      .nullable()
+      .optional()
+      .meta({
+        description:
+          "The speaker's acoustic adaptation (MLLR) learnt from the project's earlier recordings; later recordings decode this voice with it. Null until there is enough speech (README, \"Speaker adaptation\")",
+      }),
   })
   .meta({ id: 'ProjectSpeaker' });
 

@@ -44,6 +44,22 @@ export const SessionTranscript = z
     speakers: z.array(z.string()),
     segments: z.array(TranscriptSegment),
     engine: z.string(),
+    adaptation: z
+      .object({
+        chunks: z.number().int().meta({ description: 'Chunks decoded' }),
+        speakers: z.array(
+          z.object({
+            speaker_id: Uuid,
+            chunks: z.number().int().meta({ description: "Chunks decoded with this project speaker's transform" }),
+            seconds: z.number(),
+          }),
+        ),
+      })
+      .optional()
+      .meta({
+        description:
+          'Present when some project speaker had an acoustic adaptation when this recording was decoded: which chunks sounded like them and were decoded with it',
+      }),
   })
   .meta({ id: 'SessionTranscript' });
 

@@ -4,11 +4,15 @@ import { ProjectCreate, ProjectSpeakerUpdate, ProjectVocabulary, uniqueTerms } f
 import { HttpError } from '../errors';
 import { parseInput } from '../validation';
 import { ProjectKeyTaken, type ProjectStore } from '../../storage/project-store';
+import type { AdaptationSummary } from '../../speakers/speaker-adaptation';
 
 const ProjectRef = z.object({ project: z.string().min(1).max(64) });
 const SpeakerRef = ProjectRef.extend({ speaker_id: z.uuid() });
 
-export function projectsRouter(projects: ProjectStore): Router {
+/** How far each project speaker's voice is adapted (null: no transform); a stub for tests without one. */
+export type AdaptationOf = (projectId: string, speakerId: string) => AdaptationSummary | null;
+
+export function projectsRouter(projects: ProjectStore, adaptationOf: AdaptationOf = () => null): Router {
   const router = Router();
 
   router.post('/', (req, res) => {
@@ -34,7 +38,7 @@ export function projectsRouter(projects: ProjectStore): Router {
   router.get('/:project', (req, res) => {
     const { project: ref } = parseInput(ProjectRef, req.params, 'path');
     const project = findProject(ref);
-    res.json({ ...project, speakers: projects.speakers(project.id) });
+    res.json({ ...project, speakers: projects.speakers(project.id).map((s) => ({ ...s, adaptation: adaptationOf(project.id, s.id) })) });
   });
 
   // Names and terms every transcription in the project expects (see README, "Custom vocabulary").
@@ -56,7 +60,7 @@ export function projectsRouter(projects: ProjectStore): Router {
     const project = findProject(params.project);
     const speaker = projects.renameSpeaker(project.id, params.speaker_id, body.name);
     if (!speaker) throw new HttpError(404, 'Speaker not found in this project.');
-    res.json(speaker);
+    res.json({ ...speaker, adaptation: adaptationOf(project.id, speaker.id) });
   });
 
   return router;

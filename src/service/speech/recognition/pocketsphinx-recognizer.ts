@@ -28,6 +28,11 @@ export interface PocketSphinxRecognizerOptions {
   env?: NodeJS.ProcessEnv;
   /** Folder for the decoders' private folders (default the OS temp folder). */
   tempDir?: string;
+  /**
+   * Decode with a chunk's `mllr` transform (per-utterance `-mllrctl`; default true). Off, the option is
+   * ignored and the decoders run exactly as before.
+   */
+  adaptation?: boolean;
 }
 
 /**
@@ -45,12 +50,13 @@ export function createPocketSphinxRecognizer(options: PocketSphinxRecognizerOpti
   let pool: DecoderPool | null = null;
   let vocabulary: VocabularyDecoders | null = null;
   const args = { ...RECOGNITION_ARGS, ...options.decoderArgs };
+  const adaptation = options.adaptation ?? true;
 
   // Model check and process start wait for the first chunk, so listing the engine costs nothing.
   const getPool = () => {
     if (!pool) {
       const model = assertPocketSphinxAvailable(options.env);
-      pool = new DecoderPool({ model, args, tempDir: options.tempDir }, workers);
+      pool = new DecoderPool({ model, args, tempDir: options.tempDir, mllr: adaptation }, workers);
     }
     return pool;
   };
@@ -63,6 +69,7 @@ export function createPocketSphinxRecognizer(options: PocketSphinxRecognizerOpti
       workers,
       espeak: (options.env ?? process.env).TAKELINE_ESPEAK_NG || 'espeak-ng',
       tempDir: options.tempDir,
+      mllr: adaptation,
     });
     return (await vocabulary.poolFor(words))?.pool ?? getPool();
   };
@@ -73,13 +80,13 @@ export function createPocketSphinxRecognizer(options: PocketSphinxRecognizerOpti
       const offset = opts.offset ?? 0;
       const bounds = [0, ...splitPoints(pcm, maxPiece), pcm.length];
       const pieces = bounds.slice(1).map((end, i) => ({ start: bounds[i]!, end }));
-      const decode = async (decoders: DecoderPool) => {
+      const decode = async (decoders: DecoderPool, mllr?: string) => {
         const results = await Promise.all(
           pieces.map(({ start, end }) =>
             decoders.run(async (worker) => {
               // Digital silence has no spectrum to normalise: the decoder's batch CMN then invents a word.
               if (isDigitalSilence(pcm, start, end)) return [];
-              const { words } = await worker.decode(float32ToInt16Le(pcm.subarray(start, end)), undefined, opts.signal);
+              const { words } = await worker.decode(float32ToInt16Le(pcm.subarray(start, end)), undefined, opts.signal, mllr);
               const base = offset + start / SAMPLE_RATE;
               return words.map((w): RecognizedWord => ({
                 word: w.word,
@@ -93,13 +100,23 @@ export function createPocketSphinxRecognizer(options: PocketSphinxRecognizerOpti
         return results.flat();
       };
       const decoders = await poolFor(opts);
+      const shared = getPool();
+      const mllr = adaptation ? opts.mllr : undefined;
       let words: RecognizedWord[];
       try {
-        words = await decode(decoders);
+        words = await decode(decoders, mllr);
       } catch (error) {
-        const shared = getPool();
+        if (opts.signal?.aborted) throw error;
+        // A transform that cannot be read (replaced or removed meanwhile) or applied: the chunk decodes un-adapted.
+        if (mllr) {
+          try {
+            return wordsToSegments(await decode(decoders), pause);
+          } catch (plainError) {
+            if (decoders === shared || opts.signal?.aborted) throw plainError;
+          }
+        }
         // (Another chunk's failure may have closed this pool under it: that shows as an AbortError too.)
-        if (decoders === shared || opts.signal?.aborted) throw error;
+        if (decoders === shared) throw error;
         // The class language model is the decoder's least trodden path (it has crashed with several classes):
         // a vocabulary that fails is dropped and the chunk decoded without it, rather than failing the request.
         await vocabulary?.discard(decoders);

@@ -112,6 +112,80 @@ export async function prepareTrainingModel(
   return dir;
 }
 
+/** Seconds of audio in chunks that have words to align. */
+export function usableSeconds(chunks: readonly SpeakerChunk[]): number {
+  return chunks
+    .filter((c) => bwTranscript(c.hypothesis, c.id) !== null)
+    .reduce((a, c) => a + c.pcm.length / BYTES_PER_SECOND, 0);
+}
+
+/**
+ * Baum-Welch statistics of these chunks along their words (sphinx_fe, then bw with mean and variance
+ * sums only: mllr_solve reads nothing else) into `accDir`, which must exist and be empty. Statistics of
+ * several recordings solve together (solveMllr takes several folders), so a speaker's transform can grow
+ * from recording to recording without keeping its audio. Returns the seconds accumulated.
+ */
+export async function accumulateMllrStats(
+  model: PocketSphinxModel,
+  tools: SphinxtrainTools,
+  hmm: string,
+  chunks: readonly SpeakerChunk[],
+  accDir: string,
+  workDir: string,
+): Promise<number> {
+  const usable = chunks.filter((c) => bwTranscript(c.hypothesis, c.id) !== null);
+  const seconds = usable.reduce((a, c) => a + c.pcm.length / BYTES_PER_SECOND, 0);
+  if (usable.length === 0) return 0;
+  const dir = mkdtempSync(path.join(workDir, 'bw-'));
+  try {
+    for (const sub of ['raw', 'mfc']) mkdirSync(path.join(dir, sub));
+    for (const c of usable) writeFileSync(path.join(dir, 'raw', `${c.id}.raw`), c.pcm);
+    const ctl = path.join(dir, 'ctl');
+    writeFileSync(ctl, usable.map((c) => c.id).join('\n') + '\n');
+    writeFileSync(path.join(dir, 'lsn'), usable.map((c) => bwTranscript(c.hypothesis, c.id)).join('\n') + '\n');
+    // Same front end as the decoder: the model's feat.params.
+    await run(
+      tools.sphinxFe,
+      ['-argfile', path.join(hmm, 'feat.params'), '-samprate', '16000', '-c', ctl, '-di', path.join(dir, 'raw'), '-do', path.join(dir, 'mfc'),
+        '-ei', 'raw', '-eo', 'mfc', '-raw', 'yes', '-input_endian', 'little'],
+      path.join(dir, 'fe.log'),
+    );
+    await run(
+      path.join(tools.dir, 'bw'),
+      ['-moddeffn', path.join(hmm, 'mdef.txt'), '-meanfn', path.join(hmm, 'means'), '-varfn', path.join(hmm, 'variances'),
+        '-mixwfn', path.join(hmm, 'mixture_weights'), '-tmatfn', path.join(hmm, 'transition_matrices'), '-ts2cbfn', '.ptm.',
+        '-feat', '1s_c_d_dd', '-svspec', '0-12/13-25/26-38', '-cmn', 'current', '-agc', 'none', '-dictfn', model.dict,
+        '-fdictfn', path.join(hmm, 'noisedict'), '-ctlfn', ctl, '-lsnfn', path.join(dir, 'lsn'), '-cepdir', path.join(dir, 'mfc'),
+        '-accumdir', accDir, '-mixwreest', 'no', '-tmatreest', 'no', '-timing', 'no'],
+      path.join(dir, 'bw.log'),
+    );
+    return seconds;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * One MLLR transform from the statistics in `accDirs` (mllr_solve pools them) into `out`; parsed back so
+ * a singular estimate (NaN) or a truncated file is refused. Returns how far it moves the model. The
+ * folders' paths must not contain commas.
+ */
+export async function solveMllr(
+  tools: SphinxtrainTools,
+  hmm: string,
+  accDirs: readonly string[],
+  out: string,
+  logFile: string,
+): Promise<{ matrix: number; offset: number }> {
+  await run(
+    path.join(tools.dir, 'mllr_solve'),
+    // A string list in sphinxbase's argument parser is one value, comma-separated.
+    ['-meanfn', path.join(hmm, 'means'), '-varfn', path.join(hmm, 'variances'), '-outmllrfn', out, '-accumdir', accDirs.join(',')],
+    logFile,
+  );
+  return mllrDistance(parseMllrMatrix(readFileSync(out, 'utf8')));
+}
+
 export function createMllrAdaptation(
   model: PocketSphinxModel,
   tools: SphinxtrainTools,
@@ -121,111 +195,22 @@ export function createMllrAdaptation(
   return {
     method: 'mllr',
     async estimate(chunks, workDir) {
-      const usable = chunks.filter((c) => bwTranscript(c.hypothesis, c.id) !== null);
-      const seconds = usable.reduce((a, c) => a + c.pcm.length / BYTES_PER_SECOND, 0);
+      const seconds = usableSeconds(chunks);
       if (seconds < MIN_MLLR_SECONDS)
         return { args: null, skipped: `only ${seconds.toFixed(1)} s with words` };
       const dir = mkdtempSync(path.join(workDir, 'mllr-'));
       try {
         prepared ??= prepareTrainingModel(model, tools, cacheDir);
         const hmm = await prepared;
-        for (const sub of ['raw', 'mfc', 'acc']) mkdirSync(path.join(dir, sub));
-        for (const c of usable) writeFileSync(path.join(dir, 'raw', `${c.id}.raw`), c.pcm);
-        const ctl = path.join(dir, 'ctl');
-        writeFileSync(ctl, usable.map((c) => c.id).join('\n') + '\n');
-        writeFileSync(
-          path.join(dir, 'lsn'),
-          usable.map((c) => bwTranscript(c.hypothesis, c.id)).join('\n') + '\n',
-        );
-        // Same front end as the decoder: the model's feat.params.
-        await run(
-          tools.sphinxFe,
-          [
-            '-argfile',
-            path.join(hmm, 'feat.params'),
-            '-samprate',
-            '16000',
-            '-c',
-            ctl,
-            '-di',
-            path.join(dir, 'raw'),
-            '-do',
-            path.join(dir, 'mfc'),
-            '-ei',
-            'raw',
-            '-eo',
-            'mfc',
-            '-raw',
-            'yes',
-            '-input_endian',
-            'little',
-          ],
-          path.join(dir, 'fe.log'),
-        );
-        // Only mean and variance statistics: mllr_solve reads nothing else.
-        await run(
-          path.join(tools.dir, 'bw'),
-          [
-            '-moddeffn',
-            path.join(hmm, 'mdef.txt'),
-            '-meanfn',
-            path.join(hmm, 'means'),
-            '-varfn',
-            path.join(hmm, 'variances'),
-            '-mixwfn',
-            path.join(hmm, 'mixture_weights'),
-            '-tmatfn',
-            path.join(hmm, 'transition_matrices'),
-            '-ts2cbfn',
-            '.ptm.',
-            '-feat',
-            '1s_c_d_dd',
-            '-svspec',
-            '0-12/13-25/26-38',
-            '-cmn',
-            'current',
-            '-agc',
-            'none',
-            '-dictfn',
-            model.dict,
-            '-fdictfn',
-            path.join(hmm, 'noisedict'),
-            '-ctlfn',
-            ctl,
-            '-lsnfn',
-            path.join(dir, 'lsn'),
-            '-cepdir',
-            path.join(dir, 'mfc'),
-            '-accumdir',
-            path.join(dir, 'acc'),
-            '-mixwreest',
-            'no',
-            '-tmatreest',
-            'no',
-            '-timing',
-            'no',
-          ],
-          path.join(dir, 'bw.log'),
-        );
+        const acc = path.join(dir, 'acc');
+        mkdirSync(acc);
+        await accumulateMllrStats(model, tools, hmm, chunks, acc, dir);
         const out = path.join(workDir, `${path.basename(dir)}.mllr`);
-        await run(
-          path.join(tools.dir, 'mllr_solve'),
-          [
-            '-meanfn',
-            path.join(hmm, 'means'),
-            '-varfn',
-            path.join(hmm, 'variances'),
-            '-outmllrfn',
-            out,
-            '-accumdir',
-            path.join(dir, 'acc'),
-          ],
-          path.join(dir, 'mllr.log'),
-        );
-        const distance = mllrDistance(parseMllrMatrix(readFileSync(out, 'utf8')));
+        const distance = await solveMllr(tools, hmm, [acc], out, path.join(dir, 'mllr.log'));
+        const usable = chunks.filter((c) => bwTranscript(c.hypothesis, c.id) !== null).length;
         return {
           args: ['-mllr', out],
-          detail: `${usable.length} chunks, ${seconds.toFixed(1)} s; max |A−I| ${distance.matrix.toFixed(3)}, max |b| ${distance.offset.toFixed(3)}`,
+          detail: `${usable} chunks, ${seconds.toFixed(1)} s; max |A−I| ${distance.matrix.toFixed(3)}, max |b| ${distance.offset.toFixed(3)}`,
         };
       } catch (err) {
         return { args: null, skipped: (err as Error).message };

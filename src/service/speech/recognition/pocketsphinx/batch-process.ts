@@ -1,10 +1,11 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, copyFileSync, mkdtempSync, openSync, readSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { PocketSphinxModel } from './model';
 import { parseCtm, parseHypsegLine, type CtmWord, type HypsegUtterance } from './output';
 import { lowerProcessPriority } from '../../../jobs/background-priority';
+import { featureStreamLengths, identityMllr } from './mllr-file';
 
 /**
  * One long-lived `pocketsphinx_batch` process that decodes many utterances, so the model and dictionary
@@ -20,7 +21,13 @@ import { lowerProcessPriority } from '../../../jobs/background-priority';
  * utterance is a raw 16-bit file in a private temp folder (`-adcin yes`). Results go to the `-hypseg`
  * and `-ctm` files, which the program writes unbuffered; its log line `<uttid> done ----` on stderr
  * comes after both, so reading the files' new bytes then is race-free. With `grammar` set, a second
- * pipe feeds `-fsgctl`: one finite-state grammar file per utterance (forced alignment).
+ * pipe feeds `-fsgctl`: one finite-state grammar file per utterance (forced alignment). With `mllr` set,
+ * a pipe feeds `-mllrctl`: one MLLR transform per utterance (a speaker's acoustic adaptation), the
+ * identity transform for utterances without one. The program reloads the model's means and variances
+ * before applying a transform whose file name differs from the previous utterance's (verified: an
+ * utterance decoded with the identity after one with a transform gets the un-adapted words and score
+ * exactly), and skips the reload when the name is the same; so every transform version is copied under a
+ * fresh name, and a transform replaced on disk is never mistaken for the one loaded.
  */
 export interface BatchProcessOptions {
   model: PocketSphinxModel;
@@ -28,6 +35,8 @@ export interface BatchProcessOptions {
   args: Record<string, string>;
   /** Decode against one grammar per utterance instead of the language model. */
   grammar?: boolean;
+  /** Take a per-utterance MLLR transform (`-mllrctl`); decode() without one uses the identity. */
+  mllr?: boolean;
   /** Restart after this many utterances, which bounds the output files and decoder state. */
   maxUtterances?: number;
   /**
@@ -65,6 +74,11 @@ export class BatchProcess {
   private dir = '';
   private ctlFd = -1;
   private fsgFd = -1;
+  private mllrFd = -1;
+  /** The transform loaded in the program: its source (path, size, mtime; '' = identity) and copy's name. */
+  private mllrLoaded: { key: string; file: string } | null = null;
+  private mllrCopies = 0;
+  private streamLengths: number[] | null = null;
   private hypsegFd = -1;
   private ctmFd = -1;
   private hypsegOffset = 0;
@@ -80,15 +94,21 @@ export class BatchProcess {
     return this.active !== null;
   }
 
-  /** Decodes one utterance of 16-bit little-endian samples; `grammar` is FSG text (grammar mode only). */
-  async decode(samples: Buffer, grammar?: string, signal?: AbortSignal): Promise<UtteranceResult> {
+  /**
+   * Decodes one utterance of 16-bit little-endian samples; `grammar` is FSG text (grammar mode only);
+   * `mllr` the path of an MLLR transform file (mllr mode only; none = the un-adapted model).
+   */
+  async decode(samples: Buffer, grammar?: string, signal?: AbortSignal, mllr?: string): Promise<UtteranceResult> {
     if (this.active) throw new Error('BatchProcess is busy; decode one utterance at a time');
     if (signal?.aborted) throw new AbortError();
     if (Boolean(grammar) !== Boolean(this.options.grammar)) {
       throw new Error(this.options.grammar ? 'grammar mode needs a grammar' : 'not started in grammar mode');
     }
+    if (mllr && !this.options.mllr) throw new Error('not started with per-utterance MLLR transforms');
     if (this.child && this.counter >= (this.options.maxUtterances ?? 300)) this.stop();
     if (!this.child) this.start();
+    // Read before anything is queued: a transform that cannot be read fails this utterance alone.
+    const mllrFile = this.options.mllr ? this.mllrFileFor(mllr) : null;
 
     const uttid = `u${++this.counter}`;
     const rawPath = path.join(this.dir, `${uttid}.raw`);
@@ -111,6 +131,7 @@ export class BatchProcess {
         writeFileSync(fsgPath, grammar);
         writeSync(this.fsgFd, `${fsgPath}\n`);
       }
+      if (mllrFile) writeSync(this.mllrFd, `${mllrFile}\n`);
       writeSync(this.ctlFd, `${uttid}\n`);
       return await done;
     } finally {
@@ -142,12 +163,30 @@ export class BatchProcess {
     }
   }
 
+  /** The name to send for this utterance's transform: the loaded one's when unchanged, else a fresh copy. */
+  private mllrFileFor(source: string | undefined): string {
+    let key = '';
+    if (source) {
+      const st = statSync(source);
+      key = `${source}\0${st.size}\0${st.mtimeMs}\0${st.ino}`;
+    }
+    if (this.mllrLoaded?.key === key) return this.mllrLoaded.file;
+    const file = path.join(this.dir, `m${++this.mllrCopies}.mllr`);
+    if (source) copyFileSync(source, file);
+    else writeFileSync(file, identityMllr((this.streamLengths ??= featureStreamLengths(this.options.model.hmm))));
+    // The program has read the previous copy when it loaded it, and only compares names afterwards.
+    if (this.mllrLoaded) rmSync(this.mllrLoaded.file, { force: true });
+    this.mllrLoaded = { key, file };
+    return file;
+  }
+
   private start(): void {
-    const { model, args, grammar } = this.options;
+    const { model, args, grammar, mllr } = this.options;
     this.dir = mkdtempSync(path.join(this.options.tempDir ?? os.tmpdir(), 'takeline-pocketsphinx-'));
     const ctl = path.join(this.dir, 'ctl.fifo');
     const fsgctl = path.join(this.dir, 'fsg.fifo');
-    execFileSync('mkfifo', grammar ? [ctl, fsgctl] : [ctl]);
+    const mllrctl = path.join(this.dir, 'mllr.fifo');
+    execFileSync('mkfifo', [ctl, ...(grammar ? [fsgctl] : []), ...(mllr ? [mllrctl] : [])]);
     const hypseg = path.join(this.dir, 'out.hypseg');
     const ctm = path.join(this.dir, 'out.ctm');
     const argv = [
@@ -156,6 +195,7 @@ export class BatchProcess {
       '-dict',
       model.dict,
       ...(grammar ? ['-fsgctl', fsgctl] : ['-lm', model.lm]),
+      ...(mllr ? ['-mllrctl', mllrctl] : []),
       '-ctl',
       ctl,
       '-adcin',
@@ -176,6 +216,9 @@ export class BatchProcess {
     // Read-write opens of a FIFO never block, and keep it open for the program between utterances.
     this.ctlFd = openSync(ctl, 'r+');
     if (grammar) this.fsgFd = openSync(fsgctl, 'r+');
+    if (mllr) this.mllrFd = openSync(mllrctl, 'r+');
+    this.mllrLoaded = null;
+    this.mllrCopies = 0;
     writeFileSync(hypseg, '');
     writeFileSync(ctm, '');
     this.hypsegFd = openSync(hypseg, 'r');
@@ -268,10 +311,10 @@ export class BatchProcess {
     const child = this.child;
     this.child = null;
     if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    for (const fd of [this.ctlFd, this.fsgFd, this.hypsegFd, this.ctmFd]) {
+    for (const fd of [this.ctlFd, this.fsgFd, this.mllrFd, this.hypsegFd, this.ctmFd]) {
       if (fd >= 0) closeSync(fd);
     }
-    this.ctlFd = this.fsgFd = this.hypsegFd = this.ctmFd = -1;
+    this.ctlFd = this.fsgFd = this.mllrFd = this.hypsegFd = this.ctmFd = -1;
     if (this.dir) rmSync(this.dir, { recursive: true, force: true });
     this.dir = '';
   }

@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
 /**
  * The text transform `mllr_solve` writes and PocketSphinx's `-mllr` reads (ps_mllr.c): the number of
  * regression classes, the number of feature streams, then per class and stream its length n, an n×n
@@ -60,4 +63,37 @@ export function mllrDistance(t: MllrTransform): { matrix: number; offset: number
       for (const v of b) offset = Math.max(offset, Math.abs(v));
     }
   return { matrix, offset };
+}
+
+/** The identity transform (one class, A = I, b = 0, variances unscaled) for feature streams of these lengths. */
+export function identityMllr(streamLengths: readonly number[]): string {
+  const lines = ['1', String(streamLengths.length)];
+  for (const n of streamLengths) {
+    lines.push(String(n));
+    for (let i = 0; i < n; i++) lines.push(Array.from({ length: n }, (_, j) => (i === j ? '1.0' : '0.0')).join(' '));
+    lines.push(Array(n).fill('0.0').join(' '), Array(n).fill('1.0').join(' '));
+  }
+  return lines.join('\n') + '\n';
+}
+
+/**
+ * The lengths of the acoustic model's feature streams, as its transforms must have them: `-svspec` in the
+ * model's feat.params (`0-12/13-25/26-38` → 13, 13, 13), else one stream of 39 (13 cepstra with deltas
+ * and double deltas, `1s_c_d_dd`).
+ */
+export function featureStreamLengths(hmmDir: string): number[] {
+  let params = '';
+  try {
+    params = readFileSync(path.join(hmmDir, 'feat.params'), 'utf8');
+  } catch {
+    return [39];
+  }
+  const spec = /^-svspec\s+(\S+)/m.exec(params)?.[1];
+  if (!spec) return [39];
+  return spec.split('/').map((group) =>
+    group.split(',').reduce((n, range) => {
+      const [a, b = a] = range.split('-').map(Number);
+      return n + (b! - a! + 1);
+    }, 0),
+  );
 }

@@ -25,6 +25,8 @@ export interface VocabularyDecodersOptions {
   idleSeconds?: number;
   /** Folder for the pools' dictionaries and decoders' folders (default the OS temp folder). */
   tempDir?: string;
+  /** Decoders take a per-utterance MLLR transform (BatchProcessOptions.mllr). */
+  mllr?: boolean;
 }
 
 interface Entry {
@@ -88,7 +90,7 @@ export class VocabularyDecoders {
     const control = path.join(dir, 'lm.ctl');
     writeFileSync(control, languageModelControl(classes, model.lm));
     const pool = new DecoderPool(
-      { model: { ...model, dict }, args: { ...this.options.args, '-lmctl': control, '-lmname': 'base' }, tempDir: this.options.tempDir },
+      { model: { ...model, dict }, args: { ...this.options.args, '-lmctl': control, '-lmname': 'base' }, tempDir: this.options.tempDir, mllr: this.options.mllr },
       this.options.workers,
     );
     return { pool, dir, entries };

@@ -1,0 +1,84 @@
+import type { Db } from '../storage/database';
+import type { DataLayout } from '../storage/files';
+import type { SessionStore } from '../storage/session-store';
+import type { ProjectStore } from '../storage/project-store';
+import type { MediaTools } from '../media/tools';
+import { decodeAudioToArray } from '../media/decode';
+import type { JobContext, JobRunner } from '../jobs/job-runner';
+import { float32ToInt16Le } from '../speech/recognition/pocketsphinx/pcm';
+import type { SpeakerChunk } from '../speech/recognition/pocketsphinx/adaptation';
+import { SAMPLE_RATE, type Transcript } from '../speech/types';
+import { dictionaryWord, MIN_RECORDING_SECONDS, type SpeakerAdaptation } from './speaker-adaptation';
+
+export const SPEAKER_ADAPTATION_JOB = 'speaker-adaptation';
+
+/** Audio kept either side of a line, so the aligner sees its first and last phones whole. */
+const PAD_SECONDS = 0.05;
+
+/**
+ * One speaker's lines as Baum-Welch chunks: the line's audio and its words as the dictionary spells them.
+ * A line with a word the dictionary lacks (a prompt's name) is left out whole.
+ */
+export function speakerChunks(transcript: Transcript, label: string, pcm: Float32Array, dictionary: ReadonlySet<string>): SpeakerChunk[] {
+  const chunks: SpeakerChunk[] = [];
+  for (const segment of transcript.segments) {
+    if (segment.speaker !== label || segment.words.length === 0) continue;
+    const words = segment.words.map((w) => dictionaryWord(w.word, dictionary));
+    if (words.some((w) => w === null)) continue;
+    const from = Math.max(0, Math.floor((segment.start - PAD_SECONDS) * SAMPLE_RATE));
+    const to = Math.min(pcm.length, Math.ceil((segment.end + PAD_SECONDS) * SAMPLE_RATE));
+    if (to - from < SAMPLE_RATE / 4) continue;
+    chunks.push({ id: `s${segment.id}`, pcm: float32ToInt16Le(pcm.subarray(from, to)), hypothesis: words.join(' ') });
+  }
+  return chunks;
+}
+
+export interface SpeakerAdaptationDeps {
+  db: Db;
+  sessions: SessionStore;
+  projects: ProjectStore;
+  layout: DataLayout;
+  tools: MediaTools;
+  adaptation: SpeakerAdaptation;
+  log: (line: string) => void;
+}
+
+/** After a recording's speakers are mapped to project speakers: queued when adaptation can run here. */
+export function queueSpeakerAdaptation(adaptation: SpeakerAdaptation, jobs: JobRunner, sessionId: string): void {
+  if (adaptation.estimating) jobs.enqueue(SPEAKER_ADAPTATION_JOB, sessionId);
+}
+
+/**
+ * Adds the recording's speech of each project speaker to that speaker's adaptation and solves its
+ * transform. A tool failure or too little speech leaves that speaker as it was (logged): adaptation is an
+ * optimisation, and its job never fails the recording.
+ */
+export function registerSpeakerAdaptationJob(deps: SpeakerAdaptationDeps, runner: JobRunner): void {
+  runner.register(SPEAKER_ADAPTATION_JOB, async ({ job, signal }: JobContext) => {
+    const sessionId = job.session_id;
+    const summary = deps.sessions.summary(sessionId);
+    const stored = deps.sessions.storedName(sessionId);
+    const transcript = deps.sessions.transcript(sessionId);
+    if (!summary || !stored || !transcript) return;
+    const projectId = summary.project.id;
+    const mapped = deps.db
+      .prepare('SELECT label, speaker_id FROM session_speakers WHERE session_id = ?')
+      .all(sessionId) as Array<{ label: string; speaker_id: string }>;
+    deps.adaptation.sweep(projectId, new Set(deps.projects.speakers(projectId).map((s) => s.id)));
+    if (mapped.length === 0) return;
+    const pcm = await decodeAudioToArray(deps.layout.original(sessionId, stored), deps.tools, { signal });
+    const dictionary = deps.adaptation.words();
+    for (const { label, speaker_id } of mapped) {
+      signal.throwIfAborted();
+      const chunks = speakerChunks(transcript, label, pcm, dictionary);
+      const seconds = chunks.reduce((a, c) => a + c.pcm.length / 2 / SAMPLE_RATE, 0);
+      if (seconds < MIN_RECORDING_SECONDS) continue;
+      try {
+        const result = await deps.adaptation.addRecording(projectId, speaker_id, sessionId, chunks);
+        if (!result) deps.log(`adaptation: speaker ${speaker_id} has too little speech for a transform yet`);
+      } catch (error) {
+        deps.log(`adaptation: speaker ${speaker_id} of recording ${sessionId} not adapted: ${(error as Error).message}`);
+      }
+    }
+  });
+}

@@ -1,0 +1,124 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { decodeAudioToArray } from '../media/decode';
+import { resolveMediaTools } from '../media/tools';
+import { float32ToInt16Le } from '../speech/recognition/pocketsphinx/pcm';
+import { resolveSphinxtrain } from '../speech/recognition/pocketsphinx/adaptation';
+import { parseMllrMatrix, mllrDistance } from '../speech/recognition/pocketsphinx/mllr-file';
+import { resolvePocketSphinxModel } from '../speech/recognition/pocketsphinx/model';
+import { dictionaryWord, keptRecordings, SpeakerAdaptation, type AdaptationSettings } from './speaker-adaptation';
+
+const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+const asrDir = path.join(process.env.TAKELINE_SHARED_DIR || path.resolve(repoRoot, '../shared'), 'audio/asr');
+const PROJECT = '00000000-0000-4000-8000-000000000001';
+const SPEAKER = '00000000-0000-4000-8000-000000000002';
+const session = (n: number) => `00000000-0000-4000-8000-1000000000${String(n).padStart(2, '0')}`;
+const settings: AdaptationSettings = { enabled: true, minSeconds: 10, maxSeconds: 20, maxRecordings: 10 };
+
+describe('keptRecordings', () => {
+  it('keeps the newest recordings within the seconds and count bounds, at least one', () => {
+    const r = (at: string, seconds: number) => ({ at, seconds });
+    const list = [r('2026-01-01', 8), r('2026-01-03', 8), r('2026-01-02', 8)];
+    const { kept, dropped } = keptRecordings(list, { maxSeconds: 17, maxRecordings: 5 });
+    expect(kept.map((k) => k.at)).toEqual(['2026-01-03', '2026-01-02']);
+    expect(dropped.map((k) => k.at)).toEqual(['2026-01-01']);
+    expect(keptRecordings(list, { maxSeconds: 5, maxRecordings: 5 }).kept).toHaveLength(1);
+    expect(keptRecordings(list, { maxSeconds: 100, maxRecordings: 1 }).kept.map((k) => k.at)).toEqual(['2026-01-03']);
+  });
+});
+
+describe('dictionaryWord', () => {
+  it('spells a written word as the dictionary does, or null when it has none', () => {
+    const dict = new Set(['hello', "don't", 'i']);
+    expect(dictionaryWord('Hello,', dict)).toBe('hello');
+    expect(dictionaryWord("Don't.", dict)).toBe("don't");
+    expect(dictionaryWord('I', dict)).toBe('i');
+    expect(dictionaryWord('Zyxwv', dict)).toBeNull();
+    expect(dictionaryWord('—', dict)).toBeNull();
+  });
+});
+
+function tempRoot(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'takeline-adaptation-'));
+}
+
+describe('SpeakerAdaptation without sphinxtrain (the fallback)', () => {
+  it('estimates nothing and offers no transform', async () => {
+    const root = tempRoot();
+    try {
+      const adaptation = new SpeakerAdaptation(root, settings, { model: resolvePocketSphinxModel(), tools: null, cacheDir: root });
+      expect(adaptation.estimating).toBe(false);
+      const chunk = { id: 'c', pcm: Buffer.alloc(32000 * 20), hypothesis: 'hello world' };
+      expect(await adaptation.addRecording(PROJECT, SPEAKER, session(1), [chunk])).toBeNull();
+      expect(adaptation.transform(PROJECT, SPEAKER)).toBeNull();
+      expect(adaptation.summary(PROJECT, SPEAKER)).toBeNull();
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.skipIf(!resolveSphinxtrain() || !fs.existsSync(resolvePocketSphinxModel().dict))('SpeakerAdaptation with sphinxtrain', () => {
+  const root = tempRoot();
+  afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+  const refs = new Map(
+    fs
+      .readFileSync(path.join(asrDir, 'refs.tsv'), 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split('\t'))
+      .map(([file, , text]) => [file!, text!]),
+  );
+  const adaptation = new SpeakerAdaptation(root, settings, { model: resolvePocketSphinxModel(), tools: resolveSphinxtrain(), cacheDir: root });
+  const chunkOf = async (file: string) => {
+    const pcm = await decodeAudioToArray(path.join(asrDir, file), resolveMediaTools());
+    const words = refs.get(file)!.split(/\s+/).map((w) => dictionaryWord(w.replace(/-/g, ''), adaptation.words()) ?? '');
+    return { id: file.replace(/\W/g, '_'), pcm: float32ToInt16Le(pcm), hypothesis: words.filter(Boolean).join(' ') };
+  };
+
+  it('waits for enough speech, then solves one transform from the kept recordings, bounded and replaceable', async () => {
+    // 8.4 s: under the 10 s minimum, statistics kept but no transform yet.
+    expect(await adaptation.addRecording(PROJECT, SPEAKER, session(1), [await chunkOf('amateur_LJ001-0001.flac')])).toBeNull();
+    expect(adaptation.transform(PROJECT, SPEAKER)).toBeNull();
+    const second = await adaptation.addRecording(PROJECT, SPEAKER, session(2), [await chunkOf('amateur_LJ001-0010.flac')]);
+    expect(second).toMatchObject({ recordings: 2 });
+    expect(second!.seconds).toBeGreaterThan(15);
+    const file = adaptation.transform(PROJECT, SPEAKER)!;
+    const moved = mllrDistance(parseMllrMatrix(fs.readFileSync(file, 'utf8')));
+    expect(moved.matrix).toBeGreaterThan(0.01); // a real estimate, not the identity
+    expect(adaptation.summary(PROJECT, SPEAKER)).toEqual(second);
+    // A third recording pushes the oldest out (20 s bound).
+    const third = await adaptation.addRecording(PROJECT, SPEAKER, session(3), [await chunkOf('amateur_LJ001-0049.flac')]);
+    expect(third).toMatchObject({ recordings: 2 });
+    const rec = path.join(root, PROJECT, SPEAKER, 'rec');
+    expect(fs.readdirSync(rec).sort()).toEqual([session(2), `${session(2)}.json`, session(3), `${session(3)}.json`]);
+    expect(fs.readdirSync(path.join(root, PROJECT, SPEAKER)).filter((n) => n.startsWith('.'))).toEqual([]);
+  });
+
+  it('keeps the previous transform when a tool fails, and removes a deleted speaker’s files', async () => {
+    const before = fs.readFileSync(adaptation.transform(PROJECT, SPEAKER)!, 'utf8');
+    // The same data folder with a bw that fails.
+    const fake = fs.mkdtempSync(path.join(os.tmpdir(), 'takeline-fake-bw-'));
+    try {
+      for (const tool of ['bw', 'mllr_solve']) fs.writeFileSync(path.join(fake, tool), '#!/bin/sh\necho broken >&2\nexit 1\n', { mode: 0o755 });
+      const broken = new SpeakerAdaptation(root, settings, {
+        model: resolvePocketSphinxModel(),
+        tools: { ...resolveSphinxtrain()!, dir: fake },
+        cacheDir: root,
+      });
+      await expect(broken.addRecording(PROJECT, SPEAKER, session(4), [await chunkOf('amateur_LJ001-0058.flac')])).rejects.toThrow(/bw failed/);
+    } finally {
+      fs.rmSync(fake, { recursive: true, force: true });
+    }
+    expect(fs.readFileSync(adaptation.transform(PROJECT, SPEAKER)!, 'utf8')).toBe(before);
+    expect(adaptation.summary(PROJECT, SPEAKER)).toMatchObject({ recordings: 2 });
+    expect(fs.existsSync(path.join(root, PROJECT, SPEAKER, 'rec', session(4)))).toBe(false);
+    adaptation.sweep(PROJECT, new Set());
+    expect(adaptation.transform(PROJECT, SPEAKER)).toBeNull();
+    expect(fs.existsSync(path.join(root, PROJECT, SPEAKER))).toBe(false);
+  });
+});

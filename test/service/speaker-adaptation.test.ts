@@ -1,0 +1,77 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { multipartBody, rawRequest, startServiceProcess, type ServiceProcess } from '../helpers/service';
+import { audioDir } from '../helpers/paths';
+import { waitFor } from '../helpers/crash';
+import { pocketSphinxAvailable } from '../../src/service/speech/recognition/pocketsphinx-recognizer';
+import { resolveSphinxtrain } from '../../src/service/speech/recognition/pocketsphinx/adaptation';
+
+// Two recordings of the same reader: the first teaches the project speaker's transform, the second uses it.
+const FIRST = 'amateur_LJ001-0001.flac';
+const SECOND = 'amateur_LJ001-0010.flac';
+
+async function transcribe(svc: ServiceProcess, file: string) {
+  const { body, contentType } = multipartBody([
+    { name: 'project_key', value: 'reader' },
+    { name: 'file', file: fs.readFileSync(path.join(audioDir, 'asr', file)), filename: file },
+  ]);
+  const res = await rawRequest(`${svc.url}/v1/speech/transcriptions`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${svc.key}`, 'Content-Type': contentType },
+    body,
+  });
+  expect(res.status).toBe(201);
+  const id = res.json().id as string;
+  return waitFor(async () => {
+    const session = await (await fetch(`${svc.url}/v1/speech/transcriptions/${id}`, { headers: { Authorization: `Bearer ${svc.key}` } })).json();
+    if (session.status === 'failed') throw new Error(session.error);
+    return session.status === 'complete' ? session : null;
+  }, `transcription of ${file}`);
+}
+
+const project = async (svc: ServiceProcess) =>
+  (await fetch(`${svc.url}/v1/speech/projects/reader`, { headers: { Authorization: `Bearer ${svc.key}` } })).json();
+
+describe.skipIf(!pocketSphinxAvailable().ok || !resolveSphinxtrain())('speaker adaptation across a project’s recordings', () => {
+  let adapting: ServiceProcess;
+  let noTools: ServiceProcess;
+  let off: ServiceProcess;
+  beforeAll(async () => {
+    [adapting, noTools, off] = await Promise.all([
+      startServiceProcess({ env: { TAKELINE_ADAPTATION_MIN_SECONDS: '5' } }),
+      startServiceProcess({ env: { TAKELINE_ADAPTATION_MIN_SECONDS: '5', TAKELINE_SPHINXTRAIN_DIR: '/nonexistent' } }),
+      startServiceProcess({ env: { TAKELINE_SPEAKER_ADAPTATION: 'off' } }),
+    ]);
+  });
+  afterAll(async () => {
+    await Promise.all([adapting?.stop(), noTools?.stop(), off?.stop()]);
+  });
+
+  it('decodes a known speaker’s second recording with the transform learnt from the first, and says so', async () => {
+    const first = await transcribe(adapting, FIRST);
+    expect(first.transcript.adaptation).toBeUndefined(); // nothing learnt yet
+    // The adaptation job runs after the transcription completes.
+    const speakers = await waitFor(async () => {
+      const list = (await project(adapting)).speakers;
+      return list[0]?.adaptation ? list : null;
+    }, 'the speaker adaptation');
+    expect(speakers).toHaveLength(1);
+    expect(speakers[0].adaptation).toMatchObject({ recordings: 1, updated_at: expect.any(String) });
+    expect(speakers[0].adaptation.seconds).toBeGreaterThan(5);
+
+    const second = await transcribe(adapting, SECOND);
+    expect(second.speaker_map.S1).toMatchObject({ speaker_id: speakers[0].id, matched: true });
+    const adaptation = second.transcript.adaptation;
+    expect(adaptation.chunks).toBeGreaterThan(0);
+    expect(adaptation.speakers).toEqual([{ speaker_id: speakers[0].id, chunks: adaptation.chunks, seconds: expect.any(Number) }]);
+
+    // Without sphinxtrain nothing is learnt and the words are those of a service with adaptation off.
+    const plain = await Promise.all([transcribe(noTools, FIRST).then(() => transcribe(noTools, SECOND)), transcribe(off, FIRST).then(() => transcribe(off, SECOND))]);
+    expect(plain[0].transcript.adaptation).toBeUndefined();
+    expect((await project(noTools)).speakers.map((s: { adaptation: unknown }) => s.adaptation)).toEqual([null]);
+    expect(plain[0].transcript.segments).toEqual(plain[1].transcript.segments);
+    // The adapted decode is a different model: at least the posteriors moved.
+    expect(second.transcript.segments).not.toEqual(plain[1].transcript.segments);
+  }, 300_000);
+});
