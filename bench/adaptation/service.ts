@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { sumWer, wordErrorRate, type WerResult } from '../../src/service/speech/scoring/wer';
 import { halves, sourceOf, type Half } from '../lib/halves';
+import { childProcesses, readProcStat } from '../../test/helpers/proc-stat';
 import { multipartBody, rawRequest, startServiceProcess, type ServiceProcess } from '../../test/helpers/service';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -49,24 +50,13 @@ const files = allFiles
 
 /** CPU seconds of a process: its own, its reaped children's, and its live children's (the decoders). */
 function serviceCpu(pid: number): { total: number; decoders: number } {
-  const stat = (p: string) => {
-    const text = readFileSync(`/proc/${p}/stat`, 'utf8');
-    return { name: text.slice(text.indexOf('(') + 1, text.lastIndexOf(')')), fields: text.slice(text.lastIndexOf(')') + 2).split(' ') };
-  };
-  const own = stat(String(pid)).fields;
-  let total = [11, 12, 13, 14].reduce((a, i) => a + Number(own[i]) / 100, 0);
+  const own = readProcStat(pid);
+  let total = own.cpuSeconds + own.childrenCpuSeconds;
   let decoders = 0;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const { name, fields } = stat(entry);
-      if (Number(fields[1]) !== pid) continue;
-      const cpu = (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100;
-      total += cpu;
-      if (name.startsWith('pocketsphinx')) decoders += cpu;
-    } catch {
-      // ended between listing and reading
-    }
+  for (const child of childProcesses(pid)) {
+    const cpu = child.cpuSeconds + child.childrenCpuSeconds;
+    total += cpu;
+    if (child.name.startsWith('pocketsphinx')) decoders += cpu;
   }
   return { total, decoders };
 }

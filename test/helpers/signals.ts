@@ -65,6 +65,24 @@ export function whiteNoise(n: number, rms: number, seed = 1): Float32Array {
   return out;
 }
 
+/**
+ * Two alternating "voices" (different harmonic stacks, F0 120 and 210 Hz) in 4 s turns at `rate` Hz, with a
+ * little noise from a linear congruential generator started at `seed`.
+ */
+export function alternatingVoices(seconds: number, rate: number, seed: number): Float32Array {
+  const pcm = new Float32Array(seconds * rate);
+  let state = seed;
+  for (let i = 0; i < pcm.length; i++) {
+    const t = i / rate;
+    const f0 = Math.floor(t / 4) % 2 === 0 ? 120 : 210;
+    let x = 0;
+    for (let h = 1; h <= 6; h++) x += Math.sin(2 * Math.PI * f0 * h * t) / h;
+    state = (state * 1103515245 + 12345) % 2147483648;
+    pcm[i] = 0.2 * x + 0.01 * (state / 2147483648 - 0.5);
+  }
+  return pcm;
+}
+
 export function rms(x: Float32Array): number {
   let s = 0;
   for (let i = 0; i < x.length; i++) s += x[i]! * x[i]!;

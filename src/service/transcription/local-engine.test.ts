@@ -1,23 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
+import { alternatingVoices as voices } from '../../../test/helpers/signals';
 import { SAMPLE_RATE, type DiarizationResult, type Span } from '../speech/types';
 import { createSileroVad } from '../speech/vad/silero';
 import { createServiceDiarizer } from './local-engine';
 import type { DiarizationCheckpoints } from './diarization-checkpoints';
 
-/** Two alternating "voices" (different harmonic stacks) in 4 s turns, with a little noise. */
-function alternatingVoices(seconds: number): Float32Array {
-  const pcm = new Float32Array(seconds * SAMPLE_RATE);
-  let seed = 7;
-  for (let i = 0; i < pcm.length; i++) {
-    const t = i / SAMPLE_RATE;
-    const f0 = Math.floor(t / 4) % 2 === 0 ? 120 : 210;
-    let x = 0;
-    for (let h = 1; h <= 6; h++) x += Math.sin(2 * Math.PI * f0 * h * t) / h;
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    pcm[i] = 0.2 * x + 0.01 * (seed / 2147483648 - 0.5);
-  }
-  return pcm;
-}
+const alternatingVoices = (seconds: number) => voices(seconds, SAMPLE_RATE, 7);
 
 function memoryCheckpoints(): DiarizationCheckpoints & { saved: { speech?: Span[]; result?: DiarizationResult } } {
   const saved: { speech?: Span[]; result?: DiarizationResult } = {};

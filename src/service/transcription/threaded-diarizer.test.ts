@@ -1,21 +1,22 @@
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
+import { alternatingVoices as voices } from '../../../test/helpers/signals';
 import { SAMPLE_RATE } from '../speech/types';
 import { DiarizationThreads, ThreadedDiarizer } from './threaded-diarizer';
 
-/** Two alternating "voices" (different harmonic stacks) in 4 s turns, with a little noise. */
-function alternatingVoices(seconds: number): Float32Array {
-  const pcm = new Float32Array(seconds * SAMPLE_RATE);
-  let seed = 1;
-  for (let i = 0; i < pcm.length; i++) {
-    const t = i / SAMPLE_RATE;
-    const f0 = Math.floor(t / 4) % 2 === 0 ? 120 : 210;
-    let x = 0;
-    for (let h = 1; h <= 6; h++) x += Math.sin(2 * Math.PI * f0 * h * t) / h;
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    pcm[i] = 0.2 * x + 0.01 * (seed / 2147483648 - 0.5);
+const alternatingVoices = (seconds: number) => voices(seconds, SAMPLE_RATE, 1);
+
+/** Runs `body` with DiarizationThreads of its own and a diarizer on them, closed afterwards whatever happens. */
+async function withThreads(
+  body: (threads: DiarizationThreads, diarizer: ThreadedDiarizer) => Promise<void>,
+  options?: ConstructorParameters<typeof DiarizationThreads>[0],
+): Promise<void> {
+  const threads = new DiarizationThreads(options);
+  try {
+    await body(threads, new ThreadedDiarizer(undefined, threads));
+  } finally {
+    await threads.close();
   }
-  return pcm;
 }
 
 describe('ThreadedDiarizer', () => {
@@ -53,9 +54,7 @@ describe('ThreadedDiarizer', () => {
 
 describe('DiarizationThreads', () => {
   it('serves one request after another on the same thread, with the same result as a fresh thread', async () => {
-    const threads = new DiarizationThreads();
-    try {
-      const diarizer = new ThreadedDiarizer(undefined, threads);
+    await withThreads(async (threads, diarizer) => {
       const first = await diarizer.diarize(alternatingVoices(16), [{ start: 0, end: 16 }]);
       const second = await diarizer.diarize(alternatingVoices(16), [{ start: 0, end: 16 }]);
       const fresh = await new ThreadedDiarizer().diarize(alternatingVoices(16), [{ start: 0, end: 16 }]);
@@ -64,28 +63,21 @@ describe('DiarizationThreads', () => {
       expect(second).toEqual(first);
       expect(fresh).toEqual(first);
       expect(new Set(first.turns.map((t) => t.speaker))).toEqual(new Set(['S1', 'S2']));
-    } finally {
-      await threads.close();
-    }
+    });
   });
 
   it('warm() starts the thread the next request uses', async () => {
-    const threads = new DiarizationThreads();
-    try {
+    await withThreads(async (threads, diarizer) => {
       threads.warm();
       threads.warm();
       expect(threads.started).toBe(1);
-      await new ThreadedDiarizer(undefined, threads).diarize(alternatingVoices(8), [{ start: 0, end: 8 }]);
+      await diarizer.diarize(alternatingVoices(8), [{ start: 0, end: 8 }]);
       expect(threads.started).toBe(1);
-    } finally {
-      await threads.close();
-    }
+    });
   });
 
   it('ends the thread of an aborted request and serves the next one on a fresh thread', async () => {
-    const threads = new DiarizationThreads();
-    try {
-      const diarizer = new ThreadedDiarizer(undefined, threads);
+    await withThreads(async (threads, diarizer) => {
       const controller = new AbortController();
       const reason = new Error('client went away');
       const pending = diarizer.diarize(alternatingVoices(300), [{ start: 0, end: 300 }], { signal: controller.signal });
@@ -96,9 +88,7 @@ describe('DiarizationThreads', () => {
       expect(new Set(next.turns.map((t) => t.speaker))).toEqual(new Set(['S1', 'S2']));
       expect(threads.started).toBe(2);
       expect(threads.alive).toBe(1);
-    } finally {
-      await threads.close();
-    }
+    });
   });
 
   it('keeps a thread whose diarization failed, and replaces one that crashed', async () => {
@@ -112,9 +102,7 @@ describe('DiarizationThreads', () => {
         if (n === 1) parentPort.postMessage({ id: r.id, ok: false, message: 'no voices' });
         else parentPort.postMessage({ id: r.id, ok: true, result: { turns: [], profiles: { n } } });
       });`;
-    const threads = new DiarizationThreads({ start: () => new Worker(script, { eval: true }) });
-    try {
-      const diarizer = new ThreadedDiarizer(undefined, threads);
+    await withThreads(async (threads, diarizer) => {
       const pcm = () => new Float32Array(SAMPLE_RATE);
       await expect(diarizer.diarize(pcm(), [{ start: 0, end: 1 }])).rejects.toThrow('diarization failed: no voices');
       expect(await diarizer.diarize(pcm(), [{ start: 0, end: 1 }])).toEqual({ turns: [], profiles: { n: 2 } });
@@ -123,15 +111,11 @@ describe('DiarizationThreads', () => {
       expect(threads.alive).toBe(0);
       await expect(diarizer.diarize(pcm(), [{ start: 0, end: 1 }])).rejects.toThrow('no voices');
       expect(threads.started).toBe(2);
-    } finally {
-      await threads.close();
-    }
+    }, { start: () => new Worker(script, { eval: true }) });
   });
 
   it('gives a second request at once a thread of its own and keeps one idle thread after', async () => {
-    const threads = new DiarizationThreads();
-    try {
-      const diarizer = new ThreadedDiarizer(undefined, threads);
+    await withThreads(async (threads, diarizer) => {
       const [a, b] = await Promise.all([
         diarizer.diarize(alternatingVoices(16), [{ start: 0, end: 16 }]),
         diarizer.diarize(alternatingVoices(16), [{ start: 0, end: 16 }]),
@@ -139,23 +123,17 @@ describe('DiarizationThreads', () => {
       expect(b).toEqual(a);
       expect(threads.started).toBe(2);
       expect(threads.alive).toBe(1);
-    } finally {
-      await threads.close();
-    }
+    });
   });
 
   it('ends the thread after a recording longer than recycleSeconds', async () => {
-    const threads = new DiarizationThreads({ recycleSeconds: 10 });
-    try {
-      const diarizer = new ThreadedDiarizer(undefined, threads);
+    await withThreads(async (threads, diarizer) => {
       await diarizer.diarize(alternatingVoices(8), [{ start: 0, end: 8 }]);
       expect(threads.alive).toBe(1);
       await diarizer.diarize(alternatingVoices(16), [{ start: 0, end: 16 }]);
       expect(threads.alive).toBe(0);
       expect(threads.started).toBe(1);
-    } finally {
-      await threads.close();
-    }
+    }, { recycleSeconds: 10 });
   });
 
   it('close() ends idle and busy threads: a running request rejects and later ones are refused', async () => {

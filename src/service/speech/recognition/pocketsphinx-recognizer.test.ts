@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { childProcesses } from '../../../../test/helpers/proc-stat';
 import { decodeAudioToArray } from '../../media/decode';
 import { resolveMediaTools } from '../../media/tools';
 import { wordErrorRate } from '../scoring/wer';
@@ -13,21 +13,11 @@ const asrDir = path.join(process.env.TAKELINE_SHARED_DIR || path.resolve(repoRoo
 const load = (file: string) => decodeAudioToArray(path.join(asrDir, file), resolveMediaTools());
 
 /** Process ids of this process's pocketsphinx_batch children (Linux truncates the name to 15 characters). */
-function decoderPids(): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (name === 'pocketsphinx_ba' && Number(fields[1]) === process.pid && fields[0] !== 'Z') pids.push(Number(entry));
-    } catch {
-      // ended between listing and reading
-    }
-  }
-  return pids.sort();
-}
+const decoderPids = (): number[] =>
+  childProcesses()
+    .filter((child) => child.name === 'pocketsphinx_ba' && child.state !== 'Z')
+    .map((child) => child.pid)
+    .sort();
 
 describe('pocketSphinxAvailable', () => {
   it('names the Debian packages when the model is missing', () => {
