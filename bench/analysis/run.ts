@@ -5,7 +5,7 @@
  *   npm run bench -- analysis            (all three parts)
  *   node --import tsx bench/analysis/run.ts [--skip-hour] [--skip-latency] [--skip-long] [--json]
  *
- * 1. long/ (13.8 min, 121 lines): the analysis worker thread exactly as the service runs it, from a fresh run;
+ * 1. long/ (13.8 min, 121 lines): the analysis process exactly as the service runs it, from a fresh run;
  *    wall time, RTF, CPU, per-stage seconds, peak RSS of this process tree. Target RTF ≤ 0.15 on 2 cores.
  * 2. One hour: long/ looped to 60 min with ffmpeg, its transcript tiled over the hour; peak RSS (target ≤ 1 GB).
  * 3. Latency: a real `npm run serve` analysing long/ while autocannon keeps 50 connections busy on
@@ -29,7 +29,7 @@ import { resolvePocketSphinxModel } from '../../src/service/speech/recognition/p
 import { createServiceDiarizer } from '../../src/service/transcription/local-engine';
 import { createSileroVad } from '../../src/service/speech/vad/silero';
 import type { Transcript } from '../../src/service/speech/types';
-import { runAnalysisThread } from '../../src/service/analysis/analysis-job';
+import { runAnalysisProcess } from '../../src/service/analysis/analysis-job';
 import type { AnalysisMessage, AnalysisRequest } from '../../src/service/analysis/protocol';
 import { openDatabase } from '../../src/service/storage/database';
 import { DataLayout } from '../../src/service/storage/files';
@@ -83,7 +83,7 @@ function requestFor(file: string, transcript: Transcript): AnalysisRequest {
   };
 }
 
-/** One analysis in the worker thread as the service runs it; figures of this process tree. */
+/** One analysis in its process as the service runs it; figures of this process tree. */
 async function measure(label: string, file: string, transcript: Transcript): Promise<Record<string, unknown>> {
   const memory = new TreeMemory();
   memory.start();
@@ -94,7 +94,7 @@ async function measure(label: string, file: string, transcript: Transcript): Pro
   const lineIds = new Set<number>();
   const cpu0 = treeCpuSeconds();
   const t0 = performance.now();
-  await runAnalysisThread(
+  await runAnalysisProcess(
     requestFor(file, transcript),
     (m: AnalysisMessage) => {
       if (m.type === 'stage' && m.stage !== current) {

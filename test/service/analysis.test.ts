@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnalysisDocument, AnalysisRunList, AnalysisRunStarted, type AnalysisSegment, type Intelligence } from '../../src/shared/schemas/analysis';
 import { ANALYSIS_VERSION } from '../../src/service/analysis/stages';
+import { childProcesses } from '../helpers/proc-stat';
 import { multipartBody, rawRequest, startServiceProcess, type ServiceProcess } from '../helpers/service';
 import { tempDir } from '../helpers/temp';
 import { joinClips } from '../helpers/two-readers';
@@ -284,6 +285,38 @@ describe('audio-intelligence analysis', { timeout: 600_000 }, () => {
 });
 
 describe('analysis durability', { timeout: 600_000 }, () => {
+  it('a recording deleted during its analysis ends the analysis and nothing else', async () => {
+    const tmp = tempDir('takeline-analysis-delete-');
+    const svc = await startServiceProcess();
+    try {
+      const auth = { Authorization: `Bearer ${svc.key}` };
+      const { body, contentType } = multipartBody([
+        { name: 'project_key', value: 'delete' },
+        { name: 'file', file: fs.readFileSync(readingsFile(tmp)), filename: 'r.flac' },
+      ]);
+      const id = (await rawRequest(`${svc.url}/v1/speech/transcriptions`, { method: 'POST', headers: { ...auth, 'Content-Type': contentType }, body })).json().id as string;
+      const analysisProcesses = () => childProcesses(svc.child.pid!).filter((c) => c.name === 'node' && c.state !== 'Z');
+      // Wait until the analysis is inside its model inference (lines being listened to).
+      let running = false;
+      for (let i = 0; i < 4000 && !running; i++) {
+        const d = AnalysisDocument.parse(await (await fetch(`${svc.url}/v1/speech/transcriptions/${id}/intelligence`, { headers: auth })).json());
+        if (d.intelligence.status === 'complete') throw new Error('the run finished before the recording could be deleted');
+        running = d.intelligence.status === 'running' && analysisProcesses().length === 1;
+        if (!running) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(running).toBe(true);
+      expect((await fetch(`${svc.url}/v1/speech/transcriptions/${id}`, { method: 'DELETE', headers: auth })).status).toBe(204);
+      for (let i = 0; i < 100 && analysisProcesses().length > 0; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(analysisProcesses()).toEqual([]);
+      // The service lives on and still serves.
+      expect(svc.child.exitCode).toBeNull();
+      expect((await fetch(`${svc.url}/v1/speech/transcriptions/${id}`, { headers: auth })).status).toBe(404);
+      expect((await fetch(`${svc.url}/v1/speech/transcriptions`, { headers: auth })).status).toBe(200);
+    } finally {
+      expect(await svc.stop()).toBe(0);
+    }
+  });
+
   it('resumes a run killed mid-way: nothing acknowledged is lost, nothing is duplicated', async () => {
     const tmp = tempDir('takeline-analysis-kill-');
     const file = readingsFile(tmp);

@@ -1,6 +1,5 @@
-import type { Worker } from 'node:worker_threads';
 import { JobFailure, type JobContext, type JobRunner } from '../jobs/job-runner';
-import { startModuleWorker } from '../module-runners';
+import { forkModule } from '../module-runners';
 import type { AnalysisStore } from './analysis-store';
 import type { SessionStore } from '../storage/session-store';
 import type { DataLayout } from '../storage/files';
@@ -20,32 +19,45 @@ export interface AnalysisJobDeps {
   dictionary: string;
 }
 
-/** Runs the request in a worker thread, handing each message to `onMessage` in order; abort terminates it. */
-export function runAnalysisThread(request: AnalysisRequest, onMessage: (m: AnalysisMessage) => void, signal: AbortSignal): Promise<void> {
+/**
+ * Runs the request in a child process (analysis-process.ts), handing each message to `onMessage` in order.
+ * Settles on the process's last word, its death or the abort, and only after the process has gone.
+ */
+export async function runAnalysisProcess(
+  request: AnalysisRequest,
+  onMessage: (m: AnalysisMessage) => void,
+  signal: AbortSignal,
+): Promise<void> {
   signal.throwIfAborted();
-  const worker: Worker = startModuleWorker('./analysis-thread', import.meta.url);
-  return new Promise<void>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    worker.on('message', (message: AnalysisMessage) => {
-      try {
-        if (message.type === 'done') resolve();
-        else if (message.type === 'failed') reject(message.forUser ? new JobFailure(message.message) : new Error(message.message));
-        else onMessage(message);
-      } catch (error) {
-        reject(error as Error);
-      }
+  const child = forkModule('./analysis-process', import.meta.url);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let onAbort = () => {};
+  try {
+    await new Promise<void>((resolve, reject) => {
+      onAbort = () => reject(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+      child.on('message', (message: AnalysisMessage) => {
+        try {
+          if (message.type === 'done') resolve();
+          else if (message.type === 'failed') reject(message.forUser ? new JobFailure(message.message) : new Error(message.message));
+          else onMessage(message);
+        } catch (error) {
+          reject(error as Error);
+        }
+      });
+      child.once('error', reject);
+      child.once('exit', (code, killedBy) => reject(new Error(`the analysis process exited (${killedBy ?? `code ${code}`})`)));
+      child.send(request);
     });
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`analysis thread exited with code ${code}`)));
-    worker.postMessage(request);
-  }).finally(() => {
-    void worker.terminate();
-  });
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    if (child.pid !== undefined) await exited;
+  }
 }
 
 /**
- * The analysis job: one per run. Its worker thread reports stages, parts and finished lines, which are stored
+ * The analysis job: one per run. Its process reports stages, parts and finished lines, which are stored
  * as they come (the run's checkpoints); a later attempt resumes from them. The run follows the job: a failed
  * or cancelled job fails the run with the job's reason, a re-queued job re-queues it.
  */
@@ -106,7 +118,7 @@ export function registerAnalysisJob(deps: AnalysisJobDeps, runner: JobRunner): v
     };
     let unavailable: string | null = null;
     try {
-      await runAnalysisThread(
+      await runAnalysisProcess(
         request,
         (message) => {
           if (message.type === 'stage') {

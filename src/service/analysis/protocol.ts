@@ -12,7 +12,7 @@ export interface LineInput {
   words: Array<{ word: string; start: number; end: number }>;
 }
 
-/** What the job hands its worker thread: the recording, its lines, and the checkpoints already stored. */
+/** What the job hands its process: the recording, its lines, and the checkpoints already stored. */
 export interface AnalysisRequest {
   file: string;
   tools: MediaTools;

@@ -156,7 +156,7 @@ function measureLine(
 /**
  * The analysis of one recording, stage by stage (stages.ts), reporting through `emit`. Stages whose part is
  * already stored are skipped and lines already published are not measured again, so a resumed run picks up
- * where the last attempt stopped. Runs inside the worker thread.
+ * where the last attempt stopped. Runs inside the analysis process.
  */
 export async function runAnalysis(
   request: AnalysisRequest,

@@ -47,7 +47,7 @@ function warnOnce(warnings: string[], what: string, error: unknown): void {
 }
 
 /**
- * The real measures and engines behind the analysis, created inside its worker thread. Model-backed
+ * The real measures and engines behind the analysis, created inside its process. Model-backed
  * engines (YAMNet, DNSMOS) load on first use; when a model is missing or altered the analysis goes on
  * without it and says so in `warnings`. Never claims a model ran when it did not.
  */
