@@ -3,7 +3,7 @@
  * and the extra CPU, side by side with the untuned `pocketsphinx_continuous`, in one run.
  *
  *   nice -n 10 node --import tsx bench/adaptation/run.ts [--every 3] [--no-baseline] [--grid 0.92,1,1.08]
- *       [--methods rec,spk,online,vtln]
+ *       [--methods rec,spk,online,vtln] [--args "-pl_weight 3"]
  *
  * Files: ../shared/audio/asr, split into tuning and test halves by bench/lib/halves.ts; --every N keeps every
  * Nth file of each source and half. Chunks: the pipeline's Silero VAD and ChunkMerger (as bench/asr/flags.ts),
@@ -44,13 +44,19 @@ const every = Number(flag('--every') ?? 3);
 const grid = (flag('--grid') ?? '0.92,1,1.08').split(',').map(Number);
 const runBaseline = !process.argv.includes('--no-baseline');
 const methods = (flag('--methods') ?? 'rec,spk,online,vtln').split(',');
+// Decoder flags over the shipped ones for every pass, e.g. --args "-pl_weight 3" (how adaptation fares under other search settings).
+const firstPassArgs: Record<string, string> = { ...RECOGNITION_ARGS };
+{
+  const parts = (flag('--args') ?? '').split(/\s+/).filter(Boolean);
+  for (let i = 0; i + 1 < parts.length; i += 2) firstPassArgs[parts[i]!] = parts[i + 1]!;
+}
 
 type Item = ChunkedFile;
 type Hyp = BatchHyp;
 
-/** One pocketsphinx_batch pass with `args` over the shipped flags. */
+/** One pocketsphinx_batch pass with `args` over the shipped flags (and --args). */
 async function decode(chunkDir: string, work: string, ids: string[], args: string[]): Promise<Map<string, Hyp>> {
-  return (await decodeBatch(chunkDir, work, ids, [...Object.entries(RECOGNITION_ARGS).flat(), ...args])).hyps;
+  return (await decodeBatch(chunkDir, work, ids, [...Object.entries(firstPassArgs).flat(), ...args])).hyps;
 }
 
 /** Two processes with equal shares of audio (the service's two workers), same args for all. */

@@ -82,8 +82,12 @@ interface RunResult {
 }
 
 async function runConfig(config: string): Promise<RunResult> {
+  // off | on:N | aligned:N (statistics collected along the speaker's current transform)
   const [mode, minSeconds] = config.split(':');
-  const env: Record<string, string> = { TAKELINE_SPEAKER_ADAPTATION: mode === 'off' ? 'off' : 'on' };
+  const env: Record<string, string> = {
+    TAKELINE_SPEAKER_ADAPTATION: mode === 'off' ? 'off' : 'on',
+    TAKELINE_ADAPTATION_ALIGN_ADAPTED: mode === 'aligned' ? 'on' : 'off',
+  };
   if (minSeconds) env.TAKELINE_ADAPTATION_MIN_SECONDS = minSeconds;
   const svc = await startServiceProcess({ env });
   const auth = { Authorization: `Bearer ${svc.key}` };

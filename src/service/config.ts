@@ -62,6 +62,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
         ? parseInteger('TAKELINE_ADAPTATION_MAX_SECONDS', env.TAKELINE_ADAPTATION_MAX_SECONDS, 1, 1_000_000)
         : DEFAULT_SPEAKER_ADAPTATION.maxSeconds,
       maxRecordings: DEFAULT_SPEAKER_ADAPTATION.maxRecordings,
+      alignAdapted: parseSwitch('TAKELINE_ADAPTATION_ALIGN_ADAPTED', env.TAKELINE_ADAPTATION_ALIGN_ADAPTED, DEFAULT_SPEAKER_ADAPTATION.alignAdapted),
     },
   };
 }
@@ -70,7 +71,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
  * Speaker adaptation's defaults (bench/adaptation, "Online adaptation in the service"): a transform once a
  * speaker has this much aligned speech, from the newest recordings up to maxSeconds.
  */
-export const DEFAULT_SPEAKER_ADAPTATION: AdaptationSettings = { enabled: true, minSeconds: 30, maxSeconds: 600, maxRecordings: 20 };
+export const DEFAULT_SPEAKER_ADAPTATION: AdaptationSettings = { enabled: true, minSeconds: 30, maxSeconds: 600, maxRecordings: 20, alignAdapted: false };
 
 function parseSwitch(name: string, raw: string | undefined, fallback: boolean): boolean {
   if (raw === undefined || raw.trim() === '') return fallback;

@@ -16,7 +16,7 @@ const asrDir = path.join(process.env.TAKELINE_SHARED_DIR || path.resolve(repoRoo
 const PROJECT = '00000000-0000-4000-8000-000000000001';
 const SPEAKER = '00000000-0000-4000-8000-000000000002';
 const session = (n: number) => `00000000-0000-4000-8000-1000000000${String(n).padStart(2, '0')}`;
-const settings: AdaptationSettings = { enabled: true, minSeconds: 10, maxSeconds: 20, maxRecordings: 10 };
+const settings: AdaptationSettings = { enabled: true, minSeconds: 10, maxSeconds: 20, maxRecordings: 10, alignAdapted: false };
 
 describe('keptRecordings', () => {
   it('keeps the newest recordings within the seconds and count bounds, at least one', () => {

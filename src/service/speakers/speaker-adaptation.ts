@@ -28,6 +28,11 @@ export interface AdaptationSettings {
   /** The newest recordings are kept while their seconds stay under this (at least one). */
   maxSeconds: number;
   maxRecordings: number;
+  /**
+   * Collect a new recording's statistics along the speaker's current transform (bw -mllrmat), so its
+   * alignment comes from the adapted model; otherwise from the speaker-independent one.
+   */
+  alignAdapted: boolean;
 }
 
 export interface AdaptationSummary {
@@ -157,7 +162,8 @@ export class SpeakerAdaptation {
       // A re-transcribed recording replaces its statistics.
       const acc = path.join(work, 'acc');
       fs.mkdirSync(acc);
-      const seconds = await accumulateMllrStats(this.deps.model, tools, hmm, chunks, acc, work);
+      const current = this.settings.alignAdapted ? this.transform(projectId, speakerId) : null;
+      const seconds = await accumulateMllrStats(this.deps.model, tools, hmm, chunks, acc, work, current);
       if (seconds > 0) {
         const target = path.join(recDir, sessionId);
         fs.rmSync(target, { recursive: true, force: true });

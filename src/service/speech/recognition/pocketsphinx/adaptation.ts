@@ -132,6 +132,8 @@ export async function accumulateMllrStats(
   chunks: readonly SpeakerChunk[],
   accDir: string,
   workDir: string,
+  /** A transform to apply to the means while aligning (the speaker's current one), or null. */
+  mllrmat: string | null = null,
 ): Promise<number> {
   const usable = chunks.filter((c) => bwTranscript(c.hypothesis, c.id) !== null);
   const seconds = usable.reduce((a, c) => a + c.pcm.length / BYTES_PER_SECOND, 0);
@@ -156,7 +158,7 @@ export async function accumulateMllrStats(
         '-mixwfn', path.join(hmm, 'mixture_weights'), '-tmatfn', path.join(hmm, 'transition_matrices'), '-ts2cbfn', '.ptm.',
         '-feat', '1s_c_d_dd', '-svspec', '0-12/13-25/26-38', '-cmn', 'current', '-agc', 'none', '-dictfn', model.dict,
         '-fdictfn', path.join(hmm, 'noisedict'), '-ctlfn', ctl, '-lsnfn', path.join(dir, 'lsn'), '-cepdir', path.join(dir, 'mfc'),
-        '-accumdir', accDir, '-mixwreest', 'no', '-tmatreest', 'no', '-timing', 'no'],
+        '-accumdir', accDir, '-mixwreest', 'no', '-tmatreest', 'no', '-timing', 'no', ...(mllrmat ? ['-mllrmat', mllrmat] : [])],
       path.join(dir, 'bw.log'),
     );
     return seconds;
