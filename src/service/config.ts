@@ -71,7 +71,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
  * Speaker adaptation's defaults (bench/adaptation, "Online adaptation in the service"): a transform once a
  * speaker has this much aligned speech, from the newest recordings up to maxSeconds.
  */
-export const DEFAULT_SPEAKER_ADAPTATION: AdaptationSettings = { enabled: true, minSeconds: 30, maxSeconds: 600, maxRecordings: 20, alignAdapted: false };
+export const DEFAULT_SPEAKER_ADAPTATION: AdaptationSettings = { enabled: true, minSeconds: 30, maxSeconds: 600, maxRecordings: 20, alignAdapted: true };
 
 function parseSwitch(name: string, raw: string | undefined, fallback: boolean): boolean {
   if (raw === undefined || raw.trim() === '') return fallback;

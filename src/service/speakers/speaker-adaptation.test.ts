@@ -99,6 +99,23 @@ describe.skipIf(!resolveSphinxtrain() || !fs.existsSync(resolvePocketSphinxModel
     expect(fs.readdirSync(path.join(root, PROJECT, SPEAKER)).filter((n) => n.startsWith('.'))).toEqual([]);
   });
 
+  it('with alignAdapted, collects a later recording along the speaker’s transform, which then moves the estimate', async () => {
+    const files = ['amateur_LJ001-0001.flac', 'amateur_LJ001-0010.flac', 'amateur_LJ001-0049.flac'];
+    const transforms: string[] = [];
+    for (const alignAdapted of [false, true]) {
+      const dir = fs.mkdtempSync(path.join(root, 'aligned-'));
+      const each = new SpeakerAdaptation(dir, { ...settings, alignAdapted }, { model: resolvePocketSphinxModel(), tools: resolveSphinxtrain(), cacheDir: root });
+      for (const [i, file] of files.entries()) await each.addRecording(PROJECT, SPEAKER, session(i + 1), [await chunkOf(file)]);
+      transforms.push(fs.readFileSync(each.transform(PROJECT, SPEAKER)!, 'utf8'));
+    }
+    // The second recording was collected before any transform existed, the third along one: only the third's
+    // statistics differ, and with them the transform solved from both.
+    const [plain, aligned] = transforms.map((t) => parseMllrMatrix(t));
+    expect(mllrDistance(aligned!).matrix).toBeGreaterThan(0.01);
+    expect(transforms[1]).not.toBe(transforms[0]);
+    expect(plain).not.toEqual(aligned);
+  });
+
   it('keeps the previous transform when a tool fails, and removes a deleted speaker’s files', async () => {
     const before = fs.readFileSync(adaptation.transform(PROJECT, SPEAKER)!, 'utf8');
     // The same data folder with a bw that fails.
