@@ -37,4 +37,15 @@ describe('RetainedPcm', () => {
     for (let b = 0; b < 120; b++) store.append(ramp(0, 16_000));
     expect(store.length).toBe(20_010 + 120 * 16_000);
   });
+
+  it('ignores a duration learnt after it handed the recording over, even to another thread', () => {
+    const store = new RetainedPcm(null); // sized for 61 s
+    store.append(ramp(0, 16_000));
+    const all = store.all();
+    // A threaded diarizer transfers the buffer: here it is detached.
+    structuredClone(all.buffer, { transfer: [all.buffer] });
+    expect(() => store.reserve(3600)).not.toThrow();
+    expect(store.length).toBe(16_000);
+    expect(() => store.append(ramp(0, 10))).toThrow(/handed over/);
+  });
 });

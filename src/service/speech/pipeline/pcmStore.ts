@@ -20,6 +20,8 @@ export interface PcmStore {
 export class RetainedPcm implements PcmStore {
   private buffer: Float32Array;
   private used = 0;
+  /** Set by all(): the buffer may now belong to another thread (transferred, so detached here). */
+  private handedOver = false;
 
   constructor(expectedSeconds: number | null) {
     // One second of slack: containers round their durations and resampling adds a few samples.
@@ -35,6 +37,8 @@ export class RetainedPcm implements PcmStore {
    * seconds decoded so far), rather than by halves as the audio arrives.
    */
   reserve(expectedSeconds: number | null): void {
+    // A duration that arrives after the input ended (a slow probe) has nothing left to size.
+    if (this.handedOver) return;
     const size = Math.ceil(((expectedSeconds ?? 0) + 1) * SAMPLE_RATE);
     if (size <= this.buffer.length) return;
     const grown = new Float32Array(size);
@@ -43,6 +47,7 @@ export class RetainedPcm implements PcmStore {
   }
 
   append(block: Float32Array): void {
+    if (this.handedOver) throw new Error('RetainedPcm: the recording was handed over; no audio can follow');
     if (this.used + block.length > this.buffer.length) {
       // The container understated its length; grow by half again (rare, so the copy does not matter).
       const grown = new Float32Array(Math.max(this.used + block.length, Math.ceil(this.buffer.length * 1.5)));
@@ -59,8 +64,9 @@ export class RetainedPcm implements PcmStore {
 
   release(): void {}
 
-  /** The whole recording (a view). */
+  /** The whole recording (a view), once the input has ended: the receiver may transfer its buffer. */
   all(): Float32Array {
+    this.handedOver = true;
     return this.buffer.subarray(0, this.used);
   }
 }
