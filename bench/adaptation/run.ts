@@ -33,6 +33,7 @@ import { sumWer, wordErrorRate, type WerResult } from '../../src/service/speech/
 import { balancedShares, chunkFolder, decodeBatch, prepareAsrChunks, type BatchHyp, type ChunkedFile } from '../lib/asr-chunks';
 import { mapLimit } from '../lib/map-limit';
 import { childrenCpuSeconds } from '../lib/proc-cpu';
+import { parseDecoderFlags } from '../lib/decoder-flags';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const asrDir = path.join(process.env.TAKELINE_SHARED_DIR || path.resolve(repoRoot, '../shared'), 'audio/asr');
@@ -45,11 +46,7 @@ const grid = (flag('--grid') ?? '0.92,1,1.08').split(',').map(Number);
 const runBaseline = !process.argv.includes('--no-baseline');
 const methods = (flag('--methods') ?? 'rec,spk,online,vtln').split(',');
 // Decoder flags over the shipped ones for every pass, e.g. --args "-pl_weight 3" (how adaptation fares under other search settings).
-const firstPassArgs: Record<string, string> = { ...RECOGNITION_ARGS };
-{
-  const parts = (flag('--args') ?? '').split(/\s+/).filter(Boolean);
-  for (let i = 0; i + 1 < parts.length; i += 2) firstPassArgs[parts[i]!] = parts[i + 1]!;
-}
+const firstPassArgs: Record<string, string> = { ...RECOGNITION_ARGS, ...parseDecoderFlags(flag('--args')) };
 
 type Item = ChunkedFile;
 type Hyp = BatchHyp;

@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { RECOGNITION_ARGS } from '../../src/service/speech/recognition/pocketsphinx/decoder-args';
 import { sumWer, wordErrorRate } from '../../src/service/speech/scoring/wer';
 import { balancedShares, chunkFolder, decodeBatch, prepareAsrChunks } from '../lib/asr-chunks';
+import { decoderFlagPairs } from '../lib/decoder-flags';
 import { type Half } from '../lib/halves';
 import { childrenCpuSeconds } from '../lib/proc-cpu';
 
@@ -37,10 +38,10 @@ async function main(): Promise<void> {
   const chunkDir = chunkFolder(os.tmpdir(), { padSeconds: pad, mergeGapSeconds: mergeGap });
   const all = await prepareAsrChunks(asrDir, chunkDir, { padSeconds: pad, mergeGapSeconds: mergeGap });
   const items = all.filter((it) => !onlyHalf || it.half === onlyHalf).filter((_, i) => i % every === 0);
-  const base: Record<string, string> = own.includes('--bare')
-    ? { '-remove_silence': 'no' }
-    : { ...RECOGNITION_ARGS };
-  for (let i = 0; i + 1 < flags.length; i += 2) base[flags[i]!] = flags[i + 1]!;
+  const base: Record<string, string> = {
+    ...(own.includes('--bare') ? { '-remove_silence': 'no' } : RECOGNITION_ARGS),
+    ...decoderFlagPairs(flags),
+  };
   const args = Object.entries(base).flat();
 
   const shares = balancedShares(chunkDir, items.flatMap((it) => it.ids));

@@ -41,6 +41,7 @@ import { wavFile } from '../lib/wav';
 import { mapLimit } from '../lib/map-limit';
 import { halves, type Half } from '../lib/halves';
 import { formatStages, StageTimeline, summarize, type StageSummary } from '../lib/stage-timeline';
+import { parseDecoderFlags } from '../lib/decoder-flags';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const sharedDir = process.env.TAKELINE_SHARED_DIR || path.resolve(repoRoot, '../shared');
@@ -61,11 +62,7 @@ const timelineRows = process.argv.includes('--timeline');
 const mergeGap = Number(flag('--merge-gap') ?? 0.6);
 const maxChunk = Number(flag('--max-chunk') ?? 20);
 const workers = Number(flag('--workers') ?? 2);
-const extraArgs: Record<string, string> = {};
-{
-  const parts = (flag('--args') ?? '').split(/\s+/).filter(Boolean);
-  for (let i = 0; i + 1 < parts.length; i += 2) extraArgs[parts[i]!] = parts[i + 1]!;
-}
+const extraArgs = parseDecoderFlags(flag('--args'));
 
 interface Item {
   file: string;

@@ -40,6 +40,7 @@ import { halves, type Half } from '../lib/halves';
 import { childrenCpuSeconds, treeCpuSeconds } from '../lib/proc-cpu';
 import { TreeMemory } from '../lib/tree-memory';
 import { formatStages, StageTimeline, summarize, type StageSummary } from '../lib/stage-timeline';
+import { parseDecoderFlags } from '../lib/decoder-flags';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const sharedDir = process.env.TAKELINE_SHARED_DIR || path.resolve(repoRoot, '../shared');
@@ -63,11 +64,7 @@ const excerpt = flag('--excerpt') === undefined ? null : Number(flag('--excerpt'
 const excerptStart = Number(flag('--start') ?? 0);
 const baseline = process.argv.includes('--baseline');
 const rounds = Math.max(1, Number(flag('--rounds') ?? 1));
-const extraArgs: Record<string, string> = {};
-{
-  const parts = (flag('--args') ?? '').split(/\s+/).filter(Boolean);
-  for (let i = 0; i + 1 < parts.length; i += 2) extraArgs[parts[i]!] = parts[i + 1]!;
-}
+const extraArgs = parseDecoderFlags(flag('--args'));
 
 interface RefSegment {
   start: number;

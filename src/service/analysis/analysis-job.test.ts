@@ -1,37 +1,23 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { audioDir, modelsDir } from '../../../test/helpers/paths';
+import { LONG_FILE, referenceLines } from '../../../test/helpers/dubs';
+import { modelsDir } from '../../../test/helpers/paths';
 import { childProcesses } from '../../../test/helpers/proc-stat';
 import { resolveMediaTools } from '../media/tools';
 import { resolvePocketSphinxModel } from '../speech/recognition/pocketsphinx/model';
 import type { AnalysisMessage, AnalysisRequest, LineInput } from './protocol';
 import { runAnalysisProcess } from './analysis-job';
 
-/** The first minutes of long/ with its reference lines (words spread evenly over each line). */
+/** The first lines of long/ with their reference texts (words spread evenly over each line). */
 function longRequest(lineCount: number): AnalysisRequest {
-  const rows = fs
-    .readFileSync(path.join(audioDir, 'long/read_speech_concat.segments.tsv'), 'utf8')
-    .trim()
-    .split('\n')
-    .slice(1, lineCount + 1)
-    .map((row) => row.split('\t'));
-  const lines: LineInput[] = rows.map(([start, end, , text], id) => {
-    const s = Number(start);
-    const e = Number(end);
-    const words = text!.split(/\s+/);
-    const step = (e - s) / words.length;
-    return {
-      id,
-      speaker: 'S1',
-      start: s,
-      end: e,
-      text: text!,
-      words: words.map((word, i) => ({ word, start: s + i * step, end: s + (i + 1) * step })),
-    };
-  });
+  const lines: LineInput[] = referenceLines(Infinity)
+    .slice(0, lineCount)
+    .map(({ speaker, start, end, text }, id) => {
+      const words = text.split(/\s+/);
+      const step = (end - start) / words.length;
+      return { id, speaker, start, end, text, words: words.map((word, i) => ({ word, start: start + i * step, end: start + (i + 1) * step })) };
+    });
   return {
-    file: path.join(audioDir, 'long/read_speech_concat.flac'),
+    file: LONG_FILE,
     tools: resolveMediaTools(),
     modelsDir,
     dictionary: resolvePocketSphinxModel().dict,
