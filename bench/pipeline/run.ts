@@ -5,9 +5,12 @@
  *   nice -n 10 node --import tsx bench/pipeline/run.ts [--file <audio>] [--refs <segments.tsv>]
  *       [--excerpt 300 [--start 0]] [--baseline] [--rounds 1] [--args "-ds 2"]
  *       [--no-diarize] [--no-recognition] [--concurrency 2] [--max-chunk 20] [--merge-gap 0.6] [--json]
+ *       [--no-adapt] [--adapt-min-seconds 30]
  *
  * Defaults: ../shared/audio/long/read_speech_concat.flac (13.8 min) and its segments.tsv; Silero VAD,
- * PocketSphinx pool (one decoder per core), the service's diarizer. Targets: RTF ≤ 0.25 on 2 cores and,
+ * PocketSphinx pool (one decoder per core) with the service's adaptation within the recording (a voice's later
+ * chunks decoded with a transform fitted to its earlier ones; needs Debian's sphinxtrain), the service's
+ * diarizer. Targets: RTF ≤ 0.25 on 2 cores and,
  * with --baseline, wall time ≤ 0.6 × the untuned `pocketsphinx_continuous -infile x.wav` on the same audio
  * (run one after the other in this run, `--rounds N` times alternately; the ratio is printed per round).
  * --excerpt cuts that many seconds (from --start, both moved to the reference's segment boundaries) into a
@@ -41,6 +44,12 @@ import { childrenCpuSeconds, treeCpuSeconds } from '../lib/proc-cpu';
 import { TreeMemory } from '../lib/tree-memory';
 import { formatStages, StageTimeline, summarize, type StageSummary } from '../lib/stage-timeline';
 import { parseDecoderFlags } from '../lib/decoder-flags';
+import { prepareTrainingModel, resolveSphinxtrain } from '../../src/service/speech/recognition/pocketsphinx/adaptation';
+import { resolvePocketSphinxModel } from '../../src/service/speech/recognition/pocketsphinx/model';
+import { createBatchMllrEstimator } from '../../src/service/speech/recognition/pocketsphinx/batch-mllr';
+import { requestAdaptingRecognizer, WITHIN_RECORDING_MAX_BATCH_SECONDS } from '../../src/service/transcription/request-adaptation';
+import { spectralVoiceMatcher } from '../../src/service/speakers/voice-matcher';
+import { readDictionaryWords } from '../../src/service/speakers/speaker-adaptation';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const sharedDir = process.env.TAKELINE_SHARED_DIR || path.resolve(repoRoot, '../shared');
@@ -54,6 +63,10 @@ const refsFile =
   flag('--refs') ??
   (flag('--file') ? undefined : path.join(sharedDir, 'audio/long/read_speech_concat.segments.tsv'));
 const diarize = !process.argv.includes('--no-diarize');
+// Adaptation within the recording, on as in the service (src/service/transcription/request-adaptation.ts);
+// --no-adapt turns it off, --adapt-min-seconds N (TAKELINE_ADAPTATION_MIN_SECONDS) sets its threshold.
+const adaptInRequest = !process.argv.includes('--no-adapt');
+const adaptMinSeconds = Number(flag('--adapt-min-seconds') ?? 30);
 const concurrency = Number(flag('--concurrency') ?? os.availableParallelism());
 const maxChunk = Number(flag('--max-chunk') ?? 20);
 const mergeGap = Number(flag('--merge-gap') ?? 0.6);
@@ -123,6 +136,19 @@ interface PipelineRun {
   segmentsStreamed: number;
   memory: TreeMemory;
   timeline: StageSummary;
+}
+
+async function requestAdaptation(recognizer: Recognizer, tmp: string, round: number) {
+  const model = resolvePocketSphinxModel();
+  const tools = resolveSphinxtrain();
+  if (!tools) throw new Error('adaptation within the recording needs Debian sphinxtrain (or pass --no-adapt)');
+  const hmm = prepareTrainingModel(model, tools, tmp);
+  const estimator = createBatchMllrEstimator({ model, tools, trainingModel: () => hmm, workDir: path.join(tmp, `adapt-${round}`), minSeconds: adaptMinSeconds });
+  return requestAdaptingRecognizer(recognizer, estimator, spectralVoiceMatcher, readDictionaryWords(model.dict), {
+    minSeconds: adaptMinSeconds,
+    maxBatchSeconds: WITHIN_RECORDING_MAX_BATCH_SECONDS,
+    lag: concurrency,
+  });
 }
 
 type ServiceDiarizer = ReturnType<typeof createServiceDiarizer>;
@@ -260,7 +286,12 @@ async function bench(tmp: string): Promise<void> {
   for (let round = 1; round <= rounds; round++) {
     // Alternating order, so neither system always runs on a warmer (or busier) machine.
     if (baseline && round % 2 === 1) cli = await runContinuous(file);
-    last = await runPipeline(file, recognizer, vad, service);
+    const adapting = adaptInRequest && !noRecognition ? await requestAdaptation(recognizer, tmp, round) : null;
+    last = await runPipeline(file, adapting?.recognizer ?? recognizer, vad, service);
+    if (adapting) {
+      await adapting.recognizer.close();
+      report[`within_recording_round_${round}`] = adapting.use();
+    }
     if (baseline && round % 2 === 0) cli = await runContinuous(file);
     const duration = last.transcript.duration;
     roundRows.push([

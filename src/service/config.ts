@@ -63,15 +63,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
         : DEFAULT_SPEAKER_ADAPTATION.maxSeconds,
       maxRecordings: DEFAULT_SPEAKER_ADAPTATION.maxRecordings,
       alignAdapted: parseSwitch('TAKELINE_ADAPTATION_ALIGN_ADAPTED', env.TAKELINE_ADAPTATION_ALIGN_ADAPTED, DEFAULT_SPEAKER_ADAPTATION.alignAdapted),
+      withinRecording: parseSwitch(
+        'TAKELINE_ADAPTATION_WITHIN_RECORDING',
+        env.TAKELINE_ADAPTATION_WITHIN_RECORDING,
+        DEFAULT_SPEAKER_ADAPTATION.withinRecording,
+      ),
     },
   };
 }
 
 /**
  * Speaker adaptation's defaults (bench/adaptation, "Online adaptation in the service"): a transform once a
- * speaker has this much aligned speech, from the newest recordings up to maxSeconds.
+ * speaker has this much aligned speech, from the newest recordings up to maxSeconds; within one recording too
+ * (bench/pipeline, "Adaptation within a recording").
  */
-export const DEFAULT_SPEAKER_ADAPTATION: AdaptationSettings = { enabled: true, minSeconds: 30, maxSeconds: 600, maxRecordings: 20, alignAdapted: true };
+export const DEFAULT_SPEAKER_ADAPTATION: AdaptationSettings = {
+  enabled: true,
+  minSeconds: 30,
+  maxSeconds: 600,
+  maxRecordings: 20,
+  alignAdapted: true,
+  withinRecording: true,
+};
 
 function parseSwitch(name: string, raw: string | undefined, fallback: boolean): boolean {
   if (raw === undefined || raw.trim() === '') return fallback;

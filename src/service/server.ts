@@ -149,6 +149,11 @@ async function open(
       log,
       scratchDir: layout.scratch,
       adaptation: config.speakerAdaptation.enabled,
+      withinRecording: {
+        estimator: (workDir) => adaptation.recordingEstimator(workDir),
+        words: () => adaptation.words(),
+        minSeconds: config.speakerAdaptation.minSeconds,
+      },
     }),
     analysis,
     // 16 documents: a 14-min recording's are 200–270 KB, an hour's about 1 MB (≤ ~16 MB at worst).

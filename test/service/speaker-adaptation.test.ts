@@ -3,7 +3,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { multipartBody, rawRequest, startServiceProcess, type ServiceProcess } from '../helpers/service';
 import { audioDir } from '../helpers/paths';
+import { spawnSync } from 'node:child_process';
 import { waitFor } from '../helpers/crash';
+import { tempDir } from '../helpers/temp';
 import { pocketSphinxAvailable } from '../../src/service/speech/recognition/pocketsphinx-recognizer';
 import { resolveSphinxtrain } from '../../src/service/speech/recognition/pocketsphinx/adaptation';
 
@@ -11,10 +13,10 @@ import { resolveSphinxtrain } from '../../src/service/speech/recognition/pockets
 const FIRST = 'amateur_LJ001-0001.flac';
 const SECOND = 'amateur_LJ001-0010.flac';
 
-async function transcribe(svc: ServiceProcess, file: string) {
+async function transcribe(svc: ServiceProcess, file: string, projectKey = 'reader') {
   const { body, contentType } = multipartBody([
-    { name: 'project_key', value: 'reader' },
-    { name: 'file', file: fs.readFileSync(path.join(audioDir, 'asr', file)), filename: file },
+    { name: 'project_key', value: projectKey },
+    { name: 'file', file: fs.readFileSync(path.isAbsolute(file) ? file : path.join(audioDir, 'asr', file)), filename: path.basename(file) },
   ]);
   const res = await rawRequest(`${svc.url}/v1/speech/transcriptions`, {
     method: 'POST',
@@ -73,5 +75,24 @@ describe.skipIf(!pocketSphinxAvailable().ok || !resolveSphinxtrain())('speaker a
     expect(plain[0].transcript.segments).toEqual(plain[1].transcript.segments);
     // The adapted decode is a different model: at least the posteriors moved.
     expect(second.transcript.segments).not.toEqual(plain[1].transcript.segments);
+  }, 300_000);
+
+  it('within one recording, decodes a voice’s later chunks with a transform fitted to its earlier ones', async () => {
+    // Six of the reader's recordings joined (≈ 50 s, one chunk or more each): one voice, enough speech for a
+    // transform after the first chunk (5 s minimum here).
+    const joined = path.join(tempDir('takeline-within-'), 'reader.flac');
+    const files = ['0001', '0010', '0035', '0049', '0058', '0066'].map((n) => path.join(audioDir, 'asr', `amateur_LJ001-${n}.flac`));
+    const ffmpeg = spawnSync('ffmpeg', ['-v', 'error', ...files.flatMap((f) => ['-i', f]), '-filter_complex', `concat=n=${files.length}:v=0:a=1`, joined]);
+    expect(ffmpeg.status).toBe(0);
+    const [adapted, plain] = await Promise.all([transcribe(adapting, joined, 'joined'), transcribe(off, joined, 'joined')]);
+    const within = adapted.transcript.adaptation.within_recording;
+    expect(within.voices).toBeGreaterThanOrEqual(1);
+    expect(within.transforms).toBeGreaterThanOrEqual(1);
+    expect(within.chunks).toBeGreaterThan(0);
+    expect(adapted.transcript.adaptation.speakers).toEqual([]); // a new project: no project speaker's transform
+    expect(plain.transcript.adaptation).toBeUndefined();
+    expect(adapted.transcript.segments).not.toEqual(plain.transcript.segments);
+    // The recording's statistics are gone once its transcript is.
+    expect(fs.readdirSync(path.join(adapting.dataDir, 'scratch')).filter((n) => n.startsWith('voices-'))).toEqual([]);
   }, 300_000);
 });

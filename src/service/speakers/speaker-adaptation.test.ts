@@ -16,7 +16,7 @@ const asrDir = path.join(process.env.TAKELINE_SHARED_DIR || path.resolve(repoRoo
 const PROJECT = '00000000-0000-4000-8000-000000000001';
 const SPEAKER = '00000000-0000-4000-8000-000000000002';
 const session = (n: number) => `00000000-0000-4000-8000-1000000000${String(n).padStart(2, '0')}`;
-const settings: AdaptationSettings = { enabled: true, minSeconds: 10, maxSeconds: 20, maxRecordings: 10, alignAdapted: false };
+const settings: AdaptationSettings = { enabled: true, minSeconds: 10, maxSeconds: 20, maxRecordings: 10, alignAdapted: false, withinRecording: false };
 
 describe('keptRecordings', () => {
   it('keeps the newest recordings within the seconds and count bounds, at least one', () => {
@@ -41,6 +41,24 @@ describe('dictionaryWord', () => {
   });
 });
 
+let references: Map<string, string> | null = null;
+
+/** A recording of ../shared/audio/asr as a Baum-Welch chunk with its reference words, as the dictionary spells them. */
+async function readerChunk(file: string, dictionary: ReadonlySet<string>) {
+  references ??= new Map(
+    fs
+      .readFileSync(path.join(asrDir, 'refs.tsv'), 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split('\t'))
+      .map(([name, , text]) => [name!, text!]),
+  );
+  const pcm = await decodeAudioToArray(path.join(asrDir, file), resolveMediaTools());
+  const words = references.get(file)!.split(/\s+/).map((w) => dictionaryWord(w.replace(/-/g, ''), dictionary) ?? '');
+  return { id: file.replace(/\W/g, '_'), pcm: float32ToInt16Le(pcm), hypothesis: words.filter(Boolean).join(' ') };
+}
+
 function tempRoot(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'takeline-adaptation-'));
 }
@@ -64,21 +82,8 @@ describe('SpeakerAdaptation without sphinxtrain (the fallback)', () => {
 describe.skipIf(!resolveSphinxtrain() || !fs.existsSync(resolvePocketSphinxModel().dict))('SpeakerAdaptation with sphinxtrain', () => {
   const root = tempRoot();
   afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
-  const refs = new Map(
-    fs
-      .readFileSync(path.join(asrDir, 'refs.tsv'), 'utf8')
-      .trim()
-      .split('\n')
-      .slice(1)
-      .map((l) => l.split('\t'))
-      .map(([file, , text]) => [file!, text!]),
-  );
   const adaptation = new SpeakerAdaptation(root, settings, { model: resolvePocketSphinxModel(), tools: resolveSphinxtrain(), cacheDir: root });
-  const chunkOf = async (file: string) => {
-    const pcm = await decodeAudioToArray(path.join(asrDir, file), resolveMediaTools());
-    const words = refs.get(file)!.split(/\s+/).map((w) => dictionaryWord(w.replace(/-/g, ''), adaptation.words()) ?? '');
-    return { id: file.replace(/\W/g, '_'), pcm: float32ToInt16Le(pcm), hypothesis: words.filter(Boolean).join(' ') };
-  };
+  const chunkOf = (file: string) => readerChunk(file, adaptation.words());
 
   it('waits for enough speech, then solves one transform from the kept recordings, bounded and replaceable', async () => {
     // 8.4 s: under the 10 s minimum, statistics kept but no transform yet.
@@ -137,5 +142,61 @@ describe.skipIf(!resolveSphinxtrain() || !fs.existsSync(resolvePocketSphinxModel
     adaptation.sweep(PROJECT, new Set());
     expect(adaptation.transform(PROJECT, SPEAKER)).toBeNull();
     expect(fs.existsSync(path.join(root, PROJECT, SPEAKER))).toBe(false);
+  });
+});
+
+describe.skipIf(!resolveSphinxtrain() || !fs.existsSync(resolvePocketSphinxModel().dict))('SpeakerAdaptation.recordingEstimator (within one recording)', () => {
+  const root = tempRoot();
+  afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+  const within = { ...settings, withinRecording: true };
+  const adaptation = new SpeakerAdaptation(root, within, { model: resolvePocketSphinxModel(), tools: resolveSphinxtrain(), cacheDir: root });
+  const chunkOf = (file: string) => readerChunk(file, adaptation.words());
+
+  it('is offered only when switched on and the tools are here', () => {
+    const model = resolvePocketSphinxModel();
+    expect(new SpeakerAdaptation(root, settings, { model, tools: resolveSphinxtrain(), cacheDir: root }).recordingEstimator(path.join(root, 'x'))).toBeNull();
+    expect(new SpeakerAdaptation(root, within, { model, tools: null, cacheDir: root }).recordingEstimator(path.join(root, 'x'))).toBeNull();
+    expect(new SpeakerAdaptation(root, { ...within, enabled: false }, { model, tools: resolveSphinxtrain(), cacheDir: root }).recordingEstimator(path.join(root, 'x'))).toBeNull();
+  });
+
+  it('grows each voice’s transform batch by batch from its own speech, then removes its files', async () => {
+    const work = path.join(root, 'voices-1');
+    const estimator = adaptation.recordingEstimator(work)!;
+    // 8.4 s of voice 0: under the 10 s minimum.
+    expect(await estimator.estimate(0, [await chunkOf('amateur_LJ001-0001.flac')], null)).toBeNull();
+    const first = await estimator.estimate(0, [await chunkOf('amateur_LJ001-0010.flac')], null);
+    expect(first).toMatch(/\.mllr$/);
+    expect(mllrDistance(parseMllrMatrix(fs.readFileSync(first!, 'utf8'))).matrix).toBeGreaterThan(0.01);
+    // Voice 1 starts from nothing: its 8 s alone are not enough.
+    expect(await estimator.estimate(1, [await chunkOf('amateur_LJ001-0049.flac')], null)).toBeNull();
+    // A third batch of voice 0, aligned along its transform: a new file (the decoder reloads on a new name).
+    const second = await estimator.estimate(0, [await chunkOf('amateur_LJ001-0058.flac')], first);
+    expect(second).not.toBe(first);
+    expect(fs.readFileSync(second!, 'utf8')).not.toBe(fs.readFileSync(first!, 'utf8'));
+    await estimator.close();
+    expect(fs.existsSync(work)).toBe(false);
+    await expect(estimator.estimate(0, [await chunkOf('amateur_LJ001-0001.flac')], null)).rejects.toThrow();
+    expect(fs.existsSync(work)).toBe(false);
+  });
+
+  it('stops a running estimate at close, leaving no tool running and no files', async () => {
+    const work = path.join(root, 'voices-2');
+    const estimator = adaptation.recordingEstimator(work)!;
+    const chunks = await Promise.all(['amateur_LJ001-0001.flac', 'amateur_LJ001-0010.flac', 'amateur_LJ001-0049.flac'].map(chunkOf));
+    const running = estimator.estimate(0, chunks, null);
+    // Once bw has its files, stop it.
+    const deadline = Date.now() + 20_000;
+    while (!fs.existsSync(path.join(work, 'v0')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    await estimator.close();
+    await expect(running).rejects.toThrow();
+    expect(fs.existsSync(work)).toBe(false);
+    const tools = fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).flatMap((pid) => {
+      try {
+        return [fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8')];
+      } catch {
+        return [];
+      }
+    });
+    expect(tools.filter((cmd) => cmd.includes(work))).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../storage/files';
 import type { PocketSphinxModel } from '../speech/recognition/pocketsphinx/model';
+import { createBatchMllrEstimator, type BatchEstimator } from '../speech/recognition/pocketsphinx/batch-mllr';
 import {
   accumulateMllrStats,
   prepareTrainingModel,
@@ -33,6 +34,11 @@ export interface AdaptationSettings {
    * alignment comes from the adapted model; otherwise from the speaker-independent one.
    */
   alignAdapted: boolean;
+  /**
+   * Also adapt within each recording: a voice's later chunks decoded with a transform fitted to its earlier
+   * ones in the same recording (transcription/request-adaptation.ts), project or not.
+   */
+  withinRecording: boolean;
 }
 
 export interface AdaptationSummary {
@@ -74,6 +80,16 @@ export function dictionaryWord(word: string, dictionary: ReadonlySet<string>): s
   return bare && dictionary.has(bare) ? bare : null;
 }
 
+/** Lower-case words of a PocketSphinx dictionary (`word(2)` counted once). */
+export function readDictionaryWords(dictFile: string): Set<string> {
+  const words = new Set<string>();
+  for (const line of fs.readFileSync(dictFile, 'utf8').split('\n')) {
+    const word = line.slice(0, line.indexOf(' ')).replace(/\(\d+\)$/, '');
+    if (word) words.add(word.toLowerCase());
+  }
+  return words;
+}
+
 const ID = /^[0-9a-f-]{36}$/;
 
 export class SpeakerAdaptation {
@@ -100,6 +116,33 @@ export class SpeakerAdaptation {
     return this.settings.enabled && this.deps.tools !== null;
   }
 
+  /** The expanded training model, built once (the first estimate's job). */
+  private trainingModel(): Promise<string> {
+    const tools = this.deps.tools;
+    if (!tools) return Promise.reject(new Error('adaptation: sphinxtrain is not installed'));
+    this.prepared ??= prepareTrainingModel(this.deps.model, tools, this.deps.cacheDir);
+    return this.prepared.catch((error: unknown) => {
+      this.prepared = null;
+      throw error;
+    });
+  }
+
+  /**
+   * An estimator for one recording's voices (working files in `workDir`, removed at its close), or null when
+   * adaptation within a recording is off or cannot run here.
+   */
+  recordingEstimator(workDir: string): BatchEstimator | null {
+    const tools = this.deps.tools;
+    if (!this.settings.enabled || !this.settings.withinRecording || !tools) return null;
+    return createBatchMllrEstimator({
+      model: this.deps.model,
+      tools,
+      trainingModel: () => this.trainingModel(),
+      workDir,
+      minSeconds: this.settings.minSeconds,
+    });
+  }
+
   private speakerDir(projectId: string, speakerId: string): string {
     if (!ID.test(projectId) || !ID.test(speakerId)) throw new Error('adaptation: bad id');
     return path.join(this.root, projectId, speakerId);
@@ -122,13 +165,7 @@ export class SpeakerAdaptation {
 
   /** Lower-case words of the recognizer's dictionary, read once. */
   words(): Set<string> {
-    if (!this.dictionary) {
-      this.dictionary = new Set();
-      for (const line of fs.readFileSync(this.deps.model.dict, 'utf8').split('\n')) {
-        const word = line.slice(0, line.indexOf(' ')).replace(/\(\d+\)$/, '');
-        if (word) this.dictionary.add(word.toLowerCase());
-      }
-    }
+    this.dictionary ??= readDictionaryWords(this.deps.model.dict);
     return this.dictionary;
   }
 
@@ -150,11 +187,7 @@ export class SpeakerAdaptation {
     const dir = this.speakerDir(projectId, speakerId);
     const recDir = path.join(dir, 'rec');
     fs.mkdirSync(recDir, { recursive: true });
-    this.prepared ??= prepareTrainingModel(this.deps.model, tools, this.deps.cacheDir);
-    const hmm = await this.prepared.catch((error: unknown) => {
-      this.prepared = null;
-      throw error;
-    });
+    const hmm = await this.trainingModel();
     // Working files beside the kept ones (one rename away); a crash's leftovers go at the next estimate.
     for (const name of fs.readdirSync(dir)) if (name.startsWith('.work-')) fs.rmSync(path.join(dir, name), { recursive: true, force: true });
     const work = fs.mkdtempSync(path.join(dir, '.work-'));

@@ -129,7 +129,7 @@ export interface Transcript {
   engine: string;
   /** Voice profile per speaker label (kept with the transcript; used to match project speakers). */
   profiles?: Record<string, number[]>;
-  /** Which project speakers' acoustic transforms decoded how many chunks (absent: none was available). */
+  /** Which acoustic transforms decoded how many chunks (absent: none was available). */
   adaptation?: TranscriptAdaptation;
 }
 
@@ -137,4 +137,6 @@ export interface TranscriptAdaptation {
   /** Chunks decoded in this run (chunks kept from an interrupted run are not counted). */
   chunks: number;
   speakers: Array<{ speaker_id: string; chunks: number; seconds: number }>;
+  /** Transforms fitted inside this recording (transcription/request-adaptation.ts), when any was. */
+  within_recording?: { voices: number; chunks: number; transforms: number };
 }

@@ -25,6 +25,8 @@ import { WhisperHostError } from '../speech/recognition/whisper/host-process';
 import { withRequestOptions } from './request-recognizer';
 import { retryingRecognizer } from './recognition-retry';
 import { adaptingRecognizer } from './adapting-recognizer';
+import { requestAdaptingRecognizer, WITHIN_RECORDING_MAX_BATCH_SECONDS } from './request-adaptation';
+import type { BatchEstimator } from '../speech/recognition/pocketsphinx/batch-mllr';
 
 /**
  * The service's diarizer: spectral diarization on a worker thread, over speech spans found for
@@ -86,6 +88,13 @@ export function createLocalTranscription(deps: {
   scratchDir?: string;
   /** Per-chunk speaker transforms (default on; off leaves PocketSphinx's decoders as they were). */
   adaptation?: boolean;
+  /** Adaptation within each recording (PocketSphinx only); absent or a null estimator: none. */
+  withinRecording?: {
+    estimator(workDir: string): BatchEstimator | null;
+    /** The recognizer's dictionary words (Baum-Welch aligns only those). */
+    words(): ReadonlySet<string>;
+    minSeconds: number;
+  };
 }): TranscriptionEngine {
   const recognizers = new Map<string, Recognizer>();
   // One Silero model for the service: recognition's detector, the diarizer's and each request's own
@@ -154,8 +163,22 @@ export function createLocalTranscription(deps: {
         request.adaptedSpeakers?.length && deps.adaptation !== false && request.engine.model.id === POCKETSPHINX_ID
           ? adaptingRecognizer(base, request.adaptedSpeakers, deps.matcher)
           : null;
+      // Inside this recording: a voice's later chunks with a transform fitted to its earlier ones. A project
+      // speaker's transform (adapting, inside) replaces it where a chunk matches one.
+      const estimator =
+        deps.adaptation !== false && request.engine.model.id === POCKETSPHINX_ID && deps.withinRecording
+          ? deps.withinRecording.estimator(path.join(deps.scratchDir ?? os.tmpdir(), `voices-${crypto.randomUUID()}`))
+          : null;
+      const within = estimator
+        ? requestAdaptingRecognizer(adapting?.recognizer ?? base, estimator, deps.matcher, deps.withinRecording!.words(), {
+            minSeconds: deps.withinRecording!.minSeconds,
+            maxBatchSeconds: WITHIN_RECORDING_MAX_BATCH_SECONDS,
+            lag: os.availableParallelism(),
+            log: deps.log,
+          })
+        : null;
       const configured = retryingRecognizer(
-        adapting?.recognizer ?? base,
+        within?.recognizer ?? adapting?.recognizer ?? base,
         (error, offset) => deps.log?.(`recognition of the chunk at ${offset.toFixed(1)} s failed (${(error as Error)?.message ?? String(error)}); trying it once more`),
       );
       const recognizer = request.checkpoints ? checkpointedRecognizer(configured, request.checkpoints) : configured;
@@ -202,14 +225,27 @@ export function createLocalTranscription(deps: {
         .catch((error: unknown) => {
           // Whisper's model or process failures are the user's to fix (a damaged download): say what happened.
           throw error instanceof WhisperHostError ? new JobFailure(error.message) : error;
-        });
+        })
+        // Stops a running estimate, then removes the recording's statistics.
+        .finally(() => within?.recognizer.close());
       const use = adapting?.use();
       if (use) deps.log?.(`adaptation: ${use.speakers.reduce((a, s) => a + s.chunks, 0)} of ${use.chunks} chunks decoded adapted; chunk profiles took ${use.profileMs} ms`);
+      const inside = within?.use();
+      const withinRecording = inside && inside.adaptedChunks > 0 ? { voices: inside.voices, chunks: inside.adaptedChunks, transforms: inside.estimates } : null;
+      if (withinRecording) deps.log?.(`adaptation within the recording: ${withinRecording.chunks} of ${inside!.chunks} chunks decoded adapted (${withinRecording.voices} voices, ${withinRecording.transforms} estimates)`);
       return {
         ...transcript,
         engine: request.engine.model.id,
         profiles,
-        ...(use ? { adaptation: { chunks: use.chunks, speakers: use.speakers } } : {}),
+        ...(use || withinRecording
+          ? {
+              adaptation: {
+                chunks: use?.chunks ?? inside!.chunks,
+                speakers: use?.speakers ?? [],
+                ...(withinRecording ? { within_recording: withinRecording } : {}),
+              },
+            }
+          : {}),
       };
     },
 

@@ -54,11 +54,21 @@ export const SessionTranscript = z
             seconds: z.number(),
           }),
         ),
+        within_recording: z
+          .object({
+            voices: z.number().int().meta({ description: 'Voices told apart while decoding' }),
+            chunks: z.number().int().meta({
+              description: "Chunks decoded with a transform fitted to their voice's earlier chunks (a project speaker's transform replaces it where a chunk matched one)",
+            }),
+            transforms: z.number().int().meta({ description: 'Transforms estimated' }),
+          })
+          .optional()
+          .meta({ description: 'Present when chunks were decoded with a transform fitted inside this recording' }),
       })
       .optional()
       .meta({
         description:
-          'Present when some project speaker had an acoustic adaptation when this recording was decoded: which chunks sounded like them and were decoded with it',
+          'Present when an acoustic adaptation decoded part of this recording: a project speaker\'s (which chunks sounded like them and were decoded with it) or one fitted inside the recording',
       }),
   })
   .meta({ id: 'SessionTranscript' });

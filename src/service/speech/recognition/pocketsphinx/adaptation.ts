@@ -73,9 +73,9 @@ export function resolveSphinxtrain(env: NodeJS.ProcessEnv = process.env): Sphinx
   return { dir, sphinxFe: 'sphinx_fe', mdefConvert: 'pocketsphinx_mdef_convert' };
 }
 
-function run(program: string, args: string[], logFile: string): Promise<void> {
+function run(program: string, args: string[], logFile: string, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    execFile(program, args, { maxBuffer: 64 << 20 }, (err, stdout, stderr) => {
+    execFile(program, args, { maxBuffer: 64 << 20, signal }, (err, stdout, stderr) => {
       writeFileSync(logFile, `${stdout}\n${stderr}`);
       if (err) reject(new Error(`${path.basename(program)} failed (${logFile}): ${stderr.slice(-300)}`));
       else resolve();
@@ -134,6 +134,8 @@ export async function accumulateMllrStats(
   workDir: string,
   /** A transform to apply to the means while aligning (the speaker's current one), or null. */
   mllrmat: string | null = null,
+  /** Stops the tools (their promise rejects). */
+  signal?: AbortSignal,
 ): Promise<number> {
   const usable = chunks.filter((c) => bwTranscript(c.hypothesis, c.id) !== null);
   const seconds = usable.reduce((a, c) => a + c.pcm.length / BYTES_PER_SECOND, 0);
@@ -151,6 +153,7 @@ export async function accumulateMllrStats(
       ['-argfile', path.join(hmm, 'feat.params'), '-samprate', '16000', '-c', ctl, '-di', path.join(dir, 'raw'), '-do', path.join(dir, 'mfc'),
         '-ei', 'raw', '-eo', 'mfc', '-raw', 'yes', '-input_endian', 'little'],
       path.join(dir, 'fe.log'),
+      signal,
     );
     await run(
       path.join(tools.dir, 'bw'),
@@ -160,6 +163,7 @@ export async function accumulateMllrStats(
         '-fdictfn', path.join(hmm, 'noisedict'), '-ctlfn', ctl, '-lsnfn', path.join(dir, 'lsn'), '-cepdir', path.join(dir, 'mfc'),
         '-accumdir', accDir, '-mixwreest', 'no', '-tmatreest', 'no', '-timing', 'no', ...(mllrmat ? ['-mllrmat', mllrmat] : [])],
       path.join(dir, 'bw.log'),
+      signal,
     );
     return seconds;
   } finally {
@@ -178,12 +182,14 @@ export async function solveMllr(
   accDirs: readonly string[],
   out: string,
   logFile: string,
+  signal?: AbortSignal,
 ): Promise<{ matrix: number; offset: number }> {
   await run(
     path.join(tools.dir, 'mllr_solve'),
     // A string list in sphinxbase's argument parser is one value, comma-separated.
     ['-meanfn', path.join(hmm, 'means'), '-varfn', path.join(hmm, 'variances'), '-outmllrfn', out, '-accumdir', accDirs.join(',')],
     logFile,
+    signal,
   );
   return mllrDistance(parseMllrMatrix(readFileSync(out, 'utf8')));
 }
