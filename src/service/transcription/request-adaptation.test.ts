@@ -10,7 +10,13 @@ import { requestAdaptingRecognizer, type RequestAdaptationSettings } from './req
 const both = alternatingVoices(8, SAMPLE_RATE, 7);
 const VOICE = { A: both.subarray(0, 4 * SAMPLE_RATE), B: both.subarray(4 * SAMPLE_RATE) };
 const DICTIONARY = new Set(['hello', 'world']);
-const SETTINGS: RequestAdaptationSettings = { minSeconds: 8, maxBatchSeconds: 120, lag: 2 };
+const logged: string[] = [];
+const SETTINGS: RequestAdaptationSettings = {
+  minSeconds: 8,
+  maxBatchSeconds: 120,
+  lag: 2,
+  log: (line) => logged.push(line),
+};
 
 /** Says "hello world" for every chunk after a delay from `delays`; its text names the transform it got. */
 function fakeRecognizer(delays: () => number, words = ['hello', 'world']) {
@@ -34,8 +40,8 @@ function fakeRecognizer(delays: () => number, words = ['hello', 'world']) {
   return { recognizer };
 }
 
-/** Names each transform after its voice and the chunks it has seen; `fail` makes every estimate throw. */
-function fakeEstimator(fail = false) {
+/** Names each transform after its voice and the chunks it has seen; every estimate throws `fail` if given. */
+function fakeEstimator(fail?: Error) {
   const calls: Array<{ voice: number; ids: string[]; current: string | null }> = [];
   const all = new Map<number, string[]>();
   let closed = false;
@@ -43,7 +49,7 @@ function fakeEstimator(fail = false) {
     estimate: async (voice: number, chunks: readonly SpeakerChunk[], current: string | null) => {
       calls.push({ voice, ids: chunks.map((c) => c.id), current });
       await new Promise((r) => setTimeout(r, 5));
-      if (fail) throw new Error('bw failed');
+      if (fail) throw fail;
       all.set(voice, [...(all.get(voice) ?? []), ...chunks.map((c) => c.id)]);
       return `v${voice}:${all.get(voice)!.join(',')}`;
     },
@@ -113,7 +119,12 @@ describe('requestAdaptingRecognizer (adaptation within a recording)', () => {
   });
 
   it('re-estimates each time a voice’s new speech reaches what it had, and uses each from lag chunks on', async () => {
-    const { seen, calls } = await run(() => 1, fakeEstimator(), undefined, Array<Float32Array>(12).fill(VOICE.A));
+    const { seen, calls } = await run(
+      () => 1,
+      fakeEstimator(),
+      undefined,
+      Array<Float32Array>(12).fill(VOICE.A),
+    );
     // Estimates start after chunks 1 (8 s), 3 (16 s) and 7 (32 s); each is used from 2 chunks later (lag 2).
     expect(calls.map((c) => c.ids.at(-1))).toEqual(['c1', 'c3', 'c7']);
     const [first, second, third] = ['v0:c0,c1', 'v0:c0,c1,c2,c3', 'v0:c0,c1,c2,c3,c4,c5,c6,c7'];
@@ -140,11 +151,17 @@ describe('requestAdaptingRecognizer (adaptation within a recording)', () => {
     for (let i = 0; i < 3; i++) expect((await run(jitter)).seen).toEqual(first.seen);
   });
 
-  it('decodes un-adapted when the estimates fail, without failing a chunk', async () => {
-    const { seen, use, calls } = await run(() => 1, fakeEstimator(true));
+  it('decodes un-adapted when the estimates fail, without failing a chunk, and says why', async () => {
+    logged.length = 0;
+    const { seen, use, calls } = await run(() => 1, fakeEstimator(new Error('bw failed')));
     expect(seen.every((m) => m === undefined)).toBe(true);
     expect(calls.length).toBeGreaterThan(0);
     expect(use.adaptedChunks).toBe(0);
+    expect(logged).toContain('adaptation within the recording: voice 1 not re-estimated (bw failed)');
+    // A stop at the recording's end is not a failure worth a line.
+    logged.length = 0;
+    await run(() => 1, fakeEstimator(Object.assign(new Error('stopped'), { name: 'AbortError' })));
+    expect(logged).toEqual([]);
   });
 
   it('leaves out chunks with a word the dictionary lacks (Baum-Welch needs its phones)', async () => {

@@ -77,7 +77,9 @@ function run(program: string, args: string[], logFile: string, signal?: AbortSig
   return new Promise((resolve, reject) => {
     execFile(program, args, { maxBuffer: 64 << 20, signal }, (err, stdout, stderr) => {
       writeFileSync(logFile, `${stdout}\n${stderr}`);
-      if (err) reject(new Error(`${path.basename(program)} failed (${logFile}): ${stderr.slice(-300)}`));
+      // A stop asked for stays an AbortError, so callers can tell it from a failing tool.
+      if (err?.name === 'AbortError') reject(err);
+      else if (err) reject(new Error(`${path.basename(program)} failed (${logFile}): ${stderr.slice(-300)}`));
       else resolve();
     });
   });
