@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, DEFAULT_SPEAKER_ADAPTATION, loadConfig } from './config';
+
+describe('loadConfig: speaker adaptation', () => {
+  it('adapts within a recording by default, and each switch turns only its own part off', () => {
+    expect(loadConfig({ HOME: '/tmp' }).speakerAdaptation).toEqual(DEFAULT_SPEAKER_ADAPTATION);
+    expect(DEFAULT_SPEAKER_ADAPTATION.withinRecording).toBe(true);
+    const within = loadConfig({
+      HOME: '/tmp',
+      TAKELINE_ADAPTATION_WITHIN_RECORDING: 'off',
+    }).speakerAdaptation;
+    expect(within).toEqual({ ...DEFAULT_SPEAKER_ADAPTATION, withinRecording: false });
+    expect(loadConfig({ HOME: '/tmp', TAKELINE_SPEAKER_ADAPTATION: 'off' }).speakerAdaptation.enabled).toBe(
+      false,
+    );
+    expect(
+      loadConfig({ HOME: '/tmp', TAKELINE_ADAPTATION_MIN_SECONDS: '15' }).speakerAdaptation.minSeconds,
+    ).toBe(15);
+  });
+
+  it('refuses a switch it cannot read, naming the variable', () => {
+    expect(() => loadConfig({ HOME: '/tmp', TAKELINE_ADAPTATION_WITHIN_RECORDING: 'maybe' })).toThrow(
+      ConfigError,
+    );
+    expect(() => loadConfig({ HOME: '/tmp', TAKELINE_ADAPTATION_WITHIN_RECORDING: 'maybe' })).toThrow(
+      /TAKELINE_ADAPTATION_WITHIN_RECORDING/,
+    );
+  });
+});
