@@ -44,12 +44,12 @@ import { childrenCpuSeconds, treeCpuSeconds } from '../lib/proc-cpu';
 import { TreeMemory } from '../lib/tree-memory';
 import { formatStages, StageTimeline, summarize, type StageSummary } from '../lib/stage-timeline';
 import { parseDecoderFlags } from '../lib/decoder-flags';
-import { prepareTrainingModel, resolveSphinxtrain } from '../../src/service/speech/recognition/pocketsphinx/adaptation';
+import { resolveSphinxtrain } from '../../src/service/speech/recognition/pocketsphinx/adaptation';
 import { resolvePocketSphinxModel } from '../../src/service/speech/recognition/pocketsphinx/model';
-import { createBatchMllrEstimator } from '../../src/service/speech/recognition/pocketsphinx/batch-mllr';
 import { requestAdaptingRecognizer, WITHIN_RECORDING_MAX_BATCH_SECONDS } from '../../src/service/transcription/request-adaptation';
 import { spectralVoiceMatcher } from '../../src/service/speakers/voice-matcher';
-import { readDictionaryWords } from '../../src/service/speakers/speaker-adaptation';
+import { SpeakerAdaptation } from '../../src/service/speakers/speaker-adaptation';
+import { DEFAULT_SPEAKER_ADAPTATION } from '../../src/service/config';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const sharedDir = process.env.TAKELINE_SHARED_DIR || path.resolve(repoRoot, '../shared');
@@ -138,13 +138,16 @@ interface PipelineRun {
   timeline: StageSummary;
 }
 
+/** The service's adaptation within a recording, composed as server.ts does, with its files under `tmp`. */
 async function requestAdaptation(recognizer: Recognizer, tmp: string, round: number) {
-  const model = resolvePocketSphinxModel();
-  const tools = resolveSphinxtrain();
-  if (!tools) throw new Error('adaptation within the recording needs Debian sphinxtrain (or pass --no-adapt)');
-  const hmm = prepareTrainingModel(model, tools, tmp);
-  const estimator = createBatchMllrEstimator({ model, tools, trainingModel: () => hmm, workDir: path.join(tmp, `adapt-${round}`), minSeconds: adaptMinSeconds });
-  return requestAdaptingRecognizer(recognizer, estimator, spectralVoiceMatcher, readDictionaryWords(model.dict), {
+  const adaptation = new SpeakerAdaptation(tmp, { ...DEFAULT_SPEAKER_ADAPTATION, minSeconds: adaptMinSeconds }, {
+    model: resolvePocketSphinxModel(),
+    tools: resolveSphinxtrain(),
+    cacheDir: tmp,
+  });
+  const estimator = adaptation.recordingEstimator(path.join(tmp, `adapt-${round}`));
+  if (!estimator) throw new Error('adaptation within the recording needs Debian sphinxtrain (or pass --no-adapt)');
+  return requestAdaptingRecognizer(recognizer, estimator, spectralVoiceMatcher, adaptation.words(), {
     minSeconds: adaptMinSeconds,
     maxBatchSeconds: WITHIN_RECORDING_MAX_BATCH_SECONDS,
     lag: concurrency,

@@ -8,7 +8,7 @@ import type { JobContext, JobRunner } from '../jobs/job-runner';
 import { float32ToInt16Le } from '../speech/recognition/pocketsphinx/pcm';
 import type { SpeakerChunk } from '../speech/recognition/pocketsphinx/adaptation';
 import { SAMPLE_RATE, type Transcript } from '../speech/types';
-import { dictionaryWord, MIN_RECORDING_SECONDS, type SpeakerAdaptation } from './speaker-adaptation';
+import { alignableWords, MIN_RECORDING_SECONDS, type SpeakerAdaptation } from './speaker-adaptation';
 
 export const SPEAKER_ADAPTATION_JOB = 'speaker-adaptation';
 
@@ -23,8 +23,8 @@ export function speakerChunks(transcript: Transcript, label: string, pcm: Float3
   const chunks: SpeakerChunk[] = [];
   for (const segment of transcript.segments) {
     if (segment.speaker !== label || segment.words.length === 0) continue;
-    const words = segment.words.map((w) => dictionaryWord(w.word, dictionary));
-    if (words.some((w) => w === null)) continue;
+    const words = alignableWords(segment.words, dictionary);
+    if (!words) continue;
     const from = Math.max(0, Math.floor((segment.start - PAD_SECONDS) * SAMPLE_RATE));
     const to = Math.min(pcm.length, Math.ceil((segment.end + PAD_SECONDS) * SAMPLE_RATE));
     if (to - from < SAMPLE_RATE / 4) continue;

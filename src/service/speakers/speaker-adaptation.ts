@@ -3,6 +3,7 @@ import path from 'node:path';
 import { writeFileAtomic } from '../storage/files';
 import type { PocketSphinxModel } from '../speech/recognition/pocketsphinx/model';
 import { createBatchMllrEstimator, type BatchEstimator } from '../speech/recognition/pocketsphinx/batch-mllr';
+import { dictionaryWords } from '../speech/recognition/pocketsphinx/vocabulary';
 import {
   accumulateMllrStats,
   prepareTrainingModel,
@@ -80,14 +81,13 @@ export function dictionaryWord(word: string, dictionary: ReadonlySet<string>): s
   return bare && dictionary.has(bare) ? bare : null;
 }
 
-/** Lower-case words of a PocketSphinx dictionary (`word(2)` counted once). */
-export function readDictionaryWords(dictFile: string): Set<string> {
-  const words = new Set<string>();
-  for (const line of fs.readFileSync(dictFile, 'utf8').split('\n')) {
-    const word = line.slice(0, line.indexOf(' ')).replace(/\(\d+\)$/, '');
-    if (word) words.add(word.toLowerCase());
-  }
-  return words;
+/**
+ * A line's words as the dictionary spells them, or null when one has no entry there: Baum-Welch needs every
+ * word's phones, so such a line is left out whole.
+ */
+export function alignableWords(words: ReadonlyArray<{ word: string }>, dictionary: ReadonlySet<string>): string[] | null {
+  const spelled = words.map((w) => dictionaryWord(w.word, dictionary));
+  return spelled.some((w) => w === null) ? null : (spelled as string[]);
 }
 
 const ID = /^[0-9a-f-]{36}$/;
@@ -165,7 +165,7 @@ export class SpeakerAdaptation {
 
   /** Lower-case words of the recognizer's dictionary, read once. */
   words(): Set<string> {
-    this.dictionary ??= readDictionaryWords(this.deps.model.dict);
+    this.dictionary ??= new Set([...dictionaryWords(fs.readFileSync(this.deps.model.dict, 'utf8'))].map((w) => w.toLowerCase()));
     return this.dictionary;
   }
 
