@@ -148,7 +148,6 @@ async function requestAdaptation(recognizer: Recognizer, tmp: string, round: num
   const estimator = adaptation.recordingEstimator(path.join(tmp, `adapt-${round}`));
   if (!estimator) throw new Error('adaptation within the recording needs Debian sphinxtrain (or pass --no-adapt)');
   return requestAdaptingRecognizer(recognizer, estimator, spectralVoiceMatcher, adaptation.words(), {
-    minSeconds: adaptMinSeconds,
     maxBatchSeconds: WITHIN_RECORDING_MAX_BATCH_SECONDS,
     lag: concurrency,
   });

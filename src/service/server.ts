@@ -152,7 +152,6 @@ async function open(
       withinRecording: {
         estimator: (workDir) => adaptation.recordingEstimator(workDir),
         words: () => adaptation.words(),
-        minSeconds: config.speakerAdaptation.minSeconds,
       },
     }),
     analysis,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { adaptingRecognizer } from './adapting-recognizer';
+import { chunkProfiles, type ChunkProfiles } from './chunk-profiles';
 import { spectralVoiceMatcher } from '../speakers/voice-matcher';
 import { profileOfSpans } from '../speech/speakers/span-profile';
 import { SAMPLE_RATE, type RecognizeOptions, type Recognizer } from '../speech/types';
@@ -25,6 +26,22 @@ describe('adaptingRecognizer', () => {
     expect(inner.calls).toEqual([{ offset: 4, mllr: '/data/a.mllr' }, { offset: 8 }]);
     expect(use()).toMatchObject({ chunks: 2, speakers: [{ speaker_id: 'a', chunks: 1, seconds: 3 }] });
     expect(use().profileMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('takes each chunk’s profile from the request’s measurements (shared with the within-recording wrapper)', async () => {
+    const inner = recorder();
+    const shared = chunkProfiles();
+    const measuredBefore = shared.of(voiced);
+    const asked: Float32Array[] = [];
+    const profiles: ChunkProfiles = { of: (pcm) => (asked.push(pcm), shared.of(pcm)), ms: shared.ms };
+    const speakers = [{ id: 'a', profile: profile(voiced), transform: '/data/a.mllr' }];
+    const { recognizer, use } = adaptingRecognizer(inner, speakers, spectralVoiceMatcher, profiles);
+    await recognizer.recognize(voiced);
+    expect(asked.length).toBe(1);
+    expect(asked[0]).toBe(voiced);
+    expect(shared.of(voiced)).toBe(measuredBefore);
+    expect(inner.calls).toEqual([{ mllr: '/data/a.mllr' }]);
+    expect(use().profileMs).toBe(Math.round(shared.ms()));
   });
 
   it('leaves every chunk un-adapted when no speaker matches', async () => {

@@ -1,7 +1,7 @@
 import { bestKnownVoice } from '../speakers/project-speakers';
 import type { VoiceMatcher } from '../speakers/speaker-directory';
-import { profileOfSpans } from '../speech/speakers/span-profile';
 import { SAMPLE_RATE, type Recognizer } from '../speech/types';
+import { chunkProfiles, type ChunkProfiles } from './chunk-profiles';
 
 /** A project speaker with an MLLR transform (speakers/speaker-adaptation.ts). */
 export interface AdaptedSpeaker {
@@ -14,7 +14,7 @@ export interface AdaptationUse {
   /** Chunks decoded, and those decoded with a speaker's transform. */
   chunks: number;
   speakers: Array<{ speaker_id: string; chunks: number; seconds: number }>;
-  /** Time spent measuring the chunks' voice profiles, in milliseconds. */
+  /** Time spent measuring the chunks' voice profiles (the request's, shared with its other wrappers), in ms. */
   profileMs: number;
 }
 
@@ -28,20 +28,18 @@ export function adaptingRecognizer(
   recognizer: Recognizer,
   speakers: readonly AdaptedSpeaker[],
   matcher: VoiceMatcher,
+  profiles: ChunkProfiles = chunkProfiles(),
 ): { recognizer: Recognizer; use(): AdaptationUse } {
   const used = new Map<string, { chunks: number; seconds: number }>();
   let chunks = 0;
-  let profileMs = 0;
   return {
     recognizer: {
       id: recognizer.id,
       writesText: recognizer.writesText,
       recognize: (pcm, options = {}) => {
         chunks++;
-        const started = performance.now();
         const seconds = pcm.length / SAMPLE_RATE;
-        const profile = profileOfSpans(pcm, [{ start: 0, end: seconds }]);
-        profileMs += performance.now() - started;
+        const profile = profiles.of(pcm);
         const { best, matched } = profile ? bestKnownVoice(profile, speakers, new Set(), matcher) : { best: null, matched: false };
         if (!best || !matched) return recognizer.recognize(pcm, options);
         const entry = used.get(best.id) ?? { chunks: 0, seconds: 0 };
@@ -55,7 +53,7 @@ export function adaptingRecognizer(
     use: () => ({
       chunks,
       speakers: [...used].map(([speaker_id, u]) => ({ speaker_id, chunks: u.chunks, seconds: Math.round(u.seconds * 10) / 10 })),
-      profileMs: Math.round(profileMs),
+      profileMs: Math.round(profiles.ms()),
     }),
   };
 }

@@ -25,6 +25,7 @@ import { WhisperHostError } from '../speech/recognition/whisper/host-process';
 import { withRequestOptions } from './request-recognizer';
 import { retryingRecognizer } from './recognition-retry';
 import { adaptingRecognizer } from './adapting-recognizer';
+import { chunkProfiles } from './chunk-profiles';
 import { requestAdaptingRecognizer, WITHIN_RECORDING_MAX_BATCH_SECONDS } from './request-adaptation';
 import type { BatchEstimator } from '../speech/recognition/pocketsphinx/batch-mllr';
 
@@ -93,7 +94,6 @@ export function createLocalTranscription(deps: {
     estimator(workDir: string): BatchEstimator | null;
     /** The recognizer's dictionary words (Baum-Welch aligns only those). */
     words(): ReadonlySet<string>;
-    minSeconds: number;
   };
 }): TranscriptionEngine {
   const recognizers = new Map<string, Recognizer>();
@@ -158,10 +158,12 @@ export function createLocalTranscription(deps: {
       }
       // The request's language and temperature reach every chunk's recognition.
       const base = withRequestOptions(recognizerFor(request.engine), { language: request.language, temperature: request.temperature });
+      // Both adaptation wrappers match a chunk's voice profile: it is measured once.
+      const chunkVoices = chunkProfiles();
       // Transforms are PocketSphinx's: another engine decodes as it would without them.
       const adapting =
         request.adaptedSpeakers?.length && deps.adaptation !== false && request.engine.model.id === POCKETSPHINX_ID
-          ? adaptingRecognizer(base, request.adaptedSpeakers, deps.matcher)
+          ? adaptingRecognizer(base, request.adaptedSpeakers, deps.matcher, chunkVoices)
           : null;
       // Inside this recording: a voice's later chunks with a transform fitted to its earlier ones. A project
       // speaker's transform (adapting, inside) replaces it where a chunk matches one.
@@ -171,11 +173,10 @@ export function createLocalTranscription(deps: {
           : null;
       const within = estimator
         ? requestAdaptingRecognizer(adapting?.recognizer ?? base, estimator, deps.matcher, deps.withinRecording!.words(), {
-            minSeconds: deps.withinRecording!.minSeconds,
             maxBatchSeconds: WITHIN_RECORDING_MAX_BATCH_SECONDS,
             lag: os.availableParallelism(),
             log: deps.log,
-          })
+          }, chunkVoices)
         : null;
       const configured = retryingRecognizer(
         within?.recognizer ?? adapting?.recognizer ?? base,

@@ -12,7 +12,6 @@ const VOICE = { A: both.subarray(0, 4 * SAMPLE_RATE), B: both.subarray(4 * SAMPL
 const DICTIONARY = new Set(['hello', 'world']);
 const logged: string[] = [];
 const SETTINGS: RequestAdaptationSettings = {
-  minSeconds: 8,
   maxBatchSeconds: 120,
   lag: 2,
   log: (line) => logged.push(line),
@@ -46,6 +45,7 @@ function fakeEstimator(fail?: Error) {
   const all = new Map<number, string[]>();
   let closed = false;
   const estimator: BatchEstimator = {
+    minSeconds: 8,
     estimate: async (voice: number, chunks: readonly SpeakerChunk[], current: string | null) => {
       calls.push({ voice, ids: chunks.map((c) => c.id), current });
       await new Promise((r) => setTimeout(r, 5));

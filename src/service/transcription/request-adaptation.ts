@@ -4,15 +4,13 @@ import { alignableWords } from '../speakers/speaker-adaptation';
 import type { SpeakerChunk } from '../speech/recognition/pocketsphinx/adaptation';
 import type { BatchEstimator } from '../speech/recognition/pocketsphinx/batch-mllr';
 import { float32ToInt16Le } from '../speech/recognition/pocketsphinx/pcm';
-import { profileOfSpans } from '../speech/speakers/span-profile';
 import { SAMPLE_RATE, type RecognizedSegment, type Recognizer, type RecognizeOptions } from '../speech/types';
+import { chunkProfiles, type ChunkProfiles } from './chunk-profiles';
 
 /** Statistics are added at least every 2 minutes of a voice's speech (one bw start, ≈ 0.4 s, each). */
 export const WITHIN_RECORDING_MAX_BATCH_SECONDS = 120;
 
 export interface RequestAdaptationSettings {
-  /** Seconds of a voice's recognised speech before its first transform. */
-  minSeconds: number;
   /** A voice's statistics are updated once its new speech reaches its speech so far, or this many seconds. */
   maxBatchSeconds: number;
   /**
@@ -51,7 +49,7 @@ interface Voice {
  * Online MLLR within one recording (bench/pipeline, "Adaptation within a recording"): each chunk is given to
  * the voice it sounds like (the chunk's profile against the voices so far, at the matcher's threshold; else a
  * new voice), decoded with that voice's transform if it has one, and its words added to the voice. Once a
- * voice has `minSeconds` of recognised speech, and again each time its new speech reaches what it had (at
+ * voice has the estimator's `minSeconds` of recognised speech, and again each time its new speech reaches what it had (at
  * least every `maxBatchSeconds`), its statistics are updated and its transform solved, in the background;
  * later chunks of that voice use it. Nothing is decoded twice.
  *
@@ -67,6 +65,7 @@ export function requestAdaptingRecognizer(
   matcher: VoiceMatcher,
   dictionary: ReadonlySet<string>,
   settings: RequestAdaptationSettings,
+  profiles: ChunkProfiles = chunkProfiles(),
 ): { recognizer: Recognizer; use(): RequestAdaptationUse } {
   const voices: Voice[] = [];
   /** Per chunk: given its voice; its words added (or failed). */
@@ -79,13 +78,8 @@ export function requestAdaptingRecognizer(
 
   const voiceOf = (pcm: Float32Array): Voice | null => {
     const seconds = pcm.length / SAMPLE_RATE;
-    let profile: number[] | null;
-    try {
-      profile = profileOfSpans(pcm, [{ start: 0, end: seconds }]);
-    } catch {
-      // A chunk whose profile cannot be measured decodes un-adapted; the chunks after it are not held up.
-      profile = null;
-    }
+    // A chunk with no profile decodes un-adapted; the chunks after it are not held up.
+    const profile = profiles.of(pcm);
     if (!profile) return null;
     const known = voices.map((v) => ({ id: String(v.index), profile: v.profile, voice: v }));
     const { best, matched } = bestKnownVoice(profile, known, new Set(), matcher);
@@ -133,7 +127,7 @@ export function requestAdaptingRecognizer(
     voice.pendingSeconds += pcm.length / SAMPLE_RATE;
     const total = voice.estimatedSeconds + voice.pendingSeconds;
     if (
-      total < settings.minSeconds ||
+      total < estimator.minSeconds ||
       voice.pendingSeconds < Math.min(voice.estimatedSeconds, settings.maxBatchSeconds)
     )
       return;

@@ -9,6 +9,8 @@ import { accumulateMllrStats, solveMllr, type SpeakerChunk, type SphinxtrainTool
  * than `minSeconds` of aligned speech.
  */
 export interface BatchEstimator {
+  /** Seconds of a voice's speech before its first transform (callers need not send fewer). */
+  readonly minSeconds: number;
   estimate(voice: number, chunks: readonly SpeakerChunk[], current: string | null): Promise<string | null>;
   /** Stops a running estimate (its promise rejects), refuses new ones, and removes the working files. */
   close(): Promise<void>;
@@ -60,6 +62,7 @@ export function createBatchMllrEstimator(deps: {
     return out;
   };
   return {
+    minSeconds: deps.minSeconds,
     estimate(voice, chunks, current) {
       const result = estimate(voice, chunks, current);
       running = result.catch(() => undefined);
