@@ -3,16 +3,19 @@
  * computed once and cached (the pipeline's VAD and merging), decoded by two processes.
  * Faster than run.ts for tuning and the only place CPU time is measured per flag set.
  *
- *   node --import tsx bench/asr/flags.ts [--half tune|test] [--every 3] [--pad 0.1] [--merge-gap 0.6] [--bare] [-- -beam 1e-60 …]
+ *   node --import tsx bench/asr/flags.ts [--half tune|test] [--every 3] [--pad 0.1] [--merge-gap 0.6] [--bare] [--no-variants] [-- -beam 1e-60 …]
  *
  * Flags after `--` replace the shipped RECOGNITION_ARGS of the same name; --bare starts from the program's
- * defaults (plus `-remove_silence no`) instead.
+ * defaults (plus `-remove_silence no`) instead. The dictionary is the recognizer's (the model's, plus the
+ * function words' devoiced variants); --no-variants decodes with the model's own.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RECOGNITION_ARGS } from '../../src/service/speech/recognition/pocketsphinx/decoder-args';
+import { resolvePocketSphinxModel } from '../../src/service/speech/recognition/pocketsphinx/model';
+import { withPronunciationVariants } from '../../src/service/speech/recognition/pocketsphinx/pronunciation-variants';
 import { sumWer, wordErrorRate } from '../../src/service/speech/scoring/wer';
 import { balancedShares, chunkFolder, decodeBatch, prepareAsrChunks } from '../lib/asr-chunks';
 import { decoderFlagPairs } from '../lib/decoder-flags';
@@ -33,6 +36,8 @@ const pad = opt('--pad', 0.1);
 const mergeGap = opt('--merge-gap', 0.6);
 // Tuning runs keep the tuning half (bench/lib/halves.ts); the test half only reports.
 const onlyHalf = own.includes('--half') ? (own[own.indexOf('--half') + 1] as Half) : undefined;
+// The recognizer's dictionary, with the function words' devoiced variants; --no-variants: the model's own.
+const variants = !own.includes('--no-variants');
 
 async function main(): Promise<void> {
   const chunkDir = chunkFolder(os.tmpdir(), { padSeconds: pad, mergeGapSeconds: mergeGap });
@@ -46,10 +51,11 @@ async function main(): Promise<void> {
 
   const shares = balancedShares(chunkDir, items.flatMap((it) => it.ids));
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'takeline-asr-flags-'));
+  const dict = variants ? withPronunciationVariants(resolvePocketSphinxModel(), workDir).model.dict : undefined;
   try {
     const t0 = Date.now();
     const cpu0 = childrenCpuSeconds();
-    const passes = await Promise.all(shares.map((ids) => decodeBatch(chunkDir, workDir, ids, args)));
+    const passes = await Promise.all(shares.map((ids) => decodeBatch(chunkDir, workDir, ids, args, dict)));
     const cpu = childrenCpuSeconds() - cpu0;
     const wall = (Date.now() - t0) / 1000;
     const hyp = new Map(passes.flatMap((p) => [...p.hyps].map(([id, h]) => [id, h.text] as const)));
@@ -72,7 +78,9 @@ async function main(): Promise<void> {
       const w = sumWer(results.filter((_, i) => items[i]!.source === set));
       return `${set} ${(w.wer * 100).toFixed(1)}%`;
     });
-    console.log(`${items.length} files, ${all.referenceWords} words; flags ${args.join(' ')}`);
+    console.log(
+      `${items.length} files, ${all.referenceWords} words; flags ${args.join(' ')}; ${variants ? 'with' : 'without'} pronunciation variants`,
+    );
     console.log(
       `WER ${(all.wer * 100).toFixed(2)}% (S/D/I ${all.substitutions}/${all.deletions}/${all.insertions}); ` +
         `decoder CPU ${cpu.toFixed(1)} s = ${(cpu / audio).toFixed(3)} s per audio s; wall ${wall.toFixed(1)} s; ` +

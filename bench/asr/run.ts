@@ -5,11 +5,13 @@
  *
  *   nice -n 10 node --import tsx bench/asr/run.ts [--half tune|test] [--set amateur,cmu] [--every 3] [--no-baseline]
  *       [--mode vad|whole|pipeline [--timeline]] [--args "-lw 8 -wip 0.2"] [--merge-gap 0.6] [--max-chunk 20] [--workers 2] [--verbose]
+ *       [--no-variants]
  *
  * Every file belongs to the tuning or the test half (bench/lib/halves.ts); figures are printed per source
  * and half, side by side with the untuned program. --half keeps one half (tuning runs: `--half tune`);
  * --every N keeps every Nth file of each source and half (quick runs); --args adds decoder flags over the
- * tuned defaults; --mode whole decodes each file as one chunk (no VAD).
+ * tuned defaults; --mode whole decodes each file as one chunk (no VAD); --no-variants decodes without the
+ * function words' devoiced pronunciations (the model's own dictionary).
  *
  * --mode pipeline runs each file through the whole transcription pipeline, as `POST /v1/audio/transcriptions`
  * does (transcribeFile: ffmpeg decode of the original file → Silero VAD → the decoder pool → the service's
@@ -57,6 +59,7 @@ const every = Number(flag('--every') ?? 1);
 const mode = flag('--mode') ?? 'vad';
 const runBaseline = !process.argv.includes('--no-baseline');
 const verbose = process.argv.includes('--verbose');
+const pronunciationVariants = !process.argv.includes('--no-variants');
 // Pipeline mode: one row of stage times per file (bench/lib/stage-timeline.ts); the mean row is always printed.
 const timelineRows = process.argv.includes('--timeline');
 const mergeGap = Number(flag('--merge-gap') ?? 0.6);
@@ -151,7 +154,7 @@ async function sideBySide(
   const tools = resolveMediaTools();
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'takeline-asr-bench-'));
   const vad = createSileroVad();
-  const recognizer = createPocketSphinxRecognizer({ decoderArgs: extraArgs, workers });
+  const recognizer = createPocketSphinxRecognizer({ decoderArgs: extraArgs, workers, pronunciationVariants });
   const service = createServiceDiarizer({ vad });
   try {
     if (runBaseline) items.forEach((_, i) => writeFileSync(path.join(tmp, `${i}.wav`), wav16(audio[i]!)));
@@ -270,7 +273,7 @@ async function main(): Promise<void> {
       }
     }
     const vad = createSileroVad();
-    const recognizer = createPocketSphinxRecognizer({ decoderArgs: extraArgs, workers });
+    const recognizer = createPocketSphinxRecognizer({ decoderArgs: extraArgs, workers, pronunciationVariants });
     const t0 = Date.now();
     let chunks = 0;
     ours = await mapLimit(items, workers, async (it, i) => {

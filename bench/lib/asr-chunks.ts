@@ -93,13 +93,22 @@ export interface BatchResult {
   log: string;
 }
 
-/** Decodes `ids` from `chunkDir` in one pocketsphinx_batch process with `args`; its files go under `work`. */
-export function decodeBatch(chunkDir: string, work: string, ids: readonly string[], args: readonly string[]): Promise<BatchResult> {
+/**
+ * Decodes `ids` from `chunkDir` in one pocketsphinx_batch process with `args`; its files go under `work`.
+ * `dict` replaces the model's dictionary.
+ */
+export function decodeBatch(
+  chunkDir: string,
+  work: string,
+  ids: readonly string[],
+  args: readonly string[],
+  dict?: string,
+): Promise<BatchResult> {
   const model = resolvePocketSphinxModel();
   const tag = mkdtempSync(path.join(work, 'pass-'));
   writeFileSync(path.join(tag, 'ctl'), ids.join('\n') + '\n');
   const argv = [
-    ...['-hmm', model.hmm, '-lm', model.lm, '-dict', model.dict],
+    ...['-hmm', model.hmm, '-lm', model.lm, '-dict', dict ?? model.dict],
     ...['-ctl', path.join(tag, 'ctl'), '-adcin', 'yes', '-cepdir', chunkDir, '-cepext', '.raw'],
     ...['-hyp', path.join(tag, 'hyp'), '-logfn', path.join(tag, 'log')],
     ...args,

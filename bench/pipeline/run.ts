@@ -5,7 +5,7 @@
  *   nice -n 10 node --import tsx bench/pipeline/run.ts [--file <audio>] [--refs <segments.tsv>]
  *       [--excerpt 300 [--start 0]] [--baseline] [--rounds 1] [--args "-ds 2"]
  *       [--no-diarize] [--no-recognition] [--concurrency 2] [--max-chunk 20] [--merge-gap 0.6] [--json]
- *       [--no-adapt] [--adapt-min-seconds 30]
+ *       [--no-adapt] [--adapt-min-seconds 30] [--no-variants]
  *
  * Defaults: ../shared/audio/long/read_speech_concat.flac (13.8 min) and its segments.tsv; Silero VAD,
  * PocketSphinx pool (one decoder per core) with the service's adaptation within the recording (a voice's later
@@ -67,6 +67,8 @@ const diarize = !process.argv.includes('--no-diarize');
 // --no-adapt turns it off, --adapt-min-seconds N (TAKELINE_ADAPTATION_MIN_SECONDS) sets its threshold.
 const adaptInRequest = !process.argv.includes('--no-adapt');
 const adaptMinSeconds = Number(flag('--adapt-min-seconds') ?? 30);
+// The function words' devoiced pronunciations, on as in the service; --no-variants: the model's dictionary.
+const pronunciationVariants = !process.argv.includes('--no-variants');
 const concurrency = Number(flag('--concurrency') ?? os.availableParallelism());
 const maxChunk = Number(flag('--max-chunk') ?? 20);
 const mergeGap = Number(flag('--merge-gap') ?? 0.6);
@@ -270,7 +272,7 @@ async function bench(tmp: string): Promise<void> {
   const vad = createSileroVad();
   const recognizer: Recognizer = noRecognition
     ? { id: 'none', recognize: async () => [], close: async () => {} }
-    : createPocketSphinxRecognizer({ decoderArgs: extraArgs });
+    : createPocketSphinxRecognizer({ decoderArgs: extraArgs, pronunciationVariants });
   // The service's own diarizer (worker thread, diarization VAD), kept across rounds as the service keeps it.
   const service = diarize ? createServiceDiarizer({ vad }) : undefined;
 

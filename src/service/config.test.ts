@@ -18,6 +18,14 @@ describe('loadConfig: speaker adaptation', () => {
     ).toBe(15);
   });
 
+  it('decodes with the pronunciation variants unless TAKELINE_PRONUNCIATION_VARIANTS is off', () => {
+    expect(loadConfig({ HOME: '/tmp' }).pronunciationVariants).toBe(true);
+    expect(loadConfig({ HOME: '/tmp', TAKELINE_PRONUNCIATION_VARIANTS: 'off' }).pronunciationVariants).toBe(false);
+    expect(() => loadConfig({ HOME: '/tmp', TAKELINE_PRONUNCIATION_VARIANTS: 'sometimes' })).toThrow(
+      /TAKELINE_PRONUNCIATION_VARIANTS/,
+    );
+  });
+
   it('refuses a switch it cannot read, naming the variable', () => {
     expect(() => loadConfig({ HOME: '/tmp', TAKELINE_ADAPTATION_WITHIN_RECORDING: 'maybe' })).toThrow(
       ConfigError,

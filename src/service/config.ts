@@ -16,6 +16,8 @@ export interface ServiceConfig {
   studioDir: string;
   /** Per project speaker acoustic adaptation (README, "Speaker adaptation"). */
   speakerAdaptation: AdaptationSettings;
+  /** PocketSphinx decodes with the function words' devoiced pronunciations (TAKELINE_PRONUNCIATION_VARIANTS). */
+  pronunciationVariants: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -69,6 +71,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
         DEFAULT_SPEAKER_ADAPTATION.withinRecording,
       ),
     },
+    pronunciationVariants: parseSwitch('TAKELINE_PRONUNCIATION_VARIANTS', env.TAKELINE_PRONUNCIATION_VARIANTS, true),
   };
 }
 

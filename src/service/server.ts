@@ -149,6 +149,7 @@ async function open(
       log,
       scratchDir: layout.scratch,
       adaptation: config.speakerAdaptation.enabled,
+      pronunciationVariants: config.pronunciationVariants,
       withinRecording: {
         estimator: (workDir) => adaptation.recordingEstimator(workDir),
         words: () => adaptation.words(),

@@ -89,6 +89,8 @@ export function createLocalTranscription(deps: {
   scratchDir?: string;
   /** Per-chunk speaker transforms (default on; off leaves PocketSphinx's decoders as they were). */
   adaptation?: boolean;
+  /** PocketSphinx's function-word pronunciation variants (default on). */
+  pronunciationVariants?: boolean;
   /** Adaptation within each recording (PocketSphinx only); absent or a null estimator: none. */
   withinRecording?: {
     estimator(workDir: string): BatchEstimator | null;
@@ -111,8 +113,14 @@ export function createLocalTranscription(deps: {
     const id = engine.model.id;
     let recognizer = recognizers.get(id);
     if (!recognizer) {
-      if (id === POCKETSPHINX_ID) recognizer = createPocketSphinxRecognizer({ env: deps.env, tempDir: deps.scratchDir, adaptation: deps.adaptation });
-      else if (engine.descriptor.createRecognizer) recognizer = engine.descriptor.createRecognizer();
+      if (id === POCKETSPHINX_ID) {
+        recognizer = createPocketSphinxRecognizer({
+          env: deps.env,
+          tempDir: deps.scratchDir,
+          adaptation: deps.adaptation,
+          pronunciationVariants: deps.pronunciationVariants,
+        });
+      } else if (engine.descriptor.createRecognizer) recognizer = engine.descriptor.createRecognizer();
       else throw new JobFailure(`No engine implementation for model "${id}".`);
       recognizers.set(id, recognizer);
     }

@@ -1,3 +1,5 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -51,6 +53,39 @@ describe.skipIf(!pocketSphinxAvailable().ok || process.platform !== 'linux')('Po
     }
     for (let i = 0; i < 50 && decoderPids().some((pid) => !before.includes(pid)); i++) await new Promise((r) => setTimeout(r, 20));
     expect(decoderPids().filter((pid) => !before.includes(pid))).toEqual([]);
+  });
+});
+
+describe.skipIf(!pocketSphinxAvailable().ok)('PocketSphinx pronunciation variants', () => {
+  // The accented reader says "of" with a final [f]: without the variant the decoder hears "off".
+  const text = async (pronunciationVariants: boolean, tempDir: string) => {
+    const recognizer = createPocketSphinxRecognizer({ workers: 1, tempDir, pronunciationVariants });
+    try {
+      const segments = await recognizer.recognize(await load('amateur_LJ003-0098.flac'));
+      const dictionaries = readdirSync(tempDir).filter((f) => f.startsWith('takeline-dictionary-'));
+      return { text: segments.map((s) => s.text).join(' '), dictionaries };
+    } finally {
+      await recognizer.close();
+    }
+  };
+
+  it('decodes with the devoiced function words (in a dictionary of its own, removed at close), or without them', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'takeline-variants-'));
+    try {
+      const withVariants = await text(true, dir);
+      expect(withVariants.dictionaries.length).toBe(1);
+      expect(readdirSync(dir).filter((f) => f.startsWith('takeline-dictionary-'))).toEqual([]);
+      const without = await text(false, dir);
+      expect(without.dictionaries).toEqual([]);
+      const reference = 'the inevitable consequence of such a situation, their morals must have been destroyed;';
+      expect(withVariants.text).toMatch(/consequence of such/);
+      expect(without.text).toMatch(/consequence off such/);
+      expect(wordErrorRate(reference, withVariants.text).wer).toBeLessThan(wordErrorRate(reference, without.text).wer);
+      // Words come back bare: no alternate-pronunciation marks.
+      expect(withVariants.text).not.toMatch(/\(\d+\)/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -8,8 +8,9 @@ import {
 } from '../types';
 import { DecoderPool } from './pocketsphinx/decoder-pool';
 import { RECOGNITION_ARGS } from './pocketsphinx/decoder-args';
-import { assertPocketSphinxAvailable } from './pocketsphinx/model';
+import { assertPocketSphinxAvailable, type PocketSphinxModel } from './pocketsphinx/model';
 import { float32ToInt16Le, splitPoints } from './pocketsphinx/pcm';
+import { withPronunciationVariants } from './pocketsphinx/pronunciation-variants';
 import { wordsToSegments } from './pocketsphinx/segments';
 import { VocabularyDecoders } from './pocketsphinx/vocabulary-decoders';
 import { vocabularyWords } from './pocketsphinx/vocabulary';
@@ -33,6 +34,11 @@ export interface PocketSphinxRecognizerOptions {
    * ignored and the decoders run exactly as before.
    */
   adaptation?: boolean;
+  /**
+   * Decode with the function words' devoiced pronunciations ("of" heard as "off"; default true;
+   * pocketsphinx/pronunciation-variants.ts). Off, the model's dictionary as it is.
+   */
+  pronunciationVariants?: boolean;
 }
 
 /**
@@ -51,12 +57,23 @@ export function createPocketSphinxRecognizer(options: PocketSphinxRecognizerOpti
   let vocabulary: VocabularyDecoders | null = null;
   const args = { ...RECOGNITION_ARGS, ...options.decoderArgs };
   const adaptation = options.adaptation ?? true;
+  let variants: { model: PocketSphinxModel; remove(): void } | null = null;
+  const decodingModel = (): PocketSphinxModel => {
+    const model = assertPocketSphinxAvailable(options.env);
+    if (options.pronunciationVariants === false) return model;
+    try {
+      variants ??= withPronunciationVariants(model, options.tempDir ?? os.tmpdir());
+    } catch {
+      // The copy cannot be written (a full disk, say): the model's own dictionary decodes as well.
+      variants = { model, remove: () => {} };
+    }
+    return variants.model;
+  };
 
   // Model check and process start wait for the first chunk, so listing the engine costs nothing.
   const getPool = () => {
     if (!pool) {
-      const model = assertPocketSphinxAvailable(options.env);
-      pool = new DecoderPool({ model, args, tempDir: options.tempDir, mllr: adaptation }, workers);
+      pool = new DecoderPool({ model: decodingModel(), args, tempDir: options.tempDir, mllr: adaptation }, workers);
     }
     return pool;
   };
@@ -64,7 +81,7 @@ export function createPocketSphinxRecognizer(options: PocketSphinxRecognizerOpti
     const words = vocabularyWords([opts.prompt, ...(opts.vocabulary ?? [])]);
     if (words.length === 0) return getPool();
     vocabulary ??= new VocabularyDecoders({
-      model: assertPocketSphinxAvailable(options.env),
+      model: decodingModel(),
       args,
       workers,
       espeak: (options.env ?? process.env).TAKELINE_ESPEAK_NG || 'espeak-ng',
@@ -135,6 +152,8 @@ export function createPocketSphinxRecognizer(options: PocketSphinxRecognizerOpti
       await Promise.all([pool?.close(), vocabulary?.close()]);
       pool = null;
       vocabulary = null;
+      variants?.remove();
+      variants = null;
     },
   };
 }

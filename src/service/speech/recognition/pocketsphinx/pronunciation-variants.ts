@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { PocketSphinxModel } from './model';
+
+/**
+ * Function words of English (pronouns, determiners, auxiliaries and modals, prepositions, conjunctions): the
+ * closed classes, written out here rather than taken from a data set. They are short, frequent and mostly
+ * unstressed, which is where a final voiced consonant is most often devoiced: by many second-language
+ * accents and in fast native speech before a voiceless sound ("of course", "has to").
+ */
+export const FUNCTION_WORDS: ReadonlySet<string> = new Set(
+  `i me my mine myself we us our ours ourselves you your yours yourself yourselves he him his himself she her hers
+  herself it its itself they them their theirs themselves who whom whose which what that this these those
+  a an the some any no every each either neither both all few many much more most other another such
+  am is are was were be been being have has had having do does did doing can could shall should will would may
+  might must
+  of at by for with about against between into through during before after above below to from up down in out
+  on off over under around along among beside besides behind beyond toward towards upon within without across
+  and but or nor so yet if because as than while whether though although unless until since
+  not then there here when where why how`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+
+/** Each voiced obstruent of the model's phone set and its voiceless partner. */
+const DEVOICED: Readonly<Record<string, string>> = {
+  B: 'P',
+  D: 'T',
+  G: 'K',
+  V: 'F',
+  Z: 'S',
+  DH: 'TH',
+  ZH: 'SH',
+  JH: 'CH',
+};
+
+/**
+ * Dictionary lines (`word(N) PHONES`) that give each pronunciation of `words` ending in a voiced obstruent a
+ * variant with that consonant devoiced ("of" AH V → AH F), unless the word already has it. The language model
+ * is unchanged: a variant is the same word, heard another way. (bench/asr/README.md, "Pronunciation
+ * variants": fewer errors on both halves, the accented reader's; the decoder's work within 1 %.)
+ */
+export function devoicedVariantLines(dictionary: string, words: ReadonlySet<string>): string {
+  const pronunciations = new Map<string, string[][]>();
+  for (const line of dictionary.split('\n')) {
+    const [token, ...phones] = line.trim().split(/\s+/);
+    if (!token || phones.length === 0) continue;
+    const word = token.replace(/\(\d+\)$/, '');
+    if (!words.has(word)) continue;
+    pronunciations.set(word, [...(pronunciations.get(word) ?? []), phones]);
+  }
+  let lines = '';
+  for (const [word, prons] of pronunciations) {
+    const known = new Set(prons.map((p) => p.join(' ')));
+    let count = prons.length;
+    for (const phones of prons) {
+      const voiceless = DEVOICED[phones.at(-1)!];
+      if (!voiceless) continue;
+      const variant = [...phones.slice(0, -1), voiceless].join(' ');
+      if (known.has(variant)) continue;
+      known.add(variant);
+      lines += `${word}(${++count}) ${variant}\n`;
+    }
+  }
+  return lines;
+}
+
+/**
+ * The model with a copy of its dictionary that has the function words' devoiced variants, written into
+ * `dir` (a private name; `remove` deletes it). Recognition uses it; alignment and adaptation keep the
+ * model's own dictionary.
+ */
+export function withPronunciationVariants(
+  model: PocketSphinxModel,
+  dir: string,
+): { model: PocketSphinxModel; remove(): void } {
+  const source = readFileSync(model.dict, 'utf8');
+  const dict = path.join(dir, `takeline-dictionary-${randomUUID()}.dict`);
+  const partial = `${dict}.partial`;
+  writeFileSync(
+    partial,
+    `${source}${source.endsWith('\n') ? '' : '\n'}${devoicedVariantLines(source, FUNCTION_WORDS)}`,
+  );
+  renameSync(partial, dict);
+  return { model: { ...model, dict }, remove: () => rmSync(dict, { force: true }) };
+}
