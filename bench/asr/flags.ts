@@ -51,8 +51,9 @@ async function main(): Promise<void> {
 
   const shares = balancedShares(chunkDir, items.flatMap((it) => it.ids));
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'takeline-asr-flags-'));
-  const dict = variants ? withPronunciationVariants(resolvePocketSphinxModel(), workDir).model.dict : undefined;
   try {
+    // Written into workDir, removed with it.
+    const dict = variants ? withPronunciationVariants(resolvePocketSphinxModel(), workDir).model.dict : undefined;
     const t0 = Date.now();
     const cpu0 = childrenCpuSeconds();
     const passes = await Promise.all(shares.map((ids) => decodeBatch(chunkDir, workDir, ids, args, dict)));

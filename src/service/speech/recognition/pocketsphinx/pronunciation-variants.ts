@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { PocketSphinxModel } from './model';
+import { dictionaryLines, type VocabularyEntry } from './vocabulary';
 
 /**
  * Function words of English (pronouns, determiners, auxiliaries and modals, prepositions, conjunctions): the
@@ -43,27 +44,27 @@ const DEVOICED: Readonly<Record<string, string>> = {
  */
 export function devoicedVariantLines(dictionary: string, words: ReadonlySet<string>): string {
   const pronunciations = new Map<string, string[][]>();
-  for (const line of dictionary.split('\n')) {
-    const [token, ...phones] = line.trim().split(/\s+/);
-    if (!token || phones.length === 0) continue;
-    const word = token.replace(/\(\d+\)$/, '');
-    if (!words.has(word)) continue;
+  // Only the listed words' lines (a few dozen of ~135 000), found by one scan rather than a split of every line.
+  const listed = [...words].map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+  for (const m of dictionary.matchAll(new RegExp(`^(${listed})(?:\\(\\d+\\))?[ \\t]+(.+)$`, 'gm'))) {
+    const [, word, rest] = m as unknown as [string, string, string];
+    const phones = rest.trim().split(/\s+/);
     pronunciations.set(word, [...(pronunciations.get(word) ?? []), phones]);
   }
-  let lines = '';
+  const entries: VocabularyEntry[] = [];
   for (const [word, prons] of pronunciations) {
     const known = new Set(prons.map((p) => p.join(' ')));
     let count = prons.length;
     for (const phones of prons) {
       const voiceless = DEVOICED[phones.at(-1)!];
       if (!voiceless) continue;
-      const variant = [...phones.slice(0, -1), voiceless].join(' ');
-      if (known.has(variant)) continue;
-      known.add(variant);
-      lines += `${word}(${++count}) ${variant}\n`;
+      const variant = [...phones.slice(0, -1), voiceless];
+      if (known.has(variant.join(' '))) continue;
+      known.add(variant.join(' '));
+      entries.push({ word: `${word}(${++count})`, phones: variant });
     }
   }
-  return lines;
+  return dictionaryLines(entries);
 }
 
 /**
@@ -78,9 +79,11 @@ export function withPronunciationVariants(
   const source = readFileSync(model.dict, 'utf8');
   const dict = path.join(dir, `takeline-dictionary-${randomUUID()}.dict`);
   const partial = `${dict}.partial`;
-  writeFileSync(
+  // As the vocabulary's dictionaries are made (vocabulary-decoders.ts): the model's file copied, lines appended.
+  copyFileSync(model.dict, partial);
+  appendFileSync(
     partial,
-    `${source}${source.endsWith('\n') ? '' : '\n'}${devoicedVariantLines(source, FUNCTION_WORDS)}`,
+    `${source.endsWith('\n') ? '' : '\n'}${devoicedVariantLines(source, FUNCTION_WORDS)}`,
   );
   renameSync(partial, dict);
   return { model: { ...model, dict }, remove: () => rmSync(dict, { force: true }) };
