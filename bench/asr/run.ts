@@ -5,13 +5,16 @@
  *
  *   nice -n 10 node --import tsx bench/asr/run.ts [--half tune|test] [--set amateur,cmu] [--every 3] [--no-baseline]
  *       [--mode vad|whole|pipeline [--timeline]] [--args "-lw 8 -wip 0.2"] [--merge-gap 0.6] [--max-chunk 20] [--workers 2] [--verbose]
- *       [--no-variants]
+ *       [--no-variants] [--gain-db -30] [--no-levelling]
  *
  * Every file belongs to the tuning or the test half (bench/lib/halves.ts); figures are printed per source
  * and half, side by side with the untuned program. --half keeps one half (tuning runs: `--half tune`);
  * --every N keeps every Nth file of each source and half (quick runs); --args adds decoder flags over the
  * tuned defaults; --mode whole decodes each file as one chunk (no VAD); --no-variants decodes without the
- * function words' devoiced pronunciations (the model's own dictionary).
+ * function words' devoiced pronunciations (the model's own dictionary). --gain-db scales every file's audio
+ * (the program's WAVs too) to show how both cope with quieter or louder recordings, and --no-levelling gives our
+ * VAD and decoders the audio at its own level instead of levelled as the pipeline levels it (vad and whole modes;
+ * the program always gets the file as it is).
  *
  * --mode pipeline runs each file through the whole transcription pipeline, as `POST /v1/audio/transcriptions`
  * does (transcribeFile: ffmpeg decode of the original file → Silero VAD → the decoder pool → the service's
@@ -39,6 +42,7 @@ import { float32ToInt16Le } from '../../src/service/speech/recognition/pocketsph
 import { sumWer, wordErrorRate, type WerResult } from '../../src/service/speech/scoring/wer';
 import { SAMPLE_RATE, type Span } from '../../src/service/speech/types';
 import { createSileroVad } from '../../src/service/speech/vad/silero';
+import { levelledRecording } from '../../src/service/speech/pipeline/levelled-blocks';
 import { wavFile } from '../lib/wav';
 import { mapLimit } from '../lib/map-limit';
 import { halves, type Half } from '../lib/halves';
@@ -66,6 +70,9 @@ const mergeGap = Number(flag('--merge-gap') ?? 0.6);
 const maxChunk = Number(flag('--max-chunk') ?? 20);
 const workers = Number(flag('--workers') ?? 2);
 const extraArgs = parseDecoderFlags(flag('--args'));
+const gainDb = Number(flag('--gain-db') ?? 0);
+const levelling = !process.argv.includes('--no-levelling');
+if ((gainDb !== 0 || !levelling) && mode === 'pipeline') throw new Error('--gain-db and --no-levelling are for the vad and whole modes');
 
 interface Item {
   file: string;
@@ -248,10 +255,14 @@ async function sideBySide(
 
 async function main(): Promise<void> {
   const items = loadItems();
-  const audio = await mapLimit(items, 2, (it) => decodeAudioToArray(path.join(asrDir, it.file), resolveMediaTools()));
+  const gain = 10 ** (gainDb / 20);
+  const audio = await mapLimit(items, 2, async (it) => {
+    const pcm = await decodeAudioToArray(path.join(asrDir, it.file), resolveMediaTools());
+    return gain === 1 ? pcm : pcm.map((x) => x * gain);
+  });
   const totalSeconds = audio.reduce((a, p) => a + p.length / SAMPLE_RATE, 0);
   console.log(
-    `${items.length} files, ${(totalSeconds / 60).toFixed(1)} min; mode ${mode}; extra args ${JSON.stringify(extraArgs)}`,
+    `${items.length} files, ${(totalSeconds / 60).toFixed(1)} min; mode ${mode}; extra args ${JSON.stringify(extraArgs)}; gain ${gainDb} dB; ${levelling ? 'levelled' : 'unlevelled'}`,
   );
 
   let baseline: WerResult[] | null = null;
@@ -277,7 +288,7 @@ async function main(): Promise<void> {
     const t0 = Date.now();
     let chunks = 0;
     ours = await mapLimit(items, workers, async (it, i) => {
-      const pcm = audio[i]!;
+      const pcm = levelling ? await levelledRecording(audio[i]!) : audio[i]!;
       const spans =
         mode === 'whole' ? [{ start: 0, end: pcm.length / SAMPLE_RATE }] : mergeSpans(await vad.detect(pcm));
       chunks += spans.length;

@@ -16,6 +16,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodeAudioToArray } from '../../src/service/media/decode';
+import { levelledRecording } from '../../src/service/speech/pipeline/levelled-blocks';
 import { resolveMediaTools } from '../../src/service/media/tools';
 import { ChunkMerger, splitAtQuietPoints } from '../../src/service/speech/pipeline/chunks';
 import { createPocketSphinxRecognizer } from '../../src/service/speech/recognition/pocketsphinx-recognizer';
@@ -71,7 +72,7 @@ async function main(): Promise<void> {
   const critical = new Map<string, { longer: number; whole: number; cuts: number }>();
   try {
     for (const file of readAsrSet(asrDir)) {
-      const pcm = await decodeAudioToArray(path.join(asrDir, file.file), tools);
+      const pcm = await levelledRecording(await decodeAudioToArray(path.join(asrDir, file.file), tools));
       const speech = await vad.detect(pcm);
       const merger = new ChunkMerger();
       const chunks = speech.flatMap((s) => merger.push(s)).concat(merger.finish());

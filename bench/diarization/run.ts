@@ -81,7 +81,7 @@ async function main() {
         : vad === 'energy'
           ? energySpans(pcm)
           : vad === 'service'
-            ? await sileroSpans(pcm, undefined, undefined, undefined, { scale: false })
+            ? await sileroSpans(pcm, undefined, undefined, undefined, { recognizer: true })
             : await sileroSpans(pcm, threshold, threshold === undefined ? undefined : Math.max(0.01, threshold - 0.15), minSilence);
     const started = performance.now();
     const { turns } = await diarizer.diarize(pcm, speech);

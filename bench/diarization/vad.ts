@@ -1,21 +1,23 @@
 import type { LabeledTurn } from '../../src/service/speech/scoring/der';
 import type { Span } from '../../src/service/speech/types';
 import { createSileroVad } from '../../src/service/speech/vad/silero';
+import { levelledRecording } from '../../src/service/speech/pipeline/levelled-blocks';
 import { DIARIZATION_VAD, diarizationSpeech } from '../../src/service/transcription/diarization-speech';
 
 /**
- * Speech spans from the service's own code. `scale: false` with no thresholds is the recognizer's VAD as
- * the pipeline runs it; otherwise it is the service's diarization path (`diarizationSpeech`: audio scaled
- * to a 0.95 peak, DIARIZATION_VAD), with `enter`/`leave`/`minSilence` overriding its settings for tuning.
+ * Speech spans from the service's own code. `recognizer: true` is the recognizer's VAD as the pipeline runs
+ * it (its own settings, on the recording levelled as the pipeline levels it); otherwise it is the service's diarization path
+ * (`diarizationSpeech`: audio scaled to a 0.95 peak, DIARIZATION_VAD), with `enter`/`leave`/`minSilence`
+ * overriding its settings for tuning.
  */
 export async function sileroSpans(
   pcm: Float32Array,
   enter?: number,
   leave?: number,
   minSilence?: number,
-  options: { scale?: boolean } = { scale: true },
+  options: { recognizer?: boolean } = {},
 ): Promise<Span[]> {
-  const recognizerVad = options.scale === false;
+  const recognizerVad = options.recognizer === true;
   const vad = createSileroVad(
     recognizerVad
       ? {}
@@ -27,7 +29,7 @@ export async function sileroSpans(
         },
   );
   try {
-    return recognizerVad ? await vad.detect(pcm) : await diarizationSpeech(pcm, vad, []);
+    return recognizerVad ? await vad.detect(await levelledRecording(pcm)) : await diarizationSpeech(pcm, vad, []);
   } finally {
     await vad.close();
   }

@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { decodeAudioToArray } from '../../src/service/media/decode';
+import { levelledRecording } from '../../src/service/speech/pipeline/levelled-blocks';
 import { resolveMediaTools } from '../../src/service/media/tools';
 import { ChunkMerger } from '../../src/service/speech/pipeline/chunks';
 import { resolvePocketSphinxModel } from '../../src/service/speech/recognition/pocketsphinx/model';
@@ -34,7 +35,7 @@ export interface ChunkOptions {
 
 /** A cache folder name for these options under `root`. */
 export function chunkFolder(root: string, options: ChunkOptions = {}): string {
-  return path.join(root, `takeline-asr-chunks-v2-pad${options.padSeconds ?? 'd'}-gap${options.mergeGapSeconds ?? 'd'}${options.wavs ? '-wav' : ''}`);
+  return path.join(root, `takeline-asr-chunks-v3-pad${options.padSeconds ?? 'd'}-gap${options.mergeGapSeconds ?? 'd'}${options.wavs ? '-wav' : ''}`);
 }
 
 /** Every file of the set with its chunks written to `dir`, or read back from `dir/items.json`. */
@@ -47,7 +48,8 @@ export async function prepareAsrChunks(asrDir: string, dir: string, options: Chu
   const items: ChunkedFile[] = [];
   try {
     for (const [i, f] of readAsrSet(asrDir).entries()) {
-      const pcm = await decodeAudioToArray(path.join(asrDir, f.file), tools);
+      // Levelled as the pipeline levels it, so the chunks are what its VAD and decoders get.
+      const pcm = await levelledRecording(await decodeAudioToArray(path.join(asrDir, f.file), tools));
       // Merged as the pipeline merges them (its 20 s cap included).
       const merger = new ChunkMerger(options.mergeGapSeconds === undefined ? {} : { mergeGapSeconds: options.mergeGapSeconds });
       const spans = (await vad.detect(pcm)).flatMap((s) => merger.push(s)).concat(merger.finish());

@@ -21,6 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodeAudioToArray } from '../../src/service/media/decode';
+import { levelledRecording } from '../../src/service/speech/pipeline/levelled-blocks';
 import { resolveMediaTools } from '../../src/service/media/tools';
 import { ChunkMerger, splitAtQuietPoints } from '../../src/service/speech/pipeline/chunks';
 import { RECOGNITION_ARGS } from '../../src/service/speech/recognition/pocketsphinx/decoder-args';
@@ -55,7 +56,7 @@ async function prepareChunks(): Promise<Chunk[]> {
   const index = path.join(cache, 'chunks.json');
   if (existsSync(index)) return JSON.parse(readFileSync(index, 'utf8')) as Chunk[];
   mkdirSync(path.join(cache, 'raw'), { recursive: true });
-  const pcm = await decodeAudioToArray(path.join(longDir, 'read_speech_concat.flac'), resolveMediaTools());
+  const pcm = await levelledRecording(await decodeAudioToArray(path.join(longDir, 'read_speech_concat.flac'), resolveMediaTools()));
   const vad = createSileroVad();
   const merger = new ChunkMerger();
   const spans = (await vad.detect(pcm)).flatMap((s) => merger.push(s)).concat(merger.finish());

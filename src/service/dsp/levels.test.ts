@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { dbToPower, frameLevels, frameRange, meanLevel, powerToDb, SILENT_DB } from './levels';
+import {
+  dbToPower,
+  frameLevels,
+  frameRange,
+  gainToPeak,
+  meanLevel,
+  peakAmplitude,
+  powerToDb,
+  scaledCopy,
+  SILENT_DB,
+} from './levels';
 
 describe('frameLevels', () => {
   it('reads a full-scale sine at −3 dBFS and digital silence at the floor', () => {
@@ -36,5 +46,17 @@ describe('level helpers', () => {
     const track = { hop: 0.01, frame: 0.025, db: new Float32Array(100) };
     expect(frameRange(track, 0.1, 0.2)).toEqual([10, 18]);
     expect(frameRange(track, 0.5, 0.51)).toEqual([50, 51]);
+  });
+});
+
+describe('level helpers', () => {
+  it('measures the peak, the gain to 0.95 and scales a copy', () => {
+    const pcm = Float32Array.from([0.1, -0.5, 0.25]);
+    expect(peakAmplitude(pcm)).toBe(0.5);
+    expect(gainToPeak(0.5)).toBeCloseTo(1.9, 12);
+    expect(gainToPeak(0)).toBe(1);
+    const scaled = scaledCopy(pcm, 2);
+    expect(Array.from(scaled)).toEqual(Array.from(Float32Array.from([0.2, -1, 0.5])));
+    expect(pcm[1]).toBe(-0.5);
   });
 });

@@ -63,3 +63,31 @@ export function meanLevel(levels: ArrayLike<number>): number {
   for (let i = 0; i < levels.length; i++) sum += dbToPower(levels[i]!);
   return powerToDb(sum / levels.length);
 }
+
+/**
+ * Peak that audio is scaled to before level-sensitive engines hear it (Silero VAD, PocketSphinx's front end):
+ * near full scale, with room for resampling overshoot.
+ */
+export const NORMALISED_PEAK = 0.95;
+
+/** The largest absolute sample value. */
+export function peakAmplitude(pcm: Float32Array): number {
+  let peak = 0;
+  for (let i = 0; i < pcm.length; i++) {
+    const a = Math.abs(pcm[i]!);
+    if (a > peak) peak = a;
+  }
+  return peak;
+}
+
+/** The gain that brings `peak` to `target`; 1 for digital silence (nothing to scale). */
+export function gainToPeak(peak: number, target = NORMALISED_PEAK): number {
+  return peak > 0 ? target / peak : 1;
+}
+
+/** A copy of `pcm` times `gain` (the caller's audio is often shared and is left alone). */
+export function scaledCopy(pcm: Float32Array, gain: number): Float32Array {
+  const out = new Float32Array(pcm.length);
+  for (let i = 0; i < pcm.length; i++) out[i] = pcm[i]! * gain;
+  return out;
+}

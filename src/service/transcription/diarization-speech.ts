@@ -1,6 +1,7 @@
 import type { Span } from '../speech/types';
 import { SAMPLE_RATE } from '../speech/types';
 import type { StreamingVoiceActivityDetector } from '../speech/vad/silero';
+import { gainToPeak, peakAmplitude, scaledCopy } from '../dsp/levels';
 
 /**
  * Voice-activity settings for diarization. Thresholds are Silero's own recommendation (enter 0.5, leave
@@ -19,10 +20,8 @@ export const DIARIZATION_VAD = {
   speechPadSeconds: 0.03,
 };
 
-const TARGET_PEAK = 0.95;
-
 /**
- * Speech spans for the diarizer: the recording scaled to a 0.95 peak, fed to a detector with
+ * Speech spans for the diarizer: the recording scaled to a 0.95 peak (NORMALISED_PEAK), fed to a detector with
  * DIARIZATION_VAD in one-second blocks (no full-length copy). Falls back to `speech` when it finds none.
  */
 export async function diarizationSpeech(
@@ -31,17 +30,14 @@ export async function diarizationSpeech(
   speech: Span[],
   signal?: AbortSignal,
 ): Promise<Span[]> {
-  let peak = 0;
-  for (let i = 0; i < pcm.length; i++) peak = Math.max(peak, Math.abs(pcm[i]!));
+  const peak = peakAmplitude(pcm);
   if (peak === 0) return speech;
-  const gain = TARGET_PEAK / peak;
+  const gain = gainToPeak(peak);
   const stream = vad.stream();
   const spans: Span[] = [];
   for (let start = 0; start < pcm.length; start += SAMPLE_RATE) {
     signal?.throwIfAborted();
-    const block = pcm.slice(start, Math.min(pcm.length, start + SAMPLE_RATE));
-    for (let i = 0; i < block.length; i++) block[i]! *= gain;
-    spans.push(...(await stream.push(block)));
+    spans.push(...(await stream.push(scaledCopy(pcm.subarray(start, Math.min(pcm.length, start + SAMPLE_RATE)), gain))));
   }
   spans.push(...(await stream.finish()));
   return spans.length ? spans : speech;

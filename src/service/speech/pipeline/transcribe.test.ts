@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeAudioToArray } from '../../media/decode';
 import { resolveMediaTools } from '../../media/tools';
 import type { Diarizer, RecognizedSegment, Recognizer, Span, VoiceActivityDetector } from '../types';
 import { SAMPLE_RATE } from '../types';
@@ -351,6 +352,37 @@ describe('transcribeFile with the real Silero VAD', () => {
       for (const t of [0.5, 1, 2, 2.6, 4.2, 5, 5.8]) expect(covered(t)).toBe(true);
       expect(recognizer.calls.some((c) => c.end > 6.1 && c.start < 7.9)).toBe(false);
     },
+  );
+});
+
+const meetingFile = join(shared, 'audio/diarization/trn08.flac');
+
+describe('transcribeBlocks at any recording level', () => {
+  it.skipIf(!existsSync(meetingFile))(
+    'hands the recognizer the same chunks for a meeting excerpt 30 dB down, which the VAD alone mostly misses',
+    async () => {
+      const whole = await decodeAudioToArray(meetingFile, tools);
+      // 2^-5 (−30.1 dB) scales every float exactly, so the levelled VAD hears bit-identical audio.
+      const quiet = whole.map((x) => x / 32);
+      async function* blocks(audio: Float32Array) {
+        for (let i = 0; i < audio.length; i += SAMPLE_RATE) yield audio.slice(i, i + SAMPLE_RATE);
+      }
+      const vad = new SileroVad();
+      try {
+        const speechSeconds = (spans: Span[]) => spans.reduce((s, x) => s + x.end - x.start, 0);
+        const loudSpeech = speechSeconds(await vad.detect(whole));
+        expect(speechSeconds(await vad.detect(quiet))).toBeLessThan(0.5 * loudSpeech);
+        const loud = new FakeRecognizer();
+        const soft = new FakeRecognizer();
+        await transcribeBlocks(blocks(whole), { tools, vad, recognizer: loud });
+        await transcribeBlocks(blocks(quiet), { tools, vad, recognizer: soft });
+        expect(loud.calls.length).toBeGreaterThan(0);
+        expect(soft.calls).toEqual(loud.calls);
+      } finally {
+        await vad.close();
+      }
+    },
+    60_000,
   );
 });
 

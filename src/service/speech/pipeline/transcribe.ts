@@ -15,6 +15,7 @@ import {
 import { ChunkMerger, splitAtQuietPoints, type ChunkOptions } from './chunks';
 import { RetainedPcm, WindowedPcm, type PcmStore } from './pcmStore';
 import { assignSpeakers } from './speakers';
+import { levelledBlocks } from './levelled-blocks';
 import { openVadStream } from './vadStream';
 import { SentenceWriter } from '../text/readable';
 import { writtenForms } from '../text/casing';
@@ -22,7 +23,7 @@ import { pitchTrack, wordEndFalls, type PitchTrack } from '../text/pitch-cues';
 import type { VadSnapshot, VoiceActivityStream } from '../vad/silero';
 
 /**
- * decode (ffmpeg, streamed) → VAD (streamed) → chunks → recognizer (in parallel, results in order)
+ * decode (ffmpeg, streamed) → levelled to one peak (levelled-blocks.ts) → VAD (streamed) → chunks → recognizer (in parallel, results in order)
  * → written text (sentence case and punctuation from pauses and pitch, speech/text; skipped for engines that
  * write text themselves) → diarization → speakers on words and segments → Transcript.
  *
@@ -228,7 +229,8 @@ export async function transcribeBlocks(
 
   try {
     let received = 0;
-    for await (const block of blocks) {
+    // Everything downstream hears the recording at one peak, whatever level it was recorded at.
+    for await (const block of levelledBlocks(blocks)) {
       if (signal.aborted) break;
       store.append(block);
       // Audio the kept plan covers: its chunks are handed on once their audio is in; the VAD already saw it.
