@@ -5,7 +5,7 @@
  *   nice -n 10 node --import tsx bench/pipeline/run.ts [--file <audio>] [--refs <segments.tsv>]
  *       [--excerpt 300 [--start 0]] [--baseline] [--rounds 1] [--args "-ds 2"]
  *       [--no-diarize] [--no-recognition] [--concurrency 2] [--max-chunk 20] [--merge-gap 0.6] [--json]
- *       [--no-adapt] [--adapt-min-seconds 30] [--no-variants]
+ *       [--no-adapt] [--adapt-min-seconds 30] [--no-variants] [--no-levelling]
  *
  * Defaults: ../shared/audio/long/read_speech_concat.flac (13.8 min) and its segments.tsv; Silero VAD,
  * PocketSphinx pool (one decoder per core) with the service's adaptation within the recording (a voice's later
@@ -69,6 +69,8 @@ const adaptInRequest = !process.argv.includes('--no-adapt');
 const adaptMinSeconds = Number(flag('--adapt-min-seconds') ?? 30);
 // The function words' devoiced pronunciations, on as in the service; --no-variants: the model's dictionary.
 const pronunciationVariants = !process.argv.includes('--no-variants');
+// The recording levelled to one peak before the VAD and the decoders, as in the service; --no-levelling: as recorded.
+const levelling = !process.argv.includes('--no-levelling');
 const concurrency = Number(flag('--concurrency') ?? os.availableParallelism());
 const maxChunk = Number(flag('--max-chunk') ?? 20);
 const mergeGap = Number(flag('--merge-gap') ?? 0.6);
@@ -187,6 +189,7 @@ async function runPipeline(
     },
     {
       chunks: { maxChunkSeconds: maxChunk, mergeGapSeconds: mergeGap },
+      levelling,
       onProgress: (_fraction, stage) => {
         stageAt[stage] ??= (performance.now() - t0) / 1000;
       },
@@ -279,6 +282,8 @@ async function bench(tmp: string): Promise<void> {
   const report: Record<string, unknown> = {
     recognizer: recognizer.id,
     decoder_args: extraArgs,
+    levelling,
+    pronunciation_variants: pronunciationVariants,
     file: path.relative(repoRoot, sourceFile),
     excerpt: file === sourceFile ? null : `${offset.toFixed(1)} s + ${refs ? (refs.at(-1)!.end - offset).toFixed(1) : excerpt} s`,
     cores: os.availableParallelism(),

@@ -49,7 +49,7 @@ describe('level helpers', () => {
   });
 });
 
-describe('level helpers', () => {
+describe('peak levelling helpers', () => {
   it('measures the peak, the gain to 0.95 and scales a copy', () => {
     const pcm = Float32Array.from([0.1, -0.5, 0.25]);
     expect(peakAmplitude(pcm)).toBe(0.5);

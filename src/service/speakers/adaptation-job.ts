@@ -4,6 +4,7 @@ import type { SessionStore } from '../storage/session-store';
 import type { ProjectStore } from '../storage/project-store';
 import type { MediaTools } from '../media/tools';
 import { decodeAudioToArray } from '../media/decode';
+import { levelledRecording } from '../speech/pipeline/levelled-blocks';
 import type { JobContext, JobRunner } from '../jobs/job-runner';
 import { float32ToInt16Le } from '../speech/recognition/pocketsphinx/pcm';
 import type { SpeakerChunk } from '../speech/recognition/pocketsphinx/adaptation';
@@ -66,7 +67,8 @@ export function registerSpeakerAdaptationJob(deps: SpeakerAdaptationDeps, runner
       .all(sessionId) as Array<{ label: string; speaker_id: string }>;
     deps.adaptation.sweep(projectId, new Set(deps.projects.speakers(projectId).map((s) => s.id)));
     if (mapped.length === 0) return;
-    const pcm = await decodeAudioToArray(deps.layout.original(sessionId, stored), deps.tools, { signal });
+    // Levelled as transcription levels it: the statistics must come from the audio the decoders hear.
+    const pcm = await levelledRecording(await decodeAudioToArray(deps.layout.original(sessionId, stored), deps.tools, { signal }));
     const dictionary = deps.adaptation.words();
     for (const { label, speaker_id } of mapped) {
       signal.throwIfAborted();

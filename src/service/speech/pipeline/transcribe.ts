@@ -82,6 +82,8 @@ export interface TranscribeOptions {
   minSpeakers?: number;
   maxSpeakers?: number;
   signal?: AbortSignal;
+  /** Level the recording to one peak before anything hears it (levelled-blocks.ts). Default true; false for benchmarks. */
+  levelling?: boolean;
   /** Overall progress 0..1; recognition runs to 0.9 (0.97 without a diarizer), then diarization. */
   onProgress?: (fraction: number, stage: TranscribeStage) => void;
   /**
@@ -230,7 +232,7 @@ export async function transcribeBlocks(
   try {
     let received = 0;
     // Everything downstream hears the recording at one peak, whatever level it was recorded at.
-    for await (const block of levelledBlocks(blocks)) {
+    for await (const block of options.levelling === false ? blocks : levelledBlocks(blocks)) {
       if (signal.aborted) break;
       store.append(block);
       // Audio the kept plan covers: its chunks are handed on once their audio is in; the VAD already saw it.
