@@ -12,9 +12,15 @@
  * energy VAD, and `--vad oracle` the reference speech, to show diarization errors alone.
  *
  *   nice -n 10 node --import tsx bench/diarization/run.ts [--vad silero|service|energy|oracle] [--vad-threshold 0.5] [--vad-min-silence 0.1] [--set key=value ...]
+ *       [--gain-db -20] [--no-levelling]
+ *
+ * `--gain-db` scales every file first (a float WAV, so nothing is lost to quantisation), to show what a quieter
+ * recording of the same meeting gets; `--no-levelling` runs the service path on the audio as recorded instead of
+ * levelled to one peak (src/service/speech/pipeline/levelled-blocks.ts).
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { availableParallelism, loadavg } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os, { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';
 import {
   diarizationError,
@@ -49,24 +55,37 @@ function parseArgs(argv: string[]) {
     else if (argv[i] === '--vad-min-silence') minSilence = Number(argv[++i]);
   }
   const servicePath = !argv.includes('--no-service-path');
-  return { vad, threshold, minSilence, servicePath, settings: diarizerSettingsFromArgs(argv) };
+  const gainIndex = argv.indexOf('--gain-db');
+  const gainDb = gainIndex >= 0 ? Number(argv[gainIndex + 1]) : 0;
+  const levelling = !argv.includes('--no-levelling');
+  return { vad, threshold, minSilence, servicePath, gainDb, levelling, settings: diarizerSettingsFromArgs(argv) };
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`.padStart(7);
 const sec = (x: number) => x.toFixed(2).padStart(6);
 
 async function main() {
-  const { vad, threshold, minSilence, servicePath, settings } = parseArgs(process.argv.slice(2));
+  const { vad, threshold, minSilence, servicePath, gainDb, levelling, settings } = parseArgs(process.argv.slice(2));
+  const dir = path.join(sharedDir, 'audio/diarization');
+  const scaledDir = gainDb !== 0 ? mkdtempSync(path.join(os.tmpdir(), 'takeline-der-gain-')) : null;
+  /** The file as the run hears it: the shared file, or a copy `gainDb` louder or quieter. */
+  const audioFile = (file: string) => {
+    const original = path.join(dir, `${file}.flac`);
+    if (!scaledDir) return original;
+    const scaled = path.join(scaledDir, `${file}.wav`);
+    execFileSync(resolveMediaTools().ffmpeg, ['-v', 'error', '-y', '-i', original, '-af', `volume=${gainDb}dB`, '-c:a', 'pcm_f32le', scaled]);
+    return scaled;
+  };
   const half = halves(FILES);
   // The service's transcription path, as local-engine.ts composes it.
   const service = servicePath
     ? { vad: createSileroVad(), recognizer: createPocketSphinxRecognizer(), diarizer: createServiceDiarizer(), tools: resolveMediaTools() }
     : null;
-  const dir = path.join(sharedDir, 'audio/diarization');
   const diarizer = new SpectralDiarizer(settings);
   console.log(
     `VAD: ${vad}${vad === 'silero' ? ` (the service's diarization VAD${threshold !== undefined ? `, enter ${threshold}` : ''}${minSilence !== undefined ? `, min silence ${minSilence} s` : ''})` : ''}; settings: ${JSON.stringify(diarizer.settings)}`,
   );
+  console.log(`audio: ${gainDb} dB; service path ${levelling ? 'levelled to one peak' : 'on the audio as recorded'}`);
   console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} on ${availableParallelism()} cores`);
   console.log('file     half   ref(s)  missed  falseAl  confus     DER  ref spk  hyp spk   time |  diarized_json DER  words-only  spk   time');
   const results: { file: string; r: DerResult; json: DerResult | null; words: DerResult | null }[] = [];
@@ -74,7 +93,8 @@ async function main() {
     const reference = parseRttm(readFileSync(path.join(dir, `${file}.rttm`), 'utf8'));
     const uemPath = path.join(dir, `${file}.uem`);
     const uem = existsSync(uemPath) ? parseUem(readFileSync(uemPath, 'utf8')) : undefined;
-    const pcm = await decodeAudio(path.join(dir, `${file}.flac`));
+    const heard = audioFile(file);
+    const pcm = await decodeAudio(heard);
     const speech =
       vad === 'oracle'
         ? oracleSpans(reference)
@@ -94,9 +114,9 @@ async function main() {
       const t1 = performance.now();
       let serviceTurns: SpeakerTurn[] = [];
       const transcript = await transcribeFile(
-        path.join(dir, `${file}.flac`),
+        heard,
         { tools: service.tools, vad: service.vad, recognizer: service.recognizer, diarizer: service.diarizer.diarizer },
-        { onDiarization: (result) => (serviceTurns = result.turns) },
+        { levelling, onDiarization: (result) => (serviceTurns = result.turns) },
       );
       // As the endpoint builds them: segments span their speaker's turns (openai-formats.ts).
       const segments = diarizedSegments(transcript, serviceTurns);
@@ -129,6 +149,7 @@ async function main() {
   show('trn all', results.filter((x) => x.file.startsWith('trn')));
   show('all', results);
   console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  if (scaledDir) rmSync(scaledDir, { recursive: true, force: true });
 }
 
 await main();
