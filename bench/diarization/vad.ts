@@ -1,7 +1,7 @@
 import type { LabeledTurn } from '../../src/service/speech/scoring/der';
 import type { Span } from '../../src/service/speech/types';
 import { createSileroVad } from '../../src/service/speech/vad/silero';
-import { levelledRecording } from '../../src/service/speech/pipeline/levelled-blocks';
+import { levelledSpeech } from '../../src/service/speech/pipeline/levelled-blocks';
 import { DIARIZATION_VAD, diarizationSpeech } from '../../src/service/transcription/diarization-speech';
 
 /**
@@ -29,7 +29,7 @@ export async function sileroSpans(
         },
   );
   try {
-    return recognizerVad ? await vad.detect(await levelledRecording(pcm)) : await diarizationSpeech(pcm, vad, []);
+    return recognizerVad ? await levelledSpeech(vad, pcm) : await diarizationSpeech(pcm, vad, []);
   } finally {
     await vad.close();
   }

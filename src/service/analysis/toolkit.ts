@@ -2,7 +2,7 @@ import { decodeAudioToArray } from '../media/decode';
 import { ModelFileError } from '../models/model-files';
 import { SAMPLE_RATE } from '../speech/types';
 import { createSileroVad } from '../speech/vad/silero';
-import { levelledRecording } from '../speech/pipeline/levelled-blocks';
+import { levelledSpeech } from '../speech/pipeline/levelled-blocks';
 import { measureProsody } from '../speech/prosody/measure';
 import { createYamnet } from '../speech/events/yamnet';
 import { detectAudienceEvents } from '../speech/events/audience';
@@ -66,7 +66,7 @@ export function createToolkit(request: AnalysisRequest): AnalysisToolkit & { clo
     warnings,
     decode: (signal) => decodeAudioToArray(request.file, request.tools, { signal }),
     // Levelled as transcription levels it, so a quiet recording's speech is still found.
-    detectSpeech: async (pcm) => vad.detect(await levelledRecording(pcm)),
+    detectSpeech: (pcm) => levelledSpeech(vad, pcm),
     async tag(pcm, signal) {
       if (taggerFailed) return null;
       try {

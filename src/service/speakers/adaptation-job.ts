@@ -67,8 +67,10 @@ export function registerSpeakerAdaptationJob(deps: SpeakerAdaptationDeps, runner
       .all(sessionId) as Array<{ label: string; speaker_id: string }>;
     deps.adaptation.sweep(projectId, new Set(deps.projects.speakers(projectId).map((s) => s.id)));
     if (mapped.length === 0) return;
-    // Levelled as transcription levels it: the statistics must come from the audio the decoders hear.
-    const pcm = await levelledRecording(await decodeAudioToArray(deps.layout.original(sessionId, stored), deps.tools, { signal }));
+    // Levelled as transcription levels it (in place: no second copy of the recording): the statistics must come
+    // from the audio the decoders hear.
+    const decoded = await decodeAudioToArray(deps.layout.original(sessionId, stored), deps.tools, { signal });
+    const pcm = await levelledRecording(decoded, decoded);
     const dictionary = deps.adaptation.words();
     for (const { label, speaker_id } of mapped) {
       signal.throwIfAborted();

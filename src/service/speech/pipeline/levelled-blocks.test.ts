@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { peakAmplitude } from '../../dsp/levels';
 import { SAMPLE_RATE } from '../types';
-import { levelledBlocks } from './levelled-blocks';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { decodeAudioToArray } from '../../media/decode';
+import { resolveMediaTools } from '../../media/tools';
+import { SileroVad } from '../vad/silero';
+import { levelledBlocks, levelledRecording, levelledSpeech } from './levelled-blocks';
 
 const block = (seconds: number, amplitude: number) => {
   const pcm = new Float32Array(Math.round(seconds * SAMPLE_RATE));
@@ -49,4 +54,35 @@ describe('levelledBlocks', () => {
     const out = await collect(levelledBlocks(from([new Float32Array(10)])));
     expect(Array.from(out[0]!)).toEqual(new Array(10).fill(0));
   });
+});
+
+describe('levelledRecording and levelledSpeech', () => {
+  it('levels a whole recording into a new array or in place, alike, past the look-ahead', async () => {
+    const pcm = new Float32Array(40 * SAMPLE_RATE);
+    for (let i = 0; i < pcm.length; i++) pcm[i] = (i < 35 * SAMPLE_RATE ? 0.01 : 0.1) * Math.sin(i / 5);
+    const copy = await levelledRecording(pcm);
+    expect(peakAmplitude(pcm.subarray(0, SAMPLE_RATE))).toBeCloseTo(0.01, 4);
+    const inPlace = pcm.slice();
+    expect(await levelledRecording(inPlace, inPlace)).toBe(inPlace);
+    expect(inPlace).toEqual(copy);
+    expect(peakAmplitude(copy.subarray(0, 30 * SAMPLE_RATE))).toBeCloseTo(0.95, 4);
+    expect(peakAmplitude(copy.subarray(36 * SAMPLE_RATE))).toBeCloseTo(0.95, 4);
+  });
+
+  const shared = process.env.TAKELINE_SHARED_DIR ?? resolve(__dirname, '../../../../../shared');
+  const meeting = join(shared, 'audio/diarization/trn08.flac');
+  it.skipIf(!existsSync(meeting))(
+    'finds, a second at a time, the spans the VAD finds on the levelled recording',
+    async () => {
+      const quiet = (await decodeAudioToArray(meeting, resolveMediaTools())).map((x) => x / 32);
+      const vad = new SileroVad();
+      try {
+        const spans = await levelledSpeech(vad, quiet);
+        expect(spans.length).toBeGreaterThan(0);
+        expect(spans).toEqual(await vad.detect(await levelledRecording(quiet)));
+      } finally {
+        await vad.close();
+      }
+    },
+  );
 });

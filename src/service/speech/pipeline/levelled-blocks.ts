@@ -1,5 +1,6 @@
 import { gainToPeak, peakAmplitude, scaledCopy } from '../../dsp/levels';
-import { SAMPLE_RATE } from '../types';
+import { SAMPLE_RATE, type Span } from '../types';
+import type { StreamingVoiceActivityDetector } from '../vad/silero';
 
 /** Audio held back at the start so that the first gain comes from this much of the recording (or all of it). */
 export const LEVEL_LOOKAHEAD_SECONDS = 30;
@@ -42,16 +43,37 @@ export async function* levelledBlocks(
   }
 }
 
-/** A whole recording levelled as the pipeline levels it (in its one-second blocks), for callers holding it all. */
-export async function levelledRecording(pcm: Float32Array): Promise<Float32Array> {
-  async function* seconds() {
-    for (let i = 0; i < pcm.length; i += SAMPLE_RATE) yield pcm.subarray(i, Math.min(pcm.length, i + SAMPLE_RATE));
-  }
-  const out = new Float32Array(pcm.length);
+/** A whole recording in the pipeline's one-second blocks (views, no copies). */
+async function* seconds(pcm: Float32Array): AsyncGenerator<Float32Array> {
+  for (let i = 0; i < pcm.length; i += SAMPLE_RATE)
+    yield pcm.subarray(i, Math.min(pcm.length, i + SAMPLE_RATE));
+}
+
+/**
+ * A whole recording levelled as the pipeline levels it, written into `out` (by default a new array; the
+ * recording itself when the caller owns it and needs no second full-length copy: each second is read before
+ * it is written).
+ */
+export async function levelledRecording(
+  pcm: Float32Array,
+  out: Float32Array = new Float32Array(pcm.length),
+): Promise<Float32Array> {
   let at = 0;
-  for await (const block of levelledBlocks(seconds())) {
+  for await (const block of levelledBlocks(seconds(pcm))) {
     out.set(block, at);
     at += block.length;
   }
   return out;
+}
+
+/** A whole recording's speech spans as the pipeline's VAD hears them: levelled and fed a second at a time, no full-length copy. */
+export async function levelledSpeech(
+  vad: StreamingVoiceActivityDetector,
+  pcm: Float32Array,
+): Promise<Span[]> {
+  const stream = vad.stream();
+  const spans: Span[] = [];
+  for await (const block of levelledBlocks(seconds(pcm))) spans.push(...(await stream.push(block)));
+  spans.push(...(await stream.finish()));
+  return spans;
 }
