@@ -5,7 +5,8 @@
  *
  *   nice -n 10 node --import tsx bench/asr/run.ts [--half tune|test] [--set amateur,cmu] [--every 3] [--no-baseline]
  *       [--mode vad|whole|pipeline [--timeline]] [--args "-lw 8 -wip 0.2"] [--merge-gap 0.6] [--max-chunk 20] [--workers 2] [--verbose]
- *       [--no-variants] [--gain-db -30] [--no-levelling]
+ *       [--no-variants] [--gain-db -30] [--no-levelling] [--noise ambience-pub.flac --snr 10] [--room ir_classroom_mono.flac]
+ *       [--denoise auto|auto:25|on|off]
  *
  * Every file belongs to the tuning or the test half (bench/lib/halves.ts); figures are printed per source
  * and half, side by side with the untuned program. --half keeps one half (tuning runs: `--half tune`);
@@ -14,7 +15,9 @@
  * function words' devoiced pronunciations (the model's own dictionary). --gain-db scales every file's audio
  * (the program's WAVs too) to show how both cope with quieter or louder recordings, and --no-levelling gives our
  * VAD and decoders the audio at its own level instead of levelled as the pipeline levels it (vad and whole modes;
- * the program always gets the file as it is).
+ * the program always gets the file as it is). --room and --noise/--snr put every file in a measured room and/or
+ * under recorded background noise (bench/lib/degrade.ts; the program gets the same audio), to see whether the
+ * gain over the program holds on recordings unlike the public ones (vad and whole modes).
  *
  * --mode pipeline runs each file through the whole transcription pipeline, as `POST /v1/audio/transcriptions`
  * does (transcribeFile: ffmpeg decode of the original file → Silero VAD → the decoder pool → the service's
@@ -48,6 +51,9 @@ import { mapLimit } from '../lib/map-limit';
 import { halves, type Half } from '../lib/halves';
 import { formatStages, StageTimeline, summarize, type StageSummary } from '../lib/stage-timeline';
 import { parseDecoderFlags } from '../lib/decoder-flags';
+import { degraded, describeDegradation, type Degradation } from '../lib/degrade';
+import { createRnnoiseDenoiser } from '../../src/service/speech/enhancement/rnnoise';
+import { denoisedIfNoisy, speechWithin } from '../../src/service/speech/enhancement/noisy-speech';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const sharedDir = process.env.TAKELINE_SHARED_DIR || path.resolve(repoRoot, '../shared');
@@ -72,7 +78,21 @@ const workers = Number(flag('--workers') ?? 2);
 const extraArgs = parseDecoderFlags(flag('--args'));
 const gainDb = Number(flag('--gain-db') ?? 0);
 const levelling = !process.argv.includes('--no-levelling');
-if ((gainDb !== 0 || !levelling) && mode === 'pipeline') throw new Error('--gain-db and --no-levelling are for the vad and whole modes');
+// auto: as the pipeline, chunks whose speech is under 25 dB SNR are denoised (auto:N under N dB); on: every chunk;
+// off: none (vad and whole modes).
+const denoiseFlag = flag('--denoise') ?? 'auto';
+const denoise = denoiseFlag.startsWith('auto') ? 'auto' : (denoiseFlag as 'on' | 'off');
+const denoiseBelowDb = denoiseFlag.startsWith('auto:') ? Number(denoiseFlag.slice(5)) : undefined;
+if (!['auto', 'on', 'off'].includes(denoise) || Number.isNaN(denoiseBelowDb)) throw new Error('--denoise is auto, auto:<dB>, on or off');
+const degradation: Degradation = {
+  noise: flag('--noise'),
+  snrDb: flag('--snr') === undefined ? undefined : Number(flag('--snr')),
+  room: flag('--room'),
+};
+const degrading = degradation.noise !== undefined || degradation.room !== undefined;
+if ((gainDb !== 0 || !levelling || degrading) && mode === 'pipeline') {
+  throw new Error('--gain-db, --no-levelling, --noise and --room are for the vad and whole modes');
+}
 
 interface Item {
   file: string;
@@ -256,13 +276,14 @@ async function sideBySide(
 async function main(): Promise<void> {
   const items = loadItems();
   const gain = 10 ** (gainDb / 20);
-  const audio = await mapLimit(items, 2, async (it) => {
-    const pcm = await decodeAudioToArray(path.join(asrDir, it.file), resolveMediaTools());
+  const audio = await mapLimit(items, 2, async (it, i) => {
+    let pcm = await decodeAudioToArray(path.join(asrDir, it.file), resolveMediaTools());
+    if (degrading) pcm = await degraded(pcm, degradation, i);
     return gain === 1 ? pcm : pcm.map((x) => x * gain);
   });
   const totalSeconds = audio.reduce((a, p) => a + p.length / SAMPLE_RATE, 0);
   console.log(
-    `${items.length} files, ${(totalSeconds / 60).toFixed(1)} min; mode ${mode}; extra args ${JSON.stringify(extraArgs)}; gain ${gainDb} dB; ${levelling ? 'levelled' : 'unlevelled'}`,
+    `${items.length} files, ${(totalSeconds / 60).toFixed(1)} min; mode ${mode}; extra args ${JSON.stringify(extraArgs)}; gain ${gainDb} dB; ${levelling ? 'levelled' : 'unlevelled'}; ${describeDegradation(degradation)}`,
   );
 
   let baseline: WerResult[] | null = null;
@@ -285,18 +306,34 @@ async function main(): Promise<void> {
     }
     const vad = createSileroVad();
     const recognizer = createPocketSphinxRecognizer({ decoderArgs: extraArgs, workers, pronunciationVariants });
+    const denoiser = createRnnoiseDenoiser();
+    const snrs: number[] = [];
+    let denoised = 0;
+    // As the pipeline does (speech/enhancement): a chunk whose speech is under 25 dB SNR is denoised first.
+    const enhance = async (chunk: Float32Array, span: Span, speech: Span[]): Promise<Float32Array> => {
+      if (denoise === 'off') return chunk;
+      if (denoise === 'on') {
+        denoised++;
+        return denoiser.denoise(chunk);
+      }
+      const heard = await denoisedIfNoisy(denoiser, chunk, speechWithin(speech, span), denoiseBelowDb);
+      if (heard.snrDb !== null) snrs.push(heard.snrDb);
+      if (heard.denoised) denoised++;
+      return heard.pcm;
+    };
     const t0 = Date.now();
     let chunks = 0;
     ours = await mapLimit(items, workers, async (it, i) => {
       const pcm = levelling ? await levelledRecording(audio[i]!) : audio[i]!;
-      const spans =
-        mode === 'whole' ? [{ start: 0, end: pcm.length / SAMPLE_RATE }] : mergeSpans(await vad.detect(pcm));
+      const speech = await vad.detect(pcm);
+      const spans = mode === 'whole' ? [{ start: 0, end: pcm.length / SAMPLE_RATE }] : mergeSpans(speech);
       chunks += spans.length;
       const texts = await Promise.all(
         spans.map(async (s) => {
           const a = Math.max(0, Math.round(s.start * SAMPLE_RATE));
           const b = Math.min(pcm.length, Math.round(s.end * SAMPLE_RATE));
-          const segments = await recognizer.recognize(pcm.subarray(a, b), { offset: s.start });
+          const chunk = await enhance(pcm.subarray(a, b), s, speech);
+          const segments = await recognizer.recognize(chunk, { offset: s.start });
           return segments.map((seg) => seg.text).join(' ');
         }),
       );
@@ -310,6 +347,11 @@ async function main(): Promise<void> {
     await vad.close();
     console.log(
       `ours: ${elapsed.toFixed(1)} s wall (${(elapsed / totalSeconds).toFixed(3)} × real time, ${workers} workers), ${chunks} chunks`,
+    );
+    snrs.sort((x, y) => x - y);
+    const q = (p: number) => (snrs.length ? snrs[Math.min(snrs.length - 1, Math.floor(p * snrs.length))]!.toFixed(1) : '-');
+    console.log(
+      `denoise ${denoiseFlag}: ${denoised} of ${chunks} chunks denoised; chunk SNR dB min ${q(0)}, 10% ${q(0.1)}, median ${q(0.5)}, 90% ${q(0.9)}`,
     );
   }
 

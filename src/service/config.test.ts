@@ -26,6 +26,12 @@ describe('loadConfig: speaker adaptation', () => {
     );
   });
 
+  it('denoises noisy chunks for PocketSphinx unless TAKELINE_DENOISE is off', () => {
+    expect(loadConfig({ HOME: '/tmp' }).denoise).toBe(true);
+    expect(loadConfig({ HOME: '/tmp', TAKELINE_DENOISE: 'off' }).denoise).toBe(false);
+    expect(() => loadConfig({ HOME: '/tmp', TAKELINE_DENOISE: 'loud' })).toThrow(/TAKELINE_DENOISE/);
+  });
+
   it('refuses a switch it cannot read, naming the variable', () => {
     expect(() => loadConfig({ HOME: '/tmp', TAKELINE_ADAPTATION_WITHIN_RECORDING: 'maybe' })).toThrow(
       ConfigError,

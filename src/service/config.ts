@@ -18,6 +18,8 @@ export interface ServiceConfig {
   speakerAdaptation: AdaptationSettings;
   /** PocketSphinx decodes with the function words' devoiced pronunciations (TAKELINE_PRONUNCIATION_VARIANTS). */
   pronunciationVariants: boolean;
+  /** PocketSphinx hears noisy chunks (speech under 25 dB SNR) denoised by RNNoise (TAKELINE_DENOISE). */
+  denoise: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -72,6 +74,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
       ),
     },
     pronunciationVariants: parseSwitch('TAKELINE_PRONUNCIATION_VARIANTS', env.TAKELINE_PRONUNCIATION_VARIANTS, true),
+    denoise: parseSwitch('TAKELINE_DENOISE', env.TAKELINE_DENOISE, true),
   };
 }
 

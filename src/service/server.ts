@@ -150,6 +150,7 @@ async function open(
       scratchDir: layout.scratch,
       adaptation: config.speakerAdaptation.enabled,
       pronunciationVariants: config.pronunciationVariants,
+      denoise: config.denoise,
       withinRecording: {
         estimator: (workDir) => adaptation.recordingEstimator(workDir),
         words: () => adaptation.words(),

@@ -357,6 +357,11 @@ describe('transcribeFile with the real Silero VAD', () => {
 
 const meetingFile = join(shared, 'audio/diarization/trn08.flac');
 
+/** A recording fed to the pipeline a second at a time, as the decoder streams it. */
+async function* secondBlocks(audio: Float32Array) {
+  for (let i = 0; i < audio.length; i += SAMPLE_RATE) yield audio.slice(i, i + SAMPLE_RATE);
+}
+
 describe('transcribeBlocks at any recording level', () => {
   it.skipIf(!existsSync(meetingFile))(
     'hands the recognizer the same chunks for a meeting excerpt 30 dB down, which the VAD alone mostly misses',
@@ -364,9 +369,6 @@ describe('transcribeBlocks at any recording level', () => {
       const whole = await decodeAudioToArray(meetingFile, tools);
       // 2^-5 (−30.1 dB) scales every float exactly, so the levelled VAD hears bit-identical audio.
       const quiet = whole.map((x) => x / 32);
-      async function* blocks(audio: Float32Array) {
-        for (let i = 0; i < audio.length; i += SAMPLE_RATE) yield audio.slice(i, i + SAMPLE_RATE);
-      }
       const vad = new SileroVad();
       try {
         const speechSeconds = (spans: Span[]) => spans.reduce((s, x) => s + x.end - x.start, 0);
@@ -374,8 +376,8 @@ describe('transcribeBlocks at any recording level', () => {
         expect(speechSeconds(await vad.detect(quiet))).toBeLessThan(0.5 * loudSpeech);
         const loud = new FakeRecognizer();
         const soft = new FakeRecognizer();
-        await transcribeBlocks(blocks(whole), { tools, vad, recognizer: loud });
-        await transcribeBlocks(blocks(quiet), { tools, vad, recognizer: soft });
+        await transcribeBlocks(secondBlocks(whole), { tools, vad, recognizer: loud });
+        await transcribeBlocks(secondBlocks(quiet), { tools, vad, recognizer: soft });
         expect(loud.calls.length).toBeGreaterThan(0);
         expect(soft.calls).toEqual(loud.calls);
       } finally {
@@ -449,4 +451,63 @@ describe('a resumed run with a kept chunk plan', () => {
     expect(planned).toEqual(plain);
     expect(recognizer.calls.some((c) => c.start === 0 && c.end === 0.5)).toBe(false);
   });
+});
+
+const readingFile = join(shared, 'audio/asr/ljspeech_LJ001-0001.flac');
+
+describe('transcribeBlocks on noisy speech', () => {
+  it.skipIf(!existsSync(readingFile))(
+    'hands the recognizer noisy chunks denoised and clean ones as they are; the diarizer hears the recording',
+    async () => {
+      const clean = await decodeAudioToArray(readingFile, tools);
+      // Seeded white noise 10 dB under the speech's power (well under the 25 dB at which chunks count as noisy).
+      let seed = 1;
+      const noise = Float32Array.from({ length: clean.length }, () => ((seed = (seed * 16807) % 2147483647) / 2147483647 - 0.5) * 2);
+      const power = (x: Float32Array) => x.reduce((s, v) => s + v * v, 0) / x.length;
+      const gain = Math.sqrt(power(clean) / power(noise) / 10);
+      const noisy = clean.map((v, i) => v + gain * noise[i]!);
+      const made: Float32Array[] = [];
+      const denoiser = {
+        id: 'halving',
+        async denoise(pcm: Float32Array) {
+          made.push(pcm.map((v) => v / 2));
+          return made.at(-1)!;
+        },
+      };
+      class Capturing extends FakeRecognizer {
+        heard: Float32Array[] = [];
+        override async recognize(pcm: Float32Array, options: { offset?: number; signal?: AbortSignal } = {}) {
+          this.heard.push(pcm);
+          return super.recognize(pcm, options);
+        }
+      }
+      class Listening implements Diarizer {
+        heard: Float32Array | null = null;
+        async diarize(pcm: Float32Array) {
+          this.heard = pcm.slice();
+          return { turns: [], profiles: {} };
+        }
+      }
+      const vad = new SileroVad();
+      try {
+        const quiet = new Capturing();
+        await transcribeBlocks(secondBlocks(clean), { tools, vad, recognizer: quiet, denoiser, concurrency: 1 });
+        expect(quiet.heard.length).toBeGreaterThan(0);
+        expect(made).toEqual([]);
+
+        const loud = new Capturing();
+        const diarizer = new Listening();
+        await transcribeBlocks(secondBlocks(noisy), { tools, vad, recognizer: loud, denoiser, diarizer, concurrency: 1 });
+        expect(loud.heard.length).toBeGreaterThan(0);
+        expect(made.length).toBe(loud.heard.length);
+        loud.heard.forEach((pcm, i) => expect(pcm).toBe(made[i]));
+        // The diarizer gets the levelled recording, noise and all (one peak: a scaled copy of the input).
+        const ratio = diarizer.heard![20_000]! / noisy[20_000]!;
+        expect(diarizer.heard![90_000]! / noisy[90_000]!).toBeCloseTo(ratio, 4);
+      } finally {
+        await vad.close();
+      }
+    },
+    60_000,
+  );
 });

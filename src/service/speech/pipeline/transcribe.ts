@@ -21,9 +21,12 @@ import { SentenceWriter } from '../text/readable';
 import { writtenForms } from '../text/casing';
 import { pitchTrack, wordEndFalls, type PitchTrack } from '../text/pitch-cues';
 import type { VadSnapshot, VoiceActivityStream } from '../vad/silero';
+import type { Denoiser } from '../enhancement/types';
+import { denoisedIfNoisy, speechWithin } from '../enhancement/noisy-speech';
 
 /**
- * decode (ffmpeg, streamed) → levelled to one peak (levelled-blocks.ts) → VAD (streamed) → chunks → recognizer (in parallel, results in order)
+ * decode (ffmpeg, streamed) → levelled to one peak (levelled-blocks.ts) → VAD (streamed) → chunks → denoised where
+ * their speech is under 25 dB SNR (speech/enhancement) → recognizer (in parallel, results in order)
  * → written text (sentence case and punctuation from pauses and pitch, speech/text; skipped for engines that
  * write text themselves) → diarization → speakers on words and segments → Transcript.
  *
@@ -47,6 +50,11 @@ export interface TranscribeDeps {
   diarizer?: Diarizer;
   /** Recognitions in flight at once. Default: the number of cores. */
   concurrency?: number;
+  /**
+   * Chunks whose speech is noisy (speech/enhancement/noisy-speech.ts) are denoised with it before recognition; the
+   * diarizer and everything stored keep the recording as it is. Without one every chunk is recognized as it is.
+   */
+  denoiser?: Denoiser;
 }
 
 export type TranscribeStage = 'recognize' | 'diarize' | 'done';
@@ -178,6 +186,7 @@ export async function transcribeBlocks(
     vocabulary: options.vocabulary,
     writer: recognizer.writesText ? null : new SentenceWriter(writtenForms([options.prompt ?? ''], options.vocabulary)),
     signal,
+    denoiser: deps.denoiser,
     onSegment: options.onSegment,
     onChunkDone: () => reportRecognized(),
     onFailure: (error) => controller.abort(error),
@@ -201,7 +210,7 @@ export async function transcribeBlocks(
       const pcm = store.read(toSample(chunk.start), toSample(chunk.end));
       for (const piece of splitAtQuietPoints(pcm, chunk, options.chunks)) {
         const samples = store.read(toSample(piece.start), toSample(piece.end));
-        queue.submit(piece, ownChunks ? samples.slice() : samples);
+        queue.submit(piece, ownChunks ? samples.slice() : samples, speechWithin(speech, piece));
       }
     }
   };
@@ -374,6 +383,7 @@ class OrderedRecognition {
       /** Writes the recognizer's words as text; null for engines that write text themselves. */
       writer?: SentenceWriter | null;
       signal: AbortSignal;
+      denoiser?: Denoiser;
       onSegment?: (segment: RecognizedSegment, index: number) => void;
       /** After each chunk's segments are delivered, in order (progress keeps moving once decoding is done). */
       onChunkDone?: () => void;
@@ -386,12 +396,13 @@ class OrderedRecognition {
     return this.inFlight[0]?.span.start ?? null;
   }
 
-  submit(span: Span, pcm: Float32Array): void {
+  /** `speech`: the VAD's speech within the piece, in the piece's clock (for the noise check). */
+  submit(span: Span, pcm: Float32Array, speech: Span[]): void {
     this.unfinished++;
     const index = this.starts.length;
     this.starts.push(span.start);
     for (const wake of this.startWaiters.splice(0)) wake();
-    const entry = { span, done: false, promise: this.run(pcm, span) };
+    const entry = { span, done: false, promise: this.run(pcm, span, speech) };
     entry.promise.then(
       () => this.finished(entry),
       (error: unknown) => {
@@ -429,10 +440,12 @@ class OrderedRecognition {
     return this.starts[index + 1] ?? null;
   }
 
-  private async run(pcm: Float32Array, span: Span): Promise<Recognized> {
+  private async run(original: Float32Array, span: Span, speech: Span[]): Promise<Recognized> {
     if (this.running >= this.concurrency) await new Promise<void>((resolve) => this.slots.push(resolve));
     this.running++;
     try {
+      if (this.opts.signal.aborted) throw abortReason(this.opts.signal);
+      const pcm = this.opts.denoiser ? (await denoisedIfNoisy(this.opts.denoiser, original, speech)).pcm : original;
       if (this.opts.signal.aborted) throw abortReason(this.opts.signal);
       const pending = this.recognizer.recognize(pcm, {
         offset: span.start,

