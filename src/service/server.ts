@@ -35,6 +35,7 @@ import { resolvePocketSphinxModel } from './speech/recognition/pocketsphinx/mode
 import { resolveSphinxtrain } from './speech/recognition/pocketsphinx/adaptation';
 import { SpeakerAdaptation } from './speakers/speaker-adaptation';
 import { queueSpeakerAdaptation, registerSpeakerAdaptationJob } from './speakers/adaptation-job';
+import { createRnnoiseDenoiser } from './speech/enhancement/rnnoise';
 import { createVoiceRegistry } from './speech/synthesis/catalog';
 import { Dubbing } from './dubbing/dubbing';
 import { registerPrepareJob } from './dubbing/prepare-job';
@@ -119,6 +120,9 @@ async function open(
   const dubbing = new Dubbing({ db, layout, tools, jobs, voices, audioSecret, env });
   const revisions = new TranscriptRevisionStore(db, sessions);
   const sessionSpeakers = new SessionSpeakerEditor(db, projects, sessions, spectralVoiceMatcher);
+  // One denoiser for the service (README, "Background noise"): transcription's noisy chunks and the adaptation
+  // statistics of noisy lines, so speaker transforms are learnt from the audio the decoders hear.
+  const denoiser = config.denoise ? createRnnoiseDenoiser() : undefined;
   const adaptation = new SpeakerAdaptation(layout.adaptation, config.speakerAdaptation, {
     model: resolvePocketSphinxModel(env),
     tools: resolveSphinxtrain(env),
@@ -150,7 +154,7 @@ async function open(
       scratchDir: layout.scratch,
       adaptation: config.speakerAdaptation.enabled,
       pronunciationVariants: config.pronunciationVariants,
-      denoise: config.denoise,
+      denoiser,
       withinRecording: {
         estimator: (workDir) => adaptation.recordingEstimator(workDir),
         words: () => adaptation.words(),
@@ -197,7 +201,7 @@ async function open(
   registerPrepareJob(jobs, { store: dubbing.store, files: dubbing.files, sessions, models, transcription: context.transcription });
   registerRevoiceJob(jobs, { store: dubbing.store, files: dubbing.files, tools, voices, aligner: () => dubbing.wordAligner(), cancellers: dubbing.cancellers });
   registerSpeakerProfilesJob({ db, sessions, revisions, layout, tools, speakers: sessionSpeakers }, jobs);
-  registerSpeakerAdaptationJob({ db, sessions, projects, layout, tools, adaptation, log }, jobs);
+  registerSpeakerAdaptationJob({ db, sessions, projects, layout, tools, adaptation, denoiser, log }, jobs);
 
   const app = createApp(context);
   const server = http.createServer(app);

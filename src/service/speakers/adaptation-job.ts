@@ -5,6 +5,8 @@ import type { ProjectStore } from '../storage/project-store';
 import type { MediaTools } from '../media/tools';
 import { decodeAudioToArray } from '../media/decode';
 import { levelledRecording } from '../speech/pipeline/levelled-blocks';
+import { denoisedIfNoisy, speechWithin } from '../speech/enhancement/noisy-speech';
+import type { Denoiser } from '../speech/enhancement/types';
 import type { JobContext, JobRunner } from '../jobs/job-runner';
 import { float32ToInt16Le } from '../speech/recognition/pocketsphinx/pcm';
 import type { SpeakerChunk } from '../speech/recognition/pocketsphinx/adaptation';
@@ -34,6 +36,29 @@ export function speakerChunks(transcript: Transcript, label: string, pcm: Float3
   return chunks;
 }
 
+/**
+ * The recording's noisy lines denoised in place, as transcription denoised its noisy chunks (speech under
+ * NOISY_BELOW_SNR_DB, the line's words standing for its speech), so Baum-Welch counts what the decoders heard.
+ * Returns how many lines were denoised.
+ */
+export async function denoiseNoisyLines(transcript: Transcript, pcm: Float32Array, denoiser: Denoiser, signal?: AbortSignal): Promise<number> {
+  let denoised = 0;
+  for (const segment of transcript.segments) {
+    signal?.throwIfAborted();
+    if (segment.words.length === 0) continue;
+    const from = Math.max(0, Math.floor((segment.start - PAD_SECONDS) * SAMPLE_RATE));
+    const to = Math.min(pcm.length, Math.ceil((segment.end + PAD_SECONDS) * SAMPLE_RATE));
+    if (to <= from) continue;
+    const start = from / SAMPLE_RATE;
+    const words = segment.words.map((w) => ({ start: w.start, end: w.end }));
+    const heard = await denoisedIfNoisy(denoiser, pcm.subarray(from, to), speechWithin(words, { start, end: to / SAMPLE_RATE }));
+    if (!heard.denoised) continue;
+    pcm.set(heard.pcm, from);
+    denoised++;
+  }
+  return denoised;
+}
+
 export interface SpeakerAdaptationDeps {
   db: Db;
   sessions: SessionStore;
@@ -41,6 +66,8 @@ export interface SpeakerAdaptationDeps {
   layout: DataLayout;
   tools: MediaTools;
   adaptation: SpeakerAdaptation;
+  /** Transcription's denoiser, when it runs: noisy lines are denoised for the statistics as they were for decoding. */
+  denoiser?: Denoiser;
   log: (line: string) => void;
 }
 
@@ -71,6 +98,15 @@ export function registerSpeakerAdaptationJob(deps: SpeakerAdaptationDeps, runner
     // from the audio the decoders hear.
     const decoded = await decodeAudioToArray(deps.layout.original(sessionId, stored), deps.tools, { signal });
     const pcm = await levelledRecording(decoded, decoded);
+    if (deps.denoiser) {
+      try {
+        const lines = await denoiseNoisyLines(transcript, pcm, deps.denoiser, signal);
+        if (lines > 0) deps.log(`adaptation: ${lines} noisy line(s) of recording ${sessionId} denoised, as for decoding`);
+      } catch (error) {
+        signal.throwIfAborted();
+        deps.log(`adaptation: the denoiser failed (${(error as Error).message}); the rest of recording ${sessionId} is counted as it is`);
+      }
+    }
     const dictionary = deps.adaptation.words();
     for (const { label, speaker_id } of mapped) {
       signal.throwIfAborted();

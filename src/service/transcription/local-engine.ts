@@ -17,7 +17,7 @@ import { diarizeSpectral, DEFAULT_DIARIZER_SETTINGS } from '../speech/diarizatio
 import { DiarizationThreads, ThreadedDiarizer } from './threaded-diarizer';
 import { DIARIZATION_VAD, diarizationSpeech } from './diarization-speech';
 import { createPocketSphinxRecognizer } from '../speech/recognition/pocketsphinx-recognizer';
-import { createRnnoiseDenoiser } from '../speech/enhancement/rnnoise';
+import type { Denoiser } from '../speech/enhancement/types';
 import { NOISY_BELOW_SNR_DB } from '../speech/enhancement/noisy-speech';
 import { POCKETSPHINX_ID } from '../models/engines';
 import type { VoiceMatcher } from '../speakers/speaker-directory';
@@ -93,8 +93,8 @@ export function createLocalTranscription(deps: {
   adaptation?: boolean;
   /** PocketSphinx's function-word pronunciation variants (default on). */
   pronunciationVariants?: boolean;
-  /** PocketSphinx hears chunks whose speech is under 25 dB SNR denoised (default on). */
-  denoise?: boolean;
+  /** PocketSphinx hears chunks whose speech is under 25 dB SNR denoised with it (none: every chunk as it is). */
+  denoiser?: Denoiser;
   /** Adaptation within each recording (PocketSphinx only); absent or a null estimator: none. */
   withinRecording?: {
     estimator(workDir: string): BatchEstimator | null;
@@ -105,7 +105,8 @@ export function createLocalTranscription(deps: {
   const recognizers = new Map<string, Recognizer>();
   // PocketSphinx only: Whisper was trained on 680,000 hours of web audio, noise included, and was never measured here
   // on denoised input (a denoiser's artefacts would be new to it).
-  const denoiser = deps.denoise === false ? undefined : createRnnoiseDenoiser();
+  const denoiser = deps.denoiser;
+  let denoiserFailed = false;
   // One Silero model for the service: recognition's detector, the diarizer's and each request's own
   // settings are streams on it (the model loads on first use).
   const vad = createSileroVad();
@@ -221,9 +222,17 @@ export function createLocalTranscription(deps: {
       let denoisedChunks = 0;
       const counting = denoiser && {
         id: denoiser.id,
-        denoise: (pcm: Float32Array) => {
-          denoisedChunks++;
-          return denoiser.denoise(pcm);
+        denoise: async (pcm: Float32Array) => {
+          try {
+            const out = await denoiser.denoise(pcm);
+            denoisedChunks++;
+            return out;
+          } catch (error) {
+            // A denoiser that cannot run (a damaged install) costs accuracy on noisy audio, not the transcript.
+            if (!denoiserFailed) deps.log?.(`the denoiser failed (${(error as Error)?.message ?? String(error)}); noisy chunks are decoded as they are`);
+            denoiserFailed = true;
+            return pcm;
+          }
         },
       };
       const transcript = await transcribeFile(

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { denoiseNoisyLines } from './adaptation-job';
+import { gainForSnr, haveAudio, loadAudio, whiteNoise } from '../speech/quality/signals.testutil';
+import { SileroVad } from '../speech/vad/silero';
+import { SAMPLE_RATE, type Span, type Transcript, type TranscriptSegment } from '../speech/types';
+
+function line(id: number, words: Span[]): TranscriptSegment {
+  return {
+    id,
+    start: words[0]!.start,
+    end: words.at(-1)!.end,
+    speaker: 'S1',
+    text: words.map(() => 'word').join(' '),
+    words: words.map((w) => ({ ...w, word: 'word', confidence: 1, speaker: 'S1' })),
+    avgLogprob: -0.1,
+  };
+}
+
+describe.skipIf(!haveAudio)('adaptation statistics on a noisy recording', () => {
+  it('denoises the noisy lines in place, as transcription denoised them, and leaves the clean ones', async () => {
+    // One reading twice: as recorded, then with white noise 10 dB under it.
+    const reading = await loadAudio('asr/ljspeech_LJ001-0001.flac');
+    const vad = new SileroVad();
+    const speech = await vad.detect(reading).finally(() => vad.close());
+    const noise = whiteNoise(reading.length, 5);
+    const gain = gainForSnr(reading, noise, 10);
+    const pcm = new Float32Array(2 * reading.length);
+    pcm.set(reading);
+    for (let i = 0; i < reading.length; i++) pcm[reading.length + i] = reading[i]! + gain * noise[i]!;
+    const shift = reading.length / SAMPLE_RATE;
+    const transcript: Transcript = {
+      language: 'en',
+      duration: pcm.length / SAMPLE_RATE,
+      text: '',
+      segments: [
+        line(0, speech),
+        line(
+          1,
+          speech.map((s) => ({ start: s.start + shift, end: s.end + shift })),
+        ),
+      ],
+      speakers: ['S1'],
+      engine: 'test',
+    };
+    const before = pcm.slice();
+    const halving = { id: 'halving', denoise: async (x: Float32Array) => x.map((v) => v / 2) };
+    expect(await denoiseNoisyLines(transcript, pcm, halving)).toBe(1);
+    // The clean reading is untouched, the noisy one is what the denoiser made of it.
+    expect(pcm.subarray(0, reading.length - SAMPLE_RATE)).toEqual(
+      before.subarray(0, reading.length - SAMPLE_RATE),
+    );
+    const inside = Math.round((speech[0]!.start + shift + 0.5) * SAMPLE_RATE);
+    expect(pcm[inside]).toBeCloseTo(before[inside]! / 2, 6);
+  });
+});
