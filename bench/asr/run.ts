@@ -90,8 +90,8 @@ const degradation: Degradation = {
   room: flag('--room'),
 };
 const degrading = degradation.noise !== undefined || degradation.room !== undefined;
-if ((gainDb !== 0 || !levelling || degrading) && mode === 'pipeline') {
-  throw new Error('--gain-db, --no-levelling, --noise and --room are for the vad and whole modes');
+if ((gainDb !== 0 || !levelling || degrading || denoiseFlag === 'on' || denoiseBelowDb !== undefined) && mode === 'pipeline') {
+  throw new Error('--gain-db, --no-levelling, --noise, --room, --denoise on and auto:N are for the vad and whole modes');
 }
 
 interface Item {
@@ -195,6 +195,8 @@ async function sideBySide(
       recognizer: timeline.recognizer(recognizer),
       diarizer: timeline.diarizer(service.diarizer),
       concurrency: workers,
+      // Noisy chunks denoised, as the service does (--denoise off: none).
+      denoiser: denoise === 'off' ? undefined : createRnnoiseDenoiser(),
     };
     const totals = { programWall: 0, programCpu: 0, wall: 0, cpu: 0 };
     const loads: number[] = [];

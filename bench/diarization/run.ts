@@ -12,7 +12,7 @@
  * energy VAD, and `--vad oracle` the reference speech, to show diarization errors alone.
  *
  *   nice -n 10 node --import tsx bench/diarization/run.ts [--vad silero|service|energy|oracle] [--vad-threshold 0.5] [--vad-min-silence 0.1] [--set key=value ...]
- *       [--gain-db -20] [--no-levelling]
+ *       [--gain-db -20] [--no-levelling] [--no-denoise]
  *
  * `--gain-db` scales every file first (a float WAV, so nothing is lost to quantisation), to show what a quieter
  * recording of the same meeting gets; `--no-levelling` runs the service path on the audio as recorded instead of
@@ -38,6 +38,7 @@ import { halves } from '../lib/halves';
 import { resolveMediaTools } from '../../src/service/media/tools';
 import { transcribeFile } from '../../src/service/speech/pipeline/transcribe';
 import { createPocketSphinxRecognizer } from '../../src/service/speech/recognition/pocketsphinx-recognizer';
+import { createRnnoiseDenoiser } from '../../src/service/speech/enhancement/rnnoise';
 import { createSileroVad } from '../../src/service/speech/vad/silero';
 import { createServiceDiarizer } from '../../src/service/transcription/local-engine';
 import { diarizedSegments } from '../../src/service/transcription/openai-formats';
@@ -58,14 +59,16 @@ function parseArgs(argv: string[]) {
   const gainIndex = argv.indexOf('--gain-db');
   const gainDb = gainIndex >= 0 ? Number(argv[gainIndex + 1]) : 0;
   const levelling = !argv.includes('--no-levelling');
-  return { vad, threshold, minSilence, servicePath, gainDb, levelling, settings: diarizerSettingsFromArgs(argv) };
+  // Noisy chunks denoised before recognition, as the service does (--no-denoise: none).
+  const denoise = !argv.includes('--no-denoise');
+  return { vad, threshold, minSilence, servicePath, gainDb, levelling, denoise, settings: diarizerSettingsFromArgs(argv) };
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`.padStart(7);
 const sec = (x: number) => x.toFixed(2).padStart(6);
 
 async function main() {
-  const { vad, threshold, minSilence, servicePath, gainDb, levelling, settings } = parseArgs(process.argv.slice(2));
+  const { vad, threshold, minSilence, servicePath, gainDb, levelling, denoise, settings } = parseArgs(process.argv.slice(2));
   const dir = path.join(sharedDir, 'audio/diarization');
   const scaledDir = gainDb !== 0 ? mkdtempSync(path.join(os.tmpdir(), 'takeline-der-gain-')) : null;
   /** The file as the run hears it: the shared file, or a copy `gainDb` louder or quieter. */
@@ -79,13 +82,21 @@ async function main() {
   const half = halves(FILES);
   // The service's transcription path, as local-engine.ts composes it.
   const service = servicePath
-    ? { vad: createSileroVad(), recognizer: createPocketSphinxRecognizer(), diarizer: createServiceDiarizer(), tools: resolveMediaTools() }
+    ? {
+        vad: createSileroVad(),
+        recognizer: createPocketSphinxRecognizer(),
+        diarizer: createServiceDiarizer(),
+        tools: resolveMediaTools(),
+        denoiser: denoise ? createRnnoiseDenoiser() : undefined,
+      }
     : null;
   const diarizer = new SpectralDiarizer(settings);
   console.log(
     `VAD: ${vad}${vad === 'silero' ? ` (the service's diarization VAD${threshold !== undefined ? `, enter ${threshold}` : ''}${minSilence !== undefined ? `, min silence ${minSilence} s` : ''})` : ''}; settings: ${JSON.stringify(diarizer.settings)}`,
   );
-  console.log(`audio: ${gainDb} dB; service path ${levelling ? 'levelled to one peak' : 'on the audio as recorded'}`);
+  console.log(
+    `audio: ${gainDb} dB; service path ${levelling ? 'levelled to one peak' : 'on the audio as recorded'}, ${denoise ? 'noisy chunks denoised' : 'no denoising'}`,
+  );
   console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} on ${availableParallelism()} cores`);
   console.log('file     half   ref(s)  missed  falseAl  confus     DER  ref spk  hyp spk   time |  diarized_json DER  words-only  spk   time');
   const results: { file: string; r: DerResult; json: DerResult | null; words: DerResult | null }[] = [];
@@ -115,7 +126,13 @@ async function main() {
       let serviceTurns: SpeakerTurn[] = [];
       const transcript = await transcribeFile(
         heard,
-        { tools: service.tools, vad: service.vad, recognizer: service.recognizer, diarizer: service.diarizer.diarizer },
+        {
+          tools: service.tools,
+          vad: service.vad,
+          recognizer: service.recognizer,
+          diarizer: service.diarizer.diarizer,
+          denoiser: service.denoiser,
+        },
         { levelling, onDiarization: (result) => (serviceTurns = result.turns) },
       );
       // As the endpoint builds them: segments span their speaker's turns (openai-formats.ts).

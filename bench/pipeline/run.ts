@@ -5,7 +5,7 @@
  *   nice -n 10 node --import tsx bench/pipeline/run.ts [--file <audio>] [--refs <segments.tsv>]
  *       [--excerpt 300 [--start 0]] [--baseline] [--rounds 1] [--args "-ds 2"]
  *       [--no-diarize] [--no-recognition] [--concurrency 2] [--max-chunk 20] [--merge-gap 0.6] [--json]
- *       [--no-adapt] [--adapt-min-seconds 30] [--no-variants] [--no-levelling]
+ *       [--no-adapt] [--adapt-min-seconds 30] [--no-variants] [--no-levelling] [--no-denoise]
  *
  * Defaults: ../shared/audio/long/read_speech_concat.flac (13.8 min) and its segments.tsv; Silero VAD,
  * PocketSphinx pool (one decoder per core) with the service's adaptation within the recording (a voice's later
@@ -35,6 +35,7 @@ import { resolveMediaTools } from '../../src/service/media/tools';
 import { lowerProcessPriority } from '../../src/service/jobs/background-priority';
 import { transcribeFile, type TranscribeStage } from '../../src/service/speech/pipeline/transcribe';
 import { createPocketSphinxRecognizer } from '../../src/service/speech/recognition/pocketsphinx-recognizer';
+import { createRnnoiseDenoiser } from '../../src/service/speech/enhancement/rnnoise';
 import { createServiceDiarizer } from '../../src/service/transcription/local-engine';
 import { sumWer, wordErrorRate } from '../../src/service/speech/scoring/wer';
 import type { Recognizer, Transcript } from '../../src/service/speech/types';
@@ -71,6 +72,8 @@ const adaptMinSeconds = Number(flag('--adapt-min-seconds') ?? 30);
 const pronunciationVariants = !process.argv.includes('--no-variants');
 // The recording levelled to one peak before the VAD and the decoders, as in the service; --no-levelling: as recorded.
 const levelling = !process.argv.includes('--no-levelling');
+// Chunks whose speech is under 25 dB SNR denoised before recognition, as in the service; --no-denoise: none.
+const denoiser = process.argv.includes('--no-denoise') ? undefined : createRnnoiseDenoiser();
 const concurrency = Number(flag('--concurrency') ?? os.availableParallelism());
 const maxChunk = Number(flag('--max-chunk') ?? 20);
 const mergeGap = Number(flag('--merge-gap') ?? 0.6);
@@ -186,6 +189,7 @@ async function runPipeline(
       recognizer: timeline.recognizer(recognizer),
       diarizer: service && timeline.diarizer(service.diarizer),
       concurrency,
+      denoiser,
     },
     {
       chunks: { maxChunkSeconds: maxChunk, mergeGapSeconds: mergeGap },
@@ -283,6 +287,7 @@ async function bench(tmp: string): Promise<void> {
     recognizer: recognizer.id,
     decoder_args: extraArgs,
     levelling,
+    denoise: denoiser !== undefined,
     pronunciation_variants: pronunciationVariants,
     file: path.relative(repoRoot, sourceFile),
     excerpt: file === sourceFile ? null : `${offset.toFixed(1)} s + ${refs ? (refs.at(-1)!.end - offset).toFixed(1) : excerpt} s`,
