@@ -426,7 +426,9 @@ describe.skipIf(!canRun)('studio analysis end to end', { timeout: 600_000 }, () 
     await page.goto(service.signInUrl);
     await page.waitForURL(`${service.url}/`);
     await page.goto(`${service.url}/#/recordings/${sessionId}`);
-    await page.locator('[data-testid=analysis-status][data-status=complete]').waitFor();
+    // A freshly started service loads its stores and the page its documents: under a whole suite on two cores
+    // that once took longer than the default 30 s (it takes seconds alone).
+    await page.locator('[data-testid=analysis-status][data-status=complete]').waitFor({ timeout: 90_000 });
     await page.getByTestId('analysis-rerun').click();
     await page
       .locator(
