@@ -10,7 +10,7 @@ import type { Denoiser } from '../speech/enhancement/types';
 import type { JobContext, JobRunner } from '../jobs/job-runner';
 import { float32ToInt16Le } from '../speech/recognition/pocketsphinx/pcm';
 import type { SpeakerChunk } from '../speech/recognition/pocketsphinx/adaptation';
-import { SAMPLE_RATE, type Transcript } from '../speech/types';
+import { SAMPLE_RATE, type Span, type Transcript } from '../speech/types';
 import { alignableWords, MIN_RECORDING_SECONDS, type SpeakerAdaptation } from './speaker-adaptation';
 
 export const SPEAKER_ADAPTATION_JOB = 'speaker-adaptation';
@@ -22,14 +22,19 @@ const PAD_SECONDS = 0.05;
  * One speaker's lines as Baum-Welch chunks: the line's audio and its words as the dictionary spells them.
  * A line with a word the dictionary lacks (a prompt's name) is left out whole.
  */
+/** Sample range of a line's audio, padded so the aligner sees its first and last phones whole. */
+function lineSamples(segment: Span, length: number): { from: number; to: number } {
+  const from = Math.max(0, Math.floor((segment.start - PAD_SECONDS) * SAMPLE_RATE));
+  return { from, to: Math.min(length, Math.ceil((segment.end + PAD_SECONDS) * SAMPLE_RATE)) };
+}
+
 export function speakerChunks(transcript: Transcript, label: string, pcm: Float32Array, dictionary: ReadonlySet<string>): SpeakerChunk[] {
   const chunks: SpeakerChunk[] = [];
   for (const segment of transcript.segments) {
     if (segment.speaker !== label || segment.words.length === 0) continue;
     const words = alignableWords(segment.words, dictionary);
     if (!words) continue;
-    const from = Math.max(0, Math.floor((segment.start - PAD_SECONDS) * SAMPLE_RATE));
-    const to = Math.min(pcm.length, Math.ceil((segment.end + PAD_SECONDS) * SAMPLE_RATE));
+    const { from, to } = lineSamples(segment, pcm.length);
     if (to - from < SAMPLE_RATE / 4) continue;
     chunks.push({ id: `s${segment.id}`, pcm: float32ToInt16Le(pcm.subarray(from, to)), hypothesis: words.join(' ') });
   }
@@ -46,8 +51,7 @@ export async function denoiseNoisyLines(transcript: Transcript, pcm: Float32Arra
   for (const segment of transcript.segments) {
     signal?.throwIfAborted();
     if (segment.words.length === 0) continue;
-    const from = Math.max(0, Math.floor((segment.start - PAD_SECONDS) * SAMPLE_RATE));
-    const to = Math.min(pcm.length, Math.ceil((segment.end + PAD_SECONDS) * SAMPLE_RATE));
+    const { from, to } = lineSamples(segment, pcm.length);
     if (to <= from) continue;
     const start = from / SAMPLE_RATE;
     const words = segment.words.map((w) => ({ start: w.start, end: w.end }));

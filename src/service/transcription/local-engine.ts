@@ -103,9 +103,6 @@ export function createLocalTranscription(deps: {
   };
 }): TranscriptionEngine {
   const recognizers = new Map<string, Recognizer>();
-  // PocketSphinx only: Whisper was trained on 680,000 hours of web audio, noise included, and was never measured here
-  // on denoised input (a denoiser's artefacts would be new to it).
-  const denoiser = deps.denoiser;
   let denoiserFailed = false;
   // One Silero model for the service: recognition's detector, the diarizer's and each request's own
   // settings are streams on it (the model loads on first use).
@@ -220,6 +217,7 @@ export function createLocalTranscription(deps: {
         : sharedDiarizer;
       let profiles: Record<string, number[]> | undefined;
       let denoisedChunks = 0;
+      const denoiser = deps.denoiser;
       const counting = denoiser && {
         id: denoiser.id,
         denoise: async (pcm: Float32Array) => {
@@ -242,6 +240,8 @@ export function createLocalTranscription(deps: {
           vad: requestVad ?? vad,
           recognizer,
           diarizer,
+          // PocketSphinx only: Whisper was trained on 680,000 hours of web audio, noise included, and was never
+          // measured here on denoised input (a denoiser's artefacts would be new to it).
           denoiser: request.engine.model.id === POCKETSPHINX_ID ? counting : undefined,
         },
         {

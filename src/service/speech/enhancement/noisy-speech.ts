@@ -9,6 +9,7 @@
  */
 import { speechSnrDb } from '../quality/line-quality';
 import { noiseProfile } from '../quality/noise-profile';
+import { clip } from '../quality/spans';
 import { SAMPLE_RATE, type Span } from '../types';
 import type { Denoiser } from './types';
 
@@ -34,11 +35,6 @@ export async function denoisedIfNoisy(
 }
 
 /** Spans of `speech` (recording clock) that fall in `within`, in `within`'s own clock. */
-export function speechWithin(speech: readonly Span[], within: Span): Span[] {
-  return speech
-    .filter((s) => s.end > within.start && s.start < within.end)
-    .map((s) => ({
-      start: Math.max(0, s.start - within.start),
-      end: Math.min(within.end, s.end) - within.start,
-    }));
+export function speechWithin(speech: Span[], within: Span): Span[] {
+  return clip(speech, within).map((s) => ({ start: s.start - within.start, end: s.end - within.start }));
 }

@@ -210,7 +210,7 @@ export async function transcribeBlocks(
       const pcm = store.read(toSample(chunk.start), toSample(chunk.end));
       for (const piece of splitAtQuietPoints(pcm, chunk, options.chunks)) {
         const samples = store.read(toSample(piece.start), toSample(piece.end));
-        queue.submit(piece, ownChunks ? samples.slice() : samples, speechWithin(speech, piece));
+        queue.submit(piece, ownChunks ? samples.slice() : samples, deps.denoiser ? speechWithin(speech, piece) : []);
       }
     }
   };
@@ -396,7 +396,7 @@ class OrderedRecognition {
     return this.inFlight[0]?.span.start ?? null;
   }
 
-  /** `speech`: the VAD's speech within the piece, in the piece's clock (for the noise check). */
+  /** `speech`: the VAD's speech within the piece, in the piece's clock (for the denoiser's noise check; else empty). */
   submit(span: Span, pcm: Float32Array, speech: Span[]): void {
     this.unfinished++;
     const index = this.starts.length;

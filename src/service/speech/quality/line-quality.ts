@@ -63,20 +63,36 @@ const SPEECH_BAND = { lo: 300, hi: 8000 };
 const NOISE_FLOOR = 1e-12;
 const SNR_LIMITS = { min: -20, max: 100 };
 
-/** Mean power spectrum of the frames whose centre lies in `speech`, within `line`; null without any. */
-function meanSpeechSpectrum(pcm: Float32Array, sampleRate: number, line: Span, speech: Span[]): Float64Array | null {
-  const { from, to } = sampleRange(line, sampleRate, pcm.length);
+/** The line's frames (first sample, count) and which of them are speech (their centre lies in `speech`). */
+function speechFrameMask(
+  length: number,
+  sampleRate: number,
+  line: Span,
+  speech: Span[],
+): { from: number; frames: number; isSpeech: Uint8Array } {
+  const { from, to } = sampleRange(line, sampleRate, length);
   const inside = clip(speech, line).sort((a, b) => a.start - b.start);
+  const frames = frameCountFor(to - from);
+  const isSpeech = new Uint8Array(frames);
+  let cursor = 0;
+  for (let t = 0; t < frames; t++) {
+    const centre = (from + t * HOP + FRAME / 2) / sampleRate;
+    while (cursor < inside.length && inside[cursor]!.end <= centre) cursor++;
+    const s = inside[cursor];
+    isSpeech[t] = s && s.start <= centre ? 1 : 0;
+  }
+  return { from, frames, isSpeech };
+}
+
+/** Mean power spectrum of the line's speech frames; null without any. */
+function meanSpeechSpectrum(pcm: Float32Array, sampleRate: number, line: Span, speech: Span[]): Float64Array | null {
+  const { from, frames: count, isSpeech } = speechFrameMask(pcm.length, sampleRate, line, speech);
   const spectrumOf = createFrameSpectrum();
   const frame = new Float64Array(BINS);
   const sum = new Float64Array(BINS);
   let frames = 0;
-  let cursor = 0;
-  for (let t = 0; t < frameCountFor(to - from); t++) {
-    const centre = (from + t * HOP + FRAME / 2) / sampleRate;
-    while (cursor < inside.length && inside[cursor]!.end <= centre) cursor++;
-    const s = inside[cursor];
-    if (!s || s.start > centre) continue;
+  for (let t = 0; t < count; t++) {
+    if (!isSpeech[t]) continue;
     spectrumOf(pcm, from + t * HOP, frame);
     for (let k = 0; k < BINS; k++) sum[k]! += frame[k]!;
     frames++;
@@ -120,16 +136,7 @@ export function measureLine(
   noise: NoiseProfile,
 ): LineMeasures {
   const { from, to } = sampleRange(line, sampleRate, pcm.length);
-  const inside = clip(speech, line).sort((a, b) => a.start - b.start);
-  const frames = frameCountFor(to - from);
-  const isSpeech = new Uint8Array(frames);
-  let cursor = 0;
-  for (let t = 0; t < frames; t++) {
-    const centre = (from + t * HOP + FRAME / 2) / sampleRate;
-    while (cursor < inside.length && inside[cursor]!.end <= centre) cursor++;
-    const s = inside[cursor];
-    isSpeech[t] = s && s.start <= centre ? 1 : 0;
-  }
+  const { frames, isSpeech } = speechFrameMask(pcm.length, sampleRate, line, speech);
 
   const spectrumOf = createFrameSpectrum();
   const frame = new Float64Array(BINS);
