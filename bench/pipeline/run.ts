@@ -5,7 +5,7 @@
  *   nice -n 10 node --import tsx bench/pipeline/run.ts [--file <audio>] [--refs <segments.tsv>]
  *       [--excerpt 300 [--start 0]] [--baseline] [--rounds 1] [--args "-ds 2"]
  *       [--no-diarize] [--no-recognition] [--concurrency 2] [--max-chunk 20] [--merge-gap 0.6] [--json]
- *       [--no-adapt] [--adapt-min-seconds 30] [--no-variants] [--no-levelling] [--no-denoise]
+ *       [--no-adapt] [--adapt-min-seconds 30] [--no-variants] [--no-levelling] [--no-denoise] [--no-dereverb]
  *
  * Defaults: ../shared/audio/long/read_speech_concat.flac (13.8 min) and its segments.tsv; Silero VAD,
  * PocketSphinx pool (one decoder per core) with the service's adaptation within the recording (a voice's later
@@ -36,6 +36,7 @@ import { lowerProcessPriority } from '../../src/service/jobs/background-priority
 import { transcribeFile, type TranscribeStage } from '../../src/service/speech/pipeline/transcribe';
 import { createPocketSphinxRecognizer } from '../../src/service/speech/recognition/pocketsphinx-recognizer';
 import { createRnnoiseDenoiser } from '../../src/service/speech/enhancement/rnnoise';
+import { createWpeDereverberator } from '../../src/service/speech/enhancement/reverberant-speech';
 import { createServiceDiarizer } from '../../src/service/transcription/local-engine';
 import { sumWer, wordErrorRate } from '../../src/service/speech/scoring/wer';
 import type { Recognizer, Transcript } from '../../src/service/speech/types';
@@ -74,6 +75,8 @@ const pronunciationVariants = !process.argv.includes('--no-variants');
 const levelling = !process.argv.includes('--no-levelling');
 // Chunks whose speech is under 25 dB SNR denoised before recognition, as in the service; --no-denoise: none.
 const denoiser = process.argv.includes('--no-denoise') ? undefined : createRnnoiseDenoiser();
+// Chunks that hold late reverberation dereverberated first, as in the service; --no-dereverb: none.
+const dereverberator = process.argv.includes('--no-dereverb') ? undefined : createWpeDereverberator();
 const concurrency = Number(flag('--concurrency') ?? os.availableParallelism());
 const maxChunk = Number(flag('--max-chunk') ?? 20);
 const mergeGap = Number(flag('--merge-gap') ?? 0.6);
@@ -190,6 +193,7 @@ async function runPipeline(
       diarizer: service && timeline.diarizer(service.diarizer),
       concurrency,
       denoiser,
+      dereverberator,
     },
     {
       chunks: { maxChunkSeconds: maxChunk, mergeGapSeconds: mergeGap },
@@ -288,6 +292,7 @@ async function bench(tmp: string): Promise<void> {
     decoder_args: extraArgs,
     levelling,
     denoise: denoiser !== undefined,
+    dereverb: dereverberator !== undefined,
     pronunciation_variants: pronunciationVariants,
     file: path.relative(repoRoot, sourceFile),
     excerpt: file === sourceFile ? null : `${offset.toFixed(1)} s + ${refs ? (refs.at(-1)!.end - offset).toFixed(1) : excerpt} s`,

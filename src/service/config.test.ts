@@ -32,6 +32,12 @@ describe('loadConfig: speaker adaptation', () => {
     expect(() => loadConfig({ HOME: '/tmp', TAKELINE_DENOISE: 'loud' })).toThrow(/TAKELINE_DENOISE/);
   });
 
+  it('dereverberates reverberant chunks for PocketSphinx unless TAKELINE_DEREVERB is off', () => {
+    expect(loadConfig({ HOME: '/tmp' }).dereverb).toBe(true);
+    expect(loadConfig({ HOME: '/tmp', TAKELINE_DEREVERB: 'off' }).dereverb).toBe(false);
+    expect(() => loadConfig({ HOME: '/tmp', TAKELINE_DEREVERB: 'dry' })).toThrow(/TAKELINE_DEREVERB/);
+  });
+
   it('refuses a switch it cannot read, naming the variable', () => {
     expect(() => loadConfig({ HOME: '/tmp', TAKELINE_ADAPTATION_WITHIN_RECORDING: 'maybe' })).toThrow(
       ConfigError,

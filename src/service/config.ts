@@ -20,6 +20,8 @@ export interface ServiceConfig {
   pronunciationVariants: boolean;
   /** PocketSphinx hears noisy chunks (speech under 25 dB SNR) denoised by RNNoise (TAKELINE_DENOISE). */
   denoise: boolean;
+  /** PocketSphinx hears chunks that hold late reverberation dereverberated by WPE (TAKELINE_DEREVERB). */
+  dereverb: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -75,6 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     },
     pronunciationVariants: parseSwitch('TAKELINE_PRONUNCIATION_VARIANTS', env.TAKELINE_PRONUNCIATION_VARIANTS, true),
     denoise: parseSwitch('TAKELINE_DENOISE', env.TAKELINE_DENOISE, true),
+    dereverb: parseSwitch('TAKELINE_DEREVERB', env.TAKELINE_DEREVERB, true),
   };
 }
 

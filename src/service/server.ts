@@ -36,6 +36,7 @@ import { resolveSphinxtrain } from './speech/recognition/pocketsphinx/adaptation
 import { SpeakerAdaptation } from './speakers/speaker-adaptation';
 import { queueSpeakerAdaptation, registerSpeakerAdaptationJob } from './speakers/adaptation-job';
 import { createRnnoiseDenoiser } from './speech/enhancement/rnnoise';
+import { createWpeDereverberator } from './speech/enhancement/reverberant-speech';
 import { createVoiceRegistry } from './speech/synthesis/catalog';
 import { Dubbing } from './dubbing/dubbing';
 import { registerPrepareJob } from './dubbing/prepare-job';
@@ -123,6 +124,8 @@ async function open(
   // One denoiser for the service (README, "Background noise"): transcription's noisy chunks and the adaptation
   // statistics of noisy lines, so speaker transforms are learnt from the audio the decoders hear.
   const denoiser = config.denoise ? createRnnoiseDenoiser() : undefined;
+  // Likewise for reverberant chunks and lines (README, "Reverberation").
+  const dereverberator = config.dereverb ? createWpeDereverberator() : undefined;
   const adaptation = new SpeakerAdaptation(layout.adaptation, config.speakerAdaptation, {
     model: resolvePocketSphinxModel(env),
     tools: resolveSphinxtrain(env),
@@ -155,6 +158,7 @@ async function open(
       adaptation: config.speakerAdaptation.enabled,
       pronunciationVariants: config.pronunciationVariants,
       denoiser,
+      dereverberator,
       withinRecording: {
         estimator: (workDir) => adaptation.recordingEstimator(workDir),
         words: () => adaptation.words(),
@@ -201,7 +205,7 @@ async function open(
   registerPrepareJob(jobs, { store: dubbing.store, files: dubbing.files, sessions, models, transcription: context.transcription });
   registerRevoiceJob(jobs, { store: dubbing.store, files: dubbing.files, tools, voices, aligner: () => dubbing.wordAligner(), cancellers: dubbing.cancellers });
   registerSpeakerProfilesJob({ db, sessions, revisions, layout, tools, speakers: sessionSpeakers }, jobs);
-  registerSpeakerAdaptationJob({ db, sessions, projects, layout, tools, adaptation, denoiser, log }, jobs);
+  registerSpeakerAdaptationJob({ db, sessions, projects, layout, tools, adaptation, denoiser, dereverberator, log }, jobs);
 
   const app = createApp(context);
   const server = http.createServer(app);

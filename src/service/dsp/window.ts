@@ -21,3 +21,10 @@ export function hannWindow(n: number): Float32Array {
   for (let i = 0; i < n; i++) w[i] = 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / (n - 1));
   return w;
 }
+
+/** Periodic Hann window of length n: shifted copies at a hop of n/4 sum to a constant, as overlap-add wants. */
+export function periodicHannWindow(n: number): Float32Array {
+  const w = new Float32Array(n);
+  for (let i = 0; i < n; i++) w[i] = 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / n);
+  return w;
+}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { denoiseNoisyLines } from './adaptation-job';
-import { gainForSnr, haveAudio, loadAudio, whiteNoise } from '../speech/quality/signals.testutil';
+import { denoiseNoisyLines, dereverberateLines } from './adaptation-job';
+import { createWpeDereverberator } from '../speech/enhancement/reverberant-speech';
+import { convolve, gainForSnr, haveAudio, loadAudio, matchPower, syntheticRoom, whiteNoise } from '../speech/quality/signals.testutil';
 import { SileroVad } from '../speech/vad/silero';
 import { SAMPLE_RATE, type Span, type Transcript, type TranscriptSegment } from '../speech/types';
 
@@ -51,5 +52,34 @@ describe.skipIf(!haveAudio)('adaptation statistics on a noisy recording', () => 
     );
     const inside = Math.round((speech[0]!.start + shift + 0.5) * SAMPLE_RATE);
     expect(pcm[inside]).toBeCloseTo(before[inside]! / 2, 6);
+  });
+});
+
+describe.skipIf(!haveAudio)('adaptation statistics on a reverberant recording', () => {
+  it('dereverberates the reverberant line in place, as transcription dereverberated it, and leaves the dry one', async () => {
+    // One reading twice: as recorded, then in a constructed room (RT60 0.6 s).
+    const reading = await loadAudio('asr/ljspeech_LJ001-0001.flac');
+    const wet = matchPower(convolve(reading, syntheticRoom(0.6, 0)), reading);
+    const pcm = new Float32Array(2 * reading.length);
+    pcm.set(reading);
+    pcm.set(wet, reading.length);
+    const shift = reading.length / SAMPLE_RATE;
+    const whole = [{ start: 0.3, end: shift - 0.3 }];
+    const transcript: Transcript = {
+      language: 'en',
+      duration: pcm.length / SAMPLE_RATE,
+      text: '',
+      segments: [line(0, whole), line(1, whole.map((s) => ({ start: s.start + shift, end: s.end + shift })))],
+      speakers: ['S1'],
+      engine: 'test',
+    };
+    const before = pcm.slice();
+    expect(await dereverberateLines(transcript, pcm, createWpeDereverberator())).toBe(1);
+    expect(pcm.subarray(0, reading.length)).toEqual(before.subarray(0, reading.length));
+    // The wet line changed: WPE took part of its energy away.
+    const energy = (x: Float32Array) => x.reduce((a, v) => a + v * v, 0);
+    const from = Math.round((shift + 0.3) * SAMPLE_RATE);
+    const to = Math.round((2 * shift - 0.3) * SAMPLE_RATE);
+    expect(energy(pcm.subarray(from, to))).toBeLessThan(0.95 * energy(before.subarray(from, to)));
   });
 });

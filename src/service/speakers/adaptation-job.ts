@@ -6,7 +6,7 @@ import type { MediaTools } from '../media/tools';
 import { decodeAudioToArray } from '../media/decode';
 import { levelledRecording } from '../speech/pipeline/levelled-blocks';
 import { denoisedIfNoisy, speechWithin } from '../speech/enhancement/noisy-speech';
-import type { Denoiser } from '../speech/enhancement/types';
+import type { Denoiser, Dereverberator } from '../speech/enhancement/types';
 import type { JobContext, JobRunner } from '../jobs/job-runner';
 import { float32ToInt16Le } from '../speech/recognition/pocketsphinx/pcm';
 import type { SpeakerChunk } from '../speech/recognition/pocketsphinx/adaptation';
@@ -42,12 +42,16 @@ export function speakerChunks(transcript: Transcript, label: string, pcm: Float3
 }
 
 /**
- * The recording's noisy lines denoised in place, as transcription denoised its noisy chunks (speech under
- * NOISY_BELOW_SNR_DB, the line's words standing for its speech), so Baum-Welch counts what the decoders heard.
- * Returns how many lines were denoised.
+ * Each line's audio replaced in place by what `heard` makes of it (null: left as it is), so Baum-Welch counts
+ * what the decoders heard. `speech` is the line's words, in the line's clock. Returns how many lines changed.
  */
-export async function denoiseNoisyLines(transcript: Transcript, pcm: Float32Array, denoiser: Denoiser, signal?: AbortSignal): Promise<number> {
-  let denoised = 0;
+async function rewriteLines(
+  transcript: Transcript,
+  pcm: Float32Array,
+  heard: (audio: Float32Array, speech: Span[]) => Promise<Float32Array | null>,
+  signal?: AbortSignal,
+): Promise<number> {
+  let changed = 0;
   for (const segment of transcript.segments) {
     signal?.throwIfAborted();
     if (segment.words.length === 0) continue;
@@ -55,12 +59,38 @@ export async function denoiseNoisyLines(transcript: Transcript, pcm: Float32Arra
     if (to <= from) continue;
     const start = from / SAMPLE_RATE;
     const words = segment.words.map((w) => ({ start: w.start, end: w.end }));
-    const heard = await denoisedIfNoisy(denoiser, pcm.subarray(from, to), speechWithin(words, { start, end: to / SAMPLE_RATE }));
-    if (!heard.denoised) continue;
-    pcm.set(heard.pcm, from);
-    denoised++;
+    const out = await heard(pcm.subarray(from, to), speechWithin(words, { start, end: to / SAMPLE_RATE }));
+    if (!out) continue;
+    pcm.set(out, from);
+    changed++;
   }
-  return denoised;
+  return changed;
+}
+
+/** The recording's noisy lines denoised in place, as transcription denoised its noisy chunks (speech under NOISY_BELOW_SNR_DB). */
+export function denoiseNoisyLines(transcript: Transcript, pcm: Float32Array, denoiser: Denoiser, signal?: AbortSignal): Promise<number> {
+  return rewriteLines(
+    transcript,
+    pcm,
+    async (audio, speech) => {
+      const out = await denoisedIfNoisy(denoiser, audio, speech);
+      return out.denoised ? out.pcm : null;
+    },
+    signal,
+  );
+}
+
+/** The recording's reverberant lines dereverberated in place, as transcription dereverberated its chunks. */
+export function dereverberateLines(transcript: Transcript, pcm: Float32Array, dereverberator: Dereverberator, signal?: AbortSignal): Promise<number> {
+  return rewriteLines(
+    transcript,
+    pcm,
+    async (audio) => {
+      const out = await dereverberator.dereverberate(audio);
+      return out.applied ? out.pcm : null;
+    },
+    signal,
+  );
 }
 
 export interface SpeakerAdaptationDeps {
@@ -72,6 +102,8 @@ export interface SpeakerAdaptationDeps {
   adaptation: SpeakerAdaptation;
   /** Transcription's denoiser, when it runs: noisy lines are denoised for the statistics as they were for decoding. */
   denoiser?: Denoiser;
+  /** Transcription's dereverberator, when it runs: reverberant lines are dereverberated first, as chunks were. */
+  dereverberator?: Dereverberator;
   log: (line: string) => void;
 }
 
@@ -102,6 +134,10 @@ export function registerSpeakerAdaptationJob(deps: SpeakerAdaptationDeps, runner
     // from the audio the decoders hear.
     const decoded = await decodeAudioToArray(deps.layout.original(sessionId, stored), deps.tools, { signal });
     const pcm = await levelledRecording(decoded, decoded);
+    if (deps.dereverberator) {
+      const lines = await dereverberateLines(transcript, pcm, deps.dereverberator, signal);
+      if (lines > 0) deps.log(`adaptation: ${lines} reverberant line(s) of recording ${sessionId} dereverberated, as for decoding`);
+    }
     if (deps.denoiser) {
       try {
         const lines = await denoiseNoisyLines(transcript, pcm, deps.denoiser, signal);

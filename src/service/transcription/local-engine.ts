@@ -17,7 +17,7 @@ import { diarizeSpectral, DEFAULT_DIARIZER_SETTINGS } from '../speech/diarizatio
 import { DiarizationThreads, ThreadedDiarizer } from './threaded-diarizer';
 import { DIARIZATION_VAD, diarizationSpeech } from './diarization-speech';
 import { createPocketSphinxRecognizer } from '../speech/recognition/pocketsphinx-recognizer';
-import type { Denoiser } from '../speech/enhancement/types';
+import type { Denoiser, Dereverberator } from '../speech/enhancement/types';
 import { NOISY_BELOW_SNR_DB } from '../speech/enhancement/noisy-speech';
 import { POCKETSPHINX_ID } from '../models/engines';
 import type { VoiceMatcher } from '../speakers/speaker-directory';
@@ -95,6 +95,8 @@ export function createLocalTranscription(deps: {
   pronunciationVariants?: boolean;
   /** PocketSphinx hears chunks whose speech is under 25 dB SNR denoised with it (none: every chunk as it is). */
   denoiser?: Denoiser;
+  /** PocketSphinx hears chunks that hold late reverberation dereverberated with it, before the noise check. */
+  dereverberator?: Dereverberator;
   /** Adaptation within each recording (PocketSphinx only); absent or a null estimator: none. */
   withinRecording?: {
     estimator(workDir: string): BatchEstimator | null;
@@ -233,6 +235,17 @@ export function createLocalTranscription(deps: {
           }
         },
       };
+      let dereverberatedChunks = 0;
+      const dereverberator = deps.dereverberator;
+      const countingDereverberator = dereverberator && {
+        id: dereverberator.id,
+        dereverberate: async (pcm: Float32Array) => {
+          const out = await dereverberator.dereverberate(pcm);
+          if (out.applied) dereverberatedChunks++;
+          return out;
+        },
+      };
+      const pocketSphinx = request.engine.model.id === POCKETSPHINX_ID;
       const transcript = await transcribeFile(
         request.file,
         {
@@ -240,9 +253,10 @@ export function createLocalTranscription(deps: {
           vad: requestVad ?? vad,
           recognizer,
           diarizer,
-          // PocketSphinx only: Whisper was trained on 680,000 hours of web audio, noise included, and was never
-          // measured here on denoised input (a denoiser's artefacts would be new to it).
-          denoiser: request.engine.model.id === POCKETSPHINX_ID ? counting : undefined,
+          // PocketSphinx only: Whisper was trained on 680,000 hours of web audio, noise and rooms included, and was
+          // never measured here on denoised or dereverberated input (an enhancer's artefacts would be new to it).
+          denoiser: pocketSphinx ? counting : undefined,
+          dereverberator: pocketSphinx ? countingDereverberator : undefined,
         },
         {
           language: request.language,
@@ -267,6 +281,7 @@ export function createLocalTranscription(deps: {
         })
         // Stops a running estimate, then removes the recording's statistics.
         .finally(() => within?.recognizer.close());
+      if (dereverberatedChunks > 0) deps.log?.(`dereverberated ${dereverberatedChunks} chunk(s) that held late reverberation before recognition`);
       if (denoisedChunks > 0) deps.log?.(`denoised ${denoisedChunks} chunk(s) whose speech was under ${NOISY_BELOW_SNR_DB} dB SNR before recognition`);
       const use = adapting?.use();
       if (use) deps.log?.(`adaptation: ${use.speakers.reduce((a, s) => a + s.chunks, 0)} of ${use.chunks} chunks decoded adapted; chunk profiles took ${use.profileMs} ms`);

@@ -9,6 +9,8 @@ import type { Diarizer, RecognizedSegment, Recognizer, Span, VoiceActivityDetect
 import { SAMPLE_RATE } from '../types';
 import { SileroVad, type StreamingVoiceActivityDetector, type VadSnapshot } from '../vad/silero';
 import { transcribeBlocks, transcribeFile, type ChunkPlan, type TranscribeStage } from './transcribe';
+import { createWpeDereverberator } from '../enhancement/reverberant-speech';
+import { convolve, syntheticRoom } from '../quality/signals.testutil';
 
 /*
  * Fakes with exact, checkable behaviour. The test audio is tone bursts: a 300 Hz tone stands for one voice
@@ -504,6 +506,60 @@ describe('transcribeBlocks on noisy speech', () => {
         // The diarizer gets the levelled recording, noise and all (one peak: a scaled copy of the input).
         const ratio = diarizer.heard![20_000]! / noisy[20_000]!;
         expect(diarizer.heard![90_000]! / noisy[90_000]!).toBeCloseTo(ratio, 4);
+      } finally {
+        await vad.close();
+      }
+    },
+    60_000,
+  );
+});
+
+describe('transcribeBlocks on reverberant speech', () => {
+  it.skipIf(!existsSync(readingFile))(
+    'hands the recognizer reverberant chunks dereverberated, before the noise check, and dry ones as they are',
+    async () => {
+      const dry = await decodeAudioToArray(readingFile, tools);
+      const wet = convolve(dry, syntheticRoom(0.6, 0));
+      const wpe = createWpeDereverberator();
+      const calls: Array<{ input: Float32Array; output: Float32Array; applied: boolean }> = [];
+      const dereverberator = {
+        id: 'recording',
+        async dereverberate(pcm: Float32Array) {
+          const out = await wpe.dereverberate(pcm);
+          calls.push({ input: pcm, output: out.pcm, applied: out.applied });
+          return out;
+        },
+      };
+      // A denoiser that keeps what it is given: wet chunks read under 25 dB SNR, so it shows what the noise check read.
+      const checked: Float32Array[] = [];
+      const noiseCheck = { id: 'keeping', denoise: async (pcm: Float32Array) => (checked.push(pcm), pcm) };
+      class Capturing extends FakeRecognizer {
+        heard: Float32Array[] = [];
+        override async recognize(pcm: Float32Array, options: { offset?: number; signal?: AbortSignal } = {}) {
+          this.heard.push(pcm);
+          return super.recognize(pcm, options);
+        }
+      }
+      const vad = new SileroVad();
+      try {
+        const asRecorded = new Capturing();
+        await transcribeBlocks(secondBlocks(dry), { tools, vad, recognizer: asRecorded, dereverberator, concurrency: 1 });
+        expect(calls.length).toBe(asRecorded.heard.length);
+        expect(calls.every((c) => !c.applied)).toBe(true);
+        asRecorded.heard.forEach((pcm, i) => expect(pcm).toBe(calls[i]!.input));
+
+        calls.length = 0;
+        const inRoom = new Capturing();
+        await transcribeBlocks(secondBlocks(wet), { tools, vad, recognizer: inRoom, dereverberator, denoiser: noiseCheck, concurrency: 1 });
+        expect(calls.length).toBe(inRoom.heard.length);
+        expect(calls.every((c) => c.applied)).toBe(true);
+        inRoom.heard.forEach((pcm, i) => {
+          expect(pcm).toBe(calls[i]!.output);
+          expect(pcm).not.toBe(calls[i]!.input);
+        });
+        // The noise check reads the dereverberated chunk: what reaches the denoiser is that chunk.
+        expect(checked.length).toBeGreaterThan(0);
+        checked.forEach((pcm) => expect(calls.some((c) => c.output === pcm)).toBe(true));
       } finally {
         await vad.close();
       }

@@ -21,13 +21,13 @@ import { SentenceWriter } from '../text/readable';
 import { writtenForms } from '../text/casing';
 import { pitchTrack, wordEndFalls, type PitchTrack } from '../text/pitch-cues';
 import type { VadSnapshot, VoiceActivityStream } from '../vad/silero';
-import type { Denoiser } from '../enhancement/types';
+import type { Denoiser, Dereverberator } from '../enhancement/types';
 import { denoisedIfNoisy, speechWithin } from '../enhancement/noisy-speech';
 
 /**
- * decode (ffmpeg, streamed) → levelled to one peak (levelled-blocks.ts) → VAD (streamed) → chunks → denoised where
- * their speech is under 25 dB SNR (speech/enhancement) → recognizer (in parallel, results in order)
- * → written text (sentence case and punctuation from pauses and pitch, speech/text; skipped for engines that
+ * decode (ffmpeg, streamed) → levelled to one peak (levelled-blocks.ts) → VAD (streamed) → chunks → dereverberated
+ * where they hold late reverberation, then denoised where their speech is under 25 dB SNR (speech/enhancement)
+ * → recognizer (in parallel, results in order) → written text (sentence case and punctuation from pauses and pitch, speech/text; skipped for engines that
  * write text themselves) → diarization → speakers on words and segments → Transcript.
  *
  * Memory: recognition only ever needs the chunks in flight, but the Diarizer contract takes the whole
@@ -55,6 +55,8 @@ export interface TranscribeDeps {
    * diarizer and everything stored keep the recording as it is. Without one every chunk is recognized as it is.
    */
   denoiser?: Denoiser;
+  /** Chunks are dereverberated with it before the noise check and recognition (it decides which hold reverberation). */
+  dereverberator?: Dereverberator;
 }
 
 export type TranscribeStage = 'recognize' | 'diarize' | 'done';
@@ -187,6 +189,7 @@ export async function transcribeBlocks(
     writer: recognizer.writesText ? null : new SentenceWriter(writtenForms([options.prompt ?? ''], options.vocabulary)),
     signal,
     denoiser: deps.denoiser,
+    dereverberator: deps.dereverberator,
     onSegment: options.onSegment,
     onChunkDone: () => reportRecognized(),
     onFailure: (error) => controller.abort(error),
@@ -384,6 +387,7 @@ class OrderedRecognition {
       writer?: SentenceWriter | null;
       signal: AbortSignal;
       denoiser?: Denoiser;
+      dereverberator?: Dereverberator;
       onSegment?: (segment: RecognizedSegment, index: number) => void;
       /** After each chunk's segments are delivered, in order (progress keeps moving once decoding is done). */
       onChunkDone?: () => void;
@@ -445,7 +449,11 @@ class OrderedRecognition {
     this.running++;
     try {
       if (this.opts.signal.aborted) throw abortReason(this.opts.signal);
-      const pcm = this.opts.denoiser ? (await denoisedIfNoisy(this.opts.denoiser, original, speech)).pcm : original;
+      let pcm = original;
+      // Reverberation fills the pauses the noise check reads, so the room goes first.
+      if (this.opts.dereverberator) pcm = (await this.opts.dereverberator.dereverberate(pcm)).pcm;
+      if (this.opts.signal.aborted) throw abortReason(this.opts.signal);
+      if (this.opts.denoiser) pcm = (await denoisedIfNoisy(this.opts.denoiser, pcm, speech)).pcm;
       if (this.opts.signal.aborted) throw abortReason(this.opts.signal);
       const pending = this.recognizer.recognize(pcm, {
         offset: span.start,

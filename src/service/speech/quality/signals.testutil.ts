@@ -131,6 +131,27 @@ export function convolve(signal: Float32Array, ir: Float32Array): Float32Array {
   return Float32Array.from({ length: signal.length }, (_, i) => out[2 * i]!);
 }
 
+/**
+ * A constructed room impulse response: the direct sound, then from 2.5 ms on Gaussian noise under an exponential
+ * decay that falls 60 dB in `rt60` seconds (the statistical model of a diffuse late field), scaled so the direct
+ * sound is `drrDb` over the tail's energy. Seeded, so every run hears the same room.
+ */
+export function syntheticRoom(rt60: number, drrDb: number, seed = 7): Float32Array {
+  const length = Math.round(rt60 * RATE);
+  const start = Math.round(0.0025 * RATE);
+  const noise = whiteNoise(length, seed);
+  const ir = new Float32Array(length);
+  let tail = 0;
+  for (let n = start; n < length; n++) {
+    ir[n] = noise[n]! * Math.exp((-3 * Math.LN10 * n) / (rt60 * RATE));
+    tail += ir[n]! * ir[n]!;
+  }
+  const scale = Math.sqrt(10 ** (-drrDb / 10) / tail);
+  for (let n = start; n < length; n++) ir[n]! *= scale;
+  ir[0] = 1;
+  return ir;
+}
+
 /** Scales `x` so its power over `spans` (or whole) equals that of `like`. */
 export function matchPower(x: Float32Array, like: Float32Array, spans?: Span[]): Float32Array {
   const g = Math.sqrt(power(like, spans) / Math.max(1e-20, power(x, spans)));

@@ -1,0 +1,323 @@
+/**
+ * Single-channel dereverberation by weighted prediction error (WPE; Nakatani et al., "Speech dereverberation based
+ * on variance-normalized delayed linear prediction", IEEE TASLP 2010; the method nara_wpe implements). In each
+ * frequency bin the late reverberation of frame t is predicted linearly from frames t − delay … t − delay − taps + 1
+ * of the reverberant signal and subtracted. The prediction filter minimises the error weighted by the inverse of the
+ * desired signal's power, which is re-estimated from the output, a few iterations. The delay keeps the direct sound
+ * and early reflections (which carry the speech) out of the prediction. No model, no training: the filter is
+ * estimated from the chunk itself.
+ */
+import { istft, stft, type Spectrogram } from '../../dsp/stft';
+
+export interface WpeOptions {
+  /** STFT frame (samples at 16 kHz). 512 = 32 ms, nara_wpe's setting for 16 kHz. */
+  size?: number;
+  hop?: number;
+  /** Prediction filter length in frames (10 frames at a 128-sample hop = 80 ms of history). */
+  taps?: number;
+  /** Frames skipped before the prediction starts: 3 × 8 ms keeps the direct sound and early reflections. */
+  delay?: number;
+  iterations?: number;
+  /**
+   * The desired signal's power is averaged over ±binContext bins and ±frameContext frames. One cell's |d|² is a
+   * one-sample estimate whose inverse has no finite mean: unsmoothed, the few near-zero cells dominate the weighted
+   * least squares and pull the filter to zero (a white-noise echo is then not removed at all).
+   */
+  binContext?: number;
+  frameContext?: number;
+  /** Stop after the first iteration, and return the input, when it removed less than this (dB); see `dereverberate`. */
+  skipBelowDb?: number;
+}
+
+export interface WpeResult {
+  /** Dereverberated, or the input itself when `applied` is false. */
+  pcm: Float32Array;
+  /** Energy the filter removed over the input's, dB (−∞ when nothing was removed): how much late reverberation it found. */
+  removedDb: number;
+  /** The same after the first iteration: what `skipBelowDb` is compared with. */
+  firstRemovedDb: number;
+  applied: boolean;
+}
+
+const DEFAULTS: Required<Omit<WpeOptions, 'skipBelowDb'>> & Pick<WpeOptions, 'skipBelowDb'> = {
+  size: 512,
+  hop: 128,
+  taps: 10,
+  delay: 3,
+  iterations: 3,
+  binContext: 2,
+  frameContext: 1,
+};
+
+/** |d|² averaged over a time-frequency neighbourhood (box, edges averaged over what exists), bin-major like the spectrogram. */
+export function smoothedPower(spec: Spectrogram, binContext: number, frameContext: number): Float64Array {
+  const { bins, frames, re, im } = spec;
+  const raw = new Float64Array(bins * frames);
+  for (let i = 0; i < raw.length; i++) raw[i] = re[i]! * re[i]! + im[i]! * im[i]!;
+  // Separable box: along frames, then along bins.
+  const alongFrames = new Float64Array(raw.length);
+  for (let k = 0; k < bins; k++) {
+    const base = k * frames;
+    for (let t = 0; t < frames; t++) {
+      let sum = 0;
+      const a = Math.max(0, t - frameContext);
+      const b = Math.min(frames - 1, t + frameContext);
+      for (let u = a; u <= b; u++) sum += raw[base + u]!;
+      alongFrames[base + t] = sum / (b - a + 1);
+    }
+  }
+  const out = new Float64Array(raw.length);
+  for (let k = 0; k < bins; k++) {
+    const a = Math.max(0, k - binContext);
+    const b = Math.min(bins - 1, k + binContext);
+    for (let t = 0; t < frames; t++) {
+      let sum = 0;
+      for (let j = a; j <= b; j++) sum += alongFrames[j * frames + t]!;
+      out[k * frames + t] = sum / (b - a + 1);
+    }
+  }
+  return out;
+}
+
+/**
+ * WPE over a whole chunk. With `skipBelowDb`, a chunk whose first iteration removes less than that (energy removed
+ * over the input's) is returned as it is after that iteration: it holds little late reverberation, and the rest
+ * of the work would be spent on nothing.
+ */
+export function dereverberate(pcm: Float32Array, options: WpeOptions = {}): WpeResult {
+  const steps = wpeSteps(pcm, options);
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+/** As `dereverberate`, handing the event loop back every `yieldEveryMs` of work (a 20 s chunk takes most of a second). */
+export async function dereverberateAsync(
+  pcm: Float32Array,
+  options: WpeOptions = {},
+  yieldEveryMs = 20,
+): Promise<WpeResult> {
+  const steps = wpeSteps(pcm, options);
+  let since = performance.now();
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+    if (performance.now() - since >= yieldEveryMs) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      since = performance.now();
+    }
+  }
+}
+
+/** The method, one frequency bin per step. */
+function* wpeSteps(pcm: Float32Array, options: WpeOptions): Generator<void, WpeResult> {
+  const { size, hop, taps, delay, iterations, binContext, frameContext, skipBelowDb } = {
+    ...DEFAULTS,
+    ...options,
+  };
+  const spec = stft(pcm, size, hop);
+  const out: Spectrogram = { ...spec, re: spec.re.slice(), im: spec.im.slice() };
+  const scratch = new Workspace(taps, spec.frames);
+  let firstRemovedDb = -Infinity;
+  for (let it = 0; it < iterations; it++) {
+    const power = smoothedPower(out, binContext, frameContext);
+    for (let k = 0; k < spec.bins; k++) {
+      const base = k * spec.frames;
+      predictAndSubtract(
+        spec.re.subarray(base, base + spec.frames),
+        spec.im.subarray(base, base + spec.frames),
+        out.re.subarray(base, base + spec.frames),
+        out.im.subarray(base, base + spec.frames),
+        power.subarray(base, base + spec.frames),
+        taps,
+        delay,
+        scratch,
+      );
+      yield;
+    }
+    if (it === 0) {
+      firstRemovedDb = removedDb(spec, out);
+      if (skipBelowDb !== undefined && firstRemovedDb < skipBelowDb)
+        return { pcm, removedDb: firstRemovedDb, firstRemovedDb, applied: false };
+    }
+  }
+  return { pcm: istft(out), removedDb: removedDb(spec, out), firstRemovedDb, applied: true };
+}
+
+/** Energy the filter took out over the input's energy, dB (−∞ when nothing was taken). */
+function removedDb(input: Spectrogram, output: Spectrogram): number {
+  let inputEnergy = 0;
+  let removedEnergy = 0;
+  for (let i = 0; i < input.re.length; i++) {
+    inputEnergy += input.re[i]! * input.re[i]! + input.im[i]! * input.im[i]!;
+    const er = input.re[i]! - output.re[i]!;
+    const ei = input.im[i]! - output.im[i]!;
+    removedEnergy += er * er + ei * ei;
+  }
+  return inputEnergy > 0 && removedEnergy > 0 ? 10 * Math.log10(removedEnergy / inputEnergy) : -Infinity;
+}
+
+/** Buffers reused across bins: the weighted correlation matrix and vector, and the per-frame weights. */
+class Workspace {
+  readonly rRe: Float64Array;
+  readonly rIm: Float64Array;
+  readonly pRe: Float64Array;
+  readonly pIm: Float64Array;
+  readonly weight: Float64Array;
+  constructor(
+    readonly taps: number,
+    frames: number,
+  ) {
+    this.rRe = new Float64Array(taps * taps);
+    this.rIm = new Float64Array(taps * taps);
+    this.pRe = new Float64Array(taps);
+    this.pIm = new Float64Array(taps);
+    this.weight = new Float64Array(frames);
+  }
+}
+
+/**
+ * One WPE iteration in one bin: weights 1/λ_t from the current estimate's (smoothed) power, the weighted normal equations
+ * R g = p with R = Σ x̃ x̃ᴴ / λ, p = Σ x̃ x* / λ (x̃_t the delayed history), then d = x − gᴴ x̃.
+ */
+function predictAndSubtract(
+  xr: Float64Array,
+  xi: Float64Array,
+  dr: Float64Array,
+  di: Float64Array,
+  power: Float64Array,
+  taps: number,
+  delay: number,
+  w: Workspace,
+): void {
+  const frames = xr.length;
+  let meanPower = 0;
+  for (let t = 0; t < frames; t++) meanPower += power[t]!;
+  meanPower /= Math.max(1, frames);
+  if (meanPower === 0) return;
+  // The floor keeps digital silence (power zero) from dominating the weighted least squares.
+  const floor = meanPower * 1e-4;
+  for (let t = 0; t < frames; t++) w.weight[t] = 1 / Math.max(power[t]!, floor);
+  const { rRe, rIm, pRe, pIm } = w;
+  rRe.fill(0);
+  rIm.fill(0);
+  pRe.fill(0);
+  pIm.fill(0);
+  for (let t = delay; t < frames; t++) {
+    const lam = w.weight[t]!;
+    const first = t - delay;
+    const count = Math.min(taps, first + 1);
+    for (let a = 0; a < count; a++) {
+      const ar = xr[first - a]!;
+      const ai = xi[first - a]!;
+      // p_a += x̃_a · conj(x_t) / λ
+      pRe[a]! += (ar * xr[t]! + ai * xi[t]!) * lam;
+      pIm[a]! += (ai * xr[t]! - ar * xi[t]!) * lam;
+      for (let b = a; b < count; b++) {
+        const br = xr[first - b]!;
+        const bi = xi[first - b]!;
+        // R_ab += x̃_a · conj(x̃_b) / λ (upper triangle; R is Hermitian)
+        rRe[a * taps + b]! += (ar * br + ai * bi) * lam;
+        rIm[a * taps + b]! += (ai * br - ar * bi) * lam;
+      }
+    }
+  }
+  for (let a = 0; a < taps; a++)
+    for (let b = 0; b < a; b++) {
+      rRe[a * taps + b] = rRe[b * taps + a]!;
+      rIm[a * taps + b] = -rIm[b * taps + a]!;
+    }
+  // A little diagonal loading: a chunk of near-silence leaves R close to singular.
+  let trace = 0;
+  for (let a = 0; a < taps; a++) trace += rRe[a * taps + a]!;
+  const loading = (trace / taps) * 1e-6 + 1e-30;
+  for (let a = 0; a < taps; a++) rRe[a * taps + a]! += loading;
+  const g = solveHermitian(rRe, rIm, pRe, pIm, taps);
+  if (!g) return;
+  for (let t = 0; t < frames; t++) {
+    let er = 0;
+    let ei = 0;
+    const first = t - delay;
+    const count = first < 0 ? 0 : Math.min(taps, first + 1);
+    for (let a = 0; a < count; a++) {
+      // conj(g_a) · x̃_a
+      const gr = g.re[a]!;
+      const gi = g.im[a]!;
+      const ar = xr[first - a]!;
+      const ai = xi[first - a]!;
+      er += gr * ar + gi * ai;
+      ei += gr * ai - gi * ar;
+    }
+    dr[t] = xr[t]! - er;
+    di[t] = xi[t]! - ei;
+  }
+}
+
+/** Solves the complex system A z = b (A Hermitian positive definite, n × n) by Cholesky; null if A is not. */
+export function solveHermitian(
+  aRe: Float64Array,
+  aIm: Float64Array,
+  bRe: Float64Array,
+  bIm: Float64Array,
+  n: number,
+): { re: Float64Array; im: Float64Array } | null {
+  // A = L Lᴴ, L lower triangular with a real positive diagonal.
+  const lRe = new Float64Array(n * n);
+  const lIm = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j <= i; j++) {
+      let sRe = aRe[i * n + j]!;
+      let sIm = aIm[i * n + j]!;
+      for (let k = 0; k < j; k++) {
+        // s -= L_ik · conj(L_jk)
+        const xr = lRe[i * n + k]!;
+        const xi = lIm[i * n + k]!;
+        const yr = lRe[j * n + k]!;
+        const yi = lIm[j * n + k]!;
+        sRe -= xr * yr + xi * yi;
+        sIm -= xi * yr - xr * yi;
+      }
+      if (i === j) {
+        if (!(sRe > 0)) return null;
+        lRe[i * n + i] = Math.sqrt(sRe);
+      } else {
+        const d = lRe[j * n + j]!;
+        lRe[i * n + j] = sRe / d;
+        lIm[i * n + j] = sIm / d;
+      }
+    }
+  }
+  // L y = b
+  const yRe = new Float64Array(n);
+  const yIm = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    let sRe = bRe[i]!;
+    let sIm = bIm[i]!;
+    for (let k = 0; k < i; k++) {
+      sRe -= lRe[i * n + k]! * yRe[k]! - lIm[i * n + k]! * yIm[k]!;
+      sIm -= lRe[i * n + k]! * yIm[k]! + lIm[i * n + k]! * yRe[k]!;
+    }
+    const d = lRe[i * n + i]!;
+    yRe[i] = sRe / d;
+    yIm[i] = sIm / d;
+  }
+  // Lᴴ z = y
+  const zRe = new Float64Array(n);
+  const zIm = new Float64Array(n);
+  for (let i = n - 1; i >= 0; i--) {
+    let sRe = yRe[i]!;
+    let sIm = yIm[i]!;
+    for (let k = i + 1; k < n; k++) {
+      // (Lᴴ)_ik = conj(L_ki)
+      const cr = lRe[k * n + i]!;
+      const ci = -lIm[k * n + i]!;
+      sRe -= cr * zRe[k]! - ci * zIm[k]!;
+      sIm -= cr * zIm[k]! + ci * zRe[k]!;
+    }
+    const d = lRe[i * n + i]!;
+    zRe[i] = sRe / d;
+    zIm[i] = sIm / d;
+  }
+  return { re: zRe, im: zIm };
+}
