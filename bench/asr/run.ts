@@ -6,7 +6,7 @@
  *   nice -n 10 node --import tsx bench/asr/run.ts [--half tune|test] [--set amateur,cmu] [--every 3] [--no-baseline]
  *       [--mode vad|whole|pipeline [--timeline]] [--args "-lw 8 -wip 0.2"] [--merge-gap 0.6] [--max-chunk 20] [--workers 2] [--verbose]
  *       [--no-variants] [--gain-db -30] [--no-levelling] [--noise ambience-pub.flac --snr 10] [--room ir_classroom_mono.flac]
- *       [--rt60 0.6 --drr 0] [--denoise auto|auto:25|on|off] [--dereverb auto|auto:-15|on|off]
+ *       [--rt60 0.6 --drr 0] [--denoise auto|auto:25|on|off] [--dereverb auto|auto:-15|on|off [--wpe-taps 10]]
  *
  * Every file belongs to the tuning or the test half (bench/lib/halves.ts); figures are printed per source
  * and half, side by side with the untuned program. --half keeps one half (tuning runs: `--half tune`);
@@ -20,7 +20,7 @@
  * gain over the program holds on recordings unlike the public ones (vad and whole modes); --rt60/--drr puts them in
  * a constructed room instead (a decaying noise tail, seeded). --denoise and --dereverb choose which chunks are
  * denoised and dereverberated before recognition: auto as the service (auto:N with another threshold), on every
- * chunk, off none.
+ * chunk, off none; --wpe-taps sets the dereverberation filter's length (vad and whole modes).
  *
  * --mode pipeline runs each file through the whole transcription pipeline, as `POST /v1/audio/transcriptions`
  * does (transcribeFile: ffmpeg decode of the original file → Silero VAD → the decoder pool → the service's
@@ -326,9 +326,10 @@ async function main(): Promise<void> {
     const denoiser = createRnnoiseDenoiser();
     const snrs: number[] = [];
     let denoised = 0;
-    // As the pipeline does (speech/enhancement): a chunk whose speech is under 25 dB SNR is denoised first.
     const removed: number[] = [];
     let dereverberated = 0;
+    // As the pipeline does (speech/enhancement): a chunk that holds late reverberation is dereverberated, then one
+    // whose speech is under 25 dB SNR is denoised.
     const enhance = async (original: Float32Array, span: Span, speech: Span[]): Promise<Float32Array> => {
       let chunk = original;
       if (dereverbFlag !== 'off') {

@@ -32,7 +32,7 @@ export interface WpeOptions {
 export interface WpeResult {
   /** Dereverberated, or the input itself when `applied` is false. */
   pcm: Float32Array;
-  /** Energy the filter removed over the input's, dB (−∞ when nothing was removed): how much late reverberation it found. */
+  /** Energy the filter removed over the input's, dB (−∞ when none): how much late reverberation it found. */
   removedDb: number;
   /** The same after the first iteration, over every 4th bin: what `skipBelowDb` is compared with. */
   firstRemovedDb: number;
@@ -52,7 +52,7 @@ const DEFAULTS: Required<Omit<WpeOptions, 'skipBelowDb'>> & Pick<WpeOptions, 'sk
   frameContext: 1,
 };
 
-/** |d|² averaged over a time-frequency neighbourhood (box, edges averaged over what exists), bin-major like the spectrogram. */
+/** |d|² averaged over a time-frequency box (at the edges, over what exists), bin-major like the spectrogram. */
 export function smoothedPower(spec: Spectrogram, binContext: number, frameContext: number): Float64Array {
   const { bins, frames, re, im } = spec;
   const raw = new Float64Array(bins * frames);
@@ -199,8 +199,8 @@ class Workspace {
 }
 
 /**
- * One WPE iteration in one bin: weights 1/λ_t from the current estimate's (smoothed) power, the weighted normal equations
- * R g = p with R = Σ x̃ x̃ᴴ / λ, p = Σ x̃ x* / λ (x̃_t the delayed history), then d = x − gᴴ x̃.
+ * One WPE iteration in one bin: weights 1/λ_t from the current estimate's (smoothed) power, the weighted normal
+ * equations R g = p with R = Σ x̃ x̃ᴴ / λ, p = Σ x̃ x* / λ (x̃_t the delayed history), then d = x − gᴴ x̃.
  */
 function predictAndSubtract(
   xr: Float64Array,
