@@ -253,7 +253,8 @@ describe('transcription', { timeout: 240_000 }, () => {
   it('dereverberates a reading made in a room before PocketSphinx hears it, and says so in its log', async () => {
     const room = path.join(tmp, 'room.wav');
     // The reading in a constructed room: reverberation time 0.6 s, as much energy in the tail as in the direct sound.
-    const wet = matchPower(convolve(await loadAudio(`asr/${LJ}`), syntheticRoom(0.6, 0)), await loadAudio(`asr/${LJ}`));
+    const dry = await loadAudio(`asr/${LJ}`);
+    const wet = matchPower(convolve(dry, syntheticRoom(0.6, 0)), dry);
     fs.writeFileSync(room, encodeWav(wet, { sampleRate: 16_000, channels: 1, sampleFormat: 'f32' }));
     const data = await client.audio.transcriptions.create({ file: fs.createReadStream(room), model: 'whisper-1' });
     expect(svc.output()).toMatch(/dereverberated \d+ chunk\(s\) that held late reverberation/);

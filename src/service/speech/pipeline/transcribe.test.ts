@@ -457,6 +457,15 @@ describe('a resumed run with a kept chunk plan', () => {
 
 const readingFile = join(shared, 'audio/asr/ljspeech_LJ001-0001.flac');
 
+/** Keeps what each chunk's recognition was handed. */
+class Capturing extends FakeRecognizer {
+  heard: Float32Array[] = [];
+  override async recognize(pcm: Float32Array, options: { offset?: number; signal?: AbortSignal } = {}) {
+    this.heard.push(pcm);
+    return super.recognize(pcm, options);
+  }
+}
+
 describe('transcribeBlocks on noisy speech', () => {
   it.skipIf(!existsSync(readingFile))(
     'hands the recognizer noisy chunks denoised and clean ones as they are; the diarizer hears the recording',
@@ -476,13 +485,6 @@ describe('transcribeBlocks on noisy speech', () => {
           return made.at(-1)!;
         },
       };
-      class Capturing extends FakeRecognizer {
-        heard: Float32Array[] = [];
-        override async recognize(pcm: Float32Array, options: { offset?: number; signal?: AbortSignal } = {}) {
-          this.heard.push(pcm);
-          return super.recognize(pcm, options);
-        }
-      }
       class Listening implements Diarizer {
         heard: Float32Array | null = null;
         async diarize(pcm: Float32Array) {
@@ -533,13 +535,6 @@ describe('transcribeBlocks on reverberant speech', () => {
       // A denoiser that keeps what it is given: wet chunks read under 25 dB SNR, so it shows what the noise check read.
       const checked: Float32Array[] = [];
       const noiseCheck = { id: 'keeping', denoise: async (pcm: Float32Array) => (checked.push(pcm), pcm) };
-      class Capturing extends FakeRecognizer {
-        heard: Float32Array[] = [];
-        override async recognize(pcm: Float32Array, options: { offset?: number; signal?: AbortSignal } = {}) {
-          this.heard.push(pcm);
-          return super.recognize(pcm, options);
-        }
-      }
       const vad = new SileroVad();
       try {
         const asRecorded = new Capturing();

@@ -1,5 +1,5 @@
 import { createPowerSpectrum } from '../../dsp/spectrum';
-import { hannWindow } from '../../dsp/window';
+import { periodicHannWindow } from '../../dsp/window';
 
 /**
  * The short-time analysis every quality measure shares: 20 ms Hann frames (320 samples at 16 kHz)
@@ -11,7 +11,7 @@ export const FFT_SIZE = 512;
 export const HOP = 160;
 export const BINS = FFT_SIZE / 2 + 1;
 
-const window = hannWindow(FRAME + 1).subarray(0, FRAME); // periodic Hann
+const window = periodicHannWindow(FRAME);
 const windowEnergy = window.reduce((s, w) => s + w * w, 0);
 // One-sided bins 1..N/2−1 stand for two; Parseval: Σ|X|² = N · Σ(x·w)².
 const SCALE = 1 / (FFT_SIZE * windowEnergy);

@@ -1,6 +1,6 @@
 import { butterworthLowPass, filterRange } from '../../dsp/biquad';
 import { createPowerSpectrum } from '../../dsp/spectrum';
-import { hannWindow } from '../../dsp/window';
+import { periodicHannWindow } from '../../dsp/window';
 import { powerDb } from './frames';
 
 /**
@@ -57,7 +57,7 @@ function welch(pcm: Float32Array, sampleRate: number, from: number, to: number):
   const low = new Float32Array(length);
   for (let i = 0; i < length; i++) low[i] = filtered[i * DECIMATE]!;
   if (!analyser) {
-    const window = hannWindow(FFT + 1).subarray(0, FFT);
+    const window = periodicHannWindow(FFT);
     const energy = window.reduce((s, w) => s + w * w, 0);
     analyser = { power: createPowerSpectrum(FFT), window, scale: 2 / (FFT * energy) };
   }
