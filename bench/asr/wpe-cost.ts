@@ -8,19 +8,13 @@
  *
  * A setting is `taps x iterations`.
  */
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { decodeAudioToArray } from '../../src/service/media/decode';
-import { resolveMediaTools } from '../../src/service/media/tools';
 import { REVERBERANT_ABOVE_DB } from '../../src/service/speech/enhancement/reverberant-speech';
 import { dereverberate } from '../../src/service/speech/enhancement/wpe';
+import { asrClips, loadAudio } from '../../src/service/speech/quality/signals.testutil';
 import { SAMPLE_RATE } from '../../src/service/speech/types';
-import { readAsrSet } from '../lib/asr-set';
 import { degraded } from '../lib/degrade';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const asrDir = path.join(process.env.TAKELINE_SHARED_DIR || path.resolve(repoRoot, '../shared'), 'audio/asr');
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1]! : fallback;
@@ -37,22 +31,16 @@ const settings = arg('--settings', '10x3,20x1,20x2,30x1')
 
 /** Clips of the amateur reader end to end until the chunk is as long as the pipeline's longest (20 s). */
 async function chunk(): Promise<Float32Array> {
-  const tools = resolveMediaTools();
-  const parts: Float32Array[] = [];
-  let length = 0;
-  for (const file of readAsrSet(asrDir).filter((f) => f.file.startsWith('amateur'))) {
-    const pcm = await decodeAudioToArray(path.join(asrDir, file.file), tools);
-    parts.push(pcm);
-    length += pcm.length;
-    if (length >= 19 * SAMPLE_RATE) break;
-  }
-  const out = new Float32Array(Math.min(length, 19 * SAMPLE_RATE));
+  const length = 19 * SAMPLE_RATE;
+  const out = new Float32Array(length);
   let at = 0;
-  for (const p of parts) {
-    out.set(p.subarray(0, out.length - at), at);
-    at += Math.min(p.length, out.length - at);
+  for (const file of asrClips('amateur')) {
+    if (at >= length) break;
+    const pcm = await loadAudio(`asr/${file}`);
+    out.set(pcm.subarray(0, length - at), at);
+    at += Math.min(pcm.length, length - at);
   }
-  return out;
+  return out.subarray(0, at);
 }
 
 function median(values: number[]): number {

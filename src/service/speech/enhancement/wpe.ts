@@ -210,6 +210,9 @@ class Workspace {
   }
 }
 
+/** Where `weightedCorrelation` writes: R (taps × taps, row-major), p (taps), and its lag products (taps × frames). */
+export type CorrelationBuffers = Pick<Workspace, 'taps' | 'rRe' | 'rIm' | 'pRe' | 'pIm' | 'qRe' | 'qIm'>;
+
 /**
  * The weighted normal equations' terms in one bin: R_ab = Σ_t x̃_a · conj(x̃_b) · λ_t and
  * p_a = Σ_t x̃_a · conj(x_t) · λ_t, where x̃_a = x[t − delay − a] and λ_t = weight[t]; R's upper triangle only.
@@ -223,15 +226,7 @@ export function weightedCorrelation(
   xi: Float64Array,
   weight: Float64Array,
   delay: number,
-  out: {
-    taps: number;
-    rRe: Float64Array;
-    rIm: Float64Array;
-    pRe: Float64Array;
-    pIm: Float64Array;
-    qRe: Float64Array;
-    qIm: Float64Array;
-  },
+  out: CorrelationBuffers,
 ): void {
   const { taps, rRe, rIm, pRe, pIm, qRe, qIm } = out;
   const frames = xr.length;
@@ -253,7 +248,8 @@ export function weightedCorrelation(
     for (; a + 4 <= rows; a += 4) {
       const s = delay + a;
       const common = frames - 1 - (s + 3);
-      let r0 = 0, i0 = 0, r1 = 0, i1 = 0, r2 = 0, i2 = 0, r3 = 0, i3 = 0; // prettier-ignore
+      // prettier-ignore
+      let r0 = 0, i0 = 0, r1 = 0, i1 = 0, r2 = 0, i2 = 0, r3 = 0, i3 = 0;
       for (let u = l; u <= common; u++) {
         const qr = qRe[base + u]!;
         const qi = qIm[base + u]!;
