@@ -64,7 +64,7 @@ export async function runAnalysisProcess(
 export function registerAnalysisJob(deps: AnalysisJobDeps, runner: JobRunner): void {
   const { store, sessions } = deps;
 
-  runner.register(ANALYSIS_JOB, { keptWork: (job) => store.keptWork(String(job.payload.run_id ?? '')) }, async ({ job, signal, progress }: JobContext) => {
+  runner.register(ANALYSIS_JOB, { background: true, keptWork: (job) => store.keptWork(String(job.payload.run_id ?? '')) }, async ({ job, signal, progress }: JobContext) => {
     const runId = String(job.payload.run_id ?? '');
     const run = store.run(runId);
     if (!run) throw new JobFailure('The analysis run no longer exists.');

@@ -119,3 +119,42 @@ describe('JobRunner after interruptions', () => {
     await runner.stop();
   });
 });
+
+describe('JobRunner queue order', () => {
+  it('starts queued jobs oldest first, a background kind after every other kind', async () => {
+    const db = setup();
+    const runner = new JobRunner(db);
+    const started: string[] = [];
+    // Each job runs until the test lets it go, so the queue's order is what the next start shows.
+    const release: Array<() => void> = [];
+    const hold = (job: { payload: Record<string, unknown> }) => {
+      started.push(String(job.payload.name));
+      return new Promise<void>((resolve) => release.push(resolve));
+    };
+    runner.register('analysis', { background: true }, async ({ job }) => hold(job));
+    runner.register('transcribe', async ({ job }) => hold(job));
+    // Lets the running job finish and waits for the next one to start.
+    const next = async () => {
+      const count = started.length;
+      release.shift()!();
+      await expect.poll(() => started.length).toBe(count + 1);
+    };
+    runner.enqueue('analysis', 's', { name: 'a1' });
+    runner.enqueue('analysis', 's', { name: 'a2' });
+    runner.enqueue('transcribe', 's', { name: 't1' });
+    runner.enqueue('transcribe', 's', { name: 't2' });
+    runner.start();
+    await expect.poll(() => started.length).toBe(1);
+    await next();
+    await next();
+    expect(started).toEqual(['t1', 't2', 'a1']);
+    // Queued while a background job runs: it waits for that one only, not for the other queued analysis.
+    runner.enqueue('transcribe', 's', { name: 't3' });
+    await next();
+    await next();
+    expect(started).toEqual(['t1', 't2', 'a1', 't3', 'a2']);
+    release.shift()!();
+    await expect.poll(() => db.prepare("SELECT COUNT(*) AS n FROM jobs WHERE status = 'complete'").get()).toEqual({ n: 5 });
+    await runner.stop();
+  });
+});

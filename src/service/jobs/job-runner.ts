@@ -34,6 +34,11 @@ export interface JobKindOptions {
    * e.g. when chunks finish out of order).
    */
   keptWork?: (job: JobRecord) => number;
+  /**
+   * Work no one is waiting on (analysis, speaker profiles and adaptation). A queued job of a kind without this
+   * flag starts first, so a new upload or a revoice is not kept behind every analysis still queued.
+   */
+  background?: boolean;
 }
 
 /** An error whose message is meant for the user (why a recording could not be processed). */
@@ -51,7 +56,8 @@ const PROGRESS_EPSILON = 0.001;
 /**
  * Durable background jobs in SQLite. A job is a row; a crash leaves it `running`, and the next start puts
  * it back in the queue, so work resumes after a restart. Handlers are registered per kind, so later kinds
- * (analysis stages, dubbing) drop in without touching the runner.
+ * (analysis stages, dubbing) drop in without touching the runner. Queued jobs start oldest first, those of
+ * background kinds after all others.
  */
 export class JobRunner extends EventEmitter<JobEvents> {
   private readonly handlers = new Map<string, JobHandler>();
@@ -155,9 +161,11 @@ export class JobRunner extends EventEmitter<JobEvents> {
   private nextQueued(): JobRecord | null {
     const kinds = [...this.handlers.keys()];
     if (kinds.length === 0) return null;
+    const background = kinds.filter((kind) => this.kinds.get(kind)?.background);
+    const backgroundLast = background.length ? `kind IN (${background.map(() => '?').join(',')}), ` : '';
     const row = this.db
-      .prepare(`SELECT id FROM jobs WHERE status = 'queued' AND kind IN (${kinds.map(() => '?').join(',')}) ORDER BY created_at, rowid LIMIT 1`)
-      .get(...kinds) as { id: string } | undefined;
+      .prepare(`SELECT id FROM jobs WHERE status = 'queued' AND kind IN (${kinds.map(() => '?').join(',')}) ORDER BY ${backgroundLast}created_at, rowid LIMIT 1`)
+      .get(...kinds, ...background) as { id: string } | undefined;
     return row ? this.get(row.id) : null;
   }
 
