@@ -63,11 +63,13 @@ describe.skipIf(!canRun)('speaker fixes in the studio', { timeout: 420_000 }, ()
     form.append('project_key', 'e2e-speakers');
     form.append('file', new Blob([fs.readFileSync(twoReadersFile(tmp))]), 'two-readers.flac');
     sessionId = (await api('/v1/speech/transcriptions', { method: 'POST', body: form })).id;
-    for (let i = 0; i < 600; i++) {
-      const s = await api(`/v1/speech/transcriptions/${sessionId}`);
-      if (s.status === 'complete' || s.status === 'failed') break;
-      await new Promise((r) => setTimeout(r, 500));
+    let status = '';
+    for (let i = 0; i < 600 && status !== 'complete' && status !== 'failed'; i++) {
+      if (i > 0) await new Promise((r) => setTimeout(r, 500));
+      status = (await api(`/v1/speech/transcriptions/${sessionId}`)).status;
     }
+    // The studio steps need the transcript: say so here rather than as a missing panel later.
+    if (status !== 'complete') throw new Error(`the recording's transcription is ${status}, not complete`);
     browser = await launchChromium();
     page = browser.context.pages()[0] ?? (await browser.context.newPage());
     page.on('pageerror', (e) => pageErrors.push(e.message));
