@@ -5,7 +5,10 @@
  * the tuning and test halves and CPU per audio second, for each configuration, side by side in one run.
  *
  *   nice -n 10 node --import tsx bench/adaptation/service.ts [--configs off,on:30] [--sources amateur] [--every 1] [--order name|id]
+ *       [--room ir_smartphone_mic_mono.flac | --rt60 0.3 --drr 6] [--noise ambience-pub.flac --snr 10] [--telephone]
  *
+ * With a degradation (bench/lib/degrade.ts), every recording is put in that room, noise or channel first and
+ * uploaded as a 16 kHz WAV: a project whose recordings were all made in the same poor conditions.
  * A configuration is `off` (TAKELINE_SPEAKER_ADAPTATION=off) or `on:N` (on, a transform once a speaker has
  * N s of aligned speech). The configurations run at the same time (one service each), so they share the
  * machine's load; CPU is counted per service (its own, its reaped children's — bw, ffmpeg — and its live
@@ -16,6 +19,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { sumWer, wordErrorRate, type WerResult } from '../../src/service/speech/scoring/wer';
+import { encodeWav } from '../../src/service/media/wav';
+import { loadAudio, RATE } from '../../src/service/speech/quality/signals.testutil';
+import { degradationFromArgs, degraded, describeDegradation } from '../lib/degrade';
 import { halves, sourceOf, type Half } from '../lib/halves';
 import { childProcesses, readProcStat } from '../../test/helpers/proc-stat';
 import { multipartBody, rawRequest, startServiceProcess, type ServiceProcess } from '../../test/helpers/service';
@@ -31,6 +37,7 @@ const sources = new Set((flag('--sources') ?? 'amateur').split(','));
 const every = Number(flag('--every') ?? 1);
 // `id`: by the name after the source prefix, so readers of the same sentences alternate in the project.
 const order = flag('--order') ?? 'name';
+const degradation = degradationFromArgs(process.argv);
 
 const refs = new Map(
   readFileSync(path.join(asrDir, 'refs.tsv'), 'utf8')
@@ -125,10 +132,18 @@ async function runConfig(config: string): Promise<RunResult> {
   }
 }
 
+/** The recording as uploaded: the file itself, or made worse as asked (the same audio for every configuration). */
+async function recording(file: string): Promise<{ bytes: Buffer; filename: string }> {
+  if (!degradation) return { bytes: readFileSync(path.join(asrDir, file)), filename: file };
+  const pcm = await degraded(await loadAudio(path.join('asr', file)), degradation, files.indexOf(file));
+  return { bytes: encodeWav(pcm, { sampleRate: RATE, channels: 1, sampleFormat: 'f32' }), filename: file.replace(/\.\w+$/, '.wav') };
+}
+
 async function upload(svc: ServiceProcess, file: string): Promise<string> {
+  const { bytes, filename } = await recording(file);
   const { body, contentType } = multipartBody([
     { name: 'project_key', value: 'reader' },
-    { name: 'file', file: readFileSync(path.join(asrDir, file)), filename: file },
+    { name: 'file', file: bytes, filename },
   ]);
   const res = await rawRequest(`${svc.url}/v1/speech/transcriptions`, {
     method: 'POST',
@@ -164,7 +179,9 @@ function pooled(results: FileResult[]): string {
 }
 
 const audioSeconds = files.reduce((a, f) => a + refs.get(f)!.duration, 0);
-console.log(`files: ${files.length} (${[...sources].join(', ')}), ${audioSeconds.toFixed(1)} s of audio; configurations ${configs.join(', ')} run side by side`);
+console.log(
+  `files: ${files.length} (${[...sources].join(', ')}), ${audioSeconds.toFixed(1)} s of audio, ${describeDegradation(degradation ?? {})}; configurations ${configs.join(', ')} run side by side`,
+);
 console.log(`load before: ${readFileSync('/proc/loadavg', 'utf8').trim()}`);
 const runs = await Promise.all(configs.map(runConfig));
 console.log(`load after: ${readFileSync('/proc/loadavg', 'utf8').trim()}\n`);

@@ -55,7 +55,7 @@ import { mapLimit } from '../lib/map-limit';
 import { halves, type Half } from '../lib/halves';
 import { formatStages, StageTimeline, summarize, type StageSummary } from '../lib/stage-timeline';
 import { parseDecoderFlags } from '../lib/decoder-flags';
-import { degraded, describeDegradation, type Degradation } from '../lib/degrade';
+import { degradationFromArgs, degraded, describeDegradation } from '../lib/degrade';
 import { createRnnoiseDenoiser } from '../../src/service/speech/enhancement/rnnoise';
 import { denoisedIfNoisy, speechWithin } from '../../src/service/speech/enhancement/noisy-speech';
 import { dereverberate } from '../../src/service/speech/enhancement/wpe';
@@ -97,16 +97,8 @@ const dereverbIterations = flag('--wpe-iterations') === undefined ? undefined : 
 const denoise = denoiseFlag.startsWith('auto') ? 'auto' : (denoiseFlag as 'on' | 'off');
 const denoiseBelowDb = denoiseFlag.startsWith('auto:') ? Number(denoiseFlag.slice(5)) : undefined;
 if (!['auto', 'on', 'off'].includes(denoise) || Number.isNaN(denoiseBelowDb)) throw new Error('--denoise is auto, auto:<dB>, on or off');
-const degradation: Degradation = {
-  noise: flag('--noise'),
-  snrDb: flag('--snr') === undefined ? undefined : Number(flag('--snr')),
-  room: flag('--room'),
-  rt60: flag('--rt60') === undefined ? undefined : Number(flag('--rt60')),
-  drrDb: flag('--drr') === undefined ? undefined : Number(flag('--drr')),
-  telephone: process.argv.includes('--telephone'),
-};
-const degrading =
-  degradation.noise !== undefined || degradation.room !== undefined || degradation.rt60 !== undefined || degradation.telephone;
+const degradation = degradationFromArgs(process.argv);
+const degrading = degradation !== undefined;
 const customDereverb = dereverbFlag === 'on' || dereverbFlag.startsWith('auto:') || flag('--wpe-taps') !== undefined || flag('--wpe-iterations') !== undefined;
 if ((gainDb !== 0 || !levelling || degrading || denoiseFlag === 'on' || denoiseBelowDb !== undefined || customDereverb) && mode === 'pipeline') {
   throw new Error('--gain-db, --no-levelling, --noise, --room, --rt60, --telephone, --denoise on and auto:N, --dereverb on and auto:N, --wpe-taps and --wpe-iterations are for the vad and whole modes');
@@ -300,12 +292,12 @@ async function main(): Promise<void> {
   const gain = 10 ** (gainDb / 20);
   const audio = await mapLimit(items, 2, async (it, i) => {
     let pcm = await decodeAudioToArray(path.join(asrDir, it.file), resolveMediaTools());
-    if (degrading) pcm = await degraded(pcm, degradation, i);
+    if (degradation) pcm = await degraded(pcm, degradation, i);
     return gain === 1 ? pcm : pcm.map((x) => x * gain);
   });
   const totalSeconds = audio.reduce((a, p) => a + p.length / SAMPLE_RATE, 0);
   console.log(
-    `${items.length} files, ${(totalSeconds / 60).toFixed(1)} min; mode ${mode}; extra args ${JSON.stringify(extraArgs)}; gain ${gainDb} dB; ${levelling ? 'levelled' : 'unlevelled'}; ${describeDegradation(degradation)}`,
+    `${items.length} files, ${(totalSeconds / 60).toFixed(1)} min; mode ${mode}; extra args ${JSON.stringify(extraArgs)}; gain ${gainDb} dB; ${levelling ? 'levelled' : 'unlevelled'}; ${describeDegradation(degradation ?? {})}`,
   );
 
   let baseline: WerResult[] | null = null;

