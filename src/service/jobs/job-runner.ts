@@ -35,8 +35,9 @@ export interface JobKindOptions {
    */
   keptWork?: (job: JobRecord) => number;
   /**
-   * Work no one is waiting on (analysis, speaker profiles and adaptation). A queued job of a kind without this
-   * flag starts first, so a new upload or a revoice is not kept behind every analysis still queued.
+   * Work no one waits on and no other job reads (the analysis). A queued job of a kind without this flag starts
+   * first, so a new upload or a revoice is not kept behind every analysis still queued. Speaker adaptation and
+   * voice profiles are not background: the next recording's decoding and speaker matching read what they write.
    */
   background?: boolean;
 }

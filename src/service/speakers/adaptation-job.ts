@@ -118,7 +118,7 @@ export function queueSpeakerAdaptation(adaptation: SpeakerAdaptation, jobs: JobR
  * optimisation, and its job never fails the recording.
  */
 export function registerSpeakerAdaptationJob(deps: SpeakerAdaptationDeps, runner: JobRunner): void {
-  runner.register(SPEAKER_ADAPTATION_JOB, { background: true }, async ({ job, signal }: JobContext) => {
+  runner.register(SPEAKER_ADAPTATION_JOB, async ({ job, signal }: JobContext) => {
     const sessionId = job.session_id;
     const summary = deps.sessions.summary(sessionId);
     const stored = deps.sessions.storedName(sessionId);

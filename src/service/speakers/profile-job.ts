@@ -39,7 +39,7 @@ export function queueSpeakerProfiles(db: Db, jobs: JobRunner, sessionId: string)
  * them on the current revision, then brings the speaker map and the project's voice profiles in line.
  */
 export function registerSpeakerProfilesJob(deps: SpeakerProfilesDeps, runner: JobRunner): void {
-  runner.register(SPEAKER_PROFILES_JOB, { background: true }, async ({ job, signal }: JobContext) => {
+  runner.register(SPEAKER_PROFILES_JOB, async ({ job, signal }: JobContext) => {
     const sessionId = job.session_id;
     const stored = deps.sessions.storedName(sessionId);
     const transcript = deps.sessions.transcript(sessionId);
