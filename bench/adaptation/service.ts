@@ -132,8 +132,18 @@ async function runConfig(config: string): Promise<RunResult> {
   }
 }
 
-/** The recording as uploaded: the file itself, or made worse as asked (the same audio for every configuration). */
-async function recording(file: string): Promise<{ bytes: Buffer; filename: string }> {
+const uploads = new Map<string, Promise<{ bytes: Buffer; filename: string }>>();
+/**
+ * The recording as uploaded: the file itself, or made worse as asked. Made once and shared by every configuration,
+ * which all upload the same audio.
+ */
+function recording(file: string): Promise<{ bytes: Buffer; filename: string }> {
+  let made = uploads.get(file);
+  if (!made) uploads.set(file, (made = makeRecording(file)));
+  return made;
+}
+
+async function makeRecording(file: string): Promise<{ bytes: Buffer; filename: string }> {
   if (!degradation) return { bytes: readFileSync(path.join(asrDir, file)), filename: file };
   const pcm = await degraded(await loadAudio(path.join('asr', file)), degradation, files.indexOf(file));
   return { bytes: encodeWav(pcm, { sampleRate: RATE, channels: 1, sampleFormat: 'f32' }), filename: file.replace(/\.\w+$/, '.wav') };

@@ -9,6 +9,7 @@
  * A setting is `taps x iterations`.
  */
 import { performance } from 'node:perf_hooks';
+import { median } from '../../src/service/dsp/stats';
 import { REVERBERANT_ABOVE_DB } from '../../src/service/speech/enhancement/reverberant-speech';
 import { dereverberate } from '../../src/service/speech/enhancement/wpe';
 import { asrClips, loadAudio } from '../../src/service/speech/quality/signals.testutil';
@@ -41,11 +42,6 @@ async function chunk(): Promise<Float32Array> {
     at += Math.min(pcm.length, length - at);
   }
   return out.subarray(0, at);
-}
-
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
 }
 
 async function main(): Promise<void> {
@@ -82,8 +78,8 @@ async function main(): Promise<void> {
     const t = times.get(s.name)!;
     console.log(
       s.name.padEnd(20) +
-        median(t.dry).toFixed(1).padStart(24) +
-        median(t.wet).toFixed(1).padStart(30) +
+        median(t.dry)!.toFixed(1).padStart(24) +
+        median(t.wet)!.toFixed(1).padStart(30) +
         `   ${t.applied.every(Boolean) ? 'yes' : 'no'}`,
     );
   }
