@@ -51,6 +51,7 @@ import { SAMPLE_RATE, type Span } from '../../src/service/speech/types';
 import { createSileroVad } from '../../src/service/speech/vad/silero';
 import { levelledRecording } from '../../src/service/speech/pipeline/levelled-blocks';
 import { wavFile } from '../lib/wav';
+import { relativeChangeInterval } from '../lib/bootstrap';
 import { mapLimit } from '../lib/map-limit';
 import { halves, type Half } from '../lib/halves';
 import { formatStages, StageTimeline, summarize, type StageSummary } from '../lib/stage-timeline';
@@ -137,6 +138,9 @@ function wav16(pcm: Float32Array): Buffer {
 }
 
 const pipelineMode = mode === 'pipeline';
+// Issue 14's target: at least 20 % fewer errors than the untuned program, on the test half and on unseen audio.
+const WER_TARGET = -0.2;
+const RESAMPLES = 2000;
 
 /** The reference program exactly as a user would first run it: defaults, whole file. */
 function runContinuous(wavPath: string): Promise<string> {
@@ -414,6 +418,40 @@ async function main(): Promise<void> {
     console.log(
       r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  '),
     );
+  if (baseline) printIntervals(items, ours, baseline, where);
+}
+
+/**
+ * How much the relative change could move on more files like these: a paired bootstrap over files, resampled
+ * within each source (bench/lib/bootstrap.ts), for each half and for each source with ≥ 10 files in a half.
+ */
+function printIntervals(
+  items: readonly Item[],
+  ours: readonly WerResult[],
+  baseline: readonly WerResult[],
+  where: (keep: (it: Item) => boolean) => number[],
+): void {
+  const errors = (r: WerResult) => r.substitutions + r.deletions + r.insertions;
+  const signed = (x: number) => `${x > 0 ? '+' : ''}${(x * 100).toFixed(0)}%`;
+  console.log(
+    `relative change in errors, 95% interval of a paired bootstrap over files within each source (${RESAMPLES} resamples), and the share of resamples at or below the ${signed(WER_TARGET)} target:`,
+  );
+  const line = (name: string, idx: number[]) => {
+    const r = relativeChangeInterval(
+      idx.map((i) => ({ stratum: items[i]!.set, ours: errors(ours[i]!), baseline: errors(baseline[i]!) })),
+      { target: WER_TARGET, resamples: RESAMPLES },
+    );
+    console.log(
+      `  ${name.padEnd(17)} ${signed(r.relative).padStart(5)}  (${signed(r.low)} … ${signed(r.high)})  ${(r.atOrBelowTarget! * 100).toFixed(0)}% of resamples ≤ ${signed(WER_TARGET)}`,
+    );
+  };
+  for (const half of ['tune', 'test'] as const) {
+    line(`ALL ${half}`, where((it) => it.half === half));
+    for (const set of new Set(items.map((it) => it.set))) {
+      const idx = where((it) => it.set === set && it.half === half);
+      if (idx.length >= 10) line(`${set} ${half}`, idx);
+    }
+  }
 }
 
 main().catch((err) => {
