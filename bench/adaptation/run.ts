@@ -34,13 +34,10 @@ import { balancedShares, chunkFolder, decodeBatch, prepareAsrChunks, type BatchH
 import { mapLimit } from '../lib/map-limit';
 import { childrenCpuSeconds } from '../lib/proc-cpu';
 import { parseDecoderFlags } from '../lib/decoder-flags';
+import { flagValue as flag } from '../lib/args';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const asrDir = path.join(process.env.TAKELINE_SHARED_DIR || path.resolve(repoRoot, '../shared'), 'audio/asr');
-const flag = (name: string) => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-};
 const every = Number(flag('--every') ?? 3);
 const grid = (flag('--grid') ?? '0.92,1,1.08').split(',').map(Number);
 const runBaseline = !process.argv.includes('--no-baseline');

@@ -23,15 +23,13 @@ import { encodeWav } from '../../src/service/media/wav';
 import { loadAudio, RATE } from '../../src/service/speech/quality/signals.testutil';
 import { degradationFromArgs, degraded, describeDegradation } from '../lib/degrade';
 import { halves, sourceOf, type Half } from '../lib/halves';
+import { relativeChangeInterval } from '../lib/bootstrap';
 import { childProcesses, readProcStat } from '../../test/helpers/proc-stat';
 import { multipartBody, rawRequest, startServiceProcess, type ServiceProcess } from '../../test/helpers/service';
+import { flagValue as flag } from '../lib/args';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const asrDir = path.join(process.env.TAKELINE_SHARED_DIR || path.resolve(repoRoot, '../shared'), 'audio/asr');
-const flag = (name: string) => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-};
 const configs = (flag('--configs') ?? 'off,on:30').split(',');
 const sources = new Set((flag('--sources') ?? 'amateur').split(','));
 const every = Number(flag('--every') ?? 1);
@@ -183,6 +181,7 @@ async function jobsIdle(db: Database.Database): Promise<void> {
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+const errors = (w: WerResult) => w.substitutions + w.deletions + w.insertions;
 function pooled(results: FileResult[]): string {
   const w = sumWer(results.map((r) => r.wer));
   return `${pct(w.wer).padStart(6)} (S ${w.substitutions} D ${w.deletions} I ${w.insertions} / ${w.referenceWords})`;
@@ -224,9 +223,17 @@ if (base) {
     for (const h of ['tune', 'test'] as const) {
       const b = sumWer(base.results.filter((x) => x.half === h).map((x) => x.wer));
       const a = sumWer(r.results.filter((x) => x.half === h).map((x) => x.wer));
-      const be = b.substitutions + b.deletions + b.insertions;
-      const ae = a.substitutions + a.deletions + a.insertions;
-      console.log(`${r.config} vs off, ${h} half: ${be} → ${ae} errors (${pct((ae - be) / be)}); CPU ${(r.cpu.total / base.cpu.total).toFixed(3)} × off`);
+      const be = errors(b);
+      const ae = errors(a);
+      // Files of a project are not independent (later ones decode with what earlier ones taught), so the interval
+      // says how much the file-to-file spread alone could move the change.
+      const offByFile = new Map(base.results.map((x) => [x.file, errors(x.wer)]));
+      const ci = relativeChangeInterval(
+        r.results.filter((x) => x.half === h).map((x) => ({ stratum: sourceOf(x.file), ours: errors(x.wer), baseline: offByFile.get(x.file)! })),
+      );
+      console.log(
+        `${r.config} vs off, ${h} half: ${be} → ${ae} errors (${pct((ae - be) / be)}; 95% of a paired bootstrap over files ${pct(ci.low)} … ${pct(ci.high)}); CPU ${(r.cpu.total / base.cpu.total).toFixed(3)} × off`,
+      );
     }
   }
 }

@@ -22,12 +22,9 @@ import { MIGRATIONS } from '../../src/service/storage/migrations';
 import { SessionStore } from '../../src/service/storage/session-store';
 import { ProjectStore } from '../../src/service/storage/project-store';
 import type { Transcript } from '../../src/service/speech/types';
+import { flagValue as arg } from '../lib/args';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const arg = (name: string) => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-};
 const baseline = arg('--baseline');
 const rounds = Number(arg('--rounds') ?? 2);
 const cacheDir = path.join(os.tmpdir(), 'takeline-bench-cache');

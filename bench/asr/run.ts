@@ -61,15 +61,12 @@ import { createRnnoiseDenoiser } from '../../src/service/speech/enhancement/rnno
 import { denoisedIfNoisy, speechWithin } from '../../src/service/speech/enhancement/noisy-speech';
 import { dereverberate } from '../../src/service/speech/enhancement/wpe';
 import { createWpeDereverberator, REVERBERANT_ABOVE_DB } from '../../src/service/speech/enhancement/reverberant-speech';
+import { flagValue as flag } from '../lib/args';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const sharedDir = process.env.TAKELINE_SHARED_DIR || path.resolve(repoRoot, '../shared');
 const asrDir = path.join(sharedDir, 'audio/asr');
 
-function flag(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
 const sets = flag('--set')?.split(',');
 const onlyHalf = flag('--half') as Half | undefined;
 const every = Number(flag('--every') ?? 1);

@@ -24,13 +24,11 @@ import { sumWer, wordErrorRate, type WerResult } from '../../src/service/speech/
 import { SAMPLE_RATE, type RecognizedWord, type Span } from '../../src/service/speech/types';
 import { createSileroVad } from '../../src/service/speech/vad/silero';
 import { readAsrSet } from '../lib/asr-set';
+import { flagValue } from '../lib/args';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const asrDir = path.join(process.env.TAKELINE_SHARED_DIR || path.resolve(repoRoot, '../shared'), 'audio/asr');
-const arg = (name: string, fallback: string) => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1]! : fallback;
-};
+const arg = (name: string, fallback: string) => flagValue(name) ?? fallback;
 const minSeconds = Number(arg('--min', '4'));
 const schemes = arg('--schemes', 'gap:0,gap:0.5,quiet:0.5,quiet:1').split(',').map((s) => {
   const [where, overlap] = s.split(':');

@@ -15,11 +15,9 @@ import { dereverberate } from '../../src/service/speech/enhancement/wpe';
 import { asrClips, loadAudio } from '../../src/service/speech/quality/signals.testutil';
 import { SAMPLE_RATE } from '../../src/service/speech/types';
 import { degraded } from '../lib/degrade';
+import { flagValue } from '../lib/args';
 
-const arg = (name: string, fallback: string) => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1]! : fallback;
-};
+const arg = (name: string, fallback: string) => flagValue(name) ?? fallback;
 const room = arg('--room', 'ir_smartphone_mic_mono.flac');
 const repeat = Number(arg('--repeat', '5'));
 const settings = arg('--settings', '10x3,20x1,20x2,30x1')

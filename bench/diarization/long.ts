@@ -14,10 +14,10 @@ import { SpectralDiarizer } from '../../src/service/speech/diarization/spectralD
 import { decodeAudio, sharedDir } from './audio';
 import { energySpans } from './energyVad';
 import { diarizerSettingsFromArgs } from './settings-args';
+import { flagValue } from '../lib/args';
 
 async function main() {
-  const i = process.argv.indexOf('--repeat');
-  const repeat = i > 0 ? Number(process.argv[i + 1]) : 4;
+  const repeat = Number(flagValue('--repeat') ?? 4);
   const once = await decodeAudio(path.join(sharedDir, 'audio/long/read_speech_concat.flac'));
   const pcm = new Float32Array(once.length * repeat);
   const onceSeconds = once.length / 16000;

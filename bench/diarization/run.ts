@@ -35,6 +35,7 @@ import { energySpans } from './energyVad';
 import { diarizerSettingsFromArgs } from './settings-args';
 import { oracleSpans, sileroSpans } from './vad';
 import { halves } from '../lib/halves';
+import { flagValue } from '../lib/args';
 import { resolveMediaTools } from '../../src/service/media/tools';
 import { transcribeFile } from '../../src/service/speech/pipeline/transcribe';
 import { createPocketSphinxRecognizer } from '../../src/service/speech/recognition/pocketsphinx-recognizer';
@@ -57,8 +58,7 @@ function parseArgs(argv: string[]) {
     else if (argv[i] === '--vad-min-silence') minSilence = Number(argv[++i]);
   }
   const servicePath = !argv.includes('--no-service-path');
-  const gainIndex = argv.indexOf('--gain-db');
-  const gainDb = gainIndex >= 0 ? Number(argv[gainIndex + 1]) : 0;
+  const gainDb = Number(flagValue('--gain-db', argv) ?? 0);
   const levelling = !argv.includes('--no-levelling');
   // Noisy chunks denoised before recognition, as the service does (--no-denoise: none).
   const denoise = !argv.includes('--no-denoise');

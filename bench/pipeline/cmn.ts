@@ -33,13 +33,11 @@ import { SAMPLE_RATE } from '../../src/service/speech/types';
 import { createSileroVad } from '../../src/service/speech/vad/silero';
 import { halves, sourceOf } from '../lib/halves';
 import { childrenCpuSeconds } from '../lib/proc-cpu';
+import { flagValue } from '../lib/args';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const longDir = path.join(process.env.TAKELINE_SHARED_DIR || path.resolve(repoRoot, '../shared'), 'audio/long');
-const flag = (name: string, fallback: string) => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1]! : fallback;
-};
+const flag = (name: string, fallback: string) => flagValue(name) ?? fallback;
 const scheme = flag('--cmn', 'raw');
 const tau = Number(flag('--tau', '300'));
 const windowFrames = Number(flag('--window', '0'));

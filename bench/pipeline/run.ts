@@ -52,14 +52,11 @@ import { requestAdaptingRecognizer, WITHIN_RECORDING_MAX_BATCH_SECONDS } from '.
 import { spectralVoiceMatcher } from '../../src/service/speakers/voice-matcher';
 import { SpeakerAdaptation } from '../../src/service/speakers/speaker-adaptation';
 import { DEFAULT_SPEAKER_ADAPTATION } from '../../src/service/config';
+import { flagValue as flag } from '../lib/args';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const sharedDir = process.env.TAKELINE_SHARED_DIR || path.resolve(repoRoot, '../shared');
 
-function flag(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
 const sourceFile = flag('--file') ?? path.join(sharedDir, 'audio/long/read_speech_concat.flac');
 const refsFile =
   flag('--refs') ??

@@ -42,16 +42,13 @@ import {
 } from './compare';
 import { wavFile } from '../lib/wav';
 import { mapLimit } from '../lib/map-limit';
+import { flagValue as flag } from '../lib/args';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../..');
 const sharedDir = process.env.TAKELINE_SHARED_DIR || path.resolve(repoRoot, '../shared');
 const audioDir = path.join(sharedDir, 'audio');
 
-function flag(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
 const sets = (flag('--set') ?? 'prosody,asr').split(',');
 const every = Number(flag('--every') ?? 1);
 const printTable = !process.argv.includes('--no-table');

@@ -27,16 +27,13 @@ import { clip } from '../../src/service/speech/quality/spans';
 import type { Span } from '../../src/service/speech/types';
 import { createSileroVad } from '../../src/service/speech/vad/silero';
 import { treeCpuSeconds } from '../lib/proc-cpu';
+import { flagValue as flag } from '../lib/args';
 
 const RATE = 16_000;
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const sharedDir = process.env.TAKELINE_SHARED_DIR || path.resolve(repoRoot, '../shared');
 const modelsDir = process.env.TAKELINE_MODELS_DIR || path.join(sharedDir, 'models');
 
-function flag(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
 const file = flag('--file') ?? path.join(sharedDir, 'audio/long/read_speech_concat.flac');
 const linesFile =
   flag('--lines') ??

@@ -26,11 +26,11 @@ import { pitchTrack, wordEndFalls } from '../../src/service/speech/text/pitch-cu
 import { SENTENCE_RULE, sentenceMarks, type SentenceCue, type SentenceRule } from '../../src/service/speech/text/sentences';
 import { createSileroVad } from '../../src/service/speech/vad/silero';
 import { readAsrSet } from '../lib/asr-set';
+import { flagValue as argAfter } from '../lib/args';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const sharedDir = process.env.TAKELINE_SHARED_DIR || path.resolve(repoRoot, '../shared');
 const asrDir = path.join(sharedDir, 'audio/asr');
-const argAfter = (name: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
 const verbose = process.argv.includes('--verbose');
 const cuesFile = argAfter('--cues') ?? path.join(os.tmpdir(), 'takeline-sentence-cues.json');
 /** The clips looked at while the rule's thresholds were first set (src/service/speech/text/readable.audio.test.ts). */
