@@ -5,7 +5,7 @@
  * the tuning and test halves and CPU per audio second, for each configuration, side by side in one run.
  *
  *   nice -n 10 node --import tsx bench/adaptation/service.ts [--configs off,on:30] [--sources amateur] [--every 1] [--order name|id]
- *       [--room ir_smartphone_mic_mono.flac | --rt60 0.3 --drr 6] [--noise ambience-pub.flac --snr 10] [--telephone]
+ *       [--room ir_smartphone_mic_mono.flac | --rt60 0.3 --drr 6] [--noise ambience-pub.flac --snr 10] [--telephone] [--codec opus:16]
  *
  * With a degradation (bench/lib/degrade.ts), every recording is put in that room, noise or channel first and
  * uploaded as a 16 kHz WAV: a project whose recordings were all made in the same poor conditions.

@@ -6,7 +6,7 @@
  *   nice -n 10 node --import tsx bench/asr/run.ts [--half tune|test] [--set amateur,cmu] [--every 3] [--no-baseline]
  *       [--mode vad|whole|pipeline [--timeline]] [--args "-lw 8 -wip 0.2"] [--merge-gap 0.6] [--max-chunk 20] [--workers 2] [--verbose]
  *       [--no-variants] [--gain-db -30] [--no-levelling] [--noise ambience-pub.flac --snr 10] [--room ir_classroom_mono.flac]
- *       [--rt60 0.6 --drr 0] [--telephone] [--denoise auto|auto:25|on|off] [--dereverb auto|auto:-15|on|off [--wpe-taps 20] [--wpe-iterations 1]]
+ *       [--rt60 0.6 --drr 0] [--telephone] [--codec mp3:32] [--denoise auto|auto:25|on|off] [--dereverb auto|auto:-15|on|off [--wpe-taps 20] [--wpe-iterations 1]]
  *
  * Every file belongs to the tuning or the test half (bench/lib/halves.ts); figures are printed per source
  * and half, side by side with the untuned program. --half keeps one half (tuning runs: `--half tune`);
@@ -18,8 +18,8 @@
  * the program always gets the file as it is). --room and --noise/--snr put every file in a measured room and/or
  * under recorded background noise (bench/lib/degrade.ts; the program gets the same audio), to see whether the
  * gain over the program holds on recordings unlike the public ones (vad and whole modes); --rt60/--drr puts them in
- * a constructed room instead (a decaying noise tail, seeded); --telephone band-limits them last to a telephone line's
- * 300–3400 Hz. --denoise and --dereverb choose which chunks are
+ * a constructed room instead (a decaying noise tail, seeded); --telephone band-limits them to a telephone line's
+ * 300–3400 Hz; --codec stores them last in a lossy format (mp3, aac or opus at that many kb/s) and decodes them again. --denoise and --dereverb choose which chunks are
  * denoised and dereverberated before recognition: auto as the service (auto:N with another threshold), on every
  * chunk, off none; --wpe-taps sets the dereverberation filter's length and --wpe-iterations its passes (vad and whole modes).
  *
@@ -99,7 +99,7 @@ const degradation = degradationFromArgs(process.argv);
 const degrading = degradation !== undefined;
 const customDereverb = dereverbFlag === 'on' || dereverbFlag.startsWith('auto:') || flag('--wpe-taps') !== undefined || flag('--wpe-iterations') !== undefined;
 if ((gainDb !== 0 || !levelling || degrading || denoiseFlag === 'on' || denoiseBelowDb !== undefined || customDereverb) && mode === 'pipeline') {
-  throw new Error('--gain-db, --no-levelling, --noise, --room, --rt60, --telephone, --denoise on and auto:N, --dereverb on and auto:N, --wpe-taps and --wpe-iterations are for the vad and whole modes');
+  throw new Error('--gain-db, --no-levelling, --noise, --room, --rt60, --telephone, --codec, --denoise on and auto:N, --dereverb on and auto:N, --wpe-taps and --wpe-iterations are for the vad and whole modes');
 }
 
 interface Item {
@@ -443,7 +443,9 @@ function printIntervals(
     );
   };
   for (const half of ['tune', 'test'] as const) {
-    line(`ALL ${half}`, where((it) => it.half === half));
+    const all = where((it) => it.half === half);
+    if (all.length === 0) continue;
+    line(`ALL ${half}`, all);
     for (const set of new Set(items.map((it) => it.set))) {
       const idx = where((it) => it.set === set && it.half === half);
       if (idx.length >= 10) line(`${set} ${half}`, idx);

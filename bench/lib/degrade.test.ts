@@ -30,6 +30,21 @@ describe('a telephone line', () => {
   });
 });
 
+describe('lossy compression', () => {
+  it('gives back the clip at its length and level after each format, the voice band through', async () => {
+    const clip = tone(1000, 2).map((x) => 0.5 * x);
+    for (const format of ['mp3', 'aac', 'opus'] as const) {
+      const codec = { codec: { format, kbps: 32 } };
+      const out = await degraded(clip, codec, 0);
+      // The decoder trims the encoder's priming; what is left is within a frame of the input.
+      expect(Math.abs(out.length - clip.length)).toBeLessThan(1200);
+      expect(Math.abs(powerDb(out) - powerDb(clip))).toBeLessThan(1);
+      expect(out).not.toBe(clip);
+    }
+    expect(describeDegradation({ codec: { format: 'opus', kbps: 16 } })).toBe('opus at 16 kb/s');
+  });
+});
+
 describe('degradationFromArgs', () => {
   it('reads the flags a bench was given, and nothing when none', () => {
     expect(degradationFromArgs(['node', 'run.ts', '--every', '2'])).toBeUndefined();
@@ -45,5 +60,11 @@ describe('degradationFromArgs', () => {
   it('refuses a value that is not a number, and noise without its level', () => {
     expect(() => degradationFromArgs(['--rt60', 'long'])).toThrow('--rt60 needs a number, not long');
     expect(() => degradationFromArgs(['--noise', 'hum.flac'])).toThrow('--noise needs --snr');
+    expect(() => degradationFromArgs(['--codec', 'wma:32'])).toThrow('--codec needs <mp3|aac|opus>:<kbps>, not wma:32');
+    expect(() => degradationFromArgs(['--codec', 'mp3'])).toThrow('not mp3');
+  });
+
+  it('reads a codec and its bit rate', () => {
+    expect(degradationFromArgs(['--codec', 'aac:48'])).toEqual({ codec: { format: 'aac', kbps: 48 }, telephone: false });
   });
 });

