@@ -29,7 +29,7 @@ import {
 } from '../../src/service/speech/recognition/pocketsphinx/adaptation';
 import { RECOGNITION_ARGS } from '../../src/service/speech/recognition/pocketsphinx/decoder-args';
 import { resolvePocketSphinxModel } from '../../src/service/speech/recognition/pocketsphinx/model';
-import { sumWer, wordErrorRate, type WerResult } from '../../src/service/speech/scoring/wer';
+import { errorCount, sumWer, wordErrorRate, type WerResult } from '../../src/service/speech/scoring/wer';
 import { balancedShares, chunkFolder, decodeBatch, prepareAsrChunks, type BatchHyp, type ChunkedFile } from '../lib/asr-chunks';
 import { mapLimit } from '../lib/map-limit';
 import { childrenCpuSeconds } from '../lib/proc-cpu';
@@ -286,7 +286,6 @@ async function main(): Promise<void> {
   const names = [...systems.keys()];
   const rows: string[][] = [['source', 'half', 'files', 'words', ...names]];
   const pooled = (name: string, idx: number[]) => sumWer(idx.map((i) => wer.get(name)![i]!));
-  const errors = (r: WerResult) => r.substitutions + r.deletions + r.insertions;
   const addRow = (source: string, half: string, idx: number[]) => {
     if (!idx.length) return;
     rows.push([
@@ -336,8 +335,8 @@ async function main(): Promise<void> {
     .map((n) => ({
       name: n,
       method: n.split('/')[0] as AdaptationMethod,
-      baselineErrors: errors(base),
-      adaptedErrors: errors(pooled(n, tuneIdx)),
+      baselineErrors: errorCount(base),
+      adaptedErrors: errorCount(pooled(n, tuneIdx)),
       referenceWords: base.referenceWords,
       extraCpu: extraCpuOf(n),
     }));
@@ -352,7 +351,7 @@ async function main(): Promise<void> {
       .sort((a, b) => a.adaptedErrors - b.adaptedErrors)[0]!.name;
   const which = choice === 'none' ? null : { name: bestOf(choice, Infinity) };
   console.log(
-    `\ntuning half: first pass ${errors(base)} errors / ${base.referenceWords} words; ` +
+    `\ntuning half: first pass ${errorCount(base)} errors / ${base.referenceWords} words; ` +
       outcomes.map((o) => `${o.name} ${o.adaptedErrors} (+${o.extraCpu.toFixed(3)} CPU s/s)`).join(', '),
   );
   console.log(

@@ -18,7 +18,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { sumWer, wordErrorRate, type WerResult } from '../../src/service/speech/scoring/wer';
+import { errorCount, sumWer, wordErrorRate, type WerResult } from '../../src/service/speech/scoring/wer';
 import { encodeWav } from '../../src/service/media/wav';
 import { loadAudio, RATE } from '../../src/service/speech/quality/signals.testutil';
 import { degradationFromArgs, degraded, describeDegradation } from '../lib/degrade';
@@ -181,7 +181,6 @@ async function jobsIdle(db: Database.Database): Promise<void> {
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
-const errors = (w: WerResult) => w.substitutions + w.deletions + w.insertions;
 function pooled(results: FileResult[]): string {
   const w = sumWer(results.map((r) => r.wer));
   return `${pct(w.wer).padStart(6)} (S ${w.substitutions} D ${w.deletions} I ${w.insertions} / ${w.referenceWords})`;
@@ -219,17 +218,17 @@ for (const r of runs) {
 }
 const base = runs.find((r) => r.config === 'off');
 if (base) {
+  const offByFile = new Map(base.results.map((x) => [x.file, errorCount(x.wer)]));
   for (const r of runs.filter((x) => x !== base)) {
     for (const h of ['tune', 'test'] as const) {
       const b = sumWer(base.results.filter((x) => x.half === h).map((x) => x.wer));
       const a = sumWer(r.results.filter((x) => x.half === h).map((x) => x.wer));
-      const be = errors(b);
-      const ae = errors(a);
+      const be = errorCount(b);
+      const ae = errorCount(a);
       // Files of a project are not independent (later ones decode with what earlier ones taught), so the interval
       // says how much the file-to-file spread alone could move the change.
-      const offByFile = new Map(base.results.map((x) => [x.file, errors(x.wer)]));
       const ci = relativeChangeInterval(
-        r.results.filter((x) => x.half === h).map((x) => ({ stratum: sourceOf(x.file), ours: errors(x.wer), baseline: offByFile.get(x.file)! })),
+        r.results.filter((x) => x.half === h).map((x) => ({ stratum: sourceOf(x.file), ours: errorCount(x.wer), baseline: offByFile.get(x.file)! })),
       );
       console.log(
         `${r.config} vs off, ${h} half: ${be} → ${ae} errors (${pct((ae - be) / be)}; 95% of a paired bootstrap over files ${pct(ci.low)} … ${pct(ci.high)}); CPU ${(r.cpu.total / base.cpu.total).toFixed(3)} × off`,

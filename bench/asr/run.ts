@@ -46,7 +46,7 @@ import { resolveMediaTools } from '../../src/service/media/tools';
 import { backgroundNiceness, backgroundNiceSteps, lowerProcessPriority } from '../../src/service/jobs/background-priority';
 import { createPocketSphinxRecognizer } from '../../src/service/speech/recognition/pocketsphinx-recognizer';
 import { float32ToInt16Le } from '../../src/service/speech/recognition/pocketsphinx/pcm';
-import { sumWer, wordErrorRate, type WerResult } from '../../src/service/speech/scoring/wer';
+import { errorCount, sumWer, wordErrorRate, type WerResult } from '../../src/service/speech/scoring/wer';
 import { SAMPLE_RATE, type Span } from '../../src/service/speech/types';
 import { createSileroVad } from '../../src/service/speech/vad/silero';
 import { levelledRecording } from '../../src/service/speech/pipeline/levelled-blocks';
@@ -428,14 +428,13 @@ function printIntervals(
   baseline: readonly WerResult[],
   where: (keep: (it: Item) => boolean) => number[],
 ): void {
-  const errors = (r: WerResult) => r.substitutions + r.deletions + r.insertions;
   const signed = (x: number) => `${x > 0 ? '+' : ''}${(x * 100).toFixed(0)}%`;
   console.log(
     `relative change in errors, 95% interval of a paired bootstrap over files within each source (${RESAMPLES} resamples), and the share of resamples at or below the ${signed(WER_TARGET)} target:`,
   );
   const line = (name: string, idx: number[]) => {
     const r = relativeChangeInterval(
-      idx.map((i) => ({ stratum: items[i]!.set, ours: errors(ours[i]!), baseline: errors(baseline[i]!) })),
+      idx.map((i) => ({ stratum: items[i]!.set, ours: errorCount(ours[i]!), baseline: errorCount(baseline[i]!) })),
       { target: WER_TARGET, resamples: RESAMPLES },
     );
     console.log(

@@ -31,7 +31,11 @@ export function relativeChangeInterval(
   const { resamples = 2000, level = 0.95, seed = 1, target } = opts;
   const change = (ours: number, baseline: number) => (baseline > 0 ? ours / baseline - 1 : 0);
   const strata = new Map<string, PairedErrors[]>();
-  for (const f of files) strata.set(f.stratum, [...(strata.get(f.stratum) ?? []), f]);
+  for (const f of files) {
+    const group = strata.get(f.stratum);
+    if (group) group.push(f);
+    else strata.set(f.stratum, [f]);
+  }
   const groups = [...strata.values()];
   const next = rng(seed);
   const changes = new Float64Array(resamples);

@@ -235,6 +235,11 @@ export function wordErrorRate(reference: string, hypothesis: string): WerResult 
   return alignWords(normalizeWords(reference), normalizeWords(hypothesis));
 }
 
+/** Errors of a result: substitutions, deletions and insertions (the numerator of its WER). */
+export function errorCount(r: Pick<WerResult, 'substitutions' | 'deletions' | 'insertions'>): number {
+  return r.substitutions + r.deletions + r.insertions;
+}
+
 /** Pools several results: total errors over total reference words (not a mean of per-file rates). */
 export function sumWer(results: readonly WerResult[]): WerResult {
   const total = { substitutions: 0, deletions: 0, insertions: 0, referenceWords: 0, hits: 0 };
@@ -245,6 +250,6 @@ export function sumWer(results: readonly WerResult[]): WerResult {
     total.referenceWords += r.referenceWords;
     total.hits += r.hits;
   }
-  const errors = total.substitutions + total.deletions + total.insertions;
+  const errors = errorCount(total);
   return { ...total, wer: total.referenceWords ? errors / total.referenceWords : errors ? 1 : 0 };
 }
