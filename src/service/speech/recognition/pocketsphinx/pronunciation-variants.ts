@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { appendFileSync, copyFileSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { BRITISH_FUNCTION_WORD_FORMS } from './british-forms';
 import type { PocketSphinxModel } from './model';
 import { dictionaryLines, type VocabularyEntry } from './vocabulary';
 
@@ -36,39 +37,56 @@ const DEVOICED: Readonly<Record<string, string>> = {
   JH: 'CH',
 };
 
-/**
- * Dictionary lines (`word(N) PHONES`) that give each pronunciation of `words` ending in a voiced obstruent a
- * variant with that consonant devoiced ("of" AH V → AH F), unless the word already has it. The language model
- * is unchanged: a variant is the same word, heard another way. (bench/asr/README.md, "Pronunciation
- * variants": fewer errors on both halves, the accented reader's; the decoder's work within 1 %.)
- */
-export function devoicedVariantLines(dictionary: string, words: ReadonlySet<string>): string {
+/** The pronunciations the dictionary gives each of `words` (those it has), in the dictionary's order. */
+export function listedPronunciations(
+  dictionary: string,
+  words: ReadonlySet<string>,
+): Map<string, string[][]> {
   const pronunciations = new Map<string, string[][]>();
   // Only the listed words' lines (a few dozen of ~135 000), found by one scan rather than a split of every line.
   const listed = [...words].map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
   for (const m of dictionary.matchAll(new RegExp(`^(${listed})(?:\\(\\d+\\))?[ \\t]+(.+)$`, 'gm'))) {
     const [, word, rest] = m as unknown as [string, string, string];
-    const phones = rest.trim().split(/\s+/);
-    pronunciations.set(word, [...(pronunciations.get(word) ?? []), phones]);
+    pronunciations.set(word, [...(pronunciations.get(word) ?? []), rest.trim().split(/\s+/)]);
   }
+  return pronunciations;
+}
+
+/**
+ * Dictionary lines (`word(N) PHONES`) with the variants of `words`: first each `added` form the word lacks (the
+ * British forms), then, for each pronunciation ending in a voiced obstruent (the dictionary's and the added),
+ * a variant with that consonant devoiced ("of" AH V → AH F), unless the word already has it. The language model
+ * is unchanged: a variant is the same word, heard another way. (bench/asr/README.md, "Pronunciation variants"
+ * and "British forms of the function words": fewer errors on both halves, the accented reader's; the decoder's
+ * work within 1 %.)
+ */
+export function pronunciationVariantLines(
+  dictionary: string,
+  words: ReadonlySet<string>,
+  added: Readonly<Record<string, readonly string[]>> = {},
+): string {
   const entries: VocabularyEntry[] = [];
-  for (const [word, prons] of pronunciations) {
+  for (const [word, prons] of listedPronunciations(dictionary, words)) {
     const known = new Set(prons.map((p) => p.join(' ')));
     let count = prons.length;
-    for (const phones of prons) {
+    const add = (phones: string[]) => {
+      if (known.has(phones.join(' '))) return;
+      known.add(phones.join(' '));
+      prons.push(phones);
+      entries.push({ word: `${word}(${++count})`, phones });
+    };
+    const british = added[word];
+    if (british) add([...british]);
+    for (const phones of [...prons]) {
       const voiceless = DEVOICED[phones.at(-1)!];
-      if (!voiceless) continue;
-      const variant = [...phones.slice(0, -1), voiceless];
-      if (known.has(variant.join(' '))) continue;
-      known.add(variant.join(' '));
-      entries.push({ word: `${word}(${++count})`, phones: variant });
+      if (voiceless) add([...phones.slice(0, -1), voiceless]);
     }
   }
   return dictionaryLines(entries);
 }
 
 /**
- * The model with a copy of its dictionary that has the function words' devoiced variants, written into
+ * The model with a copy of its dictionary that has the function words' British forms and devoiced variants, written into
  * `dir` (a private name; `remove` deletes it). Recognition uses it; alignment and adaptation keep the
  * model's own dictionary.
  */
@@ -83,7 +101,7 @@ export function withPronunciationVariants(
   copyFileSync(model.dict, partial);
   appendFileSync(
     partial,
-    `${source.endsWith('\n') ? '' : '\n'}${devoicedVariantLines(source, FUNCTION_WORDS)}`,
+    `${source.endsWith('\n') ? '' : '\n'}${pronunciationVariantLines(source, FUNCTION_WORDS, BRITISH_FUNCTION_WORD_FORMS)}`,
   );
   renameSync(partial, dict);
   return { model: { ...model, dict }, remove: () => rmSync(dict, { force: true }) };
