@@ -7,7 +7,7 @@
  *
  * Flags after `--` replace the shipped RECOGNITION_ARGS of the same name; --bare starts from the program's
  * defaults (plus `-remove_silence no`) instead. The dictionary is the recognizer's (the model's, plus the
- * function words' devoiced variants); --no-variants decodes with the model's own.
+ * function words' British forms and devoiced variants); --no-variants decodes with the model's own.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -36,7 +36,7 @@ const pad = opt('--pad', 0.1);
 const mergeGap = opt('--merge-gap', 0.6);
 // Tuning runs keep the tuning half (bench/lib/halves.ts); the test half only reports.
 const onlyHalf = own.includes('--half') ? (own[own.indexOf('--half') + 1] as Half) : undefined;
-// The recognizer's dictionary, with the function words' devoiced variants; --no-variants: the model's own.
+// The recognizer's dictionary, with the function words' variants; --no-variants: the model's own.
 const variants = !own.includes('--no-variants');
 
 async function main(): Promise<void> {

@@ -16,7 +16,7 @@ export interface ServiceConfig {
   studioDir: string;
   /** Per project speaker acoustic adaptation (README, "Speaker adaptation"). */
   speakerAdaptation: AdaptationSettings;
-  /** PocketSphinx decodes with the function words' devoiced pronunciations (TAKELINE_PRONUNCIATION_VARIANTS). */
+  /** PocketSphinx decodes with the function words' pronunciation variants (TAKELINE_PRONUNCIATION_VARIANTS). */
   pronunciationVariants: boolean;
   /** PocketSphinx hears noisy chunks (speech under 25 dB SNR) denoised by RNNoise (TAKELINE_DENOISE). */
   denoise: boolean;

@@ -69,7 +69,7 @@ describe.skipIf(!pocketSphinxAvailable().ok)('PocketSphinx pronunciation variant
     }
   };
 
-  it('decodes with the devoiced function words (in a dictionary of its own, removed at close), or without them', async () => {
+  it('decodes with the function words’ variants (in a dictionary of its own, removed at close), or without them', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'takeline-variants-'));
     try {
       const withVariants = await text(true, dir);

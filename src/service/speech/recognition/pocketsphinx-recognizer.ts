@@ -35,8 +35,8 @@ export interface PocketSphinxRecognizerOptions {
    */
   adaptation?: boolean;
   /**
-   * Decode with the function words' devoiced pronunciations ("of" heard as "off"; default true;
-   * pocketsphinx/pronunciation-variants.ts). Off, the model's dictionary as it is.
+   * Decode with the function words' British forms and devoiced pronunciations ("of" said /ɒv/ or "off";
+   * default true; pocketsphinx/pronunciation-variants.ts). Off, the model's dictionary as it is.
    */
   pronunciationVariants?: boolean;
 }
