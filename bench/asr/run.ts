@@ -12,8 +12,9 @@
  * and half, side by side with the untuned program. --half keeps one half (tuning runs: `--half tune`);
  * --every N keeps every Nth file of each source and half (quick runs); --args adds decoder flags over the
  * tuned defaults; --mode whole decodes each file as one chunk (no VAD); --no-variants decodes without the
- * function words' British forms and devoiced pronunciations (the model's own dictionary). --gain-db scales every file's audio
- * (the program's WAVs too) to show how both cope with quieter or louder recordings, and --no-levelling gives our
+ * function words' British forms and devoiced pronunciations (the model's own dictionary).
+ * --gain-db scales every file's audio (the program's WAVs too) to show how both cope with quieter or louder
+ * recordings, and --no-levelling gives our
  * VAD and decoders the audio at its own level instead of levelled as the pipeline levels it (vad and whole modes;
  * the program always gets the file as it is). --room and --noise/--snr put every file in a measured room and/or
  * under recorded background noise (bench/lib/degrade.ts; the program gets the same audio), to see whether the

@@ -68,7 +68,8 @@ const diarize = !process.argv.includes('--no-diarize');
 // --no-adapt turns it off, --adapt-min-seconds N (TAKELINE_ADAPTATION_MIN_SECONDS) sets its threshold.
 const adaptInRequest = !process.argv.includes('--no-adapt');
 const adaptMinSeconds = Number(flag('--adapt-min-seconds') ?? 30);
-// The function words' British forms and devoiced pronunciations, on as in the service; --no-variants: the model's dictionary.
+// The function words' British forms and devoiced pronunciations, on as in the service;
+// --no-variants: the model's dictionary.
 const pronunciationVariants = !process.argv.includes('--no-variants');
 // The recording levelled to one peak before the VAD and the decoders, as in the service; --no-levelling: as recorded.
 const levelling = !process.argv.includes('--no-levelling');

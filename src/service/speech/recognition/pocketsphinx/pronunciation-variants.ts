@@ -72,12 +72,12 @@ export function pronunciationVariantLines(
     const add = (phones: string[]) => {
       if (known.has(phones.join(' '))) return;
       known.add(phones.join(' '));
-      prons.push(phones);
       entries.push({ word: `${word}(${++count})`, phones });
     };
     const british = added[word];
     if (british) add([...british]);
-    for (const phones of [...prons]) {
+    // The added form is devoiced as the dictionary's own are.
+    for (const phones of british ? [...prons, british] : prons) {
       const voiceless = DEVOICED[phones.at(-1)!];
       if (voiceless) add([...phones.slice(0, -1), voiceless]);
     }
@@ -86,9 +86,9 @@ export function pronunciationVariantLines(
 }
 
 /**
- * The model with a copy of its dictionary that has the function words' British forms and devoiced variants, written into
- * `dir` (a private name; `remove` deletes it). Recognition uses it; alignment and adaptation keep the
- * model's own dictionary.
+ * The model with a copy of its dictionary that has the function words' British forms and devoiced variants,
+ * written into `dir` (a private name; `remove` deletes it). Recognition uses it; alignment and adaptation keep
+ * the model's own dictionary.
  */
 export function withPronunciationVariants(
   model: PocketSphinxModel,
