@@ -95,8 +95,10 @@ export interface DiarizationResult {
 
 export interface Diarizer {
   /**
-   * True when diarize() computes off the event loop (a worker thread): the pipeline then starts it as soon
-   * as the input ends, alongside the last recognitions, and may hand it the PCM buffer to transfer.
+   * True when diarize() computes off the event loop (a worker thread): the pipeline then reads its input
+   * ahead of recognition and starts the diarizer as soon as the input ends, alongside the recognitions
+   * still queued. The PCM it gets is then a view of a SharedArrayBuffer those recognitions still read: it
+   * must not be written to (a caller may also hand it an ordinary buffer to transfer).
    */
   readonly concurrent?: boolean;
   diarize(pcm: Float32Array, speech: Span[], options?: DiarizeOptions): Promise<DiarizationResult>;

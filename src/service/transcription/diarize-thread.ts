@@ -10,7 +10,8 @@ lowerThisThreadPriority();
 export interface DiarizeRequest {
   /** Matches the reply to its request (the thread serves one request after another). */
   id: number;
-  buffer: ArrayBuffer;
+  /** Shared (read in place) or transferred. */
+  buffer: ArrayBuffer | SharedArrayBuffer;
   byteOffset: number;
   length: number;
   speech: Span[];
@@ -31,6 +32,7 @@ parentPort?.on('message', async (request: DiarizeRequest) => {
   } catch (error) {
     reply = { id: request.id, ok: false, message: (error as Error)?.message ?? String(error) };
   }
-  // The recording goes back with the answer, so an idle thread holds no audio until its next request.
-  parentPort!.postMessage(reply, [request.buffer]);
+  // A transferred recording goes back with the answer, so an idle thread holds no audio until its next
+  // request; a shared one was never this thread's.
+  parentPort!.postMessage(reply, request.buffer instanceof SharedArrayBuffer ? [] : [request.buffer]);
 });

@@ -26,6 +26,22 @@ describe('ThreadedDiarizer', () => {
     expect(new Set(result.turns.map((t) => t.speaker))).toEqual(new Set(['S1', 'S2']));
   });
 
+  it('reads a shared buffer in place, leaving it readable here, and moves any other buffer', async () => {
+    const voicesPcm = alternatingVoices(16);
+    const shared = new Float32Array(new SharedArrayBuffer(voicesPcm.byteLength));
+    shared.set(voicesPcm);
+    // The pipeline's chunks still queued for recognition are views of the same buffer.
+    const queuedChunk = shared.subarray(SAMPLE_RATE, 2 * SAMPLE_RATE);
+    const fromShared = await new ThreadedDiarizer().diarize(shared, [{ start: 0, end: 16 }]);
+    expect(queuedChunk.length).toBe(SAMPLE_RATE);
+    expect(Array.from(queuedChunk)).toEqual(Array.from(voicesPcm.subarray(SAMPLE_RATE, 2 * SAMPLE_RATE)));
+
+    const moved = alternatingVoices(16);
+    const fromMoved = await new ThreadedDiarizer().diarize(moved, [{ start: 0, end: 16 }]);
+    expect(moved.length).toBe(0); // transferred: detached here
+    expect(fromShared).toEqual(fromMoved);
+  });
+
   it('stops when its signal is aborted, rejecting with the reason', async () => {
     const controller = new AbortController();
     const reason = new Error('client went away');

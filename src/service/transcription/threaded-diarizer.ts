@@ -61,7 +61,10 @@ export class DiarizationThreads {
           signal.addEventListener('abort', onAbort, { once: true });
           cleanup.push(() => signal.removeEventListener('abort', onAbort));
         }
-        worker.postMessage({ ...request, id } satisfies DiarizeRequest, [request.buffer]);
+        // A shared buffer is read in place (the pipeline still reads its queued chunks from it); another
+        // is moved, not copied.
+        const transfer = request.buffer instanceof SharedArrayBuffer ? [] : [request.buffer];
+        worker.postMessage({ ...request, id } satisfies DiarizeRequest, transfer);
       });
       return result;
     } finally {
@@ -112,8 +115,9 @@ export class DiarizationThreads {
 
 /**
  * Runs the spectral diarizer on a worker thread so the service keeps answering requests meanwhile (on the
- * main thread an hour of audio would block the event loop for minutes). The PCM buffer is transferred,
- * not copied: the caller must not read `pcm` afterwards (the pipeline no longer needs it by then).
+ * main thread an hour of audio would block the event loop for minutes). The PCM is never copied: a
+ * SharedArrayBuffer (the pipeline's, while chunks still decode) is read in place, any other buffer is
+ * transferred, and the caller must not read `pcm` afterwards.
  * Without `threads` of its own owner's, each call starts a thread and ends it after.
  */
 export class ThreadedDiarizer implements Diarizer {
@@ -146,7 +150,7 @@ export class ThreadedDiarizer implements Diarizer {
     signal?.throwIfAborted();
     return this.threads.run(
       {
-        buffer: pcm.buffer as ArrayBuffer,
+        buffer: pcm.buffer,
         byteOffset: pcm.byteOffset,
         length: pcm.length,
         speech,

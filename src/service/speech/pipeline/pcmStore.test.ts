@@ -48,4 +48,19 @@ describe('RetainedPcm', () => {
     expect(store.length).toBe(16_000);
     expect(() => store.append(ramp(0, 10))).toThrow(/handed over/);
   });
+
+  it('shared: keeps the recording in a SharedArrayBuffer, also after growing, and views read before stay valid', () => {
+    const store = new RetainedPcm(0, { shared: true }); // sized for 1 s
+    store.append(ramp(0, 10_000));
+    const early = store.read(9_998, 10_000);
+    expect(early.buffer).toBeInstanceOf(SharedArrayBuffer);
+    store.append(ramp(10_000, 20_000)); // past the size hint: a new shared buffer
+    store.reserve(60);
+    const all = store.all();
+    expect(all.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(all.length).toBe(30_000);
+    expect(all[29_999]).toBe(29_999);
+    expect(Array.from(early)).toEqual([9_998, 9_999]);
+    expect(new RetainedPcm(0).all().buffer).toBeInstanceOf(ArrayBuffer);
+  });
 });

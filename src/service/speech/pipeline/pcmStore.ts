@@ -4,7 +4,8 @@ import { SAMPLE_RATE } from '../types';
  * Where the pipeline keeps decoded PCM between the decoder and the engines. Two policies:
  * - RetainedPcm keeps the whole recording in one buffer, because the Diarizer contract takes the full
  *   signal (16 kHz float32: 3.84 MB per minute, 230 MB per hour). Sized from the container's duration
- *   up front so it is allocated once; chunk reads are views, never copies.
+ *   up front so it is allocated once; chunk reads are views, never copies. `shared`: the buffer is a
+ *   SharedArrayBuffer, so a diarizer on another thread can read the recording while chunks still decode.
  * - WindowedPcm keeps only what is not yet handed to the recognizer (used without a diarizer), so memory
  *   is bounded by the chunks in flight whatever the recording's length.
  */
@@ -20,12 +21,14 @@ export interface PcmStore {
 export class RetainedPcm implements PcmStore {
   private buffer: Float32Array;
   private used = 0;
-  /** Set by all(): the buffer may now belong to another thread (transferred, so detached here). */
+  /** Set by all(): the buffer may now belong to another thread (transferred, so detached here, unless shared). */
   private handedOver = false;
+  private readonly shared: boolean;
 
-  constructor(expectedSeconds: number | null) {
+  constructor(expectedSeconds: number | null, options: { shared?: boolean } = {}) {
+    this.shared = options.shared === true;
     // One second of slack: containers round their durations and resampling adds a few samples.
-    this.buffer = new Float32Array(Math.ceil(((expectedSeconds ?? 60) + 1) * SAMPLE_RATE));
+    this.buffer = this.allocate(Math.ceil(((expectedSeconds ?? 60) + 1) * SAMPLE_RATE));
   }
 
   get length(): number {
@@ -41,7 +44,7 @@ export class RetainedPcm implements PcmStore {
     if (this.handedOver) return;
     const size = Math.ceil(((expectedSeconds ?? 0) + 1) * SAMPLE_RATE);
     if (size <= this.buffer.length) return;
-    const grown = new Float32Array(size);
+    const grown = this.allocate(size);
     grown.set(this.buffer.subarray(0, this.used));
     this.buffer = grown;
   }
@@ -49,8 +52,9 @@ export class RetainedPcm implements PcmStore {
   append(block: Float32Array): void {
     if (this.handedOver) throw new Error('RetainedPcm: the recording was handed over; no audio can follow');
     if (this.used + block.length > this.buffer.length) {
-      // The container understated its length; grow by half again (rare, so the copy does not matter).
-      const grown = new Float32Array(Math.max(this.used + block.length, Math.ceil(this.buffer.length * 1.5)));
+      // The container understated its length; grow by half again (rare, so the copy does not matter). Views
+      // read before keep the old buffer alive until they are dropped; they hold the same samples.
+      const grown = this.allocate(Math.max(this.used + block.length, Math.ceil(this.buffer.length * 1.5)));
       grown.set(this.buffer.subarray(0, this.used));
       this.buffer = grown;
     }
@@ -64,10 +68,19 @@ export class RetainedPcm implements PcmStore {
 
   release(): void {}
 
-  /** The whole recording (a view), once the input has ended: the receiver may transfer its buffer. */
+  /**
+   * The whole recording (a view), once the input has ended: the receiver may transfer its buffer, or, when
+   * it is shared, read it from another thread while earlier reads are still in use here.
+   */
   all(): Float32Array {
     this.handedOver = true;
     return this.buffer.subarray(0, this.used);
+  }
+
+  private allocate(samples: number): Float32Array {
+    return this.shared
+      ? new Float32Array(new SharedArrayBuffer(samples * Float32Array.BYTES_PER_ELEMENT))
+      : new Float32Array(samples);
   }
 }
 

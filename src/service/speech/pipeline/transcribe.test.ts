@@ -193,18 +193,23 @@ describe('transcribeFile', () => {
     expect(transcript.segments.map((s) => s.text)).toEqual(['low high', 'low', 'high']);
   });
 
-  it('starts a concurrent diarizer when the input ends, which may take the PCM buffer from the recognitions', async () => {
+  it('starts a concurrent diarizer when the input ends, sharing the recording with the recognitions still queued', async () => {
     // Every chunk is slow, so recognitions are still queued or running when the input ends.
-    const recognizer = new FakeRecognizer(() => 80);
+    const recognizer = new (class extends FakeRecognizer {
+      sharedChunks = 0;
+      override async recognize(pcm: Float32Array, options: { offset?: number; signal?: AbortSignal } = {}) {
+        if (pcm.buffer instanceof SharedArrayBuffer) this.sharedChunks++;
+        return super.recognize(pcm, options);
+      }
+    })(() => 80);
     const diarizer = new (class extends ToneDiarizer {
       readonly concurrent = true;
       recognitionsLeft = -1;
+      shared = false;
       override async diarize(pcm: Float32Array, speech: Span[]) {
         this.recognitionsLeft = 3 - recognizer.calls.length + recognizer.running;
-        const result = await super.diarize(pcm, speech);
-        // What a worker-thread diarizer does: transfer the buffer, detaching every view of it.
-        structuredClone(pcm.buffer, { transfer: [pcm.buffer as ArrayBuffer] });
-        return result;
+        this.shared = pcm.buffer instanceof SharedArrayBuffer;
+        return super.diarize(pcm, speech);
       }
     })();
     const transcript = await transcribeFile(
@@ -213,6 +218,9 @@ describe('transcribeFile', () => {
       { chunks: { maxChunkSeconds: 20, mergeGapSeconds: 0.6 } },
     );
     expect(diarizer.recognitionsLeft).toBeGreaterThan(0);
+    expect(diarizer.shared).toBe(true);
+    // Each engine gets a chunk of its own, copied as its recognition starts.
+    expect(recognizer.sharedChunks).toBe(0);
     expect(transcript.text).toBe('low high low high');
     expect(transcript.segments.map((s) => s.speaker)).toEqual(['S1', 'S2', 'S1', 'S2']);
   });
@@ -332,6 +340,60 @@ describe('transcribeBlocks', () => {
       expect(recognizer.calls[i]!.start).toBeCloseTo(recognizer.calls[i - 1]!.end, 3);
     }
     expect(transcript.duration).toBe(50);
+  });
+
+  /**
+   * 36 bursts of 0.5 s, low and high in turn, one every 2 s (each a chunk of its own), in 1 s blocks: 72 s, so
+   * the windowed energy VAD hands on chunks at 30 and 60 s, while the input is still being read.
+   */
+  const BURSTS = 36;
+  async function* bursts36(pulled: { blocks: number }) {
+    for (let s = 0; s < 2 * BURSTS; s++) {
+      const block = new Float32Array(SAMPLE_RATE);
+      const hz = (s / 2) % 2 === 0 ? 300 : 1200;
+      if (s % 2 === 0) for (let i = 0; i < SAMPLE_RATE / 2; i++) block[i] = 0.3 * Math.sin((2 * Math.PI * hz * i) / SAMPLE_RATE);
+      pulled.blocks++;
+      yield block;
+    }
+  }
+  const burstWords = Array.from({ length: BURSTS }, (_, i) => (i % 2 === 0 ? 'low' : 'high')).join(' ');
+
+  it('reads the input ahead of recognition for a diarizer on another thread, which starts before most chunks are decoded', async () => {
+    const recognizer = new FakeRecognizer(() => 40);
+    const pulled = { blocks: 0 };
+    const diarizer = new (class extends ToneDiarizer {
+      readonly concurrent = true;
+      decodedAtStart = -1;
+      override async diarize(pcm: Float32Array, speech: Span[]) {
+        this.decodedAtStart = recognizer.calls.length - recognizer.running;
+        return super.diarize(pcm, speech);
+      }
+    })();
+    const transcript = await transcribeBlocks(bursts36(pulled), { tools, vad: new EnergyVad(), recognizer, diarizer, concurrency: 1 });
+    expect(pulled.blocks).toBe(2 * BURSTS);
+    // Held back (next test), 25 or more of the first 30 chunks are decoded before the input ends.
+    expect(diarizer.decodedAtStart).toBeGreaterThanOrEqual(0);
+    expect(diarizer.decodedAtStart).toBeLessThan(20);
+    expect(transcript.text).toBe(burstWords);
+    expect(new Set(transcript.segments.map((s) => s.speaker))).toEqual(new Set(['S1', 'S2']));
+  });
+
+  it('holds the input back to a few chunks ahead of recognition without a diarizer on another thread', async () => {
+    for (const diarizer of [undefined, new ToneDiarizer()]) {
+      const recognizer = new FakeRecognizer(() => 40);
+      const pulled = { blocks: 0 };
+      let decodedAtLastBlock = -1;
+      async function* watched() {
+        for await (const block of bursts36(pulled)) {
+          if (pulled.blocks === 2 * BURSTS) decodedAtLastBlock = recognizer.calls.length - recognizer.running;
+          yield block;
+        }
+      }
+      const transcript = await transcribeBlocks(watched(), { tools, vad: new EnergyVad(), recognizer, diarizer, concurrency: 1 });
+      // The VAD handed on about 30 chunks by 60 s; at most concurrency + 4 = 5 may be unfinished after a block.
+      expect(decodedAtLastBlock).toBeGreaterThanOrEqual(20);
+      expect(transcript.text).toBe(burstWords);
+    }
   });
 });
 

@@ -32,9 +32,11 @@ import { denoisedIfNoisy, speechWithin } from '../enhancement/noisy-speech';
  *
  * Memory: recognition only ever needs the chunks in flight, but the Diarizer contract takes the whole
  * signal, so with a diarizer the PCM of the recording is kept in one pre-sized buffer (230 MB per hour of
- * 16 kHz float32; with a diarizer on another thread the recognizer gets a copy of each queued chunk, a few
- * MB at most, so that the diarizer can take the buffer over while the last chunks decode). Without a diarizer only the audio not
- * yet handed to the recognizer is held. The way to bound memory with diarization too is a streaming
+ * 16 kHz float32). With a diarizer on another thread that buffer is a SharedArrayBuffer: the input is read
+ * ahead of recognition (queued chunks are views of it, so reading ahead costs no memory), the diarizer
+ * starts as soon as the input ends and shares the buffer with the chunks still queued, and each chunk is
+ * copied only while it is recognised. Without a diarizer only the audio not yet handed to the recognizer is
+ * held, and the input waits for the recognizer. The way to bound memory with diarization too is a streaming
  * feature extractor (the spectral diarizer only needs ~20 MFCCs per 10 ms, ≈ 29 MB per hour as float32):
  * that needs a Diarizer variant that accepts features incrementally, a change to the shared contract.
  * Measured (bench/pipeline): on 69 min with PocketSphinx, Node's peak RSS 659 MB and the whole process tree
@@ -162,7 +164,10 @@ export async function transcribeBlocks(
   const hint = options.expectedSeconds ?? null;
   let expected = typeof hint === 'number' ? hint : null;
   const recognizeShare = diarizer ? 0.9 : 0.97;
-  const store: PcmStore = diarizer ? new RetainedPcm(expected) : new WindowedPcm();
+  // A diarizer on another thread reads the recording from a shared buffer while the chunks decode, so the
+  // input runs ahead: the diarizer then starts long before recognition ends instead of at its tail.
+  const readsAhead = diarizer?.concurrent === true;
+  const store: PcmStore = diarizer ? new RetainedPcm(expected, { shared: readsAhead }) : new WindowedPcm();
   if (hint instanceof Promise) {
     void hint.then((seconds) => {
       expected = seconds;
@@ -203,9 +208,6 @@ export async function transcribeBlocks(
   };
   report(0, 'recognize');
 
-  // A concurrent diarizer may take the retained buffer while chunks are still queued, so those are copies
-  // (at most a few chunks); otherwise the store's reads are handed on as they are.
-  const ownChunks = diarizer?.concurrent === true;
   let pendingChunk: Span | null = resumed?.pending ?? null;
   const submit = (chunks: Span[]) => {
     for (const chunk of chunks) {
@@ -213,7 +215,7 @@ export async function transcribeBlocks(
       const pcm = store.read(toSample(chunk.start), toSample(chunk.end));
       for (const piece of splitAtQuietPoints(pcm, chunk, options.chunks)) {
         const samples = store.read(toSample(piece.start), toSample(piece.end));
-        queue.submit(piece, ownChunks ? samples.slice() : samples, deps.denoiser ? speechWithin(speech, piece) : []);
+        queue.submit(piece, samples, deps.denoiser ? speechWithin(speech, piece) : []);
       }
     }
   };
@@ -256,8 +258,9 @@ export async function transcribeBlocks(
       if (covered < block.length) onSpans(await vad.push(covered > 0 ? block.subarray(covered) : block));
       else release();
       reportRecognized();
-      // Backpressure: do not run far ahead of the recognizer (bounds memory without a diarizer).
-      await queue.waitForRoom(concurrency + 4);
+      // Backpressure: do not run far ahead of the recognizer (bounds memory without a diarizer). Reading ahead
+      // into the shared buffer holds nothing more: the diarizer keeps the whole recording anyway.
+      if (!readsAhead) await queue.waitForRoom(concurrency + 4);
     }
     if (signal.aborted) throw abortReason(signal);
     if (planned.length > 0) submit(planned.splice(0));
@@ -280,7 +283,7 @@ export async function transcribeBlocks(
 
   // An in-process diarizer starts only once recognition is over: it may compute synchronously, and blocking
   // the event loop while recognitions are in flight starves their I/O (and trips their watchdogs). One on
-  // another thread starts now, so it uses the core the last recognitions leave idle.
+  // another thread starts now, while the input read ahead leaves chunks queued, and works beside them.
   const diarize = () =>
     diarizer!.diarize((store as RetainedPcm).all(), speech, {
       minSpeakers: options.minSpeakers,
@@ -449,7 +452,9 @@ class OrderedRecognition {
     this.running++;
     try {
       if (this.opts.signal.aborted) throw abortReason(this.opts.signal);
-      let pcm = original;
+      // A view of the shared recording becomes a chunk of its own here: an engine may hand its audio to a
+      // process, a thread or native code, and only the chunks in flight are copied.
+      let pcm = original.buffer instanceof SharedArrayBuffer ? original.slice() : original;
       // Reverberation fills the pauses the noise check reads, so the room goes first.
       if (this.opts.dereverberator) pcm = (await this.opts.dereverberator.dereverberate(pcm)).pcm;
       if (this.opts.signal.aborted) throw abortReason(this.opts.signal);
