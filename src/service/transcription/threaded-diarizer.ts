@@ -116,8 +116,8 @@ export class DiarizationThreads {
 /**
  * Runs the spectral diarizer on a worker thread so the service keeps answering requests meanwhile (on the
  * main thread an hour of audio would block the event loop for minutes). The PCM is never copied: a
- * SharedArrayBuffer (the pipeline's, while chunks still decode) is read in place, any other buffer is
- * transferred, and the caller must not read `pcm` afterwards.
+ * SharedArrayBuffer (the pipeline's, while chunks still decode) is read in place, and any other buffer is
+ * transferred, so the caller must not read such a `pcm` afterwards.
  * Without `threads` of its own owner's, each call starts a thread and ends it after.
  */
 export class ThreadedDiarizer implements Diarizer {
