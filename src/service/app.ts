@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { ServiceContext } from './context';
-import { errorStyleFor, HttpError, renderError, ValidationFailure } from './http/errors';
+import { errorStyleFor, HttpError, renderError } from './http/errors';
 import { loopbackGuard } from './http/loopback-guard';
 import { requireAuth, SESSION_COOKIE } from './http/authenticate';
 import { jsonBody } from './http/json-body';
@@ -19,6 +19,7 @@ import { openApiDocument } from './openapi/document';
 import { matchKeyHash } from './auth/api-keys';
 import { verifyAudioSignature } from './auth/signed-url';
 import { diskFullError, isDiskFull } from './storage/disk-full';
+import { InvalidInputError, ServiceError } from './errors';
 
 function securityHeaders(_req: Request, res: Response, next: NextFunction) {
   res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -80,9 +81,12 @@ export function createApp(ctx: ServiceContext): express.Express {
     }),
   );
   app.use('/v1', jsonBody());
-  let openApi: ReturnType<typeof openApiDocument> | null = null;
-  app.get('/v1/openapi.json', (_req, res) => {
-    res.json((openApi ??= openApiDocument()));
+  // Built once per address it is reached at (the guard admits only the service's own), so `servers` is true.
+  const openApi = new Map<string, ReturnType<typeof openApiDocument>>();
+  app.get('/v1/openapi.json', (req, res) => {
+    const server = `${req.protocol}://${req.get('host') ?? '127.0.0.1'}`;
+    if (!openApi.has(server)) openApi.set(server, openApiDocument(server));
+    res.json(openApi.get(server));
   });
   app.use('/v1/speech/projects', projectsRouter(ctx.projects, (project, speaker) => ctx.adaptation.summary(project, speaker)));
   app.use('/v1/speech/transcriptions', transcriptionsRouter(ctx));
@@ -113,7 +117,7 @@ export function createApp(ctx: ServiceContext): express.Express {
   app.use((raw: unknown, req: Request, res: Response, _next: NextFunction) => {
     let error = raw;
     const status = (raw as { status?: unknown })?.status;
-    if (!(raw instanceof HttpError) && !(raw instanceof ValidationFailure)) {
+    if (!(raw instanceof HttpError) && !(raw instanceof ServiceError) && !(raw instanceof InvalidInputError)) {
       if (isDiskFull(raw)) {
         error = diskFullError();
       } else if (typeof status === 'number' && status >= 400 && status < 500) {

@@ -51,6 +51,21 @@ describe('keys, Host/Origin guard and error shapes', () => {
     expect(badScheme.status).toBe(401);
   });
 
+  it('chooses the error shape by the path alone: a query string never changes it', async () => {
+    for (const url of ['/v1/models?x=1', '/v1/audio/models?format=json', '/v1/models/nope?x=1']) {
+      const res = await fetch(`${svc.url}${url}`);
+      expect(res.status, url).toBe(401);
+      const body = await res.json();
+      expect(Object.keys(body), url).toEqual(['error']);
+      expect(body.error).toMatchObject({ type: 'authentication_error' });
+    }
+    const missing = await fetch(`${svc.url}/v1/models/nope?x=1`, { headers: { Authorization: `Bearer ${svc.key}` } });
+    expect(missing.status).toBe(404);
+    expect((await missing.json()).error).toMatchObject({ type: 'not_found_error', code: 'model_not_found' });
+    const speech = await fetch(`${svc.url}/v1/speech/projects?x=/v1/audio/`);
+    expect(await speech.json()).toEqual({ detail: expect.stringMatching(/API key/) });
+  });
+
   it('creates, lists and revokes keys with npm run keys; a revoked key is refused at once', async () => {
     const created = keysCli('create', 'script');
     expect(created.status).toBe(0);

@@ -75,4 +75,23 @@ describe('models and the OpenAPI document', () => {
     expect([...doc.components.schemas.MediaPatch.properties.frame_rate.enum].sort()).toEqual(['23.976', '24', '25', '29.97', '30', '50', '59.94', '60'].sort());
     expect((await fetch(`${svc.url}/v1/openapi.json`)).status).toBe(401);
   });
+
+  it('names the address it answers on as its server, and gives every operation a unique operationId', async () => {
+    const doc = await (await fetch(`${svc.url}/v1/openapi.json`, { headers: auth })).json();
+    // The test service listens on a free port, never the default one.
+    expect(doc.servers).toEqual([{ url: svc.url }]);
+    const ids: string[] = [];
+    for (const [route, item] of Object.entries<Record<string, { operationId?: string }>>(doc.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        expect(operation.operationId, `${method} ${route}`).toMatch(/^[a-z][A-Za-z]+$/);
+        ids.push(operation.operationId!);
+      }
+    }
+    expect(ids.length).toBeGreaterThanOrEqual(55);
+    expect(new Set(ids).size).toBe(ids.length);
+    // OpenAI's own names where the routes are OpenAI's, so generated clients read alike.
+    expect(doc.paths['/v1/audio/transcriptions'].post.operationId).toBe('createTranscription');
+    expect(doc.paths['/v1/audio/speech'].post.operationId).toBe('createSpeech');
+    expect(doc.paths['/v1/models'].get.operationId).toBe('listModels');
+  });
 });

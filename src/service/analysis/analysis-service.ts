@@ -2,7 +2,7 @@ import type { Db } from '../storage/database';
 import type { SessionStore } from '../storage/session-store';
 import type { JobRunner } from '../jobs/job-runner';
 import type { AnalysisRun, Intelligence } from '../../shared/schemas/analysis';
-import { HttpError } from '../http/errors';
+import { NotFoundError } from '../errors';
 import type { AnalysisStore, RunRecord } from './analysis-store';
 import { buildIntelligence } from './document';
 import { ANALYSIS_JOB } from './analysis-job';
@@ -58,7 +58,7 @@ export class AnalysisService {
 
   private createRun(sessionId: string): RunRecord {
     const summary = this.sessions.summary(sessionId);
-    if (!summary) throw new HttpError(404, 'Transcription session not found.');
+    if (!summary) throw new NotFoundError('Transcription session not found.');
     const run = this.store.create(sessionId, summary.duration, ANALYSIS_VERSION);
     const jobId = this.jobs.enqueue(ANALYSIS_JOB, sessionId, { run_id: run.run_id });
     this.store.setJob(run.run_id, jobId);
@@ -73,7 +73,7 @@ export class AnalysisService {
   /** 404 unless `runId` is one of the session's runs (checked before a 304 is answered for it). */
   assertRun(sessionId: string, runId: string): void {
     const run = this.store.run(runId);
-    if (!run || run.session_id !== sessionId) throw new HttpError(404, 'Analysis run not found for this recording.');
+    if (!run || run.session_id !== sessionId) throw new NotFoundError('Analysis run not found for this recording.');
   }
 
   runs(sessionId: string): AnalysisRun[] {
@@ -87,13 +87,13 @@ export class AnalysisService {
    */
   intelligence(sessionId: string, runId?: string): Intelligence {
     const summary = this.sessions.summary(sessionId);
-    if (!summary) throw new HttpError(404, 'Transcription session not found.');
+    if (!summary) throw new NotFoundError('Transcription session not found.');
     const lines = summary.status === 'complete' ? this.sessions.segmentCount(sessionId) : 0;
     let run: RunRecord | null;
     let lastFailure: Intelligence['last_failure'] = null;
     if (runId !== undefined) {
       run = this.store.run(runId);
-      if (!run || run.session_id !== sessionId) throw new HttpError(404, 'Analysis run not found for this recording.');
+      if (!run || run.session_id !== sessionId) throw new NotFoundError('Analysis run not found for this recording.');
     } else {
       run = this.store.latest(sessionId);
       if (run?.status === 'failed') {

@@ -25,9 +25,7 @@ import type { VoiceRegistry } from '../speech/synthesis/voice-registry';
 import type { Aligner } from '../speech/types';
 import { createPocketSphinxAligner, type ClosableAligner } from '../speech/alignment/pocketsphinx-aligner';
 import { pocketSphinxAvailable } from '../speech/recognition/pocketsphinx/model';
-import { HttpError, ValidationFailure } from '../http/errors';
-import { issue, parseInput } from '../http/validation';
-import type { UploadedFile } from '../http/multipart';
+import type { UploadedFile } from '../storage/uploaded-file';
 import { signResource } from '../auth/signed-url';
 import { DubStore, type DubRecord, type LineRecord, type PlannedLine, type RevisionRecord, type RevoiceRecord } from './dub-store';
 import { DubFiles, revisionStem, sweepDubFiles } from './dub-files';
@@ -35,6 +33,8 @@ import { decodeToWav, MAX_DUB_BYTES, MAX_DUB_CHANNELS, probeDubAudio } from './d
 import { checkRetiming, checkUploadedLines, lineState } from './line-rules';
 import { DUB_PREPARE_JOB } from './prepare-job';
 import { DUB_REVOICE_JOB } from './revoice-job';
+import { ConflictError, InvalidInputError, issue, NotFoundError, TooLargeError, UnsupportedMediaError } from '../errors';
+import { parseInput } from '../validation';
 
 export const DUB_URL_TTL_SECONDS = 3600;
 
@@ -74,7 +74,7 @@ function parseJsonPart(raw: string, field: string): unknown {
   try {
     return JSON.parse(raw);
   } catch (error) {
-    throw new ValidationFailure([issue(['body', field], 'JSON decode error', 'json_invalid', raw.slice(0, 200), { error: (error as Error).message })]);
+    throw new InvalidInputError([issue(['body', field], 'JSON decode error', 'json_invalid', raw.slice(0, 200), { error: (error as Error).message })]);
   }
 }
 
@@ -115,7 +115,7 @@ export class Dubbing {
 
   dubOr404(sessionId: string, dubId: string): DubRecord {
     const dub = z.uuid().safeParse(dubId).success ? this.store.dub(sessionId, dubId) : null;
-    if (!dub) throw new HttpError(404, 'Dub not found.');
+    if (!dub) throw new NotFoundError('Dub not found.');
     return dub;
   }
 
@@ -127,7 +127,7 @@ export class Dubbing {
 
   private fail(issues: Array<ValidationIssue | null>): void {
     const real = issues.filter((i): i is ValidationIssue => i !== null);
-    if (real.length) throw new ValidationFailure(real);
+    if (real.length) throw new InvalidInputError(real);
   }
 
   /**
@@ -174,12 +174,12 @@ export class Dubbing {
           fs.closeSync(fd);
         }
       })();
-      if (layout.frames === 0) throw new HttpError(415, 'The dub has no audio samples.', { code: 'unsupported_file' });
+      if (layout.frames === 0) throw new UnsupportedMediaError('The dub has no audio samples.', { code: 'unsupported_file' });
       const duration = layout.frames / layout.sampleRate;
       let accepted: ReturnType<typeof checkUploadedLines> | null = null;
       if (lines) {
         accepted = checkUploadedLines(lines, duration);
-        if (!accepted.ok) throw new ValidationFailure(accepted.issues);
+        if (!accepted.ok) throw new InvalidInputError(accepted.issues);
       }
       if (upload.background) {
         const bgTmp = path.join(dir, '.background.wav.tmp');
@@ -226,19 +226,19 @@ export class Dubbing {
 
   /** Probes an uploaded part: decodable audio, at most 8 channels, small enough for WAV. */
   private async readableAudio(file: UploadedFile, part = 'file') {
-    if (file.size === 0) throw new HttpError(415, `The ${part} is empty.`, { code: 'unsupported_file', param: part });
+    if (file.size === 0) throw new UnsupportedMediaError(`The ${part} is empty.`, { code: 'unsupported_file', param: part });
     try {
       await probeMedia(this.deps.tools, file.path);
       const audio = await probeDubAudio(this.deps.tools, file.path);
       if (audio.channels < 1 || audio.channels > MAX_DUB_CHANNELS || !(audio.sampleRate > 0)) {
-        throw new HttpError(415, `The ${part} has ${audio.channels} channels; dubs take 1 to ${MAX_DUB_CHANNELS}.`, { code: 'unsupported_file', param: part });
+        throw new UnsupportedMediaError(`The ${part} has ${audio.channels} channels; dubs take 1 to ${MAX_DUB_CHANNELS}.`, { code: 'unsupported_file', param: part });
       }
       if (audio.duration * audio.sampleRate * frameBytes(audio) > MAX_DUB_BYTES) {
-        throw new HttpError(413, `The ${part} is too long to store as one WAV file (4 GiB of samples).`, { code: 'file_too_large', param: part });
+        throw new TooLargeError(`The ${part} is too long to store as one WAV file (4 GiB of samples).`, { code: 'file_too_large', param: part });
       }
       return audio;
     } catch (error) {
-      if (error instanceof NotMediaError) throw new HttpError(415, `The ${part} is not audio that can be decoded: ${error.message}`, { code: 'unsupported_file', param: part });
+      if (error instanceof NotMediaError) throw new UnsupportedMediaError(`The ${part} is not audio that can be decoded: ${error.message}`, { code: 'unsupported_file', param: part });
       throw error;
     }
   }
@@ -344,15 +344,15 @@ export class Dubbing {
   lineOr404(dub: DubRecord, rawId: string): LineRecord {
     const id = /^\d{1,9}$/.test(rawId) ? Number(rawId) : NaN;
     const line = this.store.lines(dub.id).find((l) => l.id === id);
-    if (!line) throw new HttpError(404, 'Line not found.');
+    if (!line) throw new NotFoundError('Line not found.');
     return line;
   }
 
   /** Corrects a line: its text, voice or timing (within its neighbours). Nothing changes unless all of it is valid. */
   patchLine(dub: DubRecord, line: LineRecord, body: LinePatch): DubLine {
-    if (dub.status !== 'ready') throw new HttpError(409, `The dub's lines are not ready (status: ${dub.status}).`);
+    if (dub.status !== 'ready') throw new ConflictError(`The dub's lines are not ready (status: ${dub.status}).`);
     if (Object.keys(body).length === 0) {
-      throw new ValidationFailure([issue(['body'], 'Send at least one of text, voice, start, end', 'missing', {})]);
+      throw new InvalidInputError([issue(['body'], 'Send at least one of text, voice, start, end', 'missing', {})]);
     }
     this.fail([body.voice ? this.checkVoice(body.voice, ['body', 'voice']) : null]);
     const start = body.start ?? line.start;
@@ -360,7 +360,7 @@ export class Dubbing {
     let timing = { start: line.start, end: line.end };
     if (start !== line.start || end !== line.end) {
       const checked = checkRetiming(this.store.lines(dub.id), line.id, start, end, dub.frames / dub.sampleRate);
-      if (!checked.ok) throw new ValidationFailure(checked.issues);
+      if (!checked.ok) throw new InvalidInputError(checked.issues);
       timing = checked;
     }
     this.store.updateLine(dub.id, {
@@ -378,7 +378,7 @@ export class Dubbing {
   revisionOr404(dub: DubRecord, raw: string): RevisionRecord {
     const number = /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
     const revision = Number.isFinite(number) ? this.store.revision(dub.id, number) : null;
-    if (!revision) throw new HttpError(404, 'Revision not found.');
+    if (!revision) throw new NotFoundError('Revision not found.');
     return revision;
   }
 
@@ -409,7 +409,7 @@ export class Dubbing {
   /** Makes an earlier (or later) revision the current one again; the others stay. */
   restore(dub: DubRecord, revision: RevisionRecord): DubRecord {
     const active = this.store.activeRevoice(dub.id);
-    if (active) throw new HttpError(409, `A revoice is running (${active.id}); restore once it has finished.`);
+    if (active) throw new ConflictError(`A revoice is running (${active.id}); restore once it has finished.`);
     this.store.updateDub(dub.id, { currentRevision: revision.number });
     return this.store.dubById(dub.id)!;
   }
@@ -425,9 +425,9 @@ export class Dubbing {
     lines.forEach((line, i) => {
       const voice = this.effectiveVoice(dub, line);
       if (!lineState(line, voice, renders[line.id]).needsRevoice) return;
-      if (voice === null) throw new HttpError(409, 'No voice engine is installed, so no line can be voiced. Install festival and festvox-us-slt-hts (or see GET /v1/audio/models).');
+      if (voice === null) throw new ConflictError('No voice engine is installed, so no line can be voiced. Install festival and festvox-us-slt-hts (or see GET /v1/audio/models).');
       const found = this.deps.voices.lookupRef(voice);
-      if (!found.ok) throw new HttpError(409, `Line ${line.id} cannot be voiced: ${found.message}`);
+      if (!found.ok) throw new ConflictError(`Line ${line.id} cannot be voiced: ${found.message}`);
       planned.push({
         lineId: line.id,
         speaker: line.speaker,
@@ -449,7 +449,7 @@ export class Dubbing {
    * needs voicing (a no-op: no revision is written).
    */
   startRevoice(dub: DubRecord): RevoiceRecord | null {
-    if (dub.status !== 'ready') throw new HttpError(409, `The dub's lines are not ready (status: ${dub.status}).`);
+    if (dub.status !== 'ready') throw new ConflictError(`The dub's lines are not ready (status: ${dub.status}).`);
     const active = this.store.activeRevoice(dub.id);
     if (active) return active;
     const plan = this.plan(dub);
@@ -464,7 +464,7 @@ export class Dubbing {
 
   revoiceOr404(dub: DubRecord, id: string): RevoiceRecord {
     const revoice = z.uuid().safeParse(id).success ? this.store.revoice(id) : null;
-    if (!revoice || revoice.dubId !== dub.id) throw new HttpError(404, 'Revoice not found.');
+    if (!revoice || revoice.dubId !== dub.id) throw new NotFoundError('Revoice not found.');
     return revoice;
   }
 

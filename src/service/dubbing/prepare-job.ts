@@ -2,7 +2,7 @@ import { JobFailure, type JobRunner } from '../jobs/job-runner';
 import type { ModelRegistry } from '../models/registry';
 import type { SessionStore } from '../storage/session-store';
 import type { TranscriptionEngine } from '../transcription/engine';
-import { HttpError } from '../http/errors';
+import { ServiceError } from '../errors';
 import type { DubStore, NewLine } from './dub-store';
 import type { DubFiles } from './dub-files';
 import { DUB_LINE_TEXT_MAX } from '../../shared/schemas';
@@ -31,7 +31,7 @@ export function registerPrepareJob(runner: JobRunner, deps: PrepareDeps): void {
     try {
       engine = deps.models.resolveRecognizer(undefined);
     } catch (error) {
-      throw new JobFailure(error instanceof HttpError ? error.message : 'No speech recognizer is installed.');
+      throw new JobFailure(error instanceof ServiceError ? error.message : 'No speech recognizer is installed.');
     }
     store.setProgress(dub.id, 'preparing', 0, 'transcribing');
     const transcript = await deps.transcription.transcribe({

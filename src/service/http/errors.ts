@@ -1,6 +1,6 @@
-import type { ValidationIssue } from '../../shared/schemas';
+import { InvalidInputError, ServiceError, type ServiceErrorKind } from '../errors';
 
-/** An error with an HTTP status whose message is safe to show to a client. */
+/** An error of the HTTP layer itself (authentication, unknown routes, malformed requests): a status and a safe message. */
 export class HttpError extends Error {
   constructor(
     readonly status: number,
@@ -11,17 +11,30 @@ export class HttpError extends Error {
   }
 }
 
-/** Invalid input, already in FastAPI's shape; under /v1/audio it is rendered as a 400 envelope. */
-export class ValidationFailure extends Error {
-  constructor(readonly issues: ValidationIssue[]) {
-    super(issues.map((i) => `${i.loc.join('.')}: ${i.msg}`).join('; '));
-  }
+/** The one place a domain error's kind becomes a status. */
+const STATUS_OF_KIND: Record<ServiceErrorKind, number> = {
+  not_found: 404,
+  conflict: 409,
+  bad_request: 400,
+  unsupported_media: 415,
+  too_large: 413,
+  storage_full: 507,
+  upstream_failed: 502,
+};
+
+/** A domain error as the HTTP error it is shown as; anything else is internal (500, no detail leaked). */
+export function toHttpError(error: unknown): HttpError {
+  if (error instanceof HttpError) return error;
+  if (error instanceof ServiceError) return new HttpError(STATUS_OF_KIND[error.kind], error.message, { code: error.detail.code, param: error.detail.param });
+  return new HttpError(500, 'Internal server error.', { code: 'internal_error' });
 }
 
 export type ErrorStyle = 'openai' | 'fastapi';
 
 /** OpenAI-compatible routes answer in OpenAI's envelope; everything else in FastAPI's. */
-export function errorStyleFor(path: string): ErrorStyle {
+export function errorStyleFor(url: string): ErrorStyle {
+  // The path alone decides: a query string (or a fragment) never changes the style.
+  const path = url.split(/[?#]/, 1)[0]!;
   return /^\/v1\/(audio|models)(\/|$)/.test(path) ? 'openai' : 'fastapi';
 }
 
@@ -44,7 +57,7 @@ export interface RenderedError {
 }
 
 export function renderError(error: unknown, style: ErrorStyle): RenderedError {
-  if (error instanceof ValidationFailure) {
+  if (error instanceof InvalidInputError) {
     if (style === 'fastapi') return { status: 422, body: { detail: error.issues }, headers: {} };
     const first = error.issues[0];
     const param = first ? first.loc.filter((part) => part !== 'body' && part !== 'query' && part !== 'path').join('.') : null;
@@ -61,7 +74,7 @@ export function renderError(error: unknown, style: ErrorStyle): RenderedError {
       headers: {},
     };
   }
-  const http = error instanceof HttpError ? error : new HttpError(500, 'Internal server error.', { code: 'internal_error' });
+  const http = toHttpError(error);
   const status = http.status;
   const headers = http.options.headers ?? {};
   if (style === 'fastapi') return { status, body: { detail: http.message }, headers };

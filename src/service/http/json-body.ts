@@ -1,7 +1,7 @@
 import express from 'express';
 import type { NextFunction, Request, Response } from 'express';
-import { HttpError, ValidationFailure } from './errors';
-import { issue } from './validation';
+import { HttpError } from './errors';
+import { InvalidInputError, issue } from '../errors';
 
 /**
  * JSON bodies up to 1 MiB. Malformed JSON is invalid input (422 json_invalid, as FastAPI answers), a body
@@ -23,7 +23,7 @@ export function jsonBody() {
       const err = error as { type?: string; status?: number; message?: string; body?: string };
       if (err.type === 'entity.too.large') return next(new HttpError(413, 'The JSON body is larger than 1 MiB.', { code: 'body_too_large' }));
       if (err.type === 'entity.parse.failed') {
-        return next(new ValidationFailure([issue(['body'], 'JSON decode error', 'json_invalid', err.body ?? null, { error: err.message ?? '' })]));
+        return next(new InvalidInputError([issue(['body'], 'JSON decode error', 'json_invalid', err.body ?? null, { error: err.message ?? '' })]));
       }
       next(new HttpError(400, 'The request body could not be read.', { code: 'bad_request' }));
     });

@@ -1,22 +1,15 @@
+import type { UploadedFile } from '../storage/uploaded-file';
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import type { Request } from 'express';
 import busboy from 'busboy';
-import { HttpError, ValidationFailure } from './errors';
-import { issue } from './validation';
+import { HttpError } from './errors';
 import { diskFullError, isDiskFull } from '../storage/disk-full';
+import { InvalidInputError, issue } from '../errors';
 
-export interface UploadedFile {
-  field: string;
-  /** Temporary path inside the uploads folder; the caller moves or removes it. */
-  path: string;
-  /** Client-supplied name reduced to its last path segment; display only, never used as a path. */
-  fileName: string;
-  mimeType: string;
-  size: number;
-}
+export type { UploadedFile };
 
 export interface MultipartForm {
   fields: Map<string, string[]>;
@@ -114,7 +107,7 @@ export async function readMultipart(req: Request, uploadsDir: string, limits: Mu
   });
   parser.on('field', (name, value, info) => {
     if (info.valueTruncated) {
-      failure ??= new ValidationFailure([
+      failure ??= new InvalidInputError([
         issue(['body', name], `Value should have at most ${limits.maxFieldBytes ?? 64 * 1024} bytes`, 'string_too_long', null, {
           max_length: limits.maxFieldBytes ?? 64 * 1024,
         }),
@@ -123,7 +116,7 @@ export async function readMultipart(req: Request, uploadsDir: string, limits: Mu
     fields.set(name, [...(fields.get(name) ?? []), value]);
   });
   parser.on('partsLimit', () => {
-    failure ??= new ValidationFailure([issue(['body'], 'Too many form parts', 'too_long', null, { max_length: limits.maxParts ?? 64 })]);
+    failure ??= new InvalidInputError([issue(['body'], 'Too many form parts', 'too_long', null, { max_length: limits.maxParts ?? 64 })]);
   });
 
   try {
@@ -144,9 +137,9 @@ export async function readMultipart(req: Request, uploadsDir: string, limits: Mu
   settled = true;
   if (failure) {
     cleanup();
-    if (failure instanceof HttpError || failure instanceof ValidationFailure) throw failure;
+    if (failure instanceof HttpError || failure instanceof InvalidInputError) throw failure;
     if (isDiskFull(failure)) throw diskFullError();
-    throw new ValidationFailure([
+    throw new InvalidInputError([
       issue(['body'], 'The multipart body is malformed or was cut short.', 'multipart_invalid', null, { reason: failure.message }),
     ]);
   }
@@ -158,7 +151,7 @@ export function singleField(form: MultipartForm, name: string): string | undefin
   const values = form.fields.get(name);
   if (!values) return undefined;
   if (values.length > 1) {
-    throw new ValidationFailure([issue(['body', name], 'The part was sent more than once', 'duplicate_part', values)]);
+    throw new InvalidInputError([issue(['body', name], 'The part was sent more than once', 'duplicate_part', values)]);
   }
   return values[0];
 }
@@ -166,7 +159,7 @@ export function singleField(form: MultipartForm, name: string): string | undefin
 /** The one required file part. */
 export function singleFile(form: MultipartForm, name: string): UploadedFile {
   const matches = form.files.filter((f) => f.field === name);
-  if (matches.length === 0) throw new ValidationFailure([issue(['body', name], 'Field required', 'missing', null)]);
-  if (matches.length > 1) throw new ValidationFailure([issue(['body', name], 'Send exactly one file', 'duplicate_part', null)]);
+  if (matches.length === 0) throw new InvalidInputError([issue(['body', name], 'Field required', 'missing', null)]);
+  if (matches.length > 1) throw new InvalidInputError([issue(['body', name], 'Send exactly one file', 'duplicate_part', null)]);
   return matches[0]!;
 }

@@ -1,3 +1,4 @@
+import { userMessage } from '../errors';
 import crypto from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Db } from '../storage/database';
@@ -224,8 +225,9 @@ export class JobRunner extends EventEmitter<JobEvents> {
         } else if (controller.signal.aborted) {
           record = () => this.finish(job, 'cancelled', 'cancelled');
         } else {
-          const message = error instanceof JobFailure ? error.message : isDiskFull(error) ? DISK_FULL_JOB_MESSAGE : 'Processing failed because of an internal error.';
-          if (!(error instanceof JobFailure)) this.options.log?.(`job ${job.id} (${job.kind}) failed: ${(error as Error)?.stack ?? String(error)}`);
+          const shown = error instanceof JobFailure ? error.message : userMessage(error);
+          const message = shown ?? (isDiskFull(error) ? DISK_FULL_JOB_MESSAGE : 'Processing failed because of an internal error.');
+          if (shown === null) this.options.log?.(`job ${job.id} (${job.kind}) failed: ${(error as Error)?.stack ?? String(error)}`);
           record = () => this.finish(job, 'failed', message);
         }
       }

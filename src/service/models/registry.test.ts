@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assertEngineLanguage, ModelRegistry, OPENAI_TRANSCRIBE_ALIASES, type EngineDescriptor } from './registry';
-import { ValidationFailure } from '../http/errors';
+import { InvalidInputError } from '../errors';
 
 function engine(id: string, rank: number, languages: string[], installed = true): EngineDescriptor {
   return {
@@ -43,6 +43,6 @@ describe('ModelRegistry', () => {
     const registry = new ModelRegistry([engine('whisper-base.en', 31, ['en'])]);
     const chosen = registry.resolveRecognizer('whisper-base.en');
     expect(() => assertEngineLanguage(chosen, 'en', ['body', 'language'])).not.toThrow();
-    expect(() => assertEngineLanguage(chosen, 'de', ['body', 'language'])).toThrow(ValidationFailure);
+    expect(() => assertEngineLanguage(chosen, 'de', ['body', 'language'])).toThrow(InvalidInputError);
   });
 });

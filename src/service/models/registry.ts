@@ -1,7 +1,6 @@
 import type { SpeechModel } from '../../shared/schemas';
-import { HttpError, ValidationFailure } from '../http/errors';
-import { issue } from '../http/validation';
 import type { Recognizer } from '../speech/types';
+import { BadRequestError, InvalidInputError, issue, NotFoundError } from '../errors';
 
 /** OpenAI's speech (text-to-speech) model names; they resolve to the most natural installed voice engine. */
 export const OPENAI_SPEECH_ALIASES = ['tts-1', 'tts-1-hd', 'gpt-4o-mini-tts', 'gpt-4o-mini-tts-2025-12-15'];
@@ -63,7 +62,7 @@ export class ModelRegistry {
       // The best installed engine, among those that transcribe the language when one is given.
       const best = installed.find((e) => language === undefined || e.descriptor.languages.includes(language)) ?? installed[0];
       if (best) return best;
-      throw new HttpError(404, `No speech recognizer is installed. ${this.engines.filter((e) => e.model.kind === 'stt').map((e) => e.installHint).join(' ')}`, {
+      throw new NotFoundError(`No speech recognizer is installed. ${this.engines.filter((e) => e.model.kind === 'stt').map((e) => e.installHint).join(' ')}`, {
         code: 'model_not_found',
         param: 'model',
       });
@@ -72,10 +71,10 @@ export class ModelRegistry {
     if (found) return found;
     const known = this.engines.find((e) => e.model.id === name || e.model.aliases?.includes(name) || OPENAI_TRANSCRIBE_ALIASES.includes(name));
     if (known) {
-      throw new HttpError(404, `The model "${name}" is not installed. ${known.installHint}`, { code: 'model_not_found', param: 'model' });
+      throw new NotFoundError(`The model "${name}" is not installed. ${known.installHint}`, { code: 'model_not_found', param: 'model' });
     }
     const names = installed.flatMap((e) => [e.model.id, ...e.model.aliases]);
-    throw new HttpError(400, `Unknown model "${name}". Installed: ${names.join(', ') || 'none'}.`, { code: 'model_not_found', param: 'model' });
+    throw new BadRequestError(`Unknown model "${name}". Installed: ${names.join(', ') || 'none'}.`, { code: 'model_not_found', param: 'model' });
   }
 
   languages(): string[] {
@@ -86,7 +85,7 @@ export class ModelRegistry {
 /** 400 (422 under /v1/speech) when the chosen engine does not transcribe the language. */
 export function assertEngineLanguage(engine: ResolvedEngine, language: string, loc: Array<string | number>): void {
   if (engine.descriptor.languages.includes(language)) return;
-  throw new ValidationFailure([
+  throw new InvalidInputError([
     issue(loc, `The model "${engine.model.id}" does not transcribe "${language}". It transcribes: ${engine.descriptor.languages.join(', ')}.`, 'language_unsupported', language, {
       supported: engine.descriptor.languages,
     }),
@@ -101,7 +100,7 @@ export function resolveLanguage(value: string | undefined, supported: string[], 
   const lowered = value.trim().toLowerCase();
   const code = LANGUAGE_NAMES[lowered] ?? lowered.split(/[-_]/)[0]!;
   if (supported.includes(code)) return code;
-  throw new ValidationFailure([
+  throw new InvalidInputError([
     issue(loc, `Language "${value}" is not supported. Supported: ${supported.join(', ') || 'none (no recognizer installed)'}.`, 'language_unsupported', value, {
       supported,
     }),

@@ -46,7 +46,7 @@ import {
   WhisperModelName,
 } from '../../shared/schemas';
 import { UploadFields } from '../http/routes/transcriptions';
-import { OpenAITranscriptionFields } from '../transcription/openai-endpoint';
+import { OpenAITranscriptionFields } from '../http/routes/openai-transcriptions';
 import { EXPORT_FORMATS } from '../export/types';
 import { IntelligenceQuery } from '../http/routes/intelligence';
 import { RevoiceQuery } from '../http/routes/dubs';
@@ -102,7 +102,8 @@ const openAiBody = OpenAITranscriptionFields.omit({ timestamp_granularities: tru
     'known_speaker_references[]': z.array(z.string()).optional().meta({ description: 'Data URLs of short audio clips, one per name' }),
   });
 
-const op = (o: ZodOpenApiOperationObject) => o;
+/** Every operation names a stable, unique `operationId`: client generators make their method names from it. */
+const op = (o: ZodOpenApiOperationObject & { operationId: string }) => o;
 
 /** The polled documents (a session, its analysis) are revalidated by a strong ETag; see README "Polling". */
 const conditionalHeader = z.object({
@@ -145,7 +146,8 @@ const dubUploadBody = z.object({
 const revoiceDescription =
   'Voices again every line that needs it (corrected text, or a changed voice or timing since it was voiced) as a durable background job, and writes a new revision: each line is synthesized, its silence trimmed, fitted into its slot (time-stretch 0.8–1.15×, then the quiet after the line borrowed up to 0.1 s before the next line, else flagged `does_not_fit` and cut at the slot end), matched in loudness to the original line (BS.1770), resampled to the dub, crossfaded in (equal power, 20 ms, at least 10 ms, just outside the slot) and mixed over the background stem when there is one. Every sample outside each line\'s `region` is bit-identical to the base revision. Waits up to `wait` seconds: 200 when finished (`status` complete or failed), else 202 with `Location` to poll (`GET …/revoices/{revoice_id}`) every few seconds until `status` is `complete` or `failed`. With nothing to revoice: 200, `status` `no_op`, no revision written. A revoice already running is returned rather than started twice.';
 
-export function openApiDocument() {
+/** The document, naming as its server the address the client reached (the service may listen on any port). */
+export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
   return createDocument({
     openapi: '3.1.0',
     info: {
@@ -154,7 +156,7 @@ export function openApiDocument() {
       description:
         'Local speech service of the Takeline studio. Errors under /v1/speech/ use FastAPI\'s shape ({"detail": …}, 422 for invalid input); under /v1/audio/ and /v1/models OpenAI\'s error envelope.',
     },
-    servers: [{ url: 'http://127.0.0.1:8765' }],
+    servers: [{ url: serverUrl }],
     security: [{ BearerAuth: [] }, { ApiKeyHeader: [] }],
     components: {
       securitySchemes: {
@@ -164,14 +166,15 @@ export function openApiDocument() {
     },
     paths: {
       '/healthz': {
-        get: op({ summary: 'Liveness', security: [], responses: { '200': json(z.object({ status: z.literal('ok') }), 'Running') } }),
+        get: op({ operationId: 'getHealth', summary: 'Liveness', security: [], responses: { '200': json(z.object({ status: z.literal('ok') }), 'Running') } }),
       },
       '/v1/openapi.json': {
-        get: op({ summary: 'This document', responses: { '200': { description: 'OpenAPI 3.1 document', content: { 'application/json': {} } }, ...speechErrors(401) } }),
+        get: op({ operationId: 'getOpenApiDocument', summary: 'This document', responses: { '200': { description: 'OpenAPI 3.1 document', content: { 'application/json': {} } }, ...speechErrors(401) } }),
       },
       '/v1/speech/projects': {
-        get: op({ summary: 'List projects', responses: { '200': json(z.object({ data: z.array(Project) }), 'Projects, newest first'), ...speechErrors(401) } }),
+        get: op({ operationId: 'listProjects', summary: 'List projects', responses: { '200': json(z.object({ data: z.array(Project) }), 'Projects, newest first'), ...speechErrors(401) } }),
         post: op({
+          operationId: 'createProject',
           summary: 'Create a project',
           requestBody: { content: { 'application/json': { schema: ProjectCreate } } },
           responses: { '201': json(Project, 'Created'), ...speechErrors(401, 409, 413, 415, 422) },
@@ -179,6 +182,7 @@ export function openApiDocument() {
       },
       '/v1/speech/projects/{project}': {
         get: op({
+          operationId: 'getProject',
           summary: 'Read a project with its known speakers',
           requestParams: { path: projectParam },
           responses: { '200': json(ProjectDetail, 'The project'), ...speechErrors(401, 404, 422) },
@@ -186,6 +190,7 @@ export function openApiDocument() {
       },
       '/v1/speech/projects/{project}/vocabulary': {
         get: op({
+          operationId: 'getProjectVocabulary',
           summary: "Read the project's vocabulary",
           description:
             'Names and terms every transcription in this project expects, beside the request\'s `prompt`. PocketSphinx gives the words its dictionary lacks pronunciations (espeak-ng) and a place in its language model, and writes them as spelled here; Whisper receives them at the head of its prompt.',
@@ -193,6 +198,7 @@ export function openApiDocument() {
           responses: { '200': json(ProjectVocabulary, 'The terms'), ...speechErrors(401, 404, 422) },
         }),
         put: op({
+          operationId: 'replaceProjectVocabulary',
           summary: "Replace the project's vocabulary",
           requestParams: { path: projectParam },
           requestBody: { content: { 'application/json': { schema: ProjectVocabulary } } },
@@ -201,6 +207,7 @@ export function openApiDocument() {
       },
       '/v1/speech/projects/{project}/speakers/{speaker_id}': {
         patch: op({
+          operationId: 'updateProjectSpeaker',
           summary: 'Name a project speaker',
           requestParams: { path: projectParam.extend({ speaker_id: z.uuid() }) },
           requestBody: { content: { 'application/json': { schema: ProjectSpeakerUpdate } } },
@@ -209,11 +216,13 @@ export function openApiDocument() {
       },
       '/v1/speech/transcriptions': {
         get: op({
+          operationId: 'listSessions',
           summary: 'List transcription sessions, newest first',
           requestParams: { query: PageQuery.extend({ project: z.string().optional().meta({ description: 'Project id or key' }) }) },
           responses: { '200': json(SessionPage, 'A page of sessions'), ...speechErrors(401, 404, 422) },
         }),
         post: op({
+          operationId: 'createSession',
           summary: 'Upload a recording; it is transcribed by a background job',
           requestBody: { content: { 'multipart/form-data': { schema: uploadBody } } },
           responses: { '201': json(SessionSummary, 'The new session (status queued)'), ...speechErrors(401, 413, 415, 422, 507) },
@@ -221,15 +230,17 @@ export function openApiDocument() {
       },
       '/v1/speech/transcriptions/{session_id}': {
         get: op({
+          operationId: 'getSession',
           summary: 'Read a session with its transcript',
           description: `Poll it every few seconds while \`status\` is \`queued\` or \`running\`.${pollingNote}`,
           requestParams: { path: sessionParam, header: conditionalHeader },
           responses: { '200': etagged(Session, 'The session'), ...notModified, ...speechErrors(401, 404, 422) },
         }),
-        delete: op({ summary: 'Delete a session, its rows and files', requestParams: { path: sessionParam }, responses: { '204': { description: 'Deleted' }, ...speechErrors(401, 404, 422) } }),
+        delete: op({ operationId: 'deleteSession', summary: 'Delete a session, its rows and files', requestParams: { path: sessionParam }, responses: { '204': { description: 'Deleted' }, ...speechErrors(401, 404, 422) } }),
       },
       '/v1/speech/transcriptions/{session_id}/media': {
         patch: op({
+          operationId: 'setSessionTimebase',
           summary: 'Set the timebase',
           description: 'Omitted fields keep their value; the first time, frame_rate is required and the rest default (drop_frame false, start_timecode null, tape "").',
           requestParams: { path: sessionParam },
@@ -239,6 +250,7 @@ export function openApiDocument() {
       },
       '/v1/speech/transcriptions/{session_id}/audio': {
         get: op({
+          operationId: 'getSessionAudioAddress',
           summary: 'A signed one-hour address of the original audio',
           requestParams: { path: sessionParam },
           responses: { '200': json(AudioAddress, 'Signed address'), ...speechErrors(401, 404, 422) },
@@ -246,6 +258,7 @@ export function openApiDocument() {
       },
       '/v1/speech/transcriptions/{session_id}/audio/original': {
         get: op({
+          operationId: 'getSessionOriginalAudio',
           summary: 'The original file (signed address; no key)',
           security: [],
           requestParams: { path: sessionParam, query: z.object({ expires: z.string(), signature: z.string() }) },
@@ -258,6 +271,7 @@ export function openApiDocument() {
       },
       '/v1/speech/transcriptions/{session_id}/retry': {
         post: op({
+          operationId: 'retrySession',
           summary: 'Queue a failed transcription again',
           description:
             'A failed transcription (e.g. interrupted at the same point too many times, or a decoding failure since fixed) is queued again as a new job with the same settings; chunks already recognized are reused. 409 unless the session is `failed`.',
@@ -266,10 +280,11 @@ export function openApiDocument() {
         }),
       },
       '/v1/speech/transcriptions/{session_id}/peaks': {
-        get: op({ summary: 'Waveform peaks, computed once', requestParams: { path: sessionParam }, responses: { '200': json(Peaks, 'Peaks'), ...speechErrors(401, 404, 422) } }),
+        get: op({ operationId: 'getSessionPeaks', summary: 'Waveform peaks, computed once', requestParams: { path: sessionParam }, responses: { '200': json(Peaks, 'Peaks'), ...speechErrors(401, 404, 422) } }),
       },
       '/v1/speech/transcriptions/{session_id}/export': {
         get: op({
+          operationId: 'exportSession',
           summary: 'Export for editors (srt, vtt, edl, fcpxml, csv, selects_edl, analysis_csv)',
           description:
             'Times use the recording’s timebase (PATCH …/media); without one, 25 fps non-drop frame from 00:00:00:00, and the file says so. `srt`/`vtt` subtitles (VTT with voice tags); `edl` CMX3600 (one event over the recording, a locator per line and per analysis moment) and `fcpxml` (FCPXML 1.10, a marker per line and per moment), moments coloured by type (EDL: select GREEN, unusable RED, trim YELLOW; FCPXML: select a completed to-do, unusable an open to-do, trim a chapter marker); `csv` one row per line, marker and moment; `selects_edl` CMX3600 with one event per `select` moment, source in/out on the frames the moment starts and ends in, strung out on a record timeline from 01:00:00:00; `analysis_csv` one row per line with its analysis (columns in README). CSVs follow RFC 4180. 409 before the transcript exists, and for `selects_edl`/`analysis_csv` while the analysis is not complete.',
@@ -294,6 +309,7 @@ export function openApiDocument() {
       },
       '/v1/speech/transcriptions/{session_id}/intelligence': {
         get: op({
+          operationId: 'getAnalysis',
           summary: 'The Analysis document',
           description:
             'The newest analysis run of the recording (or `run_id`), filled in progressively while it runs: poll every few seconds until `intelligence.status` is `complete`. `none`: never analysed (stage `awaiting_transcript` while the transcript is being made; the run is queued when it completes); `unavailable`: no audio stream or no speech. When the newest run failed and an earlier one completed, the complete document is served with `last_failure`. Stages in order: `decoding`, `speech`, `events`, `conditions`, `prosody`, `baselines`, `quality` (lines published one by one with their measures; `perception`/`delivery` null), `listening` (each line published again whole with `perception`, `delivery` and `emphasis`), `speakers` (profiles), `moments`, `summary`; then `complete`. `timings.stages` has the seconds of each. Perception is estimated by rules from the measures (`source: "estimate"`) unless a model listened (`heard`, counted in `coverage.listened`); see README "Analysis".' + pollingNote,
@@ -301,6 +317,7 @@ export function openApiDocument() {
           responses: { '200': etagged(AnalysisDocument, 'The Analysis document'), ...notModified, ...speechErrors(401, 404, 422) },
         }),
         post: op({
+          operationId: 'startAnalysis',
           summary: 'Start a new analysis run',
           description:
             'Queues a run and answers 202 with it (`Location` is the document of that run). A run already queued or running is returned instead (`created: false`). 409 while the transcript is not complete.',
@@ -310,14 +327,16 @@ export function openApiDocument() {
       },
       '/v1/speech/transcriptions/{session_id}/intelligence/runs': {
         get: op({
+          operationId: 'listAnalysisRuns',
           summary: 'Analysis runs of the recording, newest first',
           requestParams: { path: sessionParam },
           responses: { '200': json(AnalysisRunList, 'Runs'), ...speechErrors(401, 404, 422) },
         }),
       },
       '/v1/speech/transcriptions/{session_id}/dubs': {
-        get: op({ summary: "The recording's dubs", requestParams: { path: sessionParam }, responses: { '200': json(z.object({ data: z.array(Dub) }), 'Dubs, oldest first'), ...speechErrors(401, 404, 422) } }),
+        get: op({ operationId: 'listDubs', summary: "The recording's dubs", requestParams: { path: sessionParam }, responses: { '200': json(z.object({ data: z.array(Dub) }), 'Dubs, oldest first'), ...speechErrors(401, 404, 422) } }),
         post: op({
+          operationId: 'createDub',
           summary: 'Upload a dub, with its lines or to be transcribed into lines',
           requestParams: { path: sessionParam },
           requestBody: { content: { 'multipart/form-data': { schema: dubUploadBody } } },
@@ -325,21 +344,23 @@ export function openApiDocument() {
         }),
       },
       '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}': {
-        get: op({ summary: 'Read a dub', requestParams: { path: dubParam }, responses: { '200': json(Dub, 'The dub'), ...speechErrors(401, 404, 422) } }),
+        get: op({ operationId: 'getDub', summary: 'Read a dub', requestParams: { path: dubParam }, responses: { '200': json(Dub, 'The dub'), ...speechErrors(401, 404, 422) } }),
         patch: op({
+          operationId: 'updateDub',
           summary: 'Rename a dub or assign voices (per speaker, or its default)',
           requestParams: { path: dubParam },
           requestBody: { content: { 'application/json': { schema: DubPatch } } },
           responses: { '200': json(Dub, 'The dub'), ...speechErrors(401, 404, 415, 422) },
         }),
-        delete: op({ summary: 'Delete a dub, its revisions and files (stops a running revoice)', requestParams: { path: dubParam }, responses: { '204': { description: 'Deleted' }, ...speechErrors(401, 404, 422) } }),
+        delete: op({ operationId: 'deleteDub', summary: 'Delete a dub, its revisions and files (stops a running revoice)', requestParams: { path: dubParam }, responses: { '204': { description: 'Deleted' }, ...speechErrors(401, 404, 422) } }),
       },
       '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}/lines': {
-        get: op({ summary: "The dub's lines in time order, with their state against the current revision", requestParams: { path: dubParam }, responses: { '200': json(z.object({ data: z.array(DubLine) }), 'Lines'), ...speechErrors(401, 404, 422) } }),
+        get: op({ operationId: 'listDubLines', summary: "The dub's lines in time order, with their state against the current revision", requestParams: { path: dubParam }, responses: { '200': json(z.object({ data: z.array(DubLine) }), 'Lines'), ...speechErrors(401, 404, 422) } }),
       },
       '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}/lines/{line_id}': {
-        get: op({ summary: 'Read a line', requestParams: { path: lineParam }, responses: { '200': json(DubLine, 'The line'), ...speechErrors(401, 404, 422) } }),
+        get: op({ operationId: 'getDubLine', summary: 'Read a line', requestParams: { path: lineParam }, responses: { '200': json(DubLine, 'The line'), ...speechErrors(401, 404, 422) } }),
         patch: op({
+          operationId: 'updateDubLine',
           summary: "Correct a line's text, set its voice, or move it within its neighbours",
           description: 'The original text and timing are kept beside the new ones. All fields are checked before anything changes. 409 while the dub is still preparing.',
           requestParams: { path: lineParam },
@@ -348,16 +369,17 @@ export function openApiDocument() {
         }),
       },
       '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}/revisions': {
-        get: op({ summary: 'Every revision (1 is the upload); the current one is marked', requestParams: { path: dubParam }, responses: { '200': json(z.object({ data: z.array(DubRevision) }), 'Revisions'), ...speechErrors(401, 404, 422) } }),
+        get: op({ operationId: 'listDubRevisions', summary: 'Every revision (1 is the upload); the current one is marked', requestParams: { path: dubParam }, responses: { '200': json(z.object({ data: z.array(DubRevision) }), 'Revisions'), ...speechErrors(401, 404, 422) } }),
       },
       '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}/revisions/{number}': {
-        get: op({ summary: 'Read a revision, with its signed audio address', requestParams: { path: revisionParam }, responses: { '200': json(DubRevision, 'The revision'), ...speechErrors(401, 404, 422) } }),
+        get: op({ operationId: 'getDubRevision', summary: 'Read a revision, with its signed audio address', requestParams: { path: revisionParam }, responses: { '200': json(DubRevision, 'The revision'), ...speechErrors(401, 404, 422) } }),
       },
       '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}/revisions/{number}/audio': {
-        get: op({ summary: 'A signed one-hour address of the revision (WAV) for playback or download', requestParams: { path: revisionParam }, responses: { '200': json(DubAudioAddress, 'Signed address'), ...speechErrors(401, 404, 422) } }),
+        get: op({ operationId: 'getDubRevisionAudioAddress', summary: 'A signed one-hour address of the revision (WAV) for playback or download', requestParams: { path: revisionParam }, responses: { '200': json(DubAudioAddress, 'Signed address'), ...speechErrors(401, 404, 422) } }),
       },
       '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}/revisions/{number}/file': {
         get: op({
+          operationId: 'getDubRevisionFile',
           summary: 'The revision as WAV (signed address; no key)',
           security: [],
           requestParams: { path: revisionParam, query: z.object({ expires: z.string(), signature: z.string(), download: z.literal('1').optional() }) },
@@ -369,10 +391,11 @@ export function openApiDocument() {
         }),
       },
       '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}/revisions/{number}/peaks': {
-        get: op({ summary: "Waveform peaks of a revision, computed once", requestParams: { path: revisionParam }, responses: { '200': json(Peaks, 'Peaks'), ...speechErrors(401, 404, 422) } }),
+        get: op({ operationId: 'getDubRevisionPeaks', summary: "Waveform peaks of a revision, computed once", requestParams: { path: revisionParam }, responses: { '200': json(Peaks, 'Peaks'), ...speechErrors(401, 404, 422) } }),
       },
       '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}/revisions/{number}/restore': {
         post: op({
+          operationId: 'restoreDubRevision',
           summary: 'Make a revision current again (the others stay); 409 while a revoice runs',
           requestParams: { path: revisionParam },
           responses: { '200': json(Dub, 'The dub'), ...speechErrors(401, 404, 409, 422) },
@@ -380,6 +403,7 @@ export function openApiDocument() {
       },
       '/v1/speech/transcriptions/{session_id}/transcript/reassign': {
         post: op({
+          operationId: 'reassignTranscriptSpeaker',
           summary: 'Give a line, or a range of its words, to another speaker',
           description:
             'The target is a speaker of the recording (`speaker`: a label, or `new` for a voice diarization missed) or a project speaker (`speaker_id`). A word range is cut out as its own line. Stored as a new transcript revision that becomes the session\'s transcript (exports and the session read it); a new analysis run is queued, and the voices whose speech changed are measured again in the background, updating the speaker map and the project\'s voice profiles.',
@@ -390,6 +414,7 @@ export function openApiDocument() {
       },
       '/v1/speech/transcriptions/{session_id}/transcript/merge': {
         post: op({
+          operationId: 'mergeTranscriptSpeakers',
           summary: 'Merge one speaker of the recording into another',
           requestParams: { path: sessionParam },
           requestBody: { content: { 'application/json': { schema: SpeakerMerge } } },
@@ -398,6 +423,7 @@ export function openApiDocument() {
       },
       '/v1/speech/transcriptions/{session_id}/transcript/split': {
         post: op({
+          operationId: 'splitTranscriptLine',
           summary: 'Split a line before a word',
           requestParams: { path: sessionParam },
           requestBody: { content: { 'application/json': { schema: SegmentSplit } } },
@@ -406,6 +432,7 @@ export function openApiDocument() {
       },
       '/v1/speech/transcriptions/{session_id}/transcript/revisions': {
         get: op({
+          operationId: 'listTranscriptRevisions',
           summary: "The transcript's revisions (0 is the recognizer's)",
           requestParams: { path: sessionParam },
           responses: { '200': json(TranscriptRevisionList, 'Revisions, oldest first'), ...speechErrors(401, 404, 409, 422) },
@@ -413,6 +440,7 @@ export function openApiDocument() {
       },
       '/v1/speech/transcriptions/{session_id}/transcript/revisions/{revision}': {
         get: op({
+          operationId: 'getTranscriptRevision',
           summary: 'One revision with its transcript',
           requestParams: { path: sessionParam.extend({ revision: z.number().int().min(0) }) },
           responses: { '200': json(TranscriptRevisionDetail, 'The revision'), ...speechErrors(401, 404, 409, 422) },
@@ -420,6 +448,7 @@ export function openApiDocument() {
       },
       '/v1/speech/transcriptions/{session_id}/transcript/revisions/{revision}/restore': {
         post: op({
+          operationId: 'restoreTranscriptRevision',
           summary: 'Make an earlier revision current again (as a new revision: undo)',
           description: "The recording's speakers get the project speakers they had in that revision back.",
           requestParams: { path: sessionParam.extend({ revision: z.number().int().min(0) }) },
@@ -429,6 +458,7 @@ export function openApiDocument() {
       },
       '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}/revoice': {
         post: op({
+          operationId: 'revoiceDub',
           summary: 'Voice corrected lines again; the rest of the dub is untouched',
           description: revoiceDescription,
           requestParams: { path: dubParam, query: RevoiceQuery },
@@ -440,10 +470,11 @@ export function openApiDocument() {
         }),
       },
       '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}/revoices': {
-        get: op({ summary: 'Revoices of the dub, newest first', requestParams: { path: dubParam }, responses: { '200': json(z.object({ data: z.array(Revoice) }), 'Revoices'), ...speechErrors(401, 404, 422) } }),
+        get: op({ operationId: 'listRevoices', summary: 'Revoices of the dub, newest first', requestParams: { path: dubParam }, responses: { '200': json(z.object({ data: z.array(Revoice) }), 'Revoices'), ...speechErrors(401, 404, 422) } }),
       },
       '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}/revoices/{revoice_id}': {
         get: op({
+          operationId: 'getRevoice',
           summary: 'Follow a revoice: status, progress, each line as it is done, and the new revision once complete',
           requestParams: { path: dubParam.extend({ revoice_id: z.uuid() }) },
           responses: { '200': json(Revoice, 'The revoice'), ...speechErrors(401, 404, 422) },
@@ -451,17 +482,19 @@ export function openApiDocument() {
       },
       '/v1/speech/models/whisper': {
         get: op({
+          operationId: 'listWhisperModels',
           summary: 'Whisper models: the catalogue, what is installed, downloads in progress',
           description: 'Catalogue models (whisper.cpp ggml files with published SHA-1 and size) and any other ggml file in the models folder. Installed models are recognizers in /v1/audio/models.',
           responses: { '200': json(WhisperModelList, 'Models'), ...speechErrors(401) },
         }),
       },
       '/v1/speech/models/whisper/{name}': {
-        get: op({ summary: 'One Whisper model (poll it for download progress)', requestParams: { path: whisperParam }, responses: { '200': json(WhisperModel, 'The model'), ...speechErrors(401, 404, 422) } }),
-        delete: op({ summary: 'Delete an installed model and any partial download', requestParams: { path: whisperParam }, responses: { '204': { description: 'Deleted' }, ...speechErrors(401, 404, 409, 422) } }),
+        get: op({ operationId: 'getWhisperModel', summary: 'One Whisper model (poll it for download progress)', requestParams: { path: whisperParam }, responses: { '200': json(WhisperModel, 'The model'), ...speechErrors(401, 404, 422) } }),
+        delete: op({ operationId: 'deleteWhisperModel', summary: 'Delete an installed model and any partial download', requestParams: { path: whisperParam }, responses: { '204': { description: 'Deleted' }, ...speechErrors(401, 404, 409, 422) } }),
       },
       '/v1/speech/models/whisper/{name}/download': {
         post: op({
+          operationId: 'downloadWhisperModel',
           summary: 'Download (or resume downloading) a catalogue model',
           description:
             'Answers 202 once the server answered and the disk has room, then downloads in the background: poll GET /v1/speech/models/whisper/{name}. A partial download is resumed with an HTTP Range request; the file is installed (renamed into place) only when its SHA-1 matches the published one, otherwise it is deleted and `download.error.code` is `checksum_mismatch`. 200 when the model is already installed and verified, or already downloading. Downloads come from TAKELINE_WHISPER_BASE_URL (default Hugging Face).',
@@ -469,6 +502,7 @@ export function openApiDocument() {
           responses: { '202': json(WhisperModel, 'Downloading'), '200': json(WhisperModel, 'Already installed or downloading'), ...speechErrors(401, 404, 409, 422, 502, 507) },
         }),
         delete: op({
+          operationId: 'cancelWhisperModelDownload',
           summary: 'Stop a download; its bytes are kept for resuming unless discard=true',
           requestParams: { path: whisperParam, query: WhisperDownloadCancel },
           responses: { '200': json(WhisperModel, 'The model'), ...speechErrors(401, 404, 409, 422) },
@@ -476,16 +510,18 @@ export function openApiDocument() {
       },
       '/v1/speech/models/whisper/{name}/verify': {
         post: op({
+          operationId: 'verifyWhisperModel',
           summary: "Check an installed model's SHA-1 against the published one (for files put in place by hand)",
           requestParams: { path: whisperParam },
           responses: { '200': json(WhisperModel, 'The model with `verified`'), ...speechErrors(401, 404, 409, 422) },
         }),
       },
       '/v1/audio/models': {
-        get: op({ summary: 'Installed speech models', responses: { '200': json(SpeechModelList, 'Models'), ...audioErrors(401) } }),
+        get: op({ operationId: 'listAudioModels', summary: 'Installed speech models', responses: { '200': json(SpeechModelList, 'Models'), ...audioErrors(401) } }),
       },
       '/v1/audio/transcriptions': {
         post: op({
+          operationId: 'createTranscription',
           summary: 'Transcribe a recording (OpenAI-compatible)',
           requestBody: { content: { 'multipart/form-data': { schema: openAiBody } } },
           responses: {
@@ -500,6 +536,7 @@ export function openApiDocument() {
       },
       '/v1/audio/speech': {
         post: op({
+          operationId: 'createSpeech',
           summary: 'Speak text (OpenAI-compatible text to speech)',
           description:
             'Streams the audio as it is synthesized, sentence by sentence (chunked transfer). 24 kHz mono in every format; wav and flac carry "length unknown" headers. The `X-Voice` header names the voice used (`<model>/<voice>`).',
@@ -517,10 +554,10 @@ export function openApiDocument() {
         }),
       },
       '/v1/models': {
-        get: op({ summary: 'Models in OpenAI\'s list shape', responses: { '200': json(OpenAIModelList, 'Models'), ...audioErrors(401) } }),
+        get: op({ operationId: 'listModels', summary: 'Models in OpenAI\'s list shape', responses: { '200': json(OpenAIModelList, 'Models'), ...audioErrors(401) } }),
       },
       '/v1/models/{model}': {
-        get: op({ summary: 'One model', requestParams: { path: z.object({ model: z.string() }) }, responses: { '200': json(OpenAIModel, 'Model'), ...audioErrors(401, 404) } }),
+        get: op({ operationId: 'retrieveModel', summary: 'One model', requestParams: { path: z.object({ model: z.string() }) }, responses: { '200': json(OpenAIModel, 'Model'), ...audioErrors(401, 404) } }),
       },
     },
   });

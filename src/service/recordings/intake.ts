@@ -8,7 +8,7 @@ import type { ProjectStore } from '../storage/project-store';
 import type { SessionStore } from '../storage/session-store';
 import type { MediaTools } from '../media/tools';
 import { contentTypeFor, NotMediaError, probeMedia } from '../media/probe';
-import type { UploadedFile } from '../http/multipart';
+import type { UploadedFile } from '../storage/uploaded-file';
 import type { JobRunner } from '../jobs/job-runner';
 import type { SessionSummary } from '../../shared/schemas';
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { computePeaks, DEFAULT_PEAKS_PER_SECOND, type Peaks } from '../media/peaks';
 import { isNoAudioStreamError, MediaDecodeError } from '../media/decode';
-import { HttpError } from '../http/errors';
+import { UnsupportedMediaError } from '../errors';
 import type { MediaTools } from '../media/tools';
 import type { DataLayout } from '../storage/files';
 import { writeFileAtomic } from '../storage/files';
@@ -44,7 +44,7 @@ export class PeaksCache {
       peaks = await computePeaks(this.layout.original(sessionId, stored), this.tools);
     } catch (error) {
       if (!isNoAudioStreamError(error)) {
-        if (error instanceof MediaDecodeError) throw new HttpError(415, error.message, { code: 'undecodable' });
+        if (error instanceof MediaDecodeError) throw new UnsupportedMediaError(error.message, { code: 'undecodable' });
         throw error;
       }
       // A video without sound still gets a (flat) timeline of its length.

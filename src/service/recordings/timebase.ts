@@ -1,8 +1,7 @@
 import type { Media, MediaPatch } from '../../shared/schemas';
 import type { ValidationIssue } from '../../shared/schemas';
-import { ValidationFailure } from '../http/errors';
-import { issue } from '../http/validation';
 import { parseTimecode, supportsDropFrame } from '../../shared/timecode';
+import { InvalidInputError, issue } from '../errors';
 
 /**
  * Applies a PATCH to a session's timebase. Omitted fields keep their value; the first time, frame_rate is
@@ -12,7 +11,7 @@ import { parseTimecode, supportsDropFrame } from '../../shared/timecode';
 export function mergeTimebase(current: Media | null, patch: MediaPatch): Media {
   const issues: ValidationIssue[] = [];
   if (!current && patch.frame_rate === undefined) {
-    throw new ValidationFailure([issue(['body', 'frame_rate'], 'Field required (the recording has no timebase yet)', 'missing', patch)]);
+    throw new InvalidInputError([issue(['body', 'frame_rate'], 'Field required (the recording has no timebase yet)', 'missing', patch)]);
   }
   const merged: Media = {
     frame_rate: patch.frame_rate ?? current!.frame_rate,
@@ -40,6 +39,6 @@ export function mergeTimebase(current: Media | null, patch: MediaPatch): Media {
       );
     }
   }
-  if (issues.length) throw new ValidationFailure(issues);
+  if (issues.length) throw new InvalidInputError(issues);
   return merged;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { diskFullError, isDiskFull } from './disk-full';
+import { renderError } from '../http/errors';
 
 describe('disk full', () => {
   it('recognizes ENOSPC, EDQUOT and SQLITE_FULL only', () => {
@@ -10,7 +11,9 @@ describe('disk full', () => {
     expect(isDiskFull(null)).toBe(false);
   });
 
-  it('is a 507 that says nothing was stored', () => {
-    expect(diskFullError()).toMatchObject({ status: 507, message: expect.stringMatching(/full: nothing was stored/) });
+  it('is a storage-full error (507 over HTTP) that says nothing was stored', () => {
+    const error = diskFullError();
+    expect(error).toMatchObject({ kind: 'storage_full', message: expect.stringMatching(/full: nothing was stored/) });
+    expect(renderError(error, 'fastapi').status).toBe(507);
   });
 });

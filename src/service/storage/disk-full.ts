@@ -1,4 +1,4 @@
-import { HttpError } from '../http/errors';
+import { StorageFullError } from '../errors';
 
 /** True for the errors a full disk (or an exhausted quota) gives on write, from the file system or SQLite. */
 export function isDiskFull(error: unknown): boolean {
@@ -10,7 +10,7 @@ export const DISK_FULL_JOB_MESSAGE = 'The disk holding the data folder filled up
 
 export const DISK_FULL_MESSAGE = 'The disk holding the data folder is full: nothing was stored. Free some space and try again.';
 
-/** 507 Insufficient Storage, for a write that found the disk full (what was stored before is untouched). */
-export function diskFullError(): HttpError {
-  return new HttpError(507, DISK_FULL_MESSAGE, { code: 'insufficient_storage' });
+/** A write that found the disk full (what was stored before is untouched); shown as 507 Insufficient Storage. */
+export function diskFullError(): StorageFullError {
+  return new StorageFullError(DISK_FULL_MESSAGE, { code: 'insufficient_storage' });
 }

@@ -5,8 +5,7 @@ import crypto from 'node:crypto';
 import type { MediaTools } from '../media/tools';
 import { decodeAudioToArray } from '../media/decode';
 import { JobFailure } from '../jobs/job-runner';
-import { ValidationFailure } from '../http/errors';
-import { issue } from '../http/validation';
+import { InvalidInputError, issue } from '../errors';
 import type { Diarizer, Recognizer } from '../speech/types';
 import { SAMPLE_RATE } from '../speech/types';
 import { transcribeFile } from '../speech/pipeline/transcribe';
@@ -153,7 +152,7 @@ export function createLocalTranscription(deps: {
       );
       return Object.values(result.profiles)[0] ?? null;
     } catch {
-      throw new ValidationFailure([
+      throw new InvalidInputError([
         issue(
           ['body', 'known_speaker_references', index],
           'The reference is not decodable audio',

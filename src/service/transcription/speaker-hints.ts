@@ -1,5 +1,4 @@
-import { ValidationFailure } from '../http/errors';
-import { issue } from '../http/validation';
+import { InvalidInputError, issue } from '../errors';
 
 /**
  * How many speakers the diarizer may find, from a request's hints: `min_speakers` / `max_speakers` as
@@ -24,6 +23,6 @@ export function speakerHints(input: { min_speakers?: number; max_speakers?: numb
 /** 422 when both bounds are given and the minimum exceeds the maximum. */
 export function assertSpeakerRange(input: { min_speakers?: number; max_speakers?: number }): void {
   if (input.min_speakers !== undefined && input.max_speakers !== undefined && input.min_speakers > input.max_speakers) {
-    throw new ValidationFailure([issue(['body', 'min_speakers'], 'min_speakers must not exceed max_speakers', 'value_error', input.min_speakers)]);
+    throw new InvalidInputError([issue(['body', 'min_speakers'], 'min_speakers must not exceed max_speakers', 'value_error', input.min_speakers)]);
   }
 }

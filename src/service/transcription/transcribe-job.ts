@@ -2,7 +2,7 @@ import type { JobContext, JobRunner } from '../jobs/job-runner';
 import { JobFailure } from '../jobs/job-runner';
 import type { ServiceContext } from '../context';
 import { TRANSCRIBE_JOB } from '../recordings/intake';
-import { HttpError } from '../http/errors';
+import { ServiceError } from '../errors';
 import { speakerHints } from './speaker-hints';
 import { MediaDecodeError } from '../media/decode';
 import { TranscriptionCheckpointStore } from './chunk-checkpoints';
@@ -42,7 +42,7 @@ export function registerTranscribeJob(ctx: ServiceContext, runner: JobRunner, af
     try {
       engine = ctx.models.resolveRecognizer(payload.model, summary.language);
     } catch (error) {
-      throw new JobFailure(error instanceof HttpError ? error.message : 'No speech recognizer is available.');
+      throw new JobFailure(error instanceof ServiceError ? error.message : 'No speech recognizer is available.');
     }
     ctx.sessions.setProgress(sessionId, 'running', 0, 'starting');
     // Chunks recognized under other words (engine, language, prompt, the project's vocabulary) are not reused.

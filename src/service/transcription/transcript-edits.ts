@@ -7,8 +7,7 @@ import type { AnalysisService } from '../analysis/analysis-service';
 import type { SessionSpeakerEditor, SpeakerSnapshot } from '../speakers/session-speakers';
 import { queueSpeakerProfiles } from '../speakers/profile-job';
 import type { Transcript } from '../speech/types';
-import { HttpError, ValidationFailure } from '../http/errors';
-import { issue } from '../http/validation';
+import { ConflictError, InvalidInputError, issue, NotFoundError } from '../errors';
 import { mergeSpeakers, newSpeakerLabel, reassignSpeaker, SpeakerEditError, splitSegment, type EditResult } from './speaker-edits';
 
 export interface TranscriptEditDeps {
@@ -79,8 +78,8 @@ export class TranscriptEditor {
   restore(sessionId: string, revision: number, baseRevision?: number): RevisionRecord {
     return this.commit(sessionId, baseRevision, () => {
       const earlier = this.deps.revisions.get(sessionId, revision);
-      if (!earlier) throw new HttpError(404, `No revision ${revision} of this transcript.`);
-      if (revision === this.deps.revisions.current(sessionId)) throw new HttpError(409, `Revision ${revision} is already the current one.`);
+      if (!earlier) throw new NotFoundError(`No revision ${revision} of this transcript.`);
+      if (revision === this.deps.revisions.current(sessionId)) throw new ConflictError(`Revision ${revision} is already the current one.`);
       // The earlier snapshot carries the profiles measured for its own speech; the map is reconciled below.
       return { result: { transcript: earlier, touched: [] }, edit: { op: 'restore', revision, touched: [] } };
     });
@@ -95,15 +94,15 @@ export class TranscriptEditor {
     const transcript = this.completeTranscript(sessionId);
     const record = this.deps.revisions.list(sessionId, transcript).find((r) => r.revision === revision);
     const stored = record ? this.deps.revisions.get(sessionId, revision) : null;
-    if (!record || !stored) throw new HttpError(404, `No revision ${revision} of this transcript.`);
+    if (!record || !stored) throw new NotFoundError(`No revision ${revision} of this transcript.`);
     return { record, transcript: stored };
   }
 
   private completeTranscript(sessionId: string): Transcript {
     const summary = this.deps.sessions.summary(sessionId);
-    if (!summary) throw new HttpError(404, 'Transcription session not found.');
+    if (!summary) throw new NotFoundError('Transcription session not found.');
     const transcript = summary.status === 'complete' ? this.deps.sessions.transcript(sessionId) : null;
-    if (!transcript) throw new HttpError(409, `The transcript is not ready (status: ${summary.status}).`);
+    if (!transcript) throw new ConflictError(`The transcript is not ready (status: ${summary.status}).`);
     return transcript;
   }
 
@@ -131,13 +130,13 @@ export class TranscriptEditor {
       const transcript = this.completeTranscript(sessionId);
       const current = revisions.current(sessionId);
       if (baseRevision !== undefined && baseRevision !== current) {
-        throw new HttpError(409, `The transcript changed meanwhile (revision ${current}, the edit was made on ${baseRevision}); reload it and edit again.`);
+        throw new ConflictError(`The transcript changed meanwhile (revision ${current}, the edit was made on ${baseRevision}); reload it and edit again.`);
       }
       let commit: Commit;
       try {
         commit = build(transcript);
       } catch (error) {
-        if (error instanceof SpeakerEditError) throw new ValidationFailure([issue(['body', error.field], error.message, 'value_error', null)]);
+        if (error instanceof SpeakerEditError) throw new InvalidInputError([issue(['body', error.field], error.message, 'value_error', null)]);
         throw error;
       }
       const revision = revisions.append(sessionId, commit.result.transcript, commit.edit, speakers.snapshot(sessionId));

@@ -310,7 +310,11 @@ export function requestsFor(doc: OpenApiDoc, operation: Operation, fixtures: Fuz
           { weight: 1, arbitrary: fc.constant<{ body?: Buffer; contentType?: string; notes: string[] }>({ body: Buffer.from('{"unexpected":true}'), contentType: 'application/json', notes: ['unexpected body'] }) },
         );
   const authArb = fc.constantFrom<FuzzRequest['auth']>('key', 'key', 'key', 'key', 'key', 'key', 'key', 'key', 'none', 'wrong');
-  return fc.tuple(pathArb, queryArb, bodyArb, authArb).map(([pathValues, queryValues, body, auth]) => {
+  // OpenAI-style routes also get queries they do not declare: the error style must follow the path alone.
+  const strayArb = /^\/v1\/(audio|models)(\/|$)/.test(operation.template)
+    ? fc.option(fc.tuple(fc.constantFrom('x', 'format', 'detail', 'api-version', 'q'), fc.constantFrom('1', '', 'json', '%00', '../')), { freq: 2 })
+    : fc.constant(null);
+  return fc.tuple(pathArb, queryArb, bodyArb, authArb, strayArb).map(([pathValues, queryValues, body, auth, stray]) => {
     let path = operation.template;
     pathParams.forEach((p, i) => (path = path.replace(`{${p.name}}`, pathValues[i]!)));
     const query = new URLSearchParams();
@@ -319,6 +323,7 @@ export function requestsFor(doc: OpenApiDoc, operation: Operation, fixtures: Fuz
       if (Array.isArray(v)) for (const item of v) query.append(p.name, item);
       else if (v !== undefined) query.append(p.name, v);
     });
+    if (stray) query.append(stray[0], stray[1]);
     const qs = query.toString();
     const headers: Record<string, string> = {};
     if (auth === 'key') headers.Authorization = `Bearer ${fixtures.key}`;
@@ -330,7 +335,7 @@ export function requestsFor(doc: OpenApiDoc, operation: Operation, fixtures: Fuz
       path: qs ? `${path}?${qs}` : path,
       headers,
       body: body.body,
-      notes: body.notes,
+      notes: stray ? [...body.notes, `stray query ${stray[0]}=${stray[1]}`] : body.notes,
       auth,
     };
   });

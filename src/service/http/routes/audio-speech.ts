@@ -3,11 +3,11 @@ import { Router, type Request, type Response } from 'express';
 import { SpeechRequest } from '../../../shared/schemas';
 import type { ServiceContext } from '../../context';
 import { HttpError } from '../errors';
-import { parseInput } from '../validation';
 import { f32leBytes, SPEECH_CONTENT_TYPES, startSpeechEncoder } from '../../media/encode';
 import { speechChunks } from '../../speech/synthesis/text-chunks';
 import { OPENAI_VOICE_GENDERS, voiceRef } from '../../speech/synthesis/voice-registry';
 import { SynthesisError } from '../../speech/synthesis/voice';
+import { parseInput } from '../../validation';
 
 /**
  * `POST /v1/audio/speech`, compatible with OpenAI's SDKs. The text is spoken sentence by sentence and

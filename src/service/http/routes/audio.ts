@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { ServiceContext } from '../../context';
 import { HttpError } from '../errors';
-import { openAiTranscriptionsHandler } from '../../transcription/openai-endpoint';
+import { openAiTranscriptionsHandler } from './openai-transcriptions';
 
 // Models have no creation time of their own; OpenAI's list shape requires one, so use a fixed epoch.
 const MODEL_CREATED = 1_767_225_600;

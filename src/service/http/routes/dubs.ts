@@ -4,15 +4,16 @@ import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { DubId, DubPatch, LinePatch } from '../../../shared/schemas';
 import type { ServiceContext } from '../../context';
-import { HttpError, ValidationFailure } from '../errors';
+import { HttpError } from '../errors';
 import { clearFileHeaders, sendFileFailure } from '../send-file-errors';
-import { issue, parseInput } from '../validation';
 import { readMultipart, singleField, type MultipartForm } from '../multipart';
 import { baseUrl } from './transcriptions';
 import { verifyResourceSignature } from '../../auth/signed-url';
 import { revisionResource } from '../../dubbing/dubbing';
 import { computePeaks, type Peaks } from '../../media/peaks';
 import { writeFileAtomic } from '../../storage/files';
+import { InvalidInputError, issue } from '../../errors';
+import { parseInput } from '../../validation';
 
 const DubPath = z.object({ session_id: z.uuid(), dub_id: DubId });
 
@@ -24,7 +25,7 @@ export const RevoiceQuery = z.object({
 
 function singleFileOptional(form: MultipartForm, name: string) {
   const matches = form.files.filter((f) => f.field === name);
-  if (matches.length > 1) throw new ValidationFailure([issue(['body', name], 'Send exactly one file', 'duplicate_part', null)]);
+  if (matches.length > 1) throw new InvalidInputError([issue(['body', name], 'Send exactly one file', 'duplicate_part', null)]);
   return matches[0];
 }
 
@@ -53,7 +54,7 @@ export function dubsRouter(ctx: ServiceContext): Router {
     const form = await readMultipart(req, ctx.layout.uploads, { maxFileBytes: ctx.config.maxUploadBytes, maxFieldBytes: 4 * 1024 * 1024 });
     try {
       const file = singleFileOptional(form, 'file');
-      if (!file) throw new ValidationFailure([issue(['body', 'file'], 'Field required', 'missing', null)]);
+      if (!file) throw new InvalidInputError([issue(['body', 'file'], 'Field required', 'missing', null)]);
       const dub = await dubbing.create(session.id, {
         file,
         background: singleFileOptional(form, 'background'),

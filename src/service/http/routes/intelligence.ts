@@ -2,9 +2,9 @@ import { Router, type Request } from 'express';
 import { z } from 'zod';
 import type { ServiceContext } from '../../context';
 import { HttpError } from '../errors';
-import { parseInput } from '../validation';
 import { publicRun } from '../../analysis/analysis-service';
 import { sendConditionalJson } from '../conditional-get';
+import { parseInput } from '../../validation';
 
 const SessionRef = z.object({ session_id: z.uuid() });
 export const IntelligenceQuery = z.strictObject({

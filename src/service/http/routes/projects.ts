@@ -2,9 +2,9 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { ProjectCreate, ProjectSpeakerUpdate, ProjectVocabulary, uniqueTerms } from '../../../shared/schemas';
 import { HttpError } from '../errors';
-import { parseInput } from '../validation';
 import { ProjectKeyTaken, type ProjectStore } from '../../storage/project-store';
 import type { AdaptationSummary } from '../../speakers/speaker-adaptation';
+import { parseInput } from '../../validation';
 
 const ProjectRef = z.object({ project: z.string().min(1).max(64) });
 const SpeakerRef = ProjectRef.extend({ speaker_id: z.uuid() });

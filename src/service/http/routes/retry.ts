@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { ServiceContext } from '../../context';
 import { TRANSCRIBE_JOB } from '../../recordings/intake';
 import { HttpError } from '../errors';
-import { parseInput } from '../validation';
+import { parseInput } from '../../validation';
 
 /** `POST …/{session_id}/retry`: a failed transcription is queued again (its checkpoints are reused). */
 export function retryRouter(ctx: ServiceContext): Router {

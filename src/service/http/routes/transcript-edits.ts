@@ -4,8 +4,9 @@ import { RevisionRestore, SegmentSplit, SpeakerMerge, SpeakerReassign } from '..
 import type { ServiceContext } from '../../context';
 import { publicTranscript } from '../../storage/session-store';
 import type { RevisionRecord } from '../../storage/revision-store';
-import { HttpError, ValidationFailure } from '../errors';
-import { issue, parseInput } from '../validation';
+import { HttpError } from '../errors';
+import { InvalidInputError, issue } from '../../errors';
+import { parseInput } from '../../validation';
 
 const SessionRef = z.object({ session_id: z.uuid() });
 const RevisionRef = SessionRef.extend({ revision: z.coerce.number().int().min(0) });
@@ -30,7 +31,7 @@ export function transcriptEditsRouter(ctx: ServiceContext): Router {
     const id = sessionId(req);
     const body = parseInput(SpeakerReassign, req.body ?? {}, 'body');
     if ((body.speaker === undefined) === (body.speaker_id === undefined)) {
-      throw new ValidationFailure([issue(['body', 'speaker'], 'Give exactly one of speaker (a label or "new") and speaker_id', 'value_error', body.speaker ?? null)]);
+      throw new InvalidInputError([issue(['body', 'speaker'], 'Give exactly one of speaker (a label or "new") and speaker_id', 'value_error', body.speaker ?? null)]);
     }
     const to = body.speaker !== undefined ? { speaker: body.speaker } : { speakerId: body.speaker_id! };
     const revision = ctx.transcriptEdits.reassign(id, { segmentId: body.segment_id, wordStart: body.word_start, wordEnd: body.word_end, to, baseRevision: body.base_revision });

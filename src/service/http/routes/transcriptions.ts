@@ -5,7 +5,6 @@ import { z } from 'zod';
 import { MediaPatch, PageQuery, ProjectKey, ProjectName, SpeakerCount } from '../../../shared/schemas';
 import { HttpError } from '../errors';
 import { clearFileHeaders, sendFileFailure } from '../send-file-errors';
-import { parseInput } from '../validation';
 import { sendConditionalJson } from '../conditional-get';
 import { readMultipart, singleField, singleFile } from '../multipart';
 import { intakeRecording } from '../../recordings/intake';
@@ -17,6 +16,7 @@ import { signAudio } from '../../auth/signed-url';
 import type { ServiceContext } from '../../context';
 import { exportFileName, renderExport } from '../../export';
 import { EXPORT_FORMATS } from '../../export/types';
+import { parseInput } from '../../validation';
 
 export const AUDIO_URL_TTL_SECONDS = 3600;
 /** Exports made from the analysis rather than the transcript alone. */

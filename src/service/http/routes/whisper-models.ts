@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { WhisperDownloadCancel, WhisperModelName } from '../../../shared/schemas';
 import type { WhisperModelManager } from '../../models/whisper/model-manager';
-import { parseInput } from '../validation';
+import { parseInput } from '../../validation';
 
 const NameParam = z.object({ name: WhisperModelName });
 

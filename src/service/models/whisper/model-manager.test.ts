@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../../test/helpers/temp';
-import { HttpError } from '../../http/errors';
+import { ServiceError } from '../../errors';
 import { serveFile, sha1, testBytes, type FileServer } from '../downloads/test-server.testutil';
 import type { WhisperCatalogueEntry } from './catalogue';
 import { WhisperModelManager } from './model-manager';
@@ -84,12 +84,12 @@ describe('WhisperModelManager', () => {
     expect(fs.readdirSync(m.dir).filter((f) => f.includes('wrong'))).toEqual([]);
   });
 
-  it('answers 507 when the disk cannot hold the model, before writing anything', async () => {
+  it('fails as storage full when the disk cannot hold the model, before writing anything', async () => {
     const m = manager(tiny, { freeBytes: () => 1024 * 1024 });
     const error = await m.download('tiny.en').catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(HttpError);
-    expect((error as HttpError).status).toBe(507);
-    expect((error as HttpError).options.code).toBe('disk_full');
+    expect(error).toBeInstanceOf(ServiceError);
+    expect((error as ServiceError).kind).toBe('storage_full');
+    expect((error as ServiceError).detail.code).toBe('disk_full');
     expect(m.model('tiny.en')).toMatchObject({ installed: false, partial_bytes: 0, download: { status: 'failed', error: { code: 'disk_full' } } });
   });
 
@@ -125,12 +125,12 @@ describe('WhisperModelManager', () => {
     expect(m.model('tiny.en')).toMatchObject({ installed: false, verified: null });
   });
 
-  it('unknown names are 404; a hand-placed file outside the catalogue cannot be downloaded (409)', async () => {
+  it('unknown names are not found; a hand-placed file outside the catalogue cannot be downloaded (conflict)', async () => {
     const m = manager(tiny);
     fs.mkdirSync(m.dir, { recursive: true });
     fs.writeFileSync(path.join(m.dir, 'ggml-finetune.bin'), 'x');
     expect(m.list().data.map((d) => [d.name, d.catalogued, d.installed])).toContainEqual(['finetune', false, true]);
-    await expect(m.download('nope')).rejects.toMatchObject({ status: 404 });
-    await expect(m.download('finetune')).rejects.toMatchObject({ status: 409 });
+    await expect(m.download('nope')).rejects.toMatchObject({ kind: 'not_found' });
+    await expect(m.download('finetune')).rejects.toMatchObject({ kind: 'conflict' });
   });
 });

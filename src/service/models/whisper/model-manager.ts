@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { WhisperDownload, WhisperModel, WhisperModelList } from '../../../shared/schemas';
-import { HttpError } from '../../http/errors';
+import { ConflictError, NotFoundError, ServiceError, type ServiceErrorKind } from '../../errors';
 import { writeFileAtomic } from '../../storage/files';
 import { DownloadError, downloadFile, partialPath, sha1OfFile } from '../downloads/download-file';
 import { WHISPER_CATALOGUE, whisperEngineId, type WhisperCatalogueEntry } from './catalogue';
@@ -28,13 +28,13 @@ interface Running {
   done: Promise<void>;
 }
 
-const HTTP_STATUS: Record<DownloadError['code'], number> = {
-  disk_full: 507,
-  not_writable: 409,
-  checksum_mismatch: 502,
-  http_error: 502,
-  network_error: 502,
-  cancelled: 409,
+const FAILURE_KIND: Record<DownloadError['code'], ServiceErrorKind> = {
+  disk_full: 'storage_full',
+  not_writable: 'conflict',
+  checksum_mismatch: 'upstream_failed',
+  http_error: 'upstream_failed',
+  network_error: 'upstream_failed',
+  cancelled: 'conflict',
 };
 
 /**
@@ -68,7 +68,7 @@ export class WhisperModelManager {
 
   model(name: string): WhisperModel {
     const found = this.list().data.find((m) => m.name === name || m.id === name);
-    if (!found) throw new HttpError(404, `No Whisper model "${name}". Known: ${this.catalogue.map((e) => e.name).join(', ')}.`);
+    if (!found) throw new NotFoundError(`No Whisper model "${name}". Known: ${this.catalogue.map((e) => e.name).join(', ')}.`);
     return found;
   }
 
@@ -144,7 +144,7 @@ export class WhisperModelManager {
       await Promise.race([started, finished]);
     } catch (error) {
       const failure = error as DownloadError;
-      throw new HttpError(HTTP_STATUS[failure.code], failure.message, { code: failure.code });
+      throw new ServiceError(FAILURE_KIND[failure.code], failure.message, { code: failure.code });
     }
     return { model: this.model(entry.name), started: true };
   }
@@ -173,7 +173,7 @@ export class WhisperModelManager {
   async remove(name: string): Promise<void> {
     const model = this.model(name);
     if (model.catalogued) await this.cancel(model.name, true);
-    if (!model.installed && !model.catalogued) throw new HttpError(404, `No Whisper model "${name}".`);
+    if (!model.installed && !model.catalogued) throw new NotFoundError(`No Whisper model "${name}".`);
     fs.rmSync(path.join(this.dir, model.file), { force: true });
     const manifest = this.readManifest();
     if (manifest[model.file]) {
@@ -186,7 +186,7 @@ export class WhisperModelManager {
   async verify(name: string): Promise<WhisperModel> {
     const entry = this.entry(name);
     const file = path.join(this.dir, entry.file);
-    if (!fs.existsSync(file)) throw new HttpError(409, `${entry.file} is not installed; download it first.`);
+    if (!fs.existsSync(file)) throw new ConflictError(`${entry.file} is not installed; download it first.`);
     const stat = fs.statSync(file);
     const sha1 = await sha1OfFile(file);
     this.record(entry.file, { sha1, bytes: stat.size, mtime_ms: stat.mtimeMs });
@@ -204,8 +204,8 @@ export class WhisperModelManager {
     const entry = this.catalogue.find((e) => e.name === name || whisperEngineId(e.name) === name);
     if (entry) return entry;
     const local = this.installedFiles().find((f) => f.name === name || f.id === name);
-    if (local) throw new HttpError(409, `${path.basename(local.file)} was put in the folder by hand; it has no published checksum to download or verify against.`);
-    throw new HttpError(404, `No Whisper model "${name}" in the catalogue. Known: ${this.catalogue.map((e) => e.name).join(', ')}.`);
+    if (local) throw new ConflictError(`${path.basename(local.file)} was put in the folder by hand; it has no published checksum to download or verify against.`);
+    throw new NotFoundError(`No Whisper model "${name}" in the catalogue. Known: ${this.catalogue.map((e) => e.name).join(', ')}.`);
   }
 
   private installedFiles(): WhisperModelFile[] {

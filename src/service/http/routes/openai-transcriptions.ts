@@ -1,21 +1,17 @@
 import type { Request, Response } from 'express';
 import { z } from 'zod';
-import type { ServiceContext } from '../context';
-import { HttpError, ValidationFailure } from '../http/errors';
-import { issue, parseInput } from '../http/validation';
-import { readMultipart, singleField, singleFile, type MultipartForm } from '../http/multipart';
-import { intakeRecording } from '../recordings/intake';
-import { NotMediaError } from '../media/probe';
-import { ProjectKey, SpeakerCount } from '../../shared/schemas';
-import { assertEngineLanguage } from '../models/registry';
-import type { Span, SpeakerTurn, Transcript } from '../speech/types';
-import { renderSubtitles } from './subtitles';
-import { assertSpeakerRange, speakerHints } from './speaker-hints';
-import { renamedTurns } from './diarized-segments';
-import { diarizedJsonResponse, diarizedSegments, jsonResponse, usageOf, verboseJsonResponse } from './openai-formats';
+import type { ServiceContext } from '../../context';
+import { InvalidInputError, issue, ServiceError } from '../../errors';
+import { parseInput } from '../../validation';
+import { readMultipart, singleField, singleFile, type MultipartForm } from '../multipart';
+import { ProjectKey, SpeakerCount } from '../../../shared/schemas';
+import type { SpeakerTurn, Transcript } from '../../speech/types';
+import { renderSubtitles } from '../../transcription/subtitles';
+import { assertSpeakerRange, speakerHints } from '../../transcription/speaker-hints';
+import { transcribeNow } from '../../transcription/transcribe-now';
+import { diarizedJsonResponse, diarizedSegments, jsonResponse, usageOf, verboseJsonResponse } from '../../transcription/openai-formats';
 
 export const RESPONSE_FORMATS = ['json', 'text', 'verbose_json', 'srt', 'vtt', 'diarized_json'] as const;
-export const DEFAULT_PROJECT_KEY = 'default';
 
 const ChunkingStrategy = z.union([
   z.literal('auto'),
@@ -53,7 +49,7 @@ function parseChunking(raw: string | undefined): unknown {
   try {
     return JSON.parse(raw);
   } catch {
-    throw new ValidationFailure([issue(['body', 'chunking_strategy'], 'chunking_strategy must be "auto" or a JSON object', 'json_invalid', raw)]);
+    throw new InvalidInputError([issue(['body', 'chunking_strategy'], 'chunking_strategy must be "auto" or a JSON object', 'json_invalid', raw)]);
   }
 }
 
@@ -79,17 +75,17 @@ function readFields(form: MultipartForm) {
   );
   assertSpeakerRange(fields);
   if (fields.timestamp_granularities && fields.response_format !== 'verbose_json') {
-    throw new ValidationFailure([
+    throw new InvalidInputError([
       issue(['body', 'timestamp_granularities'], 'timestamp_granularities requires response_format=verbose_json', 'value_error', fields.timestamp_granularities),
     ]);
   }
   if ((fields.known_speaker_names?.length ?? 0) !== (fields.known_speaker_references?.length ?? 0)) {
-    throw new ValidationFailure([
+    throw new InvalidInputError([
       issue(['body', 'known_speaker_references'], 'Send one reference per known speaker name', 'value_error', fields.known_speaker_references ?? null),
     ]);
   }
   if (fields.stream && (fields.response_format === 'text' || fields.response_format === 'srt' || fields.response_format === 'vtt')) {
-    throw new ValidationFailure([
+    throw new InvalidInputError([
       issue(['body', 'stream'], 'stream=true works with response_format json, verbose_json or diarized_json', 'value_error', true),
     ]);
   }
@@ -141,89 +137,67 @@ function sendResult(res: Response, fields: Fields, transcript: Transcript, turns
 }
 
 /**
- * `POST /v1/audio/transcriptions`, compatible with OpenAI's SDKs. Every call is kept as a session (its id
- * in X-Session-Id) so its audio and analysis can be read later. The work runs in the request; a client
- * that disconnects cancels it.
+ * `POST /v1/audio/transcriptions`, compatible with OpenAI's SDKs: the form is read and checked here, the
+ * work is `transcribeNow`'s (kept as a session, its id in X-Session-Id). A client that disconnects cancels it.
  */
 export function openAiTranscriptionsHandler(ctx: ServiceContext) {
   return async (req: Request, res: Response) => {
     const form = await readMultipart(req, ctx.layout.uploads, { maxFileBytes: ctx.config.maxUploadBytes });
-    let sessionId: string | null = null;
     const controller = new AbortController();
     res.on('close', () => {
       if (!res.writableFinished) controller.abort(new Error('client disconnected'));
     });
+    const sse = (event: object) => res.write(`data: ${JSON.stringify(event)}\n\n`);
     try {
       const fields = readFields(form);
-      const file = singleFile(form, 'file');
-      const engine = ctx.models.resolveRecognizer(fields.model);
-      const language = ctx.languages.resolve(fields.language, ['body', 'language']);
-      assertEngineLanguage(engine, language, ['body', 'language']);
-      let session;
-      try {
-        session = await intakeRecording(ctx, file, { projectKey: fields.project_key ?? DEFAULT_PROJECT_KEY, language, queueJob: false });
-      } catch (error) {
-        if (error instanceof NotMediaError) throw new HttpError(415, error.message, { code: 'unsupported_file', param: 'file' });
-        throw error;
-      }
-      sessionId = session.id;
-      const id = session.id;
-      ctx.sessions.setProgress(id, 'running', 0, 'starting');
       const stream = fields.stream;
-      const sse = (event: object) => res.write(`data: ${JSON.stringify(event)}\n\n`);
-      if (stream) {
-        res.status(200);
-        res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
-        res.setHeader('Cache-Control', 'no-cache');
-        res.setHeader('X-Session-Id', id);
-        res.flushHeaders();
-      }
       const sent: string[] = [];
-      let turns: SpeakerTurn[] = [];
-      const transcript = await ctx.transcription.transcribe({
-        file: ctx.layout.original(id, ctx.sessions.storedName(id)!),
-        engine,
-        language,
-        prompt: fields.prompt,
-        vocabulary: ctx.projects.vocabulary(session.project.id),
-        ...speakerHints(fields),
-        temperature: fields.temperature,
-        vad: vadSettings(fields.chunking_strategy),
-        signal: controller.signal,
-        onProgress: (fraction, stage) => ctx.sessions.setProgress(id, 'running', Math.min(fraction, 0.99), stage),
-        onSegment: (segment: Span & { text: string }) => {
-          if (!stream || !segment.text) return;
-          const delta = (sent.length ? ' ' : '') + segment.text;
-          sent.push(segment.text);
-          sse({ type: 'transcript.text.delta', delta });
+      const result = await transcribeNow(
+        ctx,
+        {
+          file: singleFile(form, 'file'),
+          projectKey: fields.project_key,
+          model: fields.model,
+          language: fields.language,
+          prompt: fields.prompt,
+          temperature: fields.temperature,
+          speakers: speakerHints(fields),
+          vad: vadSettings(fields.chunking_strategy),
+          knownSpeakerNames: fields.known_speaker_names ?? [],
+          knownSpeakerReferences: fields.known_speaker_references ?? [],
         },
-        onTurns: (found) => {
-          turns = found;
+        {
+          signal: controller.signal,
+          onStarted: (id) => {
+            if (!stream) return;
+            res.status(200);
+            res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+            res.setHeader('Cache-Control', 'no-cache');
+            res.setHeader('X-Session-Id', id);
+            res.flushHeaders();
+          },
+          onText: (text) => {
+            if (!stream) return;
+            sse({ type: 'transcript.text.delta', delta: (sent.length ? ' ' : '') + text });
+            sent.push(text);
+          },
         },
-      });
-      const named = await ctx.transcription.applyKnownSpeakers(transcript, fields.known_speaker_names ?? [], fields.known_speaker_references ?? [], controller.signal);
-      turns = renamedTurns(turns, transcript, named);
-      ctx.completeTranscript(id, named);
-      ctx.afterTranscript(id);
+      );
       if (stream) {
-        if (fields.response_format === 'diarized_json') for (const segment of diarizedSegments(named, turns)) sse(segment);
+        if (fields.response_format === 'diarized_json') for (const segment of diarizedSegments(result.transcript, result.turns)) sse(segment);
         // The final text is built from what was sent, so a client that concatenates deltas sees the same.
-        sse({ type: 'transcript.text.done', text: sent.join(' '), usage: usageOf(named) });
+        sse({ type: 'transcript.text.done', text: sent.join(' '), usage: usageOf(result.transcript) });
         res.end();
         return;
       }
-      sendResult(res, fields, named, turns, id, session.file_name);
+      sendResult(res, fields, result.transcript, result.turns, result.sessionId, result.fileName);
     } catch (error) {
-      if (sessionId) {
-        const reason = controller.signal.aborted ? 'The client disconnected before transcription finished.' : error instanceof HttpError ? error.message : 'Transcription failed.';
-        ctx.sessions.setProgress(sessionId, 'failed', 0, 'failed', reason);
-      }
       if (res.headersSent) {
         if (!res.writableEnded) {
-          res.write(`data: ${JSON.stringify({ type: 'error', error: { message: 'Transcription failed.', type: 'server_error', param: null, code: null } })}\n\n`);
+          sse({ type: 'error', error: { message: 'Transcription failed.', type: 'server_error', param: null, code: null } });
           res.end();
         }
-        if (!(error instanceof HttpError) && !controller.signal.aborted) ctx.log(`stream failed: ${(error as Error)?.stack ?? String(error)}`);
+        if (!(error instanceof ServiceError) && !controller.signal.aborted) ctx.log(`stream failed: ${(error as Error)?.stack ?? String(error)}`);
         return;
       }
       throw error;

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { ValidationIssue } from '../../shared/schemas';
-import { ValidationFailure } from './errors';
+import type { ValidationIssue } from '../shared/schemas';
+import { InvalidInputError } from './errors';
 
 type Location = 'body' | 'query' | 'path';
 
@@ -97,13 +97,9 @@ export function toValidationIssues(issues: ReadonlyArray<z.core.$ZodIssue>, loca
   return out;
 }
 
-/** Parses input against a schema, throwing a ValidationFailure that names each faulty field. */
+/** Parses input against a schema, throwing a InvalidInputError that names each faulty field. */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, location: Location): z.output<S> {
   const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
-  throw new ValidationFailure(toValidationIssues(result.error.issues, location, value));
-}
-
-export function issue(loc: Array<string | number>, msg: string, type: string, input: unknown, ctx: Record<string, unknown> = {}): ValidationIssue {
-  return { loc, msg, type, input: input === undefined ? null : input, ctx };
+  throw new InvalidInputError(toValidationIssues(result.error.issues, location, value));
 }

@@ -1,0 +1,92 @@
+import type { ServiceContext } from '../context';
+import { ServiceError, UnsupportedMediaError } from '../errors';
+import { intakeRecording } from '../recordings/intake';
+import { NotMediaError } from '../media/probe';
+import { assertEngineLanguage } from '../models/registry';
+import type { UploadedFile } from '../storage/uploaded-file';
+import type { SpeakerTurn, Transcript } from '../speech/types';
+import type { SpeakerHints } from './speaker-hints';
+import { renamedTurns } from './diarized-segments';
+
+export const DEFAULT_PROJECT_KEY = 'default';
+
+export interface ImmediateTranscription {
+  file: UploadedFile;
+  projectKey?: string;
+  model: string;
+  language?: string;
+  prompt?: string;
+  temperature: number;
+  speakers: SpeakerHints;
+  /** Voice-activity knobs (OpenAI's server_vad chunking strategy), or the detector's defaults. */
+  vad?: { threshold?: number; minSilenceSeconds?: number; speechPadSeconds?: number };
+  knownSpeakerNames: string[];
+  /** Data URLs of audio, one per known speaker name. */
+  knownSpeakerReferences: string[];
+}
+
+export interface ImmediateHooks {
+  signal: AbortSignal;
+  /** The upload is stored as a session and recognition starts (a streamed answer may begin). */
+  onStarted?(sessionId: string): void;
+  /** A recognized line's text, in order, as soon as it is known. */
+  onText?(text: string): void;
+}
+
+export interface ImmediateResult {
+  sessionId: string;
+  fileName: string;
+  transcript: Transcript;
+  turns: SpeakerTurn[];
+}
+
+/**
+ * Transcribes an upload while the caller waits (OpenAI's `POST /v1/audio/transcriptions`). Every call is
+ * kept as a session, so its audio and analysis can be read later; a cancelled or failed call leaves the
+ * session failed with the reason a user may read.
+ */
+export async function transcribeNow(ctx: ServiceContext, input: ImmediateTranscription, hooks: ImmediateHooks): Promise<ImmediateResult> {
+  const engine = ctx.models.resolveRecognizer(input.model);
+  const language = ctx.languages.resolve(input.language, ['body', 'language']);
+  assertEngineLanguage(engine, language, ['body', 'language']);
+  let session;
+  try {
+    session = await intakeRecording(ctx, input.file, { projectKey: input.projectKey ?? DEFAULT_PROJECT_KEY, language, queueJob: false });
+  } catch (error) {
+    if (error instanceof NotMediaError) throw new UnsupportedMediaError(error.message, { code: 'unsupported_file', param: 'file' });
+    throw error;
+  }
+  const id = session.id;
+  try {
+    ctx.sessions.setProgress(id, 'running', 0, 'starting');
+    hooks.onStarted?.(id);
+    let turns: SpeakerTurn[] = [];
+    const transcript = await ctx.transcription.transcribe({
+      file: ctx.layout.original(id, ctx.sessions.storedName(id)!),
+      engine,
+      language,
+      prompt: input.prompt,
+      vocabulary: ctx.projects.vocabulary(session.project.id),
+      ...input.speakers,
+      temperature: input.temperature,
+      vad: input.vad,
+      signal: hooks.signal,
+      onProgress: (fraction, stage) => ctx.sessions.setProgress(id, 'running', Math.min(fraction, 0.99), stage),
+      onSegment: (segment) => {
+        if (segment.text) hooks.onText?.(segment.text);
+      },
+      onTurns: (found) => {
+        turns = found;
+      },
+    });
+    const named = await ctx.transcription.applyKnownSpeakers(transcript, input.knownSpeakerNames, input.knownSpeakerReferences, hooks.signal);
+    turns = renamedTurns(turns, transcript, named);
+    ctx.completeTranscript(id, named);
+    ctx.afterTranscript(id);
+    return { sessionId: id, fileName: session.file_name, transcript: named, turns };
+  } catch (error) {
+    const reason = hooks.signal.aborted ? 'The client disconnected before transcription finished.' : error instanceof ServiceError ? error.message : 'Transcription failed.';
+    ctx.sessions.setProgress(id, 'failed', 0, 'failed', reason);
+    throw error;
+  }
+}
