@@ -5,6 +5,8 @@ import type { ServiceContext } from './context';
 import { errorStyleFor, HttpError, renderError } from './http/errors';
 import { loopbackGuard } from './http/loopback-guard';
 import { requireAuth, SESSION_COOKIE } from './http/authenticate';
+import { projectScope, sessionScope } from './http/scope';
+import { FULL_ACCESS, type Access } from './auth/access';
 import { jsonBody } from './http/json-body';
 import { projectsRouter } from './http/routes/projects';
 import { signedAudioRouter, transcriptionsRouter } from './http/routes/transcriptions';
@@ -37,7 +39,14 @@ export function createApp(ctx: ServiceContext): express.Express {
   app.use(securityHeaders);
   app.use(loopbackGuard(() => ctx.port()));
 
-  const isValidKey = (key: string) => ctx.keys.isActive(key) || (ctx.extraKeyHash !== null && matchKeyHash(key, [ctx.extraKeyHash]) === 0);
+  const keyAccess = (key: string): Access | null =>
+    ctx.keys.access(key) ?? (ctx.extraKeyHash !== null && matchKeyHash(key, [ctx.extraKeyHash]) === 0 ? FULL_ACCESS : null);
+  const browserAccess = (token: string): Access | null => {
+    const keyId = ctx.browserSessions.keyOf(token);
+    if (keyId === undefined) return null;
+    // Signed in with a key: what that key sees, for as long as it is not revoked.
+    return keyId === null ? FULL_ACCESS : ctx.keys.accessById(keyId);
+  };
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -57,10 +66,9 @@ export function createApp(ctx: ServiceContext): express.Express {
   // The studio's sign-in page also takes an API key (the way back when the one-time link was used up).
   app.post('/auth/signin', express.json({ limit: '4kb' }), (req, res) => {
     const key = (req.body as { key?: unknown } | undefined)?.key;
-    if (typeof key !== 'string' || key.length > 200 || !isValidKey(key.trim())) {
-      throw new HttpError(401, 'That is not an active API key.', { code: 'invalid_api_key' });
-    }
-    const { token, maxAgeSeconds } = ctx.browserSessions.create();
+    const access = typeof key === 'string' && key.length <= 200 ? keyAccess(key.trim()) : null;
+    if (!access) throw new HttpError(401, 'That is not an active API key.', { code: 'invalid_api_key' });
+    const { token, maxAgeSeconds } = ctx.browserSessions.create(Date.now(), access.keyId);
     res.setHeader('Set-Cookie', `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}`);
     res.setHeader('Cache-Control', 'no-store');
     res.status(204).end();
@@ -75,11 +83,11 @@ export function createApp(ctx: ServiceContext): express.Express {
 
   app.use(
     '/v1',
-    requireAuth({
-      isValidKey,
-      isValidBrowserSession: (token) => ctx.browserSessions.isValid(token),
-    }),
+    requireAuth({ keyAccess, browserAccess }),
   );
+  // A key limited to projects sees nothing of the others: the recording or project is "not found".
+  app.use('/v1/speech/transcriptions/:session_id', sessionScope(ctx));
+  app.use('/v1/speech/projects/:project', projectScope(ctx));
   app.use('/v1', jsonBody());
   // Built once per address it is reached at (the guard admits only the service's own), so `servers` is true.
   const openApi = new Map<string, ReturnType<typeof openApiDocument>>();

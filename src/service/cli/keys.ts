@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { loadConfig } from '../config';
 import { DataLayout } from '../storage/files';
 import { openDatabase } from '../storage/database';
-import { KeyStore } from '../storage/key-store';
+import { InvalidUserName, KeyStore, type ApiKeyRecord } from '../storage/key-store';
+import { ProjectStore } from '../storage/project-store';
 import { SignInTokens } from '../auth/sign-in';
 
 function readServiceUrl(file: string): string | null {
@@ -15,35 +17,103 @@ function readServiceUrl(file: string): string | null {
   }
 }
 
-const USAGE = `usage: npm run keys -- create [name] | list | revoke <id> | signin
-  Manages API keys in TAKELINE_DATA_DIR (default: the per-user data folder);
-  signin prints a fresh one-time sign-in link for the studio (also while the service runs).`;
+const USAGE = `usage: npm run keys -- <command>
+  create [name] [--user <user>] [--projects <project>[,<project>…]]
+                                 prints a new key once; --projects limits it to those projects (keys or
+                                 ids; the first is its default), otherwise it sees every project
+  list                           id, hint, name, user, projects, created, revoked
+  users                          users and how many active keys each has
+  projects <id> <project>[,…]    limits a key to these projects (replaces its list)
+  projects <id> --all            lets a key see every project
+  revoke <id>                    takes effect at once, also in a running service
+  signin                         a fresh one-time sign-in link for the studio (also while the service runs)
+Keys live in TAKELINE_DATA_DIR (default: the per-user data folder).`;
 
-/** `npm run keys -- create|list|revoke`: works beside a running service (SQLite WAL). */
+class UsageError extends Error {}
+
+function describe(r: ApiKeyRecord): string {
+  const scope = r.projects === null ? 'all projects' : `projects ${r.projects.join(',') || '(none left)'}`;
+  const state = r.revoked_at ? `revoked ${r.revoked_at}` : 'active';
+  return `${r.id}  ${r.hint}  ${r.name.padEnd(12)}  user ${r.user ?? '-'}  ${scope}  created ${r.created_at}  ${state}`;
+}
+
+/** Project keys or ids → ids, refusing any that does not exist (a key for a mistyped project sees nothing). */
+function projectIds(projects: ProjectStore, list: string): string[] {
+  const refs = list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (refs.length === 0) throw new UsageError('--projects needs at least one project key');
+  return refs.map((ref) => {
+    const project = projects.find(ref);
+    if (!project) {
+      const known = projects.list().map((p) => p.key);
+      throw new UsageError(`no project "${ref}"; projects: ${known.join(', ') || 'none yet'}`);
+    }
+    return project.id;
+  });
+}
+
+/** `npm run keys -- …`: works beside a running service (SQLite WAL). Unknown options are refused, never ignored. */
 function main(argv: string[]): number {
-  const [command, arg] = argv;
   const config = loadConfig();
   const layout = new DataLayout(config.dataDir);
   layout.ensure();
   const db = openDatabase(layout.database);
   const keys = new KeyStore(db);
+  const projects = new ProjectStore(db);
   try {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: { user: { type: 'string' }, projects: { type: 'string' }, all: { type: 'boolean' } },
+    });
+    const [command, arg, extra, ...rest] = positionals;
+    const refuse = (allowed: string[]) => {
+      for (const option of Object.keys(values)) if (!allowed.includes(option)) throw new UsageError(`${command} takes no --${option}`);
+    };
     switch (command) {
       case 'create': {
-        const { key, record } = keys.create(arg ?? 'cli');
+        refuse(['user', 'projects']);
+        if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
+        const ids = values.projects !== undefined ? projectIds(projects, values.projects) : undefined;
+        const { key, record } = keys.create(arg ?? 'cli', { user: values.user, projectIds: ids });
         process.stdout.write(`${key}\n`);
-        process.stderr.write(`created key ${record.id} (${record.name}); it is shown only now. Data: ${path.resolve(config.dataDir)}\n`);
+        process.stderr.write(`created key ${describe(record)}; it is shown only now. Data: ${path.resolve(config.dataDir)}\n`);
         return 0;
       }
       case 'list': {
+        refuse([]);
+        if (arg !== undefined) throw new UsageError(`unexpected argument "${arg}"`);
         const rows = keys.list();
         if (rows.length === 0) process.stdout.write('no keys\n');
-        for (const r of rows) {
-          process.stdout.write(`${r.id}  ${r.hint}  ${r.name.padEnd(12)}  created ${r.created_at}  ${r.revoked_at ? `revoked ${r.revoked_at}` : 'active'}\n`);
+        for (const r of rows) process.stdout.write(`${describe(r)}\n`);
+        return 0;
+      }
+      case 'users': {
+        refuse([]);
+        if (arg !== undefined) throw new UsageError(`unexpected argument "${arg}"`);
+        const users = keys.users();
+        if (users.length === 0) process.stdout.write('no users\n');
+        for (const u of users) process.stdout.write(`${u.id}  ${u.name.padEnd(16)}  ${u.keys} active key${u.keys === 1 ? '' : 's'}  created ${u.created_at}\n`);
+        return 0;
+      }
+      case 'projects': {
+        refuse(['all']);
+        if (!arg) throw new UsageError('projects needs a key id');
+        if (rest.length) throw new UsageError(`unexpected argument "${rest[0]}"`);
+        if (Boolean(values.all) === (extra !== undefined)) throw new UsageError('give either a project list or --all');
+        const record = keys.setProjects(arg, values.all ? null : projectIds(projects, extra!));
+        if (!record) {
+          process.stderr.write(`no single key matches "${arg}"\n`);
+          return 1;
         }
+        process.stdout.write(`${describe(record)}\n`);
         return 0;
       }
       case 'signin': {
+        refuse([]);
         const token = new SignInTokens(db).issue();
         const running = readServiceUrl(layout.serviceUrl);
         const base = running ?? `http://127.0.0.1:${config.port}`;
@@ -52,7 +122,8 @@ function main(argv: string[]): number {
         return 0;
       }
       case 'revoke': {
-        if (!arg) break;
+        refuse([]);
+        if (!arg) throw new UsageError('revoke needs a key id');
         const record = keys.revoke(arg);
         if (!record) {
           process.stderr.write(`no single key matches "${arg}"\n`);
@@ -62,7 +133,12 @@ function main(argv: string[]): number {
         return 0;
       }
     }
-    process.stderr.write(USAGE + '\n');
+    throw new UsageError(command ? `unknown command "${command}"` : 'no command given');
+  } catch (error) {
+    // parseArgs' own errors (an unknown option, a missing value) are usage errors too.
+    const usage = error instanceof UsageError || error instanceof InvalidUserName || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    if (!usage) throw error;
+    process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
     return 2;
   } finally {
     db.close();

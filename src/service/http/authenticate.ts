@@ -1,11 +1,21 @@
 import type { NextFunction, Request, Response } from 'express';
 import { HttpError } from './errors';
+import type { Access } from '../auth/access';
 
 export const SESSION_COOKIE = 'takeline_session';
 
 export interface Authenticator {
-  isValidKey(key: string): boolean;
-  isValidBrowserSession(token: string): boolean;
+  /** What an active key may see; null for an unknown or revoked key. */
+  keyAccess(key: string): Access | null;
+  /** What a signed-in studio may see; null without a live session. */
+  browserAccess(token: string): Access | null;
+}
+
+/** The access the request was authenticated with (every route behind `requireAuth` has one). */
+export function accessOf(res: Response): Access {
+  const access = res.locals.access as Access | undefined;
+  if (!access) throw new Error('accessOf called on a route outside requireAuth');
+  return access;
 }
 
 export function readCookie(header: string | undefined, name: string): string | null {
@@ -30,14 +40,22 @@ export function presentedKey(req: Request): string | null {
 }
 
 export function requireAuth(auth: Authenticator) {
-  return (req: Request, _res: Response, next: NextFunction) => {
+  return (req: Request, res: Response, next: NextFunction) => {
     const key = presentedKey(req);
     if (key !== null) {
-      if (auth.isValidKey(key)) return next();
+      const access = auth.keyAccess(key);
+      if (access) {
+        res.locals.access = access;
+        return next();
+      }
       return next(new HttpError(401, 'Invalid API key.', { code: 'invalid_api_key', headers: { 'WWW-Authenticate': 'Bearer' } }));
     }
     const cookie = readCookie(req.headers.cookie, SESSION_COOKIE);
-    if (cookie && auth.isValidBrowserSession(cookie)) return next();
+    const access = cookie ? auth.browserAccess(cookie) : null;
+    if (access) {
+      res.locals.access = access;
+      return next();
+    }
     next(
       new HttpError(401, 'Missing API key: send "Authorization: Bearer <key>" or "X-API-Key: <key>".', {
         code: 'missing_api_key',

@@ -65,7 +65,7 @@ const audioErrors = (...statuses: number[]) =>
 const errorDescriptions: Record<number, string> = {
   400: 'Invalid request',
   401: 'Missing or invalid API key',
-  403: 'Forbidden (Host/Origin not allowed, or an invalid or expired signature)',
+  403: 'Forbidden (Host/Origin not allowed, an invalid or expired signature, or a key limited to projects asking for what only an unlimited key may do)',
   404: 'Not found',
   409: 'Conflict',
   413: 'Too large',
@@ -154,7 +154,7 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
       title: 'Takeline API',
       version: '1.0.0',
       description:
-        'Local speech service of the Takeline studio. Errors under /v1/speech/ use FastAPI\'s shape ({"detail": …}, 422 for invalid input); under /v1/audio/ and /v1/models OpenAI\'s error envelope.',
+        'Local speech service of the Takeline studio. Errors under /v1/speech/ use FastAPI\'s shape ({"detail": …}, 422 for invalid input); under /v1/audio/ and /v1/models OpenAI\'s error envelope. A key limited to projects gets 404 for everything of any other project, as for something that does not exist.',
     },
     servers: [{ url: serverUrl }],
     security: [{ BearerAuth: [] }, { ApiKeyHeader: [] }],
@@ -177,7 +177,7 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
           operationId: 'createProject',
           summary: 'Create a project',
           requestBody: { content: { 'application/json': { schema: ProjectCreate } } },
-          responses: { '201': json(Project, 'Created'), ...speechErrors(401, 409, 413, 415, 422) },
+          responses: { '201': json(Project, 'Created'), ...speechErrors(401, 403, 409, 413, 415, 422) },
         }),
       },
       '/v1/speech/projects/{project}': {
@@ -490,7 +490,7 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
       },
       '/v1/speech/models/whisper/{name}': {
         get: op({ operationId: 'getWhisperModel', summary: 'One Whisper model (poll it for download progress)', requestParams: { path: whisperParam }, responses: { '200': json(WhisperModel, 'The model'), ...speechErrors(401, 404, 422) } }),
-        delete: op({ operationId: 'deleteWhisperModel', summary: 'Delete an installed model and any partial download', requestParams: { path: whisperParam }, responses: { '204': { description: 'Deleted' }, ...speechErrors(401, 404, 409, 422) } }),
+        delete: op({ operationId: 'deleteWhisperModel', summary: 'Delete an installed model and any partial download', requestParams: { path: whisperParam }, responses: { '204': { description: 'Deleted' }, ...speechErrors(401, 403, 404, 409, 422) } }),
       },
       '/v1/speech/models/whisper/{name}/download': {
         post: op({
@@ -499,13 +499,13 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
           description:
             'Answers 202 once the server answered and the disk has room, then downloads in the background: poll GET /v1/speech/models/whisper/{name}. A partial download is resumed with an HTTP Range request; the file is installed (renamed into place) only when its SHA-1 matches the published one, otherwise it is deleted and `download.error.code` is `checksum_mismatch`. 200 when the model is already installed and verified, or already downloading. Downloads come from TAKELINE_WHISPER_BASE_URL (default Hugging Face).',
           requestParams: { path: whisperParam },
-          responses: { '202': json(WhisperModel, 'Downloading'), '200': json(WhisperModel, 'Already installed or downloading'), ...speechErrors(401, 404, 409, 422, 502, 507) },
+          responses: { '202': json(WhisperModel, 'Downloading'), '200': json(WhisperModel, 'Already installed or downloading'), ...speechErrors(401, 403, 404, 409, 422, 502, 507) },
         }),
         delete: op({
           operationId: 'cancelWhisperModelDownload',
           summary: 'Stop a download; its bytes are kept for resuming unless discard=true',
           requestParams: { path: whisperParam, query: WhisperDownloadCancel },
-          responses: { '200': json(WhisperModel, 'The model'), ...speechErrors(401, 404, 409, 422) },
+          responses: { '200': json(WhisperModel, 'The model'), ...speechErrors(401, 403, 404, 409, 422) },
         }),
       },
       '/v1/speech/models/whisper/{name}/verify': {
@@ -513,7 +513,7 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
           operationId: 'verifyWhisperModel',
           summary: "Check an installed model's SHA-1 against the published one (for files put in place by hand)",
           requestParams: { path: whisperParam },
-          responses: { '200': json(WhisperModel, 'The model with `verified`'), ...speechErrors(401, 404, 409, 422) },
+          responses: { '200': json(WhisperModel, 'The model with `verified`'), ...speechErrors(401, 403, 404, 409, 422) },
         }),
       },
       '/v1/audio/models': {

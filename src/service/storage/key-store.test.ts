@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from './database';
 import { KeyStore } from './key-store';
+import { ProjectStore } from './project-store';
 import { SignInTokens } from '../auth/sign-in';
 import { generateApiKey, hashApiKey, matchKeyHash } from '../auth/api-keys';
 
@@ -18,6 +19,31 @@ describe('KeyStore', () => {
     expect(dump).not.toContain(key.slice(7, -4));
     expect(keys.isActive(key)).toBe(true);
     expect(keys.isActive(key + 'x')).toBe(false);
+    db.close();
+  });
+
+  it('gives each key its access: every project, or its own in the order given (the first its default)', () => {
+    const db = openDatabase(':memory:');
+    const projects = new ProjectStore(db);
+    const [a, b, c] = ['a', 'b', 'c'].map((key) => projects.create(key, key.toUpperCase()));
+    const keys = new KeyStore(db);
+    const owner = keys.create('owner');
+    const tool = keys.create('tool', { user: 'ada', projectIds: [c!.id, a!.id] });
+    expect(keys.access(owner.key)).toMatchObject({ kind: 'all', keyId: owner.record.id, user: null });
+    expect(keys.access(tool.key)).toEqual({ kind: 'projects', keyId: tool.record.id, user: 'ada', projectIds: [c!.id, a!.id] });
+    expect(tool.record).toMatchObject({ user: 'ada', projects: ['c', 'a'] });
+    expect(keys.setProjects(tool.record.id, [b!.id])?.projects).toEqual(['b']);
+    expect(keys.access(tool.key)).toMatchObject({ projectIds: [b!.id] });
+    // A key limited to projects that are all gone sees nothing, never everything.
+    expect(keys.setProjects(tool.record.id, [])?.projects).toEqual([]);
+    expect(keys.access(tool.key)).toMatchObject({ kind: 'projects', projectIds: [] });
+    expect(keys.setProjects(tool.record.id, null)?.projects).toBeNull();
+    expect(keys.access(tool.key)).toMatchObject({ kind: 'all' });
+    keys.revoke(tool.record.id);
+    expect(keys.access(tool.key)).toBeNull();
+    expect(keys.accessById(tool.record.id)).toBeNull();
+    expect(keys.accessById(owner.record.id)).toMatchObject({ kind: 'all' });
+    expect(keys.users()).toEqual([expect.objectContaining({ name: 'ada', keys: 0 })]);
     db.close();
   });
 

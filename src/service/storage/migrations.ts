@@ -301,4 +301,27 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
       ALTER TABLE jobs ADD COLUMN best_kept_work INTEGER NOT NULL DEFAULT 0;
     `,
   },
+  {
+    version: 11,
+    name: 'users own keys; a key may be limited to projects',
+    sql: `
+      CREATE TABLE users (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        created_at TEXT NOT NULL
+      );
+      ALTER TABLE api_keys ADD COLUMN user_id TEXT REFERENCES users(id);
+      -- 'all': every project (the desktop's own key); 'projects': only those in api_key_projects, so a
+      -- limited key whose projects are gone sees nothing rather than everything.
+      ALTER TABLE api_keys ADD COLUMN scope TEXT NOT NULL DEFAULT 'all' CHECK (scope IN ('all', 'projects'));
+      CREATE TABLE api_key_projects (
+        key_id TEXT NOT NULL REFERENCES api_keys(id) ON DELETE CASCADE,
+        project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+        position INTEGER NOT NULL,
+        PRIMARY KEY (key_id, project_id)
+      );
+      -- A studio signed in with a key sees what that key sees (null: the one-time link, the owner's access).
+      ALTER TABLE browser_sessions ADD COLUMN key_id TEXT;
+    `,
+  },
 ];

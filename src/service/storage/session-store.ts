@@ -88,6 +88,12 @@ export class SessionStore {
       );
   }
 
+  /** The project a recording belongs to, or null when there is no such recording (every scoped request asks). */
+  projectOf(id: string): string | null {
+    const row = this.statements.get('SELECT project_id FROM sessions WHERE id = ?').get(id) as { project_id: string } | undefined;
+    return row?.project_id ?? null;
+  }
+
   summary(id: string): SessionSummary | null {
     const row = this.statements
       .get(`SELECT ${SUMMARY_COLUMNS} FROM sessions s JOIN projects p ON p.id = s.project_id WHERE s.id = ?`)
@@ -148,9 +154,19 @@ export class SessionStore {
     return Buffer.from(`${head.slice(0, -1)},"transcript":${transcript},"speaker_map":${JSON.stringify(speakerMap)}}`);
   }
 
-  list(filter: { projectId?: string; limit: number; offset: number }): { data: SessionSummary[]; total: number } {
-    const where = filter.projectId ? 'WHERE s.project_id = ?' : '';
-    const params = filter.projectId ? [filter.projectId] : [];
+  /** Newest first; `projectIds` narrows to the projects a limited key sees (an empty list: none). */
+  list(filter: { projectId?: string; projectIds?: readonly string[] | null; limit: number; offset: number }): { data: SessionSummary[]; total: number } {
+    const clauses: string[] = [];
+    const params: string[] = [];
+    if (filter.projectId) {
+      clauses.push('s.project_id = ?');
+      params.push(filter.projectId);
+    }
+    if (filter.projectIds) {
+      clauses.push(filter.projectIds.length ? `s.project_id IN (${filter.projectIds.map(() => '?').join(', ')})` : '0');
+      params.push(...filter.projectIds);
+    }
+    const where = clauses.length ? `WHERE ${clauses.join(' AND ')}` : '';
     const rows = this.statements
       .get(
         `SELECT ${SUMMARY_COLUMNS} FROM sessions s JOIN projects p ON p.id = s.project_id ${where}

@@ -8,7 +8,8 @@ import { ProjectKey, SpeakerCount } from '../../../shared/schemas';
 import type { SpeakerTurn, Transcript } from '../../speech/types';
 import { renderSubtitles } from '../../transcription/subtitles';
 import { assertSpeakerRange, speakerHints } from '../../transcription/speaker-hints';
-import { transcribeNow } from '../../transcription/transcribe-now';
+import { DEFAULT_PROJECT_KEY, transcribeNow } from '../../transcription/transcribe-now';
+import { uploadProjectKey } from '../scope';
 import { diarizedJsonResponse, diarizedSegments, jsonResponse, usageOf, verboseJsonResponse } from '../../transcription/openai-formats';
 
 export const RESPONSE_FORMATS = ['json', 'text', 'verbose_json', 'srt', 'vtt', 'diarized_json'] as const;
@@ -156,7 +157,7 @@ export function openAiTranscriptionsHandler(ctx: ServiceContext) {
         ctx,
         {
           file: singleFile(form, 'file'),
-          projectKey: fields.project_key,
+          projectKey: uploadProjectKey(ctx, res, fields.project_key, DEFAULT_PROJECT_KEY),
           model: fields.model,
           language: fields.language,
           prompt: fields.prompt,

@@ -5,6 +5,9 @@ import { HttpError } from '../errors';
 import { ProjectKeyTaken, type ProjectStore } from '../../storage/project-store';
 import type { AdaptationSummary } from '../../speakers/speaker-adaptation';
 import { parseInput } from '../../validation';
+import { accessOf } from '../authenticate';
+import { requireUnlimited } from '../scope';
+import { visibleProjectIds } from '../../auth/access';
 
 const ProjectRef = z.object({ project: z.string().min(1).max(64) });
 const SpeakerRef = ProjectRef.extend({ speaker_id: z.uuid() });
@@ -15,7 +18,7 @@ export type AdaptationOf = (projectId: string, speakerId: string) => AdaptationS
 export function projectsRouter(projects: ProjectStore, adaptationOf: AdaptationOf = () => null): Router {
   const router = Router();
 
-  router.post('/', (req, res) => {
+  router.post('/', requireUnlimited('create projects'), (req, res) => {
     const body = parseInput(ProjectCreate, req.body, 'body');
     try {
       res.status(201).location(`/v1/speech/projects/${body.key}`).json(projects.create(body.key, body.name));
@@ -26,7 +29,8 @@ export function projectsRouter(projects: ProjectStore, adaptationOf: AdaptationO
   });
 
   router.get('/', (_req, res) => {
-    res.json({ data: projects.list() });
+    const visible = visibleProjectIds(accessOf(res));
+    res.json({ data: visible ? projects.list().filter((p) => visible.includes(p.id)) : projects.list() });
   });
 
   const findProject = (ref: string) => {

@@ -17,6 +17,9 @@ import type { ServiceContext } from '../../context';
 import { exportFileName, renderExport } from '../../export';
 import { EXPORT_FORMATS } from '../../export/types';
 import { parseInput } from '../../validation';
+import { accessOf } from '../authenticate';
+import { uploadProjectKey } from '../scope';
+import { visibleProjectIds } from '../../auth/access';
 
 export const AUDIO_URL_TTL_SECONDS = 3600;
 /** Exports made from the analysis rather than the transcript alone. */
@@ -67,7 +70,8 @@ export function transcriptionsRouter(ctx: ServiceContext): Router {
       const language = ctx.languages.resolve(fields.language, ['body', 'language']);
       const hints: TranscribeJobPayload = { min_speakers: fields.min_speakers, max_speakers: fields.max_speakers };
       const jobPayload: Record<string, unknown> = { ...hints };
-      const session = await intakeRecording(ctx, file, { projectKey: fields.project_key, projectName: fields.project_name, language, jobPayload });
+      const projectKey = uploadProjectKey(ctx, res, fields.project_key, fields.project_key);
+      const session = await intakeRecording(ctx, file, { projectKey, projectName: fields.project_name, language, jobPayload });
       res.status(201).location(`/v1/speech/transcriptions/${session.id}`).json(session);
     } catch (error) {
       if (error instanceof NotMediaError) throw new HttpError(415, error.message, { code: 'unsupported_file' });
@@ -80,12 +84,13 @@ export function transcriptionsRouter(ctx: ServiceContext): Router {
   router.get('/', (req, res) => {
     const query = parseInput(ListQuery, req.query, 'query');
     let projectId: string | undefined;
+    const projectIds = visibleProjectIds(accessOf(res));
     if (query.project !== undefined) {
       const project = ctx.projects.find(query.project);
-      if (!project) throw new HttpError(404, 'Project not found.');
+      if (!project || (projectIds && !projectIds.includes(project.id))) throw new HttpError(404, 'Project not found.');
       projectId = project.id;
     }
-    const page = ctx.sessions.list({ projectId, limit: query.limit, offset: query.offset });
+    const page = ctx.sessions.list({ projectId, projectIds, limit: query.limit, offset: query.offset });
     res.json({ ...page, limit: query.limit, offset: query.offset });
   });
 

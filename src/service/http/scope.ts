@@ -1,0 +1,59 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { ServiceContext } from '../context';
+import { seesProject } from '../auth/access';
+import { accessOf } from './authenticate';
+import { HttpError } from './errors';
+
+/**
+ * Every route under a recording (its audio address, exports, analysis, dubs, transcript edits…) answers a key
+ * limited to other projects exactly as for a recording that does not exist. Routes validate the id
+ * themselves; an id that names no recording passes here and gets their own answer.
+ */
+export function sessionScope(ctx: ServiceContext) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const access = accessOf(res);
+    if (access.kind === 'all') return next();
+    const projectId = ctx.sessions.projectOf(String(req.params.session_id));
+    if (projectId !== null && !seesProject(access, projectId)) return next(new HttpError(404, 'Transcription session not found.'));
+    next();
+  };
+}
+
+/** The same for a project (by id or key): its speakers, vocabulary and the project itself. */
+export function projectScope(ctx: ServiceContext) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const access = accessOf(res);
+    if (access.kind === 'all') return next();
+    const project = ctx.projects.find(String(req.params.project));
+    if (project && !seesProject(access, project.id)) return next(new HttpError(404, 'Project not found.'));
+    next();
+  };
+}
+
+/**
+ * The project an upload goes into, for a limited key: only one of its own (an unknown key would make a new
+ * project, which only unlimited keys may do). Answers with the project key to use: the one asked for, or
+ * the key's default project (its first) when the request names none.
+ */
+export function uploadProjectKey(ctx: ServiceContext, res: Response, requested: string | undefined, fallback: string): string {
+  const access = accessOf(res);
+  if (access.kind === 'all') return requested ?? fallback;
+  if (requested === undefined) {
+    const first = access.projectIds[0] && ctx.projects.find(access.projectIds[0]);
+    if (!first) throw new HttpError(404, 'Project not found: this key is limited to projects that no longer exist.');
+    return first.key;
+  }
+  const project = ctx.projects.find(requested);
+  if (!project || !seesProject(access, project.id)) {
+    throw new HttpError(404, `Project not found: this key is limited to its own projects and cannot create one.`, { param: 'project_key' });
+  }
+  return project.key;
+}
+
+/** Creating projects and managing the machine's models are for keys that see every project. */
+export function requireUnlimited(what: string) {
+  return (_req: Request, res: Response, next: NextFunction) => {
+    if (accessOf(res).kind === 'all') return next();
+    next(new HttpError(403, `This key is limited to some projects; it cannot ${what}.`, { code: 'permission_denied' }));
+  };
+}
