@@ -17,6 +17,8 @@ command -v praat >/dev/null 2>&1 || need+=(praat)
 command -v text2wave >/dev/null 2>&1 || need+=(festival)
 [ -d /usr/share/festival/voices/us/cmu_us_slt_arctic_hts ] || need+=(festvox-us-slt-hts)
 command -v espeak-ng >/dev/null 2>&1 || need+=(espeak-ng)
+# Team mode's database: its schema and store tests start a throwaway PostgreSQL server (Debian's postgresql).
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 # The end-to-end tests drive Debian's Chromium (TAKELINE_SKIP_CHROMIUM=1 to skip on a machine that only serves).
 if [ -z "${TAKELINE_SKIP_CHROMIUM:-}" ]; then command -v chromium >/dev/null 2>&1 || need+=(chromium); fi
 # better-sqlite3 and smart-whisper (whisper.cpp) compile their C/C++ sources during npm ci.

@@ -47,3 +47,14 @@ describe('loadConfig: speaker adaptation', () => {
     );
   });
 });
+
+describe('loadConfig: the database', () => {
+  it('is the embedded one unless TAKELINE_DATABASE_URL names a PostgreSQL server', () => {
+    expect(loadConfig({}).databaseUrl).toBeNull();
+    expect(loadConfig({ TAKELINE_DATABASE_URL: 'postgres://tl@db.internal:5432/takeline' }).databaseUrl).toBe('postgres://tl@db.internal:5432/takeline');
+    expect(loadConfig({ TAKELINE_DATABASE_URL: ' postgresql://db/takeline ' }).databaseUrl).toBe('postgresql://db/takeline');
+    for (const bad of ['mysql://db/x', 'not a url', 'sqlite:///tmp/x.db']) {
+      expect(() => loadConfig({ TAKELINE_DATABASE_URL: bad })).toThrow(/TAKELINE_DATABASE_URL must be a postgres:\/\/ URL/);
+    }
+  });
+});

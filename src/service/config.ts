@@ -22,6 +22,8 @@ export interface ServiceConfig {
   denoise: boolean;
   /** PocketSphinx hears chunks that hold late reverberation dereverberated by WPE (TAKELINE_DEREVERB). */
   dereverb: boolean;
+  /** Team mode's PostgreSQL (TAKELINE_DATABASE_URL, postgres://…); null: the embedded SQLite database. */
+  databaseUrl: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -78,7 +80,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     pronunciationVariants: parseSwitch('TAKELINE_PRONUNCIATION_VARIANTS', env.TAKELINE_PRONUNCIATION_VARIANTS, true),
     denoise: parseSwitch('TAKELINE_DENOISE', env.TAKELINE_DENOISE, true),
     dereverb: parseSwitch('TAKELINE_DEREVERB', env.TAKELINE_DEREVERB, true),
+    databaseUrl: env.TAKELINE_DATABASE_URL ? parseDatabaseUrl(env.TAKELINE_DATABASE_URL) : null,
   };
+}
+
+function parseDatabaseUrl(value: string): string {
+  const trimmed = value.trim();
+  let url: URL;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    throw new ConfigError('TAKELINE_DATABASE_URL must be a postgres:// URL (unset: the embedded database).');
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    throw new ConfigError(`TAKELINE_DATABASE_URL must be a postgres:// URL, not ${url.protocol}// (unset: the embedded database).`);
+  }
+  return trimmed;
 }
 
 /**

@@ -83,6 +83,12 @@ export async function startService(options: StartOptions = {}): Promise<RunningS
   if (config.extraApiKey !== null && !isWellFormedKey(config.extraApiKey)) {
     throw new ConfigError('TAKELINE_API_KEY must be "tl_" followed by at least 32 letters and digits (create one with `npm run keys -- create`).');
   }
+  if (config.databaseUrl !== null) {
+    // Said plainly rather than ignored: data written to the embedded database would not be the team's.
+    throw new ConfigError(
+      'TAKELINE_DATABASE_URL is set, but this version serves only the embedded mode (SQLite and the data folder): team mode is being built. `npm run migrate` already prepares a PostgreSQL schema. Unset TAKELINE_DATABASE_URL to run.',
+    );
+  }
   const tools = resolveMediaTools(env);
   checkMediaTools(tools);
 

@@ -1,8 +1,20 @@
 /**
  * Numbered schema migrations, applied in order at start inside one transaction each. Never edit a
  * migration that has shipped: add the next number. (6 belongs to another branch; numbers need not be contiguous.)
+ *
+ * One list for both databases: `sql` is SQLite's, written in the types both share (TEXT, INTEGER, REAL, BLOB,
+ * which `postgres/dialect.ts` maps to PostgreSQL's of the same range); `postgres` is given only where the SQL
+ * itself differs (triggers). `postgres/schema.test.ts` checks that the two schemas agree.
  */
-export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+  /** PostgreSQL's own SQL, where SQLite's cannot be mapped type by type. */
+  postgres?: string;
+}
+
+export const MIGRATIONS: ReadonlyArray<Migration> = [
   {
     version: 1,
     name: 'projects, sessions, keys, jobs',
@@ -275,6 +287,48 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
       BEGIN UPDATE sessions SET change_seq = change_seq + 1 WHERE project_id IN (OLD.project_id, NEW.project_id); END;
       CREATE TRIGGER project_speakers_delete_seq AFTER DELETE ON project_speakers FOR EACH ROW
       BEGIN UPDATE sessions SET change_seq = change_seq + 1 WHERE project_id = OLD.project_id; END;
+    `,
+    // The same bumps as PL/pgSQL trigger functions; a BEFORE trigger counts a session's own changes.
+    postgres: `
+      ALTER TABLE sessions ADD COLUMN change_seq BIGINT NOT NULL DEFAULT 0;
+      CREATE FUNCTION takeline_session_change_seq() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.change_seq IS NOT DISTINCT FROM OLD.change_seq THEN NEW.change_seq := OLD.change_seq + 1; END IF;
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER sessions_change_seq BEFORE UPDATE ON sessions FOR EACH ROW EXECUTE FUNCTION takeline_session_change_seq();
+      CREATE FUNCTION takeline_project_change_seq() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        UPDATE sessions SET change_seq = change_seq + 1 WHERE project_id = NEW.id;
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER projects_change_seq AFTER UPDATE ON projects FOR EACH ROW EXECUTE FUNCTION takeline_project_change_seq();
+      CREATE FUNCTION takeline_session_speakers_seq() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP = 'INSERT' THEN
+          UPDATE sessions SET change_seq = change_seq + 1 WHERE id = NEW.session_id;
+        ELSIF TG_OP = 'UPDATE' THEN
+          UPDATE sessions SET change_seq = change_seq + 1 WHERE id IN (OLD.session_id, NEW.session_id);
+        ELSE
+          UPDATE sessions SET change_seq = change_seq + 1 WHERE id = OLD.session_id;
+        END IF;
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER session_speakers_seq AFTER INSERT OR UPDATE OR DELETE ON session_speakers
+        FOR EACH ROW EXECUTE FUNCTION takeline_session_speakers_seq();
+      CREATE FUNCTION takeline_project_speakers_seq() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP = 'INSERT' THEN
+          UPDATE sessions SET change_seq = change_seq + 1 WHERE project_id = NEW.project_id;
+        ELSIF TG_OP = 'UPDATE' THEN
+          UPDATE sessions SET change_seq = change_seq + 1 WHERE project_id IN (OLD.project_id, NEW.project_id);
+        ELSE
+          UPDATE sessions SET change_seq = change_seq + 1 WHERE project_id = OLD.project_id;
+        END IF;
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER project_speakers_seq AFTER INSERT OR UPDATE OR DELETE ON project_speakers
+        FOR EACH ROW EXECUTE FUNCTION takeline_project_speakers_seq();
     `,
   },
   {
