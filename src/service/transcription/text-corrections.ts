@@ -8,9 +8,6 @@ import { planCorrection, spreadByWeight, writtenWords, fitAligned, type Correcti
  * transcript-edits.ts) before `applyCorrections` writes the new transcript.
  */
 
-/** The longest text a correction takes (a line's words, or a replacement); longer is a script, not a correction. */
-export const MAX_CORRECTION_CHARS = 2000;
-
 /** Confidence of a word the editor typed: certain, so the studio's doubtful-word shading passes over it. */
 export const TYPED_WORD_CONFIDENCE = 1;
 
