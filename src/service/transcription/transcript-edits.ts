@@ -11,12 +11,11 @@ import { HttpError, ValidationFailure } from '../http/errors';
 import { issue } from '../http/validation';
 import { mergeSpeakers, newSpeakerLabel, reassignSpeaker, SpeakerEditError, splitSegment, type EditResult } from './speaker-edits';
 import type { Aligner, Span } from '../speech/types';
+import { timeCorrections } from './correction-timing';
 import {
-  alignmentRequest,
   applyCorrections,
   correctLine,
   findMatches,
-  gapTiming,
   replaceCorrections,
   type GapTiming,
   type LineCorrection,
@@ -184,36 +183,9 @@ export class TranscriptEditor {
     return { transcript, revision };
   }
 
-  /**
-   * Times every gap of the corrections: forced alignment of the gap's words with the kept words around it
-   * as context, over their audio (one decode of the recording for all gaps), fitted between the kept words;
-   * a gap whose alignment fails (or with no aligner installed) is spread by syllables, and marked so.
-   */
-  private async timeCorrections(sessionId: string, transcript: Transcript, corrections: readonly LineCorrection[]): Promise<GapTiming[][]> {
-    const requests = corrections.map((c) => c.plan.gaps.map((gap) => ({ gap, ...alignmentRequest(transcript.segments[c.segmentIndex]!, c, gap) })));
-    const aligner = this.deps.aligner?.() ?? null;
-    const flat = requests.flat();
-    let audio: Float32Array[] | null = null;
-    if (aligner && this.deps.audio && flat.length) {
-      audio = await this.deps.audio(sessionId, flat.map((r) => ({ start: r.audio.start, end: Math.min(r.audio.end, transcript.duration) }))).catch(() => null);
-    }
-    let k = 0;
-    const out: GapTiming[][] = [];
-    for (const [ci, c] of corrections.entries()) {
-      const timings: GapTiming[] = [];
-      for (const request of requests[ci]!) {
-        const pcm = audio?.[k++];
-        let aligned = null;
-        if (aligner && pcm && pcm.length > 0) {
-          aligned = await aligner.align(pcm, request.text, { offset: request.audio.start }).catch(() => null);
-          // One time per written word is what the fit needs; anything else counts as a failure.
-          if (aligned && aligned.length !== request.text.split(' ').length) aligned = null;
-        }
-        timings.push(gapTiming(c, request.gap, aligned, request.lead));
-      }
-      out.push(timings);
-    }
-    return out;
+  private timeCorrections(sessionId: string, transcript: Transcript, corrections: readonly LineCorrection[]): Promise<GapTiming[][]> {
+    const audio = this.deps.audio;
+    return timeCorrections(transcript, corrections, this.deps.aligner?.() ?? null, audio ? (spans) => audio(sessionId, spans) : null);
   }
 
   /** Makes an earlier revision current again, as a new revision (undo that can itself be undone). */
