@@ -15,7 +15,7 @@ import { intelligenceRouter } from './http/routes/intelligence';
 import { audioSpeechRouter } from './http/routes/audio-speech';
 import { dubsRouter, signedDubAudioRouter } from './http/routes/dubs';
 import { whisperModelsRouter } from './http/routes/whisper-models';
-import { transcriptEditsRouter } from './http/routes/transcript-edits';
+import { projectTranscriptEditsRouter, transcriptEditsRouter } from './http/routes/transcript-edits';
 import { retryRouter } from './http/routes/retry';
 import { openApiDocument } from './openapi/document';
 import { matchKeyHash } from './auth/api-keys';
@@ -104,6 +104,7 @@ export function createApp(ctx: ServiceContext): express.Express {
   app.use('/v1/speech/transcriptions', intelligenceRouter(ctx));
   app.use('/v1/audio', audioSpeechRouter(ctx));
   app.use('/v1/speech/transcriptions', transcriptEditsRouter(ctx));
+  app.use('/v1/speech/projects', projectTranscriptEditsRouter(ctx));
   app.use('/v1/speech/models/whisper', whisperModelsRouter(ctx.whisperModels));
   app.use('/v1/audio', audioRouter(ctx));
   app.use('/v1/models', modelsRouter(ctx));

@@ -31,7 +31,10 @@ import { ConfigError } from './config';
 import { AnalysisStore } from './analysis/analysis-store';
 import { AnalysisService } from './analysis/analysis-service';
 import { registerAnalysisJob } from './analysis/analysis-job';
-import { resolvePocketSphinxModel } from './speech/recognition/pocketsphinx/model';
+import { pocketSphinxAvailable, resolvePocketSphinxModel } from './speech/recognition/pocketsphinx/model';
+import { createPocketSphinxAligner, type ClosableAligner } from './speech/alignment/pocketsphinx-aligner';
+import { decodeSpans } from './media/decode-spans';
+import type { Span } from './speech/types';
 import { resolveSphinxtrain } from './speech/recognition/pocketsphinx/adaptation';
 import { SpeakerAdaptation } from './speakers/speaker-adaptation';
 import { queueSpeakerAdaptation, registerSpeakerAdaptationJob } from './speakers/adaptation-job';
@@ -139,6 +142,12 @@ async function open(
     log,
   });
   let boundPort = config.port;
+  // Word corrections align typed words to the audio; names the dictionary lacks are pronounced by espeak-ng.
+  let correctionAligner: ClosableAligner | null = null;
+  const wordCorrections = {
+    aligner: () => (correctionAligner ??= pocketSphinxAvailable(env).ok ? createPocketSphinxAligner({ env, pronounceUnknown: true, tempDir: layout.scratch }) : null),
+    audio: (id: string, spans: readonly Span[]) => decodeSpans(layout.original(id, sessions.storedName(id) ?? ''), tools, spans),
+  };
 
   const context: ServiceContext = {
     config,
@@ -173,7 +182,7 @@ async function open(
     analysis,
     // 16 documents: a 14-min recording's are 200–270 KB, an hour's about 1 MB (≤ ~16 MB at worst).
     documents: new DocumentCache(16),
-    transcriptEdits: new TranscriptEditor({ db, sessions, projects, revisions, speakers: sessionSpeakers, analysis, jobs }),
+    transcriptEdits: new TranscriptEditor({ db, sessions, projects, revisions, speakers: sessionSpeakers, analysis, jobs, ...wordCorrections }),
     completeTranscript: (id, transcript) =>
       db.transaction(() => {
         sessions.complete(id, transcript);
@@ -245,6 +254,7 @@ async function open(
         await context.transcription.close();
         await context.voices.close();
         await dubbing.close();
+        await correctionAligner?.close();
         server.closeAllConnections();
         await closed;
         db.close();

@@ -1,4 +1,5 @@
 import zlib from 'node:zlib';
+import type { CorrectionRecord } from '../transcription/text-corrections';
 import type { Db } from './database';
 import type { Transcript } from '../speech/types';
 import type { SessionStore } from './session-store';
@@ -8,7 +9,10 @@ export type RevisionEdit =
   | { op: 'reassign'; segment_id: number; word_start: number | null; word_end: number | null; from: string; speaker: string; speaker_id: string | null; touched: string[] }
   | { op: 'merge'; from: string; into: string; touched: string[] }
   | { op: 'split'; segment_id: number; word_index: number; touched: string[] }
-  | { op: 'restore'; revision: number; touched: string[] };
+  | { op: 'restore'; revision: number; touched: string[] }
+  // Word corrections (transcription/text-corrections.ts): `lines` says which words were aligned or interpolated.
+  | { op: 'edit_text'; segment_id: number; word_start: number | null; word_end: number | null; lines: CorrectionRecord[]; touched: string[] }
+  | { op: 'replace'; find: string; replace: string; match_case: boolean; whole_words: boolean; matches: number; lines: CorrectionRecord[]; touched: string[] };
 
 export interface RevisionRecord {
   revision: number;

@@ -9,6 +9,18 @@ import { queueSpeakerProfiles } from '../speakers/profile-job';
 import type { Transcript } from '../speech/types';
 import { ConflictError, InvalidInputError, issue, NotFoundError } from '../errors';
 import { mergeSpeakers, newSpeakerLabel, reassignSpeaker, SpeakerEditError, splitSegment, type EditResult } from './speaker-edits';
+import type { Aligner, Span } from '../speech/types';
+import { timeCorrections } from './correction-timing';
+import {
+  applyCorrections,
+  correctLine,
+  findMatches,
+  replaceCorrections,
+  type GapTiming,
+  type LineCorrection,
+  type ReplaceMatch,
+  type ReplaceQuery,
+} from './text-corrections';
 
 export interface TranscriptEditDeps {
   db: Db;
@@ -18,6 +30,17 @@ export interface TranscriptEditDeps {
   speakers: SessionSpeakerEditor;
   analysis: AnalysisService;
   jobs: JobRunner;
+  /** Word corrections: the forced aligner (null when none is installed: new words are then spread by syllables). */
+  aligner?: () => Aligner | null;
+  /** Word corrections: the recording's audio over a few stretches (media/decode-spans.ts). */
+  audio?: (sessionId: string, spans: readonly Span[]) => Promise<Float32Array[]>;
+}
+
+export interface ReplaceOutcome {
+  count: number;
+  matches: ReplaceMatch[];
+  /** The revision the replacement made (null for a preview, or when nothing matched). */
+  revision: RevisionRecord | null;
 }
 
 /** Who gets the speech: a label of the recording, `new` for a new speaker, or a project speaker. */
@@ -72,6 +95,96 @@ export class TranscriptEditor {
       const result = splitSegment(transcript, input.segmentId, input.wordIndex);
       return { result, edit: { op: 'split', segment_id: input.segmentId, word_index: input.wordIndex, touched: result.touched } };
     });
+  }
+
+  // ---- Word corrections (issue 31): a line's text, find and replace. Timing happens outside the database
+  // transaction (alignment takes a decoder); the commit then checks the revision it was computed on.
+
+  /** A line's words (or a word range) become `text`: unchanged words keep their times, the others are aligned. */
+  async editText(sessionId: string, input: { segmentId: number; text: string; wordStart?: number; wordEnd?: number; baseRevision?: number }): Promise<RevisionRecord> {
+    const { transcript, revision } = this.editable(sessionId, input.baseRevision);
+    // The line is in the path: an unknown one is a missing resource, as an unknown session is.
+    if (!transcript.segments.some((s) => s.id === input.segmentId)) {
+      throw new HttpError(404, `No line ${input.segmentId} in the transcript (lines are 0–${transcript.segments.length - 1}).`);
+    }
+    const correction = asValidation(() => correctLine(transcript, input));
+    if (correction.after === correction.before) {
+      throw new ValidationFailure([issue(['body', 'text'], 'That is already the line’s text; nothing to change.', 'value_error', input.text)]);
+    }
+    const timings = await this.timeCorrections(sessionId, transcript, [correction]);
+    const { transcript: next, records } = applyCorrections(transcript, [correction], timings);
+    return this.commit(sessionId, revision, () => ({
+      result: { transcript: next, touched: [] },
+      edit: { op: 'edit_text', segment_id: input.segmentId, word_start: input.wordStart ?? null, word_end: input.wordEnd ?? null, lines: records, touched: [] },
+    }));
+  }
+
+  /** Find and replace over a recording: a preview lists the matches; otherwise every match is replaced as one revision. */
+  async replace(sessionId: string, query: ReplaceQuery & { preview?: boolean; baseRevision?: number }): Promise<ReplaceOutcome> {
+    const { transcript, revision } = this.editable(sessionId, query.baseRevision);
+    const matches = findMatches(transcript, query);
+    const corrections = asValidation(() => replaceCorrections(transcript, query));
+    if (query.preview || corrections.length === 0) return { count: matches.length, matches, revision: null };
+    const timings = await this.timeCorrections(sessionId, transcript, corrections);
+    const { transcript: next, records } = applyCorrections(transcript, corrections, timings);
+    const record = this.commit(sessionId, revision, () => ({
+      result: { transcript: next, touched: [] },
+      edit: {
+        op: 'replace',
+        find: query.find,
+        replace: query.replace,
+        match_case: query.matchCase ?? false,
+        whole_words: query.wholeWords ?? false,
+        matches: matches.length,
+        lines: records,
+        touched: [],
+      },
+    }));
+    return { count: matches.length, matches, revision: record };
+  }
+
+  /**
+   * Find and replace over every finished recording of a project, one revision per recording that matches.
+   * Every recording is checked (a line left without words refuses the whole request) before any is written.
+   */
+  async replaceInProject(projectId: string, query: ReplaceQuery & { preview?: boolean }): Promise<Array<{ session_id: string; file_name: string } & ReplaceOutcome>> {
+    const { data } = this.deps.sessions.list({ projectId, limit: 1_000_000, offset: 0 });
+    const complete = data.filter((s) => s.status === 'complete').reverse();
+    const plans = complete.map((summary) => {
+      const { transcript, revision } = this.editable(summary.id, undefined);
+      return { summary, transcript, revision, matches: findMatches(transcript, query), corrections: asValidation(() => replaceCorrections(transcript, query)) };
+    });
+    const out: Array<{ session_id: string; file_name: string } & ReplaceOutcome> = [];
+    for (const plan of plans) {
+      const base = { session_id: plan.summary.id, file_name: plan.summary.file_name, count: plan.matches.length, matches: plan.matches };
+      if (query.preview || plan.corrections.length === 0) {
+        out.push({ ...base, revision: null });
+        continue;
+      }
+      const timings = await this.timeCorrections(plan.summary.id, plan.transcript, plan.corrections);
+      const { transcript: next, records } = applyCorrections(plan.transcript, plan.corrections, timings);
+      const record = this.commit(plan.summary.id, plan.revision, () => ({
+        result: { transcript: next, touched: [] },
+        edit: { op: 'replace', find: query.find, replace: query.replace, match_case: query.matchCase ?? false, whole_words: query.wholeWords ?? false, matches: plan.matches.length, lines: records, touched: [] },
+      }));
+      out.push({ ...base, revision: record });
+    }
+    return out;
+  }
+
+  /** The transcript to correct and its revision; 409 at once when the client's base is already stale. */
+  private editable(sessionId: string, baseRevision: number | undefined): { transcript: Transcript; revision: number } {
+    const transcript = this.completeTranscript(sessionId);
+    const revision = this.deps.revisions.current(sessionId);
+    if (baseRevision !== undefined && baseRevision !== revision) {
+      throw new HttpError(409, `The transcript changed meanwhile (revision ${revision}, the edit was made on ${baseRevision}); reload it and edit again.`);
+    }
+    return { transcript, revision };
+  }
+
+  private timeCorrections(sessionId: string, transcript: Transcript, corrections: readonly LineCorrection[]): Promise<GapTiming[][]> {
+    const audio = this.deps.audio;
+    return timeCorrections(transcript, corrections, this.deps.aligner?.() ?? null, audio ? (spans) => audio(sessionId, spans) : null);
   }
 
   /** Makes an earlier revision current again, as a new revision (undo that can itself be undone). */
@@ -148,5 +261,15 @@ export class TranscriptEditor {
       if (commit.result.touched.length > 0 || commit.edit.op === 'restore') queueSpeakerProfiles(db, jobs, sessionId);
       return revisions.list(sessionId, null).find((r) => r.revision === revision)!;
     })();
+  }
+}
+
+/** Runs a pure correction step, turning its input errors into the validation shape (422, loc in the body). */
+function asValidation<T>(step: () => T): T {
+  try {
+    return step();
+  } catch (error) {
+    if (error instanceof SpeakerEditError) throw new ValidationFailure([issue(['body', error.field], error.message, 'value_error', null)]);
+    throw error;
   }
 }

@@ -50,7 +50,7 @@ export const TranscriptRevision = z
     edit: z
       .record(z.string(), z.unknown())
       .nullable()
-      .meta({ description: 'What was done: op (reassign, merge, split, restore) and its fields; `touched` lists the labels whose speech changed' }),
+      .meta({ description: 'What was done: op (reassign, merge, split, restore, edit_text, replace) and its fields; `touched` lists the labels whose speech changed. Word corrections list per line (`lines`) which new words were timed by forced alignment (`aligned`), which by sharing their gap by syllables (`interpolated`: alignment failed or the word could not be decoded), and unchanged words retimed to make room (`retimed_unchanged`)' }),
     speakers: z.array(z.string()),
     segments: z.number().int(),
   })
@@ -69,3 +69,79 @@ export const TranscriptEditResult = z
 export type TranscriptRevision = z.infer<typeof TranscriptRevision>;
 export type TranscriptRevisionList = z.infer<typeof TranscriptRevisionList>;
 export type TranscriptEditResult = z.infer<typeof TranscriptEditResult>;
+
+// ---- Word corrections (issue 31): a line's text, find and replace in a recording and across a project.
+
+/** The longest text a correction takes (a line's words, a find or a replacement); longer is a script, not a correction. */
+export const MAX_CORRECTION_CHARS = 2000;
+
+export const TranscriptTextEdit = z
+  .strictObject({
+    text: z
+      .string()
+      .max(MAX_CORRECTION_CHARS)
+      .meta({
+        description:
+          'The new words, as written (case and punctuation kept). Empty is allowed only with a word range, and deletes the range; a line keeps at least one word',
+      }),
+    word_start: z.number().int().min(0).optional().meta({ description: 'First word of the range to replace (0-based, as the reassign route counts); both omitted = the whole line' }),
+    word_end: z.number().int().min(0).optional().meta({ description: 'Last word of the range (inclusive)' }),
+    base_revision: BaseRevision,
+  })
+  .meta({ id: 'TranscriptTextEdit' });
+
+const ReplaceFields = {
+  find: z
+    .string()
+    .min(1)
+    .max(MAX_CORRECTION_CHARS)
+    .regex(/\S/, 'should contain something to find, not only spaces')
+    .meta({ description: 'Text to find in each line (its words joined by single spaces); a phrase matches across word boundaries ("show on")' }),
+  replace: z.string().max(MAX_CORRECTION_CHARS).meta({ description: 'What it becomes; empty deletes the matched words (a line keeps at least one word)' }),
+  match_case: z.boolean().optional().meta({ description: 'Default false' }),
+  whole_words: z.boolean().optional().meta({ description: 'Match only where no letter, digit or apostrophe touches either end. Default false' }),
+  preview: z.boolean().optional().meta({ description: 'Count and list the matches without changing anything. Default false' }),
+};
+
+export const TranscriptReplace = z.strictObject({ ...ReplaceFields, base_revision: BaseRevision }).meta({ id: 'TranscriptReplace' });
+
+export const ProjectTranscriptReplace = z.strictObject(ReplaceFields).meta({ id: 'ProjectTranscriptReplace' });
+
+export const ReplaceMatch = z
+  .object({
+    segment_id: z.number().int(),
+    word_start: z.number().int().meta({ description: 'First word the match touches' }),
+    word_end: z.number().int().meta({ description: 'Last word the match touches (inclusive)' }),
+    before: z.string().meta({ description: 'Those words now' }),
+    after: z.string().meta({ description: 'What they become' }),
+  })
+  .meta({ id: 'ReplaceMatch' });
+
+export const TranscriptReplaceResult = z
+  .object({
+    preview: z.boolean(),
+    count: z.number().int().meta({ description: 'Matches found' }),
+    matches: z.array(ReplaceMatch),
+    revision: TranscriptRevision.nullable().meta({ description: 'The revision made; null for a preview or when nothing matched' }),
+    session: Session.optional().meta({ description: 'The session after the replacement (absent for a preview)' }),
+  })
+  .meta({ id: 'TranscriptReplaceResult' });
+
+export const ProjectTranscriptReplaceResult = z
+  .object({
+    preview: z.boolean(),
+    count: z.number().int().meta({ description: 'Matches over the project' }),
+    recordings: z.array(
+      z.object({
+        session_id: Uuid,
+        file_name: z.string(),
+        count: z.number().int(),
+        matches: z.array(ReplaceMatch),
+        revision: TranscriptRevision.nullable().meta({ description: "This recording's new revision; null for a preview or without a match" }),
+      }),
+    ),
+  })
+  .meta({ id: 'ProjectTranscriptReplaceResult' });
+
+export type TranscriptReplaceResult = z.infer<typeof TranscriptReplaceResult>;
+export type ProjectTranscriptReplaceResult = z.infer<typeof ProjectTranscriptReplaceResult>;

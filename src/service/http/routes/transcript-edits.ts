@@ -1,6 +1,6 @@
 import { Router, type Request } from 'express';
 import { z } from 'zod';
-import { RevisionRestore, SegmentSplit, SpeakerMerge, SpeakerReassign } from '../../../shared/schemas';
+import { ProjectTranscriptReplace, RevisionRestore, SegmentSplit, SpeakerMerge, SpeakerReassign, TranscriptReplace, TranscriptTextEdit } from '../../../shared/schemas';
 import type { ServiceContext } from '../../context';
 import { publicTranscript } from '../../storage/session-store';
 import type { RevisionRecord } from '../../storage/revision-store';
@@ -66,6 +66,61 @@ export function transcriptEditsRouter(ctx: ServiceContext): Router {
     if (!ctx.sessions.summary(session_id)) throw new HttpError(404, 'Transcription session not found.');
     const body = parseInput(RevisionRestore, req.body ?? {}, 'body');
     res.json(result(session_id, ctx.transcriptEdits.restore(session_id, revision, body.base_revision)));
+  });
+
+  // ---- Word corrections (issue 31)
+  const SegmentRef = SessionRef.extend({ segment_id: z.coerce.number().int().min(0) });
+
+  router.patch('/:session_id/transcript/segments/:segment_id', async (req, res) => {
+    const id = sessionId(req);
+    const { segment_id } = parseInput(SegmentRef, req.params, 'path');
+    const body = parseInput(TranscriptTextEdit, req.body ?? {}, 'body');
+    const revision = await ctx.transcriptEdits.editText(id, {
+      segmentId: segment_id,
+      text: body.text,
+      wordStart: body.word_start,
+      wordEnd: body.word_end,
+      baseRevision: body.base_revision,
+    });
+    res.json(result(id, revision));
+  });
+
+  router.post('/:session_id/transcript/replace', async (req, res) => {
+    const id = sessionId(req);
+    const body = parseInput(TranscriptReplace, req.body ?? {}, 'body');
+    const outcome = await ctx.transcriptEdits.replace(id, {
+      find: body.find,
+      replace: body.replace,
+      matchCase: body.match_case,
+      wholeWords: body.whole_words,
+      preview: body.preview,
+      baseRevision: body.base_revision,
+    });
+    const preview = body.preview ?? false;
+    res.json({ preview, ...outcome, ...(preview ? {} : { session: { ...ctx.sessions.get(id)!, speaker_map: ctx.speakerMap(id) } }) });
+  });
+
+  return router;
+}
+
+/** Find and replace across a project's recordings: `/v1/speech/projects/{project}/transcripts/replace`. */
+export function projectTranscriptEditsRouter(ctx: ServiceContext): Router {
+  const router = Router();
+  const ProjectRef = z.object({ project: z.string().min(1).max(64) });
+
+  router.post('/:project/transcripts/replace', async (req, res) => {
+    const { project: ref } = parseInput(ProjectRef, req.params, 'path');
+    const project = ctx.projects.find(ref);
+    if (!project) throw new HttpError(404, 'Project not found.');
+    const body = parseInput(ProjectTranscriptReplace, req.body ?? {}, 'body');
+    const recordings = await ctx.transcriptEdits.replaceInProject(project.id, {
+      find: body.find,
+      replace: body.replace,
+      matchCase: body.match_case,
+      wholeWords: body.whole_words,
+      preview: body.preview,
+    });
+    res.json({ preview: body.preview ?? false, count: recordings.reduce((n, r) => n + r.count, 0), recordings });
   });
 
   return router;

@@ -51,6 +51,27 @@ describe.skipIf(!pocketSphinxAvailable().ok)('PocketSphinx forced alignment on r
     expect(byWord.get('Peter')!.confidence).toBeGreaterThan(0);
   });
 
+  it('aligns names the dictionary lacks with espeak-ng pronunciations when asked to', async () => {
+    const text =
+      'But the first Bible actually dated (which also was printed at Maintz by Peter Schoeffer in the year fourteen sixty-two)';
+    const pronouncing = createPocketSphinxAligner({ pronounceUnknown: true });
+    try {
+      const words = await pronouncing.align(await load('ljspeech_LJ001-0024.flac'), text);
+      expect(words.map((w) => w.word)).toEqual(text.split(' '));
+      for (const name of ['Maintz', 'Schoeffer']) {
+        const i = words.findIndex((w) => w.word === name);
+        const w = words[i]!;
+        // Decoded, not interpolated: the decoder's posterior, inside its neighbours.
+        expect(w.confidence).toBeGreaterThan(0);
+        expect(w.start).toBeGreaterThanOrEqual(words[i - 1]!.end - 1e-6);
+        expect(w.end).toBeLessThanOrEqual(words[i + 1]!.start + 1e-6);
+        expect(w.end - w.start).toBeGreaterThan(0.15);
+      }
+    } finally {
+      await pronouncing.close();
+    }
+  });
+
   it('returns nothing for text without words', async () => {
     expect(await aligner.align(new Float32Array(SAMPLE_RATE), ' — ')).toEqual([]);
   });

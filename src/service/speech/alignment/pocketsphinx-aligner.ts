@@ -1,10 +1,16 @@
 import { readFile } from 'node:fs/promises';
+import { appendFileSync, copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { SAMPLE_RATE, type Aligner, type RecognizedWord, type Span } from '../types';
 import { DecoderPool } from '../recognition/pocketsphinx/decoder-pool';
 import { ALIGNMENT_ARGS } from '../recognition/pocketsphinx/decoder-args';
 import { assertPocketSphinxAvailable } from '../recognition/pocketsphinx/model';
 import { baseWord, FRAME_RATE, isFiller } from '../recognition/pocketsphinx/output';
 import { float32ToInt16Le } from '../recognition/pocketsphinx/pcm';
+import { espeakPronunciations } from '../recognition/pocketsphinx/pronounce';
+import { dictionaryLines } from '../recognition/pocketsphinx/vocabulary';
+import { normalizeWords } from '../scoring/wer';
 import { linearGrammar, planAlignment } from './plan';
 import { assignTimes, type DecodedWord } from './timing';
 
@@ -14,6 +20,15 @@ export interface PocketSphinxAlignerOptions {
   /** Decoder flags merged over the alignment defaults. */
   decoderArgs?: Record<string, string>;
   env?: NodeJS.ProcessEnv;
+  /**
+   * Words the dictionary lacks (and that do not split into dictionary words) get pronunciations from
+   * espeak-ng, as the recognizer's vocabulary feature makes them (pronounce.ts), and are aligned instead
+   * of interpolated. Off by default; the program name (true = `espeak-ng`). Without espeak-ng installed
+   * such words are interpolated as before.
+   */
+  pronounceUnknown?: boolean | string;
+  /** Folder for the dictionaries with pronounced words and the decoders' folders (default the OS temp folder). */
+  tempDir?: string;
 }
 
 export interface ClosableAligner extends Aligner {
@@ -31,6 +46,39 @@ export interface ClosableAligner extends Aligner {
 export function createPocketSphinxAligner(options: PocketSphinxAlignerOptions = {}): ClosableAligner {
   let pool: DecoderPool | null = null;
   let dictionary: Promise<Set<string>> | null = null;
+  // Decoders whose dictionary has pronounced words, one per distinct set of such words; the last few stay warm.
+  const pronounced = new Map<string, Promise<{ pool: DecoderPool; dir: string; words: Set<string> } | null>>();
+  const espeak = options.pronounceUnknown === true ? 'espeak-ng' : options.pronounceUnknown || null;
+
+  const pronouncedPool = (unknown: string[]) => {
+    const key = [...unknown].sort().join(' ');
+    let entry = pronounced.get(key);
+    if (!entry) {
+      entry = (async () => {
+        const phones = await espeakPronunciations(unknown, espeak!);
+        if (!phones?.size) return null;
+        const model = assertPocketSphinxAvailable(options.env);
+        const dir = mkdtempSync(path.join(options.tempDir ?? os.tmpdir(), 'takeline-align-'));
+        const dict = path.join(dir, 'dictionary.dict');
+        copyFileSync(model.dict, dict);
+        appendFileSync(dict, dictionaryLines([...phones].map(([word, p]) => ({ word, phones: p }))));
+        const extra = new DecoderPool({ model: { ...model, dict }, args: { ...ALIGNMENT_ARGS, ...options.decoderArgs }, grammar: true, tempDir: options.tempDir }, 1);
+        return { pool: extra, dir, words: new Set(phones.keys()) };
+      })();
+      entry.catch(() => pronounced.delete(key));
+      pronounced.set(key, entry);
+      // Least recently added first: at most 2 such decoders (~120 MB each) stay.
+      while (pronounced.size > 2) {
+        const [oldKey, old] = pronounced.entries().next().value!;
+        pronounced.delete(oldKey);
+        void dropPronounced(old);
+      }
+    } else {
+      pronounced.delete(key);
+      pronounced.set(key, entry);
+    }
+    return entry;
+  };
 
   const setup = () => {
     if (!pool) {
@@ -48,10 +96,19 @@ export function createPocketSphinxAligner(options: PocketSphinxAlignerOptions = 
   return {
     async align(pcm, text, opts = {}): Promise<RecognizedWord[]> {
       const offset = opts.offset ?? 0;
-      const { pool: decoders, dictionary: dict } = setup();
+      const { pool: sharedDecoders, dictionary: dict } = setup();
       const words = await dict;
-      const tokens = planAlignment(text, (w) => words.has(w));
+      let tokens = planAlignment(text, (w) => words.has(w));
       if (!tokens.length) return [];
+      let decoders = sharedDecoders;
+      if (espeak && tokens.some((t) => !t.words.length)) {
+        const unknown = [...new Set(tokens.filter((t) => !t.words.length).flatMap((t) => normalizeWords(t.text)).filter((w) => !words.has(w)))];
+        const extra = unknown.length ? await pronouncedPool(unknown) : null;
+        if (extra) {
+          tokens = planAlignment(text, (w) => words.has(w) || extra.words.has(w));
+          decoders = extra.pool;
+        }
+      }
       const duration = pcm.length / SAMPLE_RATE;
       const grammarWords = tokens.flatMap((t) => t.words);
       let decoded: DecodedWord[] = [];
@@ -83,11 +140,22 @@ export function createPocketSphinxAligner(options: PocketSphinxAlignerOptions = 
       }));
     },
     async close() {
+      const extras = [...pronounced.values()];
+      pronounced.clear();
+      await Promise.all(extras.map(dropPronounced));
       await pool?.close();
       pool = null;
       dictionary = null;
     },
   };
+}
+
+async function dropPronounced(entry: Promise<{ pool: DecoderPool; dir: string } | null>): Promise<void> {
+  const ready = await entry.catch(() => null);
+  if (!ready) return;
+  // Alignments already running finish first (close waits for them).
+  await ready.pool.close();
+  rmSync(ready.dir, { recursive: true, force: true });
 }
 
 /** The dictionary's words (alternate pronunciations folded), to keep the grammar within its vocabulary. */
