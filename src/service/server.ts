@@ -47,6 +47,7 @@ import { TranscriptRevisionStore } from './storage/revision-store';
 import { SessionSpeakerEditor } from './speakers/session-speakers';
 import { registerSpeakerProfilesJob } from './speakers/profile-job';
 import { TranscriptEditor } from './transcription/transcript-edits';
+import { ScriptAlignment } from './transcription/script-align';
 import { DocumentCache } from './http/document-cache';
 
 export interface StartOptions {
@@ -121,6 +122,7 @@ async function open(
   const dubbing = new Dubbing({ db, layout, tools, jobs, voices, audioSecret, env });
   const revisions = new TranscriptRevisionStore(db, sessions);
   const sessionSpeakers = new SessionSpeakerEditor(db, projects, sessions, spectralVoiceMatcher);
+  const transcriptEdits = new TranscriptEditor({ db, sessions, projects, revisions, speakers: sessionSpeakers, analysis, jobs });
   // One denoiser for the service (README, "Background noise"): transcription's noisy chunks and the adaptation
   // statistics of noisy lines, so speaker transforms are learnt from the audio the decoders hear.
   const denoiser = config.denoise ? createRnnoiseDenoiser() : undefined;
@@ -167,7 +169,8 @@ async function open(
     analysis,
     // 16 documents: a 14-min recording's are 200–270 KB, an hour's about 1 MB (≤ ~16 MB at worst).
     documents: new DocumentCache(16),
-    transcriptEdits: new TranscriptEditor({ db, sessions, projects, revisions, speakers: sessionSpeakers, analysis, jobs }),
+    transcriptEdits,
+    scriptAlignment: new ScriptAlignment({ sessions, projects, speakers: sessionSpeakers, editor: transcriptEdits, layout, tools, env, tempDir: layout.scratch }),
     completeTranscript: (id, transcript) =>
       db.transaction(() => {
         sessions.complete(id, transcript);

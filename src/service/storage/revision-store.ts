@@ -8,7 +8,9 @@ export type RevisionEdit =
   | { op: 'reassign'; segment_id: number; word_start: number | null; word_end: number | null; from: string; speaker: string; speaker_id: string | null; touched: string[] }
   | { op: 'merge'; from: string; into: string; touched: string[] }
   | { op: 'split'; segment_id: number; word_index: number; touched: string[] }
-  | { op: 'restore'; revision: number; touched: string[] };
+  | { op: 'restore'; revision: number; touched: string[] }
+  // Script alignment (transcription/script-align.ts): how many words, how many the aligner placed.
+  | { op: 'align_script'; words: number; aligned: number; interpolated: number; speaker_names: Record<string, string> | null; touched: string[] };
 
 export interface RevisionRecord {
   revision: number;

@@ -28,6 +28,8 @@ interface Commit {
   result: EditResult;
   edit: RevisionEdit;
   pinned?: { label: string; speakerId: string };
+  /** More labels tied to project speakers (a script's names). */
+  morePins?: Array<{ label: string; speakerId: string }>;
 }
 
 /**
@@ -85,6 +87,32 @@ export class TranscriptEditor {
       return { result: { transcript: earlier, touched: [] }, edit: { op: 'restore', revision, touched: [] } };
     });
   }
+
+  // --- Script alignment (transcription/script-align.ts) ---
+
+  /** The transcript an edit would start from, checked before slow work: 404 unknown, 409 not ready or stale base. */
+  editable(sessionId: string, baseRevision?: number): { transcript: Transcript; revision: number } {
+    const transcript = this.completeTranscript(sessionId);
+    const revision = this.deps.revisions.current(sessionId);
+    if (baseRevision !== undefined && baseRevision !== revision) {
+      throw new HttpError(409, `The transcript changed meanwhile (revision ${revision}, the script was aligned on ${baseRevision}); reload it and align again.`);
+    }
+    return { transcript, revision };
+  }
+
+  /** A whole new transcript built from the current one (a script aligned to the audio), as the next revision. */
+  replaceTranscript(
+    sessionId: string,
+    baseRevision: number,
+    build: (transcript: Transcript) => { transcript: Transcript; edit: RevisionEdit; pins: Array<{ label: string; speakerId: string }> },
+  ): RevisionRecord {
+    return this.commit(sessionId, baseRevision, (current) => {
+      const built = build(current);
+      return { result: { transcript: built.transcript, touched: built.edit.touched }, edit: built.edit, pinned: built.pins[0], morePins: built.pins.slice(1) };
+    });
+  }
+
+  // --- end script alignment ---
 
   revisions(sessionId: string): { current: number; data: RevisionRecord[] } {
     const transcript = this.completeTranscript(sessionId);
@@ -144,6 +172,7 @@ export class TranscriptEditor {
       const restoredMap = commit.edit.op === 'restore' ? (revisions.speakers(sessionId, commit.edit.revision) as SpeakerSnapshot | null) : null;
       if (restoredMap) speakers.restoreSnapshot(sessionId, commit.result.transcript, restoredMap);
       else speakers.applyEdit(sessionId, commit.result.transcript, commit.pinned);
+      for (const pin of commit.morePins ?? []) speakers.applyEdit(sessionId, commit.result.transcript, pin);
       // Lines and speakers changed: the analysis' speaker fields and per-line results must follow.
       analysis.queueAfterEdit(sessionId);
       if (commit.result.touched.length > 0 || commit.edit.op === 'restore') queueSpeakerProfiles(db, jobs, sessionId);

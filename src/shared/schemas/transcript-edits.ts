@@ -50,7 +50,7 @@ export const TranscriptRevision = z
     edit: z
       .record(z.string(), z.unknown())
       .nullable()
-      .meta({ description: 'What was done: op (reassign, merge, split, restore) and its fields; `touched` lists the labels whose speech changed' }),
+      .meta({ description: 'What was done: op (reassign, merge, split, restore, align_script) and its fields; `touched` lists the labels whose speech changed' }),
     speakers: z.array(z.string()),
     segments: z.number().int(),
   })
@@ -69,3 +69,35 @@ export const TranscriptEditResult = z
 export type TranscriptRevision = z.infer<typeof TranscriptRevision>;
 export type TranscriptRevisionList = z.infer<typeof TranscriptRevisionList>;
 export type TranscriptEditResult = z.infer<typeof TranscriptEditResult>;
+
+// --- Script alignment (POST …/transcript/align) ---
+
+export const ScriptAlign = z
+  .strictObject({
+    text: z.string().meta({
+      description:
+        'The script: plain text, or lines beginning `NAME: ` (a label names the speaker of its line and of the unlabelled lines after it). At most 1,000,000 bytes and 200,000 words.',
+    }),
+    base_revision: BaseRevision,
+  })
+  .meta({ id: 'ScriptAlign' });
+
+export const ScriptAlignment = z
+  .object({
+    words: z.number().int().meta({ description: 'Words of the script, each now a transcript word with a time' }),
+    aligned: z.number().int().meta({ description: 'Words the forced aligner placed in the audio' }),
+    interpolated: z.number().int().meta({ description: 'Words whose times were spread over their stretch by length (the aligner could not place them)' }),
+    stretches: z.number().int().meta({ description: 'Stretches of audio aligned one by one between anchors' }),
+    failed_stretches: z.number().int().meta({ description: 'Stretches the aligner could not decode at all' }),
+    anchored: z.number().int().meta({ description: 'Script words matched to the recognized words in runs of three or more (the anchors)' }),
+    pronounced: z.number().int().meta({ description: 'Words the dictionary lacked that were given pronunciations (espeak-ng) for the aligner' }),
+    speaker_names: z
+      .record(z.string(), z.string())
+      .nullable()
+      .meta({ description: "The script's speaker names and the labels they became (null when the script names none and speakers came from diarization)" }),
+  })
+  .meta({ id: 'ScriptAlignment' });
+
+export const ScriptAlignResult = TranscriptEditResult.extend({ alignment: ScriptAlignment }).meta({ id: 'ScriptAlignResult' });
+
+export type ScriptAlignResult = z.infer<typeof ScriptAlignResult>;

@@ -1,6 +1,8 @@
 import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { RevisionRestore, SegmentSplit, SpeakerMerge, SpeakerReassign } from '../../../shared/schemas';
+import { ScriptAlign } from '../../../shared/schemas';
+import { ScriptAlignmentError } from '../../transcription/script-align';
 import type { ServiceContext } from '../../context';
 import { publicTranscript } from '../../storage/session-store';
 import type { RevisionRecord } from '../../storage/revision-store';
@@ -65,6 +67,25 @@ export function transcriptEditsRouter(ctx: ServiceContext): Router {
     if (!ctx.sessions.summary(session_id)) throw new HttpError(404, 'Transcription session not found.');
     const body = parseInput(RevisionRestore, req.body ?? {}, 'body');
     res.json(result(session_id, ctx.transcriptEdits.restore(session_id, revision, body.base_revision)));
+  });
+
+  // --- Script alignment: POST …/transcript/align ---
+  router.post('/:session_id/transcript/align', async (req, res) => {
+    const id = sessionId(req);
+    const body = parseInput(ScriptAlign, req.body ?? {}, 'body');
+    // A client that goes away stops the alignment (nothing is stored).
+    const abort = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) abort.abort();
+    });
+    try {
+      const done = await ctx.scriptAlignment.align(id, { text: body.text, baseRevision: body.base_revision }, abort.signal);
+      res.json({ ...result(id, done.revision), alignment: done.alignment });
+    } catch (error) {
+      if (!(error instanceof ScriptAlignmentError)) throw error;
+      if (error.kind === 'invalid') throw new ValidationFailure([issue(['body', 'text'], error.message, 'value_error', null)]);
+      throw new HttpError(error.kind === 'busy' ? 409 : 503, error.message);
+    }
   });
 
   return router;

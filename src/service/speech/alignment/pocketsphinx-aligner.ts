@@ -14,6 +14,8 @@ export interface PocketSphinxAlignerOptions {
   /** Decoder flags merged over the alignment defaults. */
   decoderArgs?: Record<string, string>;
   env?: NodeJS.ProcessEnv;
+  /** A pronunciation dictionary to use instead of the model's (the model's plus words it lacks: script-lexicon.ts). */
+  dictionary?: string;
 }
 
 export interface ClosableAligner extends Aligner {
@@ -34,7 +36,8 @@ export function createPocketSphinxAligner(options: PocketSphinxAlignerOptions = 
 
   const setup = () => {
     if (!pool) {
-      const model = assertPocketSphinxAvailable(options.env);
+      const found = assertPocketSphinxAvailable(options.env);
+      const model = options.dictionary ? { ...found, dict: options.dictionary } : found;
       pool = new DecoderPool(
         { model, args: { ...ALIGNMENT_ARGS, ...options.decoderArgs }, grammar: true },
         options.workers ?? 1,
