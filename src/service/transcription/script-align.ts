@@ -96,8 +96,8 @@ export async function alignScriptWords(input: {
     }
     const job = alignStretch(stretch, pcm).finally(() => running.delete(job));
     running.add(job);
-    // Blocks before the next stretch's start are no longer needed.
-    const keepFrom = next + 1 < stretches.length ? Math.floor(stretches[next + 1]!.start * SAMPLE_RATE) : decoded;
+    // Blocks before the next stretch's start are no longer needed (`next` already points at it).
+    const keepFrom = next < stretches.length ? Math.floor(stretches[next]!.start * SAMPLE_RATE) : decoded;
     while (blocks.length && blocks[0]!.at + blocks[0]!.pcm.length <= keepFrom) blocks.shift();
     if (running.size >= IN_FLIGHT) await Promise.race(running);
   };
