@@ -19,6 +19,7 @@ import type { VoiceRegistry } from './speech/synthesis/voice-registry';
 import type { Dubbing } from './dubbing/dubbing';
 import type { WhisperModelManager } from './models/whisper/model-manager';
 import type { TranscriptEditor } from './transcription/transcript-edits';
+import type { ScriptAlignment } from './transcription/script-align';
 import type { DocumentCache } from './http/document-cache';
 
 /** Everything a request handler may use, built once in the composition root (server.ts). */
@@ -44,6 +45,8 @@ export interface ServiceContext {
   documents: DocumentCache;
   /** Speaker fixes by hand, stored as transcript revisions. */
   transcriptEdits: TranscriptEditor;
+  /** A script aligned to the recording, replacing the recognized words (`POST …/transcript/align`). */
+  scriptAlignment: ScriptAlignment;
   /** Stores a finished transcript and queues its analysis, in one transaction. */
   completeTranscript(sessionId: string, transcript: Transcript): void;
   /** Text-to-speech engines (`/v1/audio/speech`, dub revoicing). */

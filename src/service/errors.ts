@@ -19,7 +19,9 @@ export type ServiceErrorKind =
   /** The disk or store is full: nothing was stored. */
   | 'storage_full'
   /** Something the service depends on elsewhere failed (a download, a remote store). */
-  | 'upstream_failed';
+  | 'upstream_failed'
+  /** A capability this installation lacks (an engine not installed): the request is right, the machine cannot. */
+  | 'unavailable';
 
 export interface ServiceErrorDetail {
   /** A stable machine-readable code (OpenAI's `code`). */
@@ -78,6 +80,12 @@ export class StorageFullError extends ServiceError {
 export class UpstreamError extends ServiceError {
   constructor(message: string, detail?: ServiceErrorDetail) {
     super('upstream_failed', message, detail);
+  }
+}
+
+export class UnavailableError extends ServiceError {
+  constructor(message: string, detail?: ServiceErrorDetail) {
+    super('unavailable', message, detail);
   }
 }
 

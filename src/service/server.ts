@@ -50,6 +50,7 @@ import { TranscriptRevisionStore } from './storage/revision-store';
 import { SessionSpeakerEditor } from './speakers/session-speakers';
 import { registerSpeakerProfilesJob } from './speakers/profile-job';
 import { TranscriptEditor } from './transcription/transcript-edits';
+import { ScriptAlignment } from './transcription/script-align';
 import { DocumentCache } from './http/document-cache';
 
 export interface StartOptions {
@@ -148,6 +149,7 @@ async function open(
     aligner: () => (correctionAligner ??= pocketSphinxAvailable(env).ok ? createPocketSphinxAligner({ env, pronounceUnknown: true, tempDir: layout.scratch }) : null),
     audio: (id: string, spans: readonly Span[]) => decodeSpans(layout.original(id, sessions.storedName(id) ?? ''), tools, spans),
   };
+  const transcriptEdits = new TranscriptEditor({ db, sessions, projects, revisions, speakers: sessionSpeakers, analysis, jobs, ...wordCorrections });
 
   const context: ServiceContext = {
     config,
@@ -182,7 +184,8 @@ async function open(
     analysis,
     // 16 documents: a 14-min recording's are 200–270 KB, an hour's about 1 MB (≤ ~16 MB at worst).
     documents: new DocumentCache(16),
-    transcriptEdits: new TranscriptEditor({ db, sessions, projects, revisions, speakers: sessionSpeakers, analysis, jobs, ...wordCorrections }),
+    transcriptEdits,
+    scriptAlignment: new ScriptAlignment({ sessions, projects, speakers: sessionSpeakers, editor: transcriptEdits, layout, tools, env, tempDir: layout.scratch }),
     completeTranscript: (id, transcript) =>
       db.transaction(() => {
         sessions.complete(id, transcript);

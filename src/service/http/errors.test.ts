@@ -8,6 +8,7 @@ import {
   StorageFullError,
   TooLargeError,
   UnsupportedMediaError,
+  UnavailableError,
   UpstreamError,
 } from '../errors';
 import { errorStyleFor, HttpError, renderError } from './errors';
@@ -22,6 +23,7 @@ describe('domain errors rendered over HTTP', () => {
       [new TooLargeError('Too long.'), 413],
       [new StorageFullError('Disk full.', { code: 'insufficient_storage' }), 507],
       [new UpstreamError('Mirror down.', { code: 'http_error' }), 502],
+      [new UnavailableError('PocketSphinx is not installed.'), 503],
     ];
     for (const [error, status] of cases) {
       const fastapi = renderError(error, 'fastapi');

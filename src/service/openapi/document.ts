@@ -40,6 +40,8 @@ import {
   TranscriptEditResult,
   TranscriptRevisionDetail,
   TranscriptRevisionList,
+  ScriptAlign,
+  ScriptAlignResult,
   WhisperDownloadCancel,
   WhisperModel,
   WhisperModelList,
@@ -430,6 +432,19 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
           responses: { '200': json(TranscriptEditResult, 'The new revision and the session'), ...speechErrors(401, 404, 409, 415, 422) },
         }),
       },
+      // --- Script alignment ---
+      '/v1/speech/transcriptions/{session_id}/transcript/align': {
+        post: op({
+          operationId: 'alignTranscriptScript',
+          summary: 'Align a script to the recording: its words replace the recognized ones, with times from the audio',
+          description:
+            "The script is plain text, or lines beginning `NAME: ` (the name is the speaker of that line and of the unlabelled lines after it; a project speaker's name takes that speaker, another name the voice diarization heard on its lines, `S2` the label itself). Without any label, each word takes the speaker of the recognized line it overlaps most. The script's words are matched in order to the recognized ones; runs of three or more matches anchor it, and each stretch between anchors is force-aligned to its audio (PocketSphinx; words the dictionary lacks are pronounced by espeak-ng as the project vocabulary is). Words the aligner cannot place are spread over their stretch by length and counted as `interpolated`. Lines break at the script's line breaks, sentence ends, speaker changes and pauses of 1 s or more, at most 200 characters. The request returns when the alignment is stored (its speed on a 13.8-minute recording: bench/alignment); a client that disconnects cancels it. Stored as a new transcript revision (op `align_script`): restore or undo it as any edit; a new analysis run is queued and the voices are measured again. 409 when the recording is not transcribed yet, when `base_revision` is stale (also checked again when the alignment is stored), or while another script is being aligned to it; 422 for an empty script or one over 1,000,000 bytes or 200,000 words; 503 without PocketSphinx.",
+          requestParams: { path: sessionParam },
+          requestBody: { content: { 'application/json': { schema: ScriptAlign } } },
+          responses: { '200': json(ScriptAlignResult, 'The new revision, the session and how the words were placed'), ...speechErrors(401, 404, 409, 413, 415, 422, 503) },
+        }),
+      },
+      // --- end script alignment ---
       '/v1/speech/transcriptions/{session_id}/transcript/revisions': {
         get: op({
           operationId: 'listTranscriptRevisions',

@@ -12,7 +12,9 @@ export type RevisionEdit =
   | { op: 'restore'; revision: number; touched: string[] }
   // Word corrections (transcription/text-corrections.ts): `lines` says which words were aligned or interpolated.
   | { op: 'edit_text'; segment_id: number; word_start: number | null; word_end: number | null; lines: CorrectionRecord[]; touched: string[] }
-  | { op: 'replace'; find: string; replace: string; match_case: boolean; whole_words: boolean; matches: number; lines: CorrectionRecord[]; touched: string[] };
+  | { op: 'replace'; find: string; replace: string; match_case: boolean; whole_words: boolean; matches: number; lines: CorrectionRecord[]; touched: string[] }
+  // Script alignment (transcription/script-align.ts): how many words, how many the aligner placed.
+  | { op: 'align_script'; words: number; aligned: number; interpolated: number; speaker_names: Record<string, string> | null; touched: string[] };
 
 export interface RevisionRecord {
   revision: number;

@@ -50,6 +50,8 @@ interface Commit {
   result: EditResult;
   edit: RevisionEdit;
   pinned?: { label: string; speakerId: string };
+  /** More labels tied to project speakers (a script's names). */
+  morePins?: Array<{ label: string; speakerId: string }>;
 }
 
 /**
@@ -105,11 +107,11 @@ export class TranscriptEditor {
     const { transcript, revision } = this.editable(sessionId, input.baseRevision);
     // The line is in the path: an unknown one is a missing resource, as an unknown session is.
     if (!transcript.segments.some((s) => s.id === input.segmentId)) {
-      throw new HttpError(404, `No line ${input.segmentId} in the transcript (lines are 0–${transcript.segments.length - 1}).`);
+      throw new NotFoundError(`No line ${input.segmentId} in the transcript (lines are 0–${transcript.segments.length - 1}).`);
     }
     const correction = asValidation(() => correctLine(transcript, input));
     if (correction.after === correction.before) {
-      throw new ValidationFailure([issue(['body', 'text'], 'That is already the line’s text; nothing to change.', 'value_error', input.text)]);
+      throw new InvalidInputError([issue(['body', 'text'], 'That is already the line’s text; nothing to change.', 'value_error', input.text)]);
     }
     const timings = await this.timeCorrections(sessionId, transcript, [correction]);
     const { transcript: next, records } = applyCorrections(transcript, [correction], timings);
@@ -172,16 +174,6 @@ export class TranscriptEditor {
     return out;
   }
 
-  /** The transcript to correct and its revision; 409 at once when the client's base is already stale. */
-  private editable(sessionId: string, baseRevision: number | undefined): { transcript: Transcript; revision: number } {
-    const transcript = this.completeTranscript(sessionId);
-    const revision = this.deps.revisions.current(sessionId);
-    if (baseRevision !== undefined && baseRevision !== revision) {
-      throw new HttpError(409, `The transcript changed meanwhile (revision ${revision}, the edit was made on ${baseRevision}); reload it and edit again.`);
-    }
-    return { transcript, revision };
-  }
-
   private timeCorrections(sessionId: string, transcript: Transcript, corrections: readonly LineCorrection[]): Promise<GapTiming[][]> {
     const audio = this.deps.audio;
     return timeCorrections(transcript, corrections, this.deps.aligner?.() ?? null, audio ? (spans) => audio(sessionId, spans) : null);
@@ -197,6 +189,33 @@ export class TranscriptEditor {
       return { result: { transcript: earlier, touched: [] }, edit: { op: 'restore', revision, touched: [] } };
     });
   }
+
+  /**
+   * The transcript an edit would start from, checked before slow work (alignment, word corrections): not found,
+   * not ready, or a conflict when the client's base revision is already stale.
+   */
+  editable(sessionId: string, baseRevision?: number): { transcript: Transcript; revision: number } {
+    const transcript = this.completeTranscript(sessionId);
+    const revision = this.deps.revisions.current(sessionId);
+    if (baseRevision !== undefined && baseRevision !== revision) {
+      throw new ConflictError(`The transcript changed meanwhile (revision ${revision}, the change was made on ${baseRevision}); reload it and try again.`);
+    }
+    return { transcript, revision };
+  }
+
+  /** A whole new transcript built from the current one (a script aligned to the audio), as the next revision. */
+  replaceTranscript(
+    sessionId: string,
+    baseRevision: number,
+    build: (transcript: Transcript) => { transcript: Transcript; edit: RevisionEdit; pins: Array<{ label: string; speakerId: string }> },
+  ): RevisionRecord {
+    return this.commit(sessionId, baseRevision, (current) => {
+      const built = build(current);
+      return { result: { transcript: built.transcript, touched: built.edit.touched }, edit: built.edit, pinned: built.pins[0], morePins: built.pins.slice(1) };
+    });
+  }
+
+  // --- end script alignment ---
 
   revisions(sessionId: string): { current: number; data: RevisionRecord[] } {
     const transcript = this.completeTranscript(sessionId);
@@ -256,6 +275,7 @@ export class TranscriptEditor {
       const restoredMap = commit.edit.op === 'restore' ? (revisions.speakers(sessionId, commit.edit.revision) as SpeakerSnapshot | null) : null;
       if (restoredMap) speakers.restoreSnapshot(sessionId, commit.result.transcript, restoredMap);
       else speakers.applyEdit(sessionId, commit.result.transcript, commit.pinned);
+      for (const pin of commit.morePins ?? []) speakers.applyEdit(sessionId, commit.result.transcript, pin);
       // Lines and speakers changed: the analysis' speaker fields and per-line results must follow.
       analysis.queueAfterEdit(sessionId);
       if (commit.result.touched.length > 0 || commit.edit.op === 'restore') queueSpeakerProfiles(db, jobs, sessionId);
@@ -269,7 +289,7 @@ function asValidation<T>(step: () => T): T {
   try {
     return step();
   } catch (error) {
-    if (error instanceof SpeakerEditError) throw new ValidationFailure([issue(['body', error.field], error.message, 'value_error', null)]);
+    if (error instanceof SpeakerEditError) throw new InvalidInputError([issue(['body', error.field], error.message, 'value_error', null)]);
     throw error;
   }
 }

@@ -50,7 +50,7 @@ export const TranscriptRevision = z
     edit: z
       .record(z.string(), z.unknown())
       .nullable()
-      .meta({ description: 'What was done: op (reassign, merge, split, restore, edit_text, replace) and its fields; `touched` lists the labels whose speech changed. Word corrections list per line (`lines`) which new words were timed by forced alignment (`aligned`), which by sharing their gap by syllables (`interpolated`: alignment failed or the word could not be decoded), and unchanged words retimed to make room (`retimed_unchanged`)' }),
+      .meta({ description: 'What was done: op (reassign, merge, split, restore, edit_text, replace, align_script) and its fields; `touched` lists the labels whose speech changed. Word corrections list per line (`lines`) which new words were timed by forced alignment (`aligned`), which by sharing their gap by syllables (`interpolated`: alignment failed or the word could not be decoded), and unchanged words retimed to make room (`retimed_unchanged`)' }),
     speakers: z.array(z.string()),
     segments: z.number().int(),
   })
@@ -145,3 +145,35 @@ export const ProjectTranscriptReplaceResult = z
 
 export type TranscriptReplaceResult = z.infer<typeof TranscriptReplaceResult>;
 export type ProjectTranscriptReplaceResult = z.infer<typeof ProjectTranscriptReplaceResult>;
+
+// --- Script alignment (POST …/transcript/align) ---
+
+export const ScriptAlign = z
+  .strictObject({
+    text: z.string().meta({
+      description:
+        'The script: plain text, or lines beginning `NAME: ` (a label names the speaker of its line and of the unlabelled lines after it). At most 1,000,000 bytes and 200,000 words.',
+    }),
+    base_revision: BaseRevision,
+  })
+  .meta({ id: 'ScriptAlign' });
+
+export const ScriptAlignment = z
+  .object({
+    words: z.number().int().meta({ description: 'Words of the script, each now a transcript word with a time' }),
+    aligned: z.number().int().meta({ description: 'Words the forced aligner placed in the audio' }),
+    interpolated: z.number().int().meta({ description: 'Words whose times were spread over their stretch by length (the aligner could not place them)' }),
+    stretches: z.number().int().meta({ description: 'Stretches of audio aligned one by one between anchors' }),
+    failed_stretches: z.number().int().meta({ description: 'Stretches the aligner could not decode at all' }),
+    anchored: z.number().int().meta({ description: 'Script words matched to the recognized words in runs of three or more (the anchors)' }),
+    pronounced: z.number().int().meta({ description: 'Words the dictionary lacked that were given pronunciations (espeak-ng) for the aligner' }),
+    speaker_names: z
+      .record(z.string(), z.string())
+      .nullable()
+      .meta({ description: "The script's speaker names and the labels they became (null when the script names none and speakers came from diarization)" }),
+  })
+  .meta({ id: 'ScriptAlignment' });
+
+export const ScriptAlignResult = TranscriptEditResult.extend({ alignment: ScriptAlignment }).meta({ id: 'ScriptAlignResult' });
+
+export type ScriptAlignResult = z.infer<typeof ScriptAlignResult>;

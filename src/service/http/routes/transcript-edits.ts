@@ -1,6 +1,6 @@
 import { Router, type Request } from 'express';
 import { z } from 'zod';
-import { ProjectTranscriptReplace, RevisionRestore, SegmentSplit, SpeakerMerge, SpeakerReassign, TranscriptReplace, TranscriptTextEdit } from '../../../shared/schemas';
+import { ProjectTranscriptReplace, RevisionRestore, ScriptAlign, SegmentSplit, SpeakerMerge, SpeakerReassign, TranscriptReplace, TranscriptTextEdit } from '../../../shared/schemas';
 import type { ServiceContext } from '../../context';
 import { publicTranscript } from '../../storage/session-store';
 import type { RevisionRecord } from '../../storage/revision-store';
@@ -98,6 +98,19 @@ export function transcriptEditsRouter(ctx: ServiceContext): Router {
     });
     const preview = body.preview ?? false;
     res.json({ preview, ...outcome, ...(preview ? {} : { session: { ...ctx.sessions.get(id)!, speaker_map: ctx.speakerMap(id) } }) });
+  });
+
+  // --- Script alignment: POST …/transcript/align ---
+  router.post('/:session_id/transcript/align', async (req, res) => {
+    const id = sessionId(req);
+    const body = parseInput(ScriptAlign, req.body ?? {}, 'body');
+    // A client that goes away stops the alignment (nothing is stored).
+    const abort = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) abort.abort();
+    });
+    const done = await ctx.scriptAlignment.align(id, { text: body.text, baseRevision: body.base_revision }, abort.signal);
+    res.json({ ...result(id, done.revision), alignment: done.alignment });
   });
 
   return router;

@@ -29,6 +29,8 @@ export interface PocketSphinxAlignerOptions {
   pronounceUnknown?: boolean | string;
   /** Folder for the dictionaries with pronounced words and the decoders' folders (default the OS temp folder). */
   tempDir?: string;
+  /** A pronunciation dictionary to use instead of the model's (the model's plus words it lacks: script-lexicon.ts). */
+  dictionary?: string;
 }
 
 export interface ClosableAligner extends Aligner {
@@ -82,7 +84,8 @@ export function createPocketSphinxAligner(options: PocketSphinxAlignerOptions = 
 
   const setup = () => {
     if (!pool) {
-      const model = assertPocketSphinxAvailable(options.env);
+      const found = assertPocketSphinxAvailable(options.env);
+      const model = options.dictionary ? { ...found, dict: options.dictionary } : found;
       pool = new DecoderPool(
         { model, args: { ...ALIGNMENT_ARGS, ...options.decoderArgs }, grammar: true },
         options.workers ?? 1,
