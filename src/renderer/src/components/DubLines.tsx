@@ -114,13 +114,15 @@ function LineRow({
           value={line.voice ?? ''}
           disabled={disabled || saving}
           aria-label={`Line ${line.id} voice`}
+          title={voices.find((v) => v.ref === (line.voice ?? line.effective_voice))?.label ?? line.effective_voice ?? ''}
           data-testid="line-voice"
           onChange={(e) => void save({ voice: e.target.value || null })}
         >
-          <option value="">Speaker’s ({line.effective_voice ?? 'none installed'})</option>
+          {/* Short labels (the voice, then its engine): the column is narrow and every choice must show whole. */}
+          <option value="">Speaker’s ({shortVoice(line.effective_voice)})</option>
           {voices.map((v) => (
             <option key={v.ref} value={v.ref}>
-              {v.label}
+              {v.short}
             </option>
           ))}
         </select>
@@ -150,4 +152,10 @@ function LineRow({
       </td>
     </tr>
   );
+}
+
+/** "festival-hts/slt" → "slt": the speaker's voice in the default choice, kept short. */
+function shortVoice(ref: string | null | undefined): string {
+  if (!ref) return 'none installed';
+  return ref.slice(ref.indexOf('/') + 1);
 }

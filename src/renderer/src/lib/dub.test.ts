@@ -12,7 +12,7 @@ describe('dub view helpers', () => {
       { id: 'pocketsphinx-en-us', kind: 'stt' },
       { id: 'flite', kind: 'tts', voices: [{ id: 'rms', gender: 'male', language: 'en-US' }] },
     ] as unknown as SpeechModel[];
-    expect(voiceChoices(models)).toEqual([{ ref: 'flite/rms', label: 'flite · rms (male, en-US)' }]);
+    expect(voiceChoices(models)).toEqual([{ ref: 'flite/rms', label: 'flite · rms (male, en-US)', short: 'rms · flite' }]);
   });
 
   it('compares a voiced line with the revision before its voicing, others with the current base', () => {

@@ -5,13 +5,21 @@ export interface VoiceChoice {
   /** `<model>/<voice>`, as dubs name voices. */
   ref: string;
   label: string;
+  /** The voice and its engine only ("slt · festival-hts"), for the lines' narrow voice column. */
+  short: string;
 }
 
 /** Every voice of the installed `tts` models, most natural engine first (the service's order). */
 export function voiceChoices(models: SpeechModel[]): VoiceChoice[] {
   return models
     .filter((m) => m.kind === 'tts')
-    .flatMap((m) => (m.voices ?? []).map((v) => ({ ref: `${m.id}/${v.id}`, label: `${m.id} · ${v.id} (${v.gender}, ${v.language})` })));
+    .flatMap((m) =>
+      (m.voices ?? []).map((v) => ({
+        ref: `${m.id}/${v.id}`,
+        label: `${m.id} · ${v.id} (${v.gender}, ${v.language})`,
+        short: `${v.id} · ${m.id}`,
+      })),
+    );
 }
 
 /**

@@ -9,7 +9,9 @@ import { ProgressBar } from '../components/ProgressBar';
 import { ErrorState, Empty, Loading } from '../components/States';
 import { TopBar } from '../components/TopBar';
 import { Waveform } from '../components/Waveform';
+import { ZoomControls } from '../components/ZoomControls';
 import { useLoad, usePolling } from '../hooks';
+import { displayPeak } from '../lib/display-scale';
 import { abRevisions, abWindow, flagLabel, voiceChoices } from '../lib/dub';
 import { formatDuration, speakerColor } from '../lib/format';
 import { routeHash } from '../lib/route';
@@ -226,7 +228,19 @@ function DubEditor({
   onRestore: (number: number) => void;
 }) {
   const { api, store: appStore } = useApp();
-  const [peaks, , reloadPeaks] = useLoad((signal) => api.getRevisionPeaks(dub.session_id, dub.id, revision.number, signal), [dub.id, revision.number]);
+  // Every revision is drawn on the uploaded revision's scale: scaled to its own peak, a revision that removed
+  // a click would look several times louder everywhere.
+  const uploaded = revisions.find((r) => r.source === 'upload')?.number ?? 1;
+  const [peaks, , reloadPeaks] = useLoad(
+    async (signal) => {
+      const [current, base] = await Promise.all([
+        api.getRevisionPeaks(dub.session_id, dub.id, revision.number, signal),
+        revision.number === uploaded ? null : api.getRevisionPeaks(dub.session_id, dub.id, uploaded, signal),
+      ]);
+      return { current, fullScale: displayPeak((base ?? current).peaks) };
+    },
+    [dub.id, revision.number, uploaded],
+  );
   const [player] = useState<PlayerStore>(() => createPlayerStore(dub.format.duration));
   const [transport, setTransport] = useState<Transport | null>(null);
   const onTransport = useCallback((t: Transport | null) => setTransport(t), []);
@@ -277,6 +291,7 @@ function DubEditor({
           {revision.number === 1 ? ' (as uploaded)' : ''}
         </span>
         <div className="spacer" />
+        <ZoomControls transport={transport} />
         <button className="primary" onClick={() => transport?.playPause()} disabled={!transport} data-testid="play">
           <PlayLabel store={player} />
         </button>
@@ -290,7 +305,8 @@ function DubEditor({
         {peaks.state === 'error' && <ErrorState message={peaks.message} onRetry={reloadPeaks} />}
         {peaks.state === 'ready' && (
           <Waveform
-            peaks={peaks.value}
+            peaks={peaks.value.current}
+            displayPeak={peaks.value.fullScale}
             audioUrl={revision.audio.url}
             segments={segments}
             timebase={null}
