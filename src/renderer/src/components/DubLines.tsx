@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { DubLine } from '../api/types';
-import { flagLabel, isWarningFlag, type VoiceChoice } from '../lib/dub';
+import { flagLabel, isWarningFlag, unfitLabel, type VoiceChoice } from '../lib/dub';
 import { speakerColor } from '../lib/format';
 import { formatReadout } from '../lib/timecode';
 
@@ -128,12 +128,17 @@ function LineRow({
         </select>
       </td>
       <td>
-        <span className={`badge ${line.state}`} data-testid="line-state">
+        {/* A voiced line that does not fit is a problem, not a success: its state shows red, not green. */}
+        <span
+          className={`badge ${line.state}${flags.includes('does_not_fit') ? ' problem' : ''}`}
+          data-testid="line-state"
+          title={flags.includes('does_not_fit') ? 'Voiced, but the new speech was cut at the end of its slot: shorten the text' : undefined}
+        >
           {line.state}
         </span>
         {flags.map((f) => (
           <span key={f} className={`badge flag${isWarningFlag(f) ? ' warn' : ''}`} data-testid="line-flag" data-flag={f}>
-            {flagLabel(f)}
+            {f === 'does_not_fit' && line.render ? unfitLabel(line.render) : flagLabel(f)}
           </span>
         ))}
       </td>

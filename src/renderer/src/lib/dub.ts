@@ -1,5 +1,5 @@
 /** Pure helpers of the dub view: voice choices, A/B playback of a line, flag labels. */
-import type { DubLine, DubRevision, SpeechModel } from '../api/types';
+import type { DubLine, DubRevision, LineRender, SpeechModel } from '../api/types';
 
 export interface VoiceChoice {
   /** `<model>/<voice>`, as dubs name voices. */
@@ -57,4 +57,19 @@ export function flagLabel(flag: string): string {
 /** The flag a supervisor must act on (shorten the text), shown as a warning; the rest are information. */
 export function isWarningFlag(flag: string): boolean {
   return flag === 'does_not_fit';
+}
+
+/**
+ * How much of a line's new speech a revoice cut at the slot's end, 0…1: the seconds cut over the seconds
+ * the voice needed (what sounds plus what was cut). 0 for a line that fit.
+ */
+export function cutShare(render: Pick<LineRender, 'overflow' | 'speech'>): number {
+  const sounded = Math.max(0, render.speech.end - render.speech.start);
+  const cut = Math.max(0, render.overflow);
+  return cut + sounded > 0 ? cut / (cut + sounded) : 0;
+}
+
+/** "does not fit: 72 % cut (1.3 s)", the label of a line a revoice cut. */
+export function unfitLabel(render: Pick<LineRender, 'overflow' | 'speech'>): string {
+  return `${flagLabel('does_not_fit')}: ${Math.round(cutShare(render) * 100)} % cut (${render.overflow.toFixed(1)} s)`;
 }

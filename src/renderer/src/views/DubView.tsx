@@ -12,7 +12,7 @@ import { Waveform } from '../components/Waveform';
 import { ZoomControls } from '../components/ZoomControls';
 import { useLoad, usePolling } from '../hooks';
 import { displayPeak } from '../lib/display-scale';
-import { abRevisions, abWindow, flagLabel, voiceChoices } from '../lib/dub';
+import { abRevisions, abWindow, unfitLabel, voiceChoices } from '../lib/dub';
 import { formatDuration, speakerColor } from '../lib/format';
 import { routeHash } from '../lib/route';
 import { formatReadout } from '../lib/timecode';
@@ -322,7 +322,9 @@ function DubEditor({
         <section className="transcript-panel" aria-label="Lines" data-ab-line={ab?.lineId ?? ''} data-ab-revision={ab?.revision ?? ''} data-testid="lines-panel">
           <div className="transcript-tools">
             <span className="hint" data-testid="line-count">
-              {lines.length} lines · {dub.lines.corrected} corrected · {dub.lines.pending} to revoice
+              {dub.status === 'preparing'
+                ? 'Lines being derived'
+                : `${lines.length} lines · ${dub.lines.corrected} corrected · ${dub.lines.pending} to revoice`}
             </span>
             {unfit.length > 0 && (
               <span className="field-error" data-testid="unfit-summary">
@@ -331,7 +333,16 @@ function DubEditor({
             )}
           </div>
           <div className="transcript-scroll">
-            {lines.length === 0 ? (
+            {dub.status === 'preparing' ? (
+              // Still transcribing the dub: its lines are on their way, not missing.
+              <div className="state" data-testid="lines-preparing">
+                <div className="title">Preparing the lines</div>
+                <ProgressBar value={dub.progress || null} label="Transcribing the dub" />
+                <div>The lines appear here when the dub has been transcribed.</div>
+              </div>
+            ) : dub.status === 'failed' ? (
+              <Empty title="No lines">The lines could not be derived: {dub.error ?? 'the transcription failed'}.</Empty>
+            ) : lines.length === 0 ? (
               <Empty title="No lines">The dub has no lines (no speech was found in it).</Empty>
             ) : (
               <DubLines lines={lines} voices={voices} playing={ab} disabled={busy} onSave={onSaveLine} onSeek={(t) => transport?.seek(t)} onAb={playAb} />
@@ -398,7 +409,7 @@ function DubEditor({
             <div className="hint">
               {unfit.map((l) => (
                 <div key={l.id}>
-                  Line {l.id}: {flagLabel('does_not_fit')} ({l.render!.overflow.toFixed(1)} s cut)
+                  Line {l.id}: {unfitLabel(l.render!)}
                 </div>
               ))}
             </div>
