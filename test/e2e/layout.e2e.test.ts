@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { arcGapLimit, splitAtGaps } from '../../src/renderer/src/analysis/trajectory';
 import { dubMaster, referenceLines } from '../helpers/dubs';
 import { CHROMIUM } from './browser';
 import { MONO, renderRecording, silence } from './recording';
@@ -205,8 +206,15 @@ describe.skipIf(!canRun)('studio layout at every window size and zoom', { timeou
     else await page.getByTestId('dub-line').first().waitFor();
     const found: string[] = [];
     for (const presses of ZOOMS) {
-      await page.getByRole('button', { name: 'Fit', exact: true }).click();
-      for (let i = 0; i < presses; i++) await page.getByRole('button', { name: 'Zoom in' }).click();
+      // The recording view by the keys (0, then + as the editor presses it), the dub view by the buttons.
+      if (view === 'recording') {
+        await page.locator('body').click({ position: { x: 5, y: 5 } });
+        await page.keyboard.press('0');
+        for (let i = 0; i < presses; i++) await page.keyboard.type('+');
+      } else {
+        await page.getByRole('button', { name: 'Fit', exact: true }).click();
+        for (let i = 0; i < presses; i++) await page.getByRole('button', { name: 'Zoom in' }).click();
+      }
       // Two frames: wavesurfer redraws and the transcript re-measures after the zoom.
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       await page.waitForTimeout(300);
@@ -276,6 +284,89 @@ describe.skipIf(!canRun)('studio layout at every window size and zoom', { timeou
     await label.waitFor();
     expect(await label.textContent()).toMatch(/normalised/i);
     expect(fs.existsSync(path.join(screenshots, 'layout-recording-1440x900-fit.png'))).toBe(true);
+  });
+
+  it("draws each speaker's arc with a time axis in the timebase, broken where the rule says", async () => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`${f.service.url}/#/recordings/${sessionId}`);
+    await page.locator('[data-testid=analysis-status][data-status=complete]').waitFor({ timeout: 300_000 });
+    await page.getByTestId('tab-speakers').click();
+    await page.getByTestId('trajectory').first().waitFor({ timeout: 30_000 });
+    await f.shot('layout-recording-1440x900-speaker-arcs');
+    const intel = await api(`/v1/speech/transcriptions/${sessionId}/intelligence`);
+    for (const chart of await page.getByTestId('trajectory').all()) {
+      const speaker = (await chart.getAttribute('data-speaker'))!;
+      const labels = await chart.getByTestId('trajectory-time').allTextContents();
+      expect(labels.length).toBeGreaterThanOrEqual(2);
+      expect(oddRulerLabels(labels)).toEqual([]);
+      // Every label inside the chart.
+      const inside = await chart.evaluate((fig) => {
+        const box = fig.querySelector('svg')!.getBoundingClientRect();
+        return [...fig.querySelectorAll('[data-testid=trajectory-time]')].every((t) => {
+          const r = t.getBoundingClientRect();
+          return r.left >= box.left - 0.5 && r.right <= box.right + 0.5;
+        });
+      });
+      expect(inside).toBe(true);
+      // The runs drawn are the ones the documented rule gives for the served trajectory.
+      const points = [...intel.intelligence.speakers[speaker].trajectory].sort((a: { t: number }, b: { t: number }) => a.t - b.t);
+      const valued = points.filter((p: { valence: number | null }) => p.valence !== null);
+      const expected = splitAtGaps(valued, arcGapLimit(points)).length;
+      expect(await chart.locator('[data-series=valence] [data-testid=trajectory-run]').count()).toBe(expected);
+    }
+  });
+
+  it("shows a dub line that does not fit red with the share cut, and draws revision 2 on revision 1's scale", async () => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`${f.service.url}/#/recordings/${sessionId}/dubs/${dubId}`);
+    await page.locator('[data-testid=waveform][data-ready=true]').waitFor({ timeout: 60_000 });
+    const scale1 = Number(await page.getByTestId('display-normalised').getAttribute('data-peak'));
+    const line6 = page.locator('[data-testid=dub-line][data-line="6"]');
+    const text = line6.getByTestId('line-text');
+    await text.fill('has never been surpassed by any printer, anywhere in the world, at any time in the long history of the craft since.');
+    await text.press('Enter');
+    await expect.poll(() => line6.getAttribute('data-state')).toBe('corrected');
+    await line6.getByTestId('line-voice').selectOption('flite/rms');
+    await page.getByTestId('revoice').click();
+    await page.locator('[data-testid=revision][data-revision="2"][data-current=true]').waitFor({ timeout: 180_000 });
+    await page.locator('[data-testid=waveform][data-ready=true]').waitFor({ timeout: 60_000 });
+    await expect.poll(() => line6.getAttribute('data-state')).toBe('voiced');
+    const flag = line6.locator('[data-testid=line-flag][data-flag=does_not_fit]');
+    await flag.waitFor();
+    expect(await flag.textContent()).toMatch(/^does not fit: \d+ % cut \(\d+\.\d s\)$/);
+    // The state is a problem (red), not a green success beside the flag.
+    const state = line6.getByTestId('line-state');
+    expect(await state.getAttribute('class')).toContain('problem');
+    const red = await state.evaluate((el) => getComputedStyle(el).color);
+    expect(red).toBe(await flag.evaluate((el) => getComputedStyle(el).color));
+    const danger = await page.evaluate(() => {
+      const probe = document.createElement('span');
+      probe.style.color = 'var(--danger)';
+      document.body.append(probe);
+      const colour = getComputedStyle(probe).color;
+      probe.remove();
+      return colour;
+    });
+    expect(red).toBe(danger);
+    // Revision 2 is drawn on revision 1's scale, not its own.
+    const scale2 = Number(await page.getByTestId('display-normalised').getAttribute('data-peak'));
+    expect(scale2).toBe(scale1);
+    await line6.scrollIntoViewIfNeeded();
+    await f.shot('layout-dub-1440x900-does-not-fit');
+    expect(await page.evaluate(layoutFaults)).toEqual([]);
+  });
+
+  it('says a dub still deriving its lines is preparing, with its progress, not that it has none', async () => {
+    const dub = new FormData();
+    dub.append('file', await fs.openAsBlob(dubMaster(f.work, 30, { name: 'untranscribed-dub.wav' })), 'untranscribed-dub.wav');
+    const preparing = await api(`/v1/speech/transcriptions/${sessionId}/dubs`, { method: 'POST', body: dub });
+    await page.goto(`${f.service.url}/#/recordings/${sessionId}/dubs/${preparing.id}`);
+    const panel = page.getByTestId('lines-preparing');
+    await panel.waitFor({ timeout: 30_000 });
+    await f.shot('layout-dub-1440x900-preparing');
+    expect(await panel.textContent()).toMatch(/Preparing the lines.*Transcribing the dub/);
+    expect(await page.getByText('The dub has no lines').count()).toBe(0);
+    expect(await panel.getByRole('progressbar').count()).toBe(1);
   });
 
   it('raised no page errors', () => {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { DubLine } from '../api/types';
-import { flagLabel, isWarningFlag, unfitLabel, type VoiceChoice } from '../lib/dub';
+import { cutLabel, flagLabel, isWarningFlag, type VoiceChoice } from '../lib/dub';
 import { speakerColor } from '../lib/format';
 import { formatReadout } from '../lib/timecode';
 
@@ -138,7 +138,13 @@ function LineRow({
         </span>
         {flags.map((f) => (
           <span key={f} className={`badge flag${isWarningFlag(f) ? ' warn' : ''}`} data-testid="line-flag" data-flag={f}>
-            {f === 'does_not_fit' && line.render ? unfitLabel(line.render) : flagLabel(f)}
+            {f === 'does_not_fit' && line.render ? (
+              <>
+                {flagLabel(f)}: <span className="amount">{cutLabel(line.render)}</span>
+              </>
+            ) : (
+              flagLabel(f)
+            )}
           </span>
         ))}
       </td>

@@ -69,7 +69,12 @@ export function cutShare(render: Pick<LineRender, 'overflow' | 'speech'>): numbe
   return cut + sounded > 0 ? cut / (cut + sounded) : 0;
 }
 
+/** "72 % cut (1.3 s)": how much of a line a revoice cut. */
+export function cutLabel(render: Pick<LineRender, 'overflow' | 'speech'>): string {
+  return `${Math.round(cutShare(render) * 100)} % cut (${render.overflow.toFixed(1)} s)`;
+}
+
 /** "does not fit: 72 % cut (1.3 s)", the label of a line a revoice cut. */
 export function unfitLabel(render: Pick<LineRender, 'overflow' | 'speech'>): string {
-  return `${flagLabel('does_not_fit')}: ${Math.round(cutShare(render) * 100)} % cut (${render.overflow.toFixed(1)} s)`;
+  return `${flagLabel('does_not_fit')}: ${cutLabel(render)}`;
 }

@@ -15,6 +15,7 @@ import { displayPeak } from '../lib/display-scale';
 import { abRevisions, abWindow, unfitLabel, voiceChoices } from '../lib/dub';
 import { formatDuration, speakerColor } from '../lib/format';
 import { routeHash } from '../lib/route';
+import { actionForKey, isTypingTarget, type EditorAction } from '../lib/shortcuts';
 import { formatReadout } from '../lib/timecode';
 import type { Marker } from '../markers/model';
 import { AbPlayer } from '../player/ab-player';
@@ -279,6 +280,27 @@ function DubEditor({
     },
     [revisions, revision.number, transport, appStore],
   );
+
+  // The editor's zoom and play keys, as in the recording view (never while typing a line).
+  useEffect(() => {
+    if (!transport) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (isTypingTarget(e.target as HTMLElement)) return;
+      const action = actionForKey(e);
+      const run: Partial<Record<EditorAction, () => void>> = {
+        'play-pause': () => transport.playPause(),
+        'zoom-in': () => transport.zoomIn(),
+        'zoom-out': () => transport.zoomOut(),
+        'zoom-fit': () => transport.setZoom(0),
+      };
+      const fn = action ? run[action] : undefined;
+      if (!fn) return;
+      e.preventDefault();
+      fn();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [transport]);
 
   const speakers = dub.speakers;
   const unfit = lines.filter((l) => l.state === 'voiced' && l.render?.flags.includes('does_not_fit'));
