@@ -250,12 +250,13 @@ describe.skipIf(!canRun)('studio layout at every window size and zoom', { timeou
       await page.locator('[role=menuitem][data-format=srt]').click();
       await page.getByRole('button', { name: 'Export ▾' }).waitFor();
     }
-    await expect.poll(() => page.getByTestId('toast').count()).toBeGreaterThan(1);
-    expect(await page.getByTestId('toast').count()).toBeLessThanOrEqual(3);
+    const toasts = page.locator('.toasts .toast');
+    await expect.poll(() => toasts.count()).toBeGreaterThan(1);
+    expect(await toasts.count()).toBeLessThanOrEqual(3);
     await f.shot('layout-recording-1280x800-notifications');
     const covered = await page.evaluate(() => {
       const hit: string[] = [];
-      const boxes = [...document.querySelectorAll<HTMLElement>('[data-testid=toast]')].map((t) => t.getBoundingClientRect());
+      const boxes = [...document.querySelectorAll<HTMLElement>('.toasts .toast')].map((t) => t.getBoundingClientRect());
       const targets: [string, string][] = [
         ['transcript panel', '.transcript-panel'],
         ['side panel', 'aside.side'],
@@ -361,11 +362,13 @@ describe.skipIf(!canRun)('studio layout at every window size and zoom', { timeou
     dub.append('file', await fs.openAsBlob(dubMaster(f.work, 30, { name: 'untranscribed-dub.wav' })), 'untranscribed-dub.wav');
     const preparing = await api(`/v1/speech/transcriptions/${sessionId}/dubs`, { method: 'POST', body: dub });
     await page.goto(`${f.service.url}/#/recordings/${sessionId}/dubs/${preparing.id}`);
-    const panel = page.getByTestId('lines-preparing');
-    await panel.waitFor({ timeout: 30_000 });
+    // The lines panel is on screen while the dub is still being transcribed.
+    await page.getByTestId('lines-panel').waitFor({ timeout: 30_000 });
+    expect((await api(`/v1/speech/transcriptions/${sessionId}/dubs/${preparing.id}`)).status).toBe('preparing');
     await f.shot('layout-dub-1440x900-preparing');
-    expect(await panel.textContent()).toMatch(/Preparing the lines.*Transcribing the dub/);
     expect(await page.getByText('The dub has no lines').count()).toBe(0);
+    const panel = page.getByTestId('lines-preparing');
+    expect(await panel.textContent()).toMatch(/Preparing the lines.*Transcribing the dub/);
     expect(await panel.getByRole('progressbar').count()).toBe(1);
   });
 
