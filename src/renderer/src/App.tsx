@@ -27,8 +27,8 @@ export function App({ api }: { api: ApiClient }) {
         {route.name === 'recording' && <RecordingView key={route.id} sessionId={route.id} />}
         {route.name === 'dub' && <DubView key={route.dubId} sessionId={route.sessionId} dubId={route.dubId} />}
         {route.name === 'settings' && <SettingsView />}
+        <Toasts />
       </div>
-      <Toasts />
     </AppContext.Provider>
   );
 }

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { TrajectoryPoint } from '../../../shared/schemas/analysis';
-import { plotTrajectory, polyline, scaleX, scaleY, seriesDomain, seriesValueText } from './trajectory';
+import {
+  arcGapLimit,
+  plotTrajectory,
+  polyline,
+  scaleX,
+  scaleY,
+  seriesDomain,
+  seriesValueText,
+  splitAtGaps,
+} from './trajectory';
 
 const area = { width: 220, height: 120, padding: 10 };
 
@@ -86,5 +95,30 @@ describe('plotTrajectory', () => {
     ).toBe('1.0,2.3 3.0,4.0');
     expect(seriesValueText(-0.25, '')).toBe('−0.25');
     expect(seriesValueText(-21.43, 'dBFS')).toBe('−21.4 dBFS');
+  });
+});
+
+describe('splitAtGaps (the arc is broken across long silences)', () => {
+  const line = (start: number, end: number) => ({ start, end });
+
+  it('joins ordinary turn-taking and breaks at a silence over three times the median', () => {
+    // Silences of 2, 3, 2, 40 (another speaker's long stretch) and 3 s: median 3 s → limit max(5, 9) = 9 s.
+    const lines = [line(0, 4), line(6, 9), line(12, 15), line(17, 20), line(60, 63), line(66, 70)];
+    expect(arcGapLimit(lines)).toBe(9);
+    expect(splitAtGaps(lines).map((run) => run.length)).toEqual([4, 2]);
+  });
+
+  it('breaks at 30 s whatever the median, and never below 5 s', () => {
+    const sparse = [line(0, 1), line(40, 41), line(80, 81), line(125, 126)];
+    expect(arcGapLimit(sparse)).toBe(30);
+    expect(splitAtGaps(sparse).map((run) => run.length)).toEqual([1, 1, 1, 1]);
+    const dense = [line(0, 2), line(2.5, 4), line(4.4, 6), line(10, 12)];
+    expect(arcGapLimit(dense)).toBe(5);
+    expect(splitAtGaps(dense).map((run) => run.length)).toEqual([4]);
+  });
+
+  it('keeps a lone line as a run of one, and nothing as nothing', () => {
+    expect(splitAtGaps([line(3, 4)])).toEqual([[line(3, 4)]]);
+    expect(splitAtGaps([])).toEqual([]);
   });
 });

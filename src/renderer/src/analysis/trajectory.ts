@@ -162,3 +162,36 @@ export function seriesValueText(value: number, unit: string): string {
   const s = value.toFixed(unit ? 1 : 2).replace(/^-/, '−');
   return unit ? `${s} ${unit}` : s;
 }
+
+/**
+ * When a speaker's arc is broken rather than joined: where the silence between two of the speaker's
+ * consecutive lines (the next line's start minus this one's end) is longer than three times the median
+ * such silence of the speaker — at least 5 s, so ordinary turn-taking never breaks it — or longer than
+ * 30 s in any case. A line drawn across a long silence would show a trend the speaker never spoke.
+ */
+export const ARC_GAP_RULE = { medianFactor: 3, minSeconds: 5, maxSeconds: 30 } as const;
+
+/** The silence beyond which the arc breaks, for a speaker's lines in time order. */
+export function arcGapLimit(points: readonly { start: number; end: number }[], rule = ARC_GAP_RULE): number {
+  const silences = points.slice(1).map((p, i) => Math.max(0, p.start - points[i]!.end));
+  if (silences.length === 0) return rule.maxSeconds;
+  const sorted = [...silences].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  const median = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  return Math.min(rule.maxSeconds, Math.max(rule.minSeconds, rule.medianFactor * median));
+}
+
+/** A speaker's points (in time order) as the runs a line joins: broken where arcGapLimit says. */
+export function splitAtGaps<T extends { start: number; end: number }>(points: readonly T[], limit = arcGapLimit(points)): T[][] {
+  const runs: T[][] = [];
+  let run: T[] = [];
+  points.forEach((p, i) => {
+    if (i > 0 && p.start - points[i - 1]!.end > limit) {
+      runs.push(run);
+      run = [];
+    }
+    run.push(p);
+  });
+  if (run.length) runs.push(run);
+  return runs;
+}

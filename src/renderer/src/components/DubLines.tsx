@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { DubLine } from '../api/types';
-import { flagLabel, isWarningFlag, type VoiceChoice } from '../lib/dub';
+import { cutLabel, flagLabel, isWarningFlag, type VoiceChoice } from '../lib/dub';
 import { speakerColor } from '../lib/format';
 import { formatReadout } from '../lib/timecode';
 
@@ -114,24 +114,37 @@ function LineRow({
           value={line.voice ?? ''}
           disabled={disabled || saving}
           aria-label={`Line ${line.id} voice`}
+          title={voices.find((v) => v.ref === (line.voice ?? line.effective_voice))?.label ?? line.effective_voice ?? ''}
           data-testid="line-voice"
           onChange={(e) => void save({ voice: e.target.value || null })}
         >
-          <option value="">Speaker’s ({line.effective_voice ?? 'none installed'})</option>
+          {/* Short labels (the voice, then its engine): the column is narrow and every choice must show whole. */}
+          <option value="">Speaker’s ({shortVoice(line.effective_voice)})</option>
           {voices.map((v) => (
             <option key={v.ref} value={v.ref}>
-              {v.label}
+              {v.short}
             </option>
           ))}
         </select>
       </td>
       <td>
-        <span className={`badge ${line.state}`} data-testid="line-state">
+        {/* A voiced line that does not fit is a problem, not a success: its state shows red, not green. */}
+        <span
+          className={`badge ${line.state}${flags.includes('does_not_fit') ? ' problem' : ''}`}
+          data-testid="line-state"
+          title={flags.includes('does_not_fit') ? 'Voiced, but the new speech was cut at the end of its slot: shorten the text' : undefined}
+        >
           {line.state}
         </span>
         {flags.map((f) => (
           <span key={f} className={`badge flag${isWarningFlag(f) ? ' warn' : ''}`} data-testid="line-flag" data-flag={f}>
-            {flagLabel(f)}
+            {f === 'does_not_fit' && line.render ? (
+              <>
+                {flagLabel(f)}: <span className="amount">{cutLabel(line.render)}</span>
+              </>
+            ) : (
+              flagLabel(f)
+            )}
           </span>
         ))}
       </td>
@@ -150,4 +163,10 @@ function LineRow({
       </td>
     </tr>
   );
+}
+
+/** "festival-hts/slt" → "slt": the speaker's voice in the default choice, kept short. */
+function shortVoice(ref: string | null | undefined): string {
+  if (!ref) return 'none installed';
+  return ref.slice(ref.indexOf('/') + 1);
 }

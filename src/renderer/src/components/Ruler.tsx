@@ -5,7 +5,8 @@
 import { useEffect, useState } from 'react';
 import type WaveSurfer from 'wavesurfer.js';
 import { useStore } from 'zustand';
-import { formatRulerLabel, rulerSteps, type Timebase } from '../lib/timecode';
+import { rulerMarks } from '../lib/ruler-marks';
+import { rulerSteps, type Timebase } from '../lib/timecode';
 import type { PlayerStore } from '../state/player-store';
 
 interface View {
@@ -45,16 +46,11 @@ export function Ruler({
 
   const ticks: { x: number; label?: string }[] = [];
   if (view.pxPerSec > 0 && view.width > 0) {
-    const { label, tick } = rulerSteps(view.pxPerSec, timebase);
-    const t0 = view.scroll / view.pxPerSec;
+    // A label's text reaches right of its mark: start a label's width early so one cut by the left edge shows.
+    const t0 = Math.max(0, (view.scroll - 100) / view.pxPerSec);
     const t1 = Math.min(duration, (view.scroll + view.width) / view.pxPerSec);
-    const per = Math.max(1, Math.round(label / tick));
-    for (let i = Math.floor(t0 / tick); i * tick <= t1 + 1e-9; i++) {
-      const t = i * tick;
-      ticks.push({
-        x: t * view.pxPerSec - view.scroll,
-        label: i % per === 0 ? formatRulerLabel(t, timebase, label) : undefined,
-      });
+    for (const m of rulerMarks(t0, t1, rulerSteps(view.pxPerSec, timebase), timebase)) {
+      ticks.push({ x: m.t * view.pxPerSec - view.scroll, label: m.label });
     }
   }
   const px = (t: number) => t * view.pxPerSec - view.scroll;

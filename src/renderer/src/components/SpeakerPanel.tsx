@@ -40,7 +40,7 @@ export function SpeakerPanel({
         {labels.map((l) => (
           <li key={l} data-testid="speaker-item">
             <span className="swatch" style={{ background: speakerColor(l) }} />
-            <span>{speakerName(l)}</span>
+            <span title={speakerName(l)}>{speakerName(l)}</span>
             <span className="hint num">{formatDuration(seconds.get(l) ?? 0)}</span>
           </li>
         ))}

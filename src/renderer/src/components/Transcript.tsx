@@ -13,6 +13,9 @@ import { estimateRowHeight, rowOffsets, visibleRange } from '../lib/virtual-wind
 import type { PlayerStore } from '../state/player-store';
 
 const USER_SCROLL_HOLD_MS = 3000;
+/** Estimate of a row before it is measured: text line height and the row's padding and header. */
+const ROW_LINE_PX = 23;
+const ROW_CHROME_PX = 34;
 
 export function Transcript(props: {
   segments: TranscriptSegment[];
@@ -32,7 +35,8 @@ export function Transcript(props: {
   const { segments, visible, query, store, timebase, speakerName, onSeek, selectedId, onSelectLine, onSpeakerClick } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   const [viewport, setViewport] = useState({ top: 0, height: 600, width: 800 });
-  const measured = useRef(new Map<number, number>());
+  // Measured heights by segment index, with the width they were measured at (wrapping depends on it).
+  const measured = useRef(new Map<number, { height: number; width: number }>());
   const [measureVersion, setMeasureVersion] = useState(0);
   const pendingMeasure = useRef(0);
   const lastUserScroll = useRef(0);
@@ -40,12 +44,16 @@ export function Transcript(props: {
 
   const charsPerLine = Math.max(20, Math.floor((viewport.width - 170) / 8));
   const offsets = useMemo(() => {
-    const heights = visible.map(
-      (i) => measured.current.get(i) ?? estimateRowHeight(segments[i]!.text.length, charsPerLine, 23, 18),
-    );
+    const heights = visible.map((i) => {
+      const m = measured.current.get(i);
+      // A measurement taken at another width is stale (the text wraps differently): estimate instead.
+      return m && Math.abs(m.width - viewport.width) < 1
+        ? m.height
+        : estimateRowHeight(segments[i]!.text.length, charsPerLine, ROW_LINE_PX, ROW_CHROME_PX);
+    });
     return rowOffsets(heights);
     // measureVersion: heights map changed
-  }, [visible, segments, charsPerLine, measureVersion]);
+  }, [visible, segments, charsPerLine, viewport.width, measureVersion]);
   const range = visibleRange(offsets, viewport.top, viewport.height, 6);
 
   useLayoutEffect(() => {
@@ -58,21 +66,42 @@ export function Transcript(props: {
     return () => ro.disconnect();
   }, []);
 
-  // Widths change wrapping, so forget measurements taken at another width.
-  useEffect(() => {
-    measured.current.clear();
-    setMeasureVersion((v) => v + 1);
-  }, [viewport.width]);
+  // Every rendered row is watched for its size: the first layout, a web font arriving, a width that wraps
+  // the text anew and an edited line all re-measure it, so the reserved height is always the row's own.
+  // (Measuring once in a layout effect missed rows whose measurement was cleared after they rendered: the
+  // list then kept the estimate, ~14 px short of a two-line speaker/time header, and rows overlapped.)
+  const observer = useMemo(
+    () =>
+      new ResizeObserver((entries) => {
+        let changed = false;
+        for (const entry of entries) {
+          const el = entry.target as HTMLElement;
+          const index = Number(el.dataset.index);
+          const box = entry.borderBoxSize?.[0];
+          const height = box ? box.blockSize : el.offsetHeight;
+          const width = scrollRef.current?.clientWidth ?? el.offsetWidth;
+          const old = measured.current.get(index);
+          if (!old || Math.abs(old.height - height) > 0.5 || Math.abs(old.width - width) >= 1) {
+            measured.current.set(index, { height, width });
+            changed = true;
+          }
+        }
+        if (changed) {
+          cancelAnimationFrame(pendingMeasure.current);
+          pendingMeasure.current = requestAnimationFrame(() => setMeasureVersion((v) => v + 1));
+        }
+      }),
+    [],
+  );
+  useEffect(() => () => observer.disconnect(), [observer]);
 
-  const measure = useCallback((index: number, el: HTMLElement | null) => {
-    if (!el) return;
-    const h = el.offsetHeight;
-    if (Math.abs((measured.current.get(index) ?? -1) - h) > 0.5) {
-      measured.current.set(index, h);
-      cancelAnimationFrame(pendingMeasure.current);
-      pendingMeasure.current = requestAnimationFrame(() => setMeasureVersion((v) => v + 1));
-    }
-  }, []);
+  const measure = useCallback(
+    (el: HTMLElement | null, previous: HTMLElement | null) => {
+      if (previous) observer.unobserve(previous);
+      if (el) observer.observe(el, { box: 'border-box' });
+    },
+    [observer],
+  );
 
   // Follow playback: the segment playing now, as a position in the visible list.
   const activeSeg = useStore(store, (s) => activeSegmentIndex(segments, s.currentTime));
@@ -142,7 +171,7 @@ const SegmentRow = memo(function SegmentRow(props: {
   speakerName: (label: string) => string;
   onSeek: (t: number) => void;
   onSpeakerClick?: (segment: TranscriptSegment) => void;
-  measure: (index: number, el: HTMLElement | null) => void;
+  measure: (el: HTMLElement | null, previous: HTMLElement | null) => void;
 }) {
   const {
     index,
@@ -162,10 +191,15 @@ const SegmentRow = memo(function SegmentRow(props: {
   // Only the active row re-renders as the playhead moves through its words.
   const currentWord = useStore(store, (s) => (active ? activeWordIndex(segment.words, s.currentTime) : -1));
   const ref = useRef<HTMLDivElement>(null);
-  useLayoutEffect(() => measure(index, ref.current));
+  useLayoutEffect(() => {
+    const el = ref.current;
+    measure(el, null);
+    return () => measure(null, el);
+  }, [measure]);
   return (
     <div
       ref={ref}
+      data-index={index}
       className={`seg${active ? ' active' : ''}${selected ? ' selected' : ''}`}
       style={{ top, borderLeftColor: speakerColor(segment.speaker) }}
       data-testid="segment"

@@ -3,12 +3,13 @@
  * signed audio address through a media element. Speaker turns are tinted regions, in/out points a
  * highlighted region, markers a plugin layer; the overview strip is wavesurfer's minimap.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import WaveSurfer from 'wavesurfer.js';
 import MinimapPlugin from 'wavesurfer.js/dist/plugins/minimap.js';
 import RegionsPlugin, { type Region } from 'wavesurfer.js/dist/plugins/regions.js';
 import { useStore } from 'zustand';
 import type { Peaks, TranscriptSegment } from '../api/types';
+import { displayGain, displayPeak } from '../lib/display-scale';
 import { speakerColor } from '../lib/format';
 import type { Timebase } from '../lib/timecode';
 import { MarkerLayer, type MarkerLayerApi } from '../markers/marker-layer';
@@ -36,6 +37,11 @@ export function Waveform(props: {
   onAudioError: () => void;
   /** Tint of a segment's region (default: its speaker's colour); the dub view marks corrected lines. */
   regionColor?: (segment: TranscriptSegment) => string;
+  /**
+   * The peak drawn at full height (display only). Default: these peaks' own robust peak; the dub view passes
+   * the uploaded revision's, so every revision is drawn on one scale.
+   */
+  displayPeak?: number;
 }) {
   const { peaks, audioUrl, segments, timebase, store, markers, hiddenKinds, onTransport, onAudioError, regionColor } =
     props;
@@ -55,6 +61,8 @@ export function Waveform(props: {
   const onLineClickRef = useRef(props.onLineClick);
   onLineClickRef.current = props.onLineClick;
   const [hover, setHover] = useState<{ marker: Marker; left: number; top: number } | null>(null);
+  const ownPeak = useMemo(() => displayPeak(peaks.peaks), [peaks]);
+  const fullScale = props.displayPeak ?? ownPeak;
 
   useEffect(() => {
     const container = waveRef.current;
@@ -84,7 +92,10 @@ export function Waveform(props: {
       barWidth: 2,
       barGap: 1,
       barRadius: 1,
+      // Normalised to a robust peak (lib/display-scale), not the file's single loudest sample: the display
+      // only; the audio element plays the file untouched.
       normalize: true,
+      maxPeak: fullScale,
       peaks: [Float32Array.from(peaks.peaks)],
       duration: peaks.duration,
       url: audioUrl,
@@ -104,6 +115,7 @@ export function Waveform(props: {
           cursorWidth: 1,
           overlayColor: 'rgba(255, 255, 255, 0.14)',
           normalize: true,
+          maxPeak: fullScale,
         }),
       ],
     });
@@ -147,7 +159,7 @@ export function Waveform(props: {
       setWs(null);
       setTransport(null);
     };
-  }, [peaks, audioUrl, store, onTransport]);
+  }, [peaks, audioUrl, store, onTransport, fullScale]);
 
   const ready = useStore(store, (s) => s.ready);
 
@@ -215,8 +227,29 @@ export function Waveform(props: {
     <div className="wave-panel" ref={panelRef}>
       <Ruler ws={ws} timebase={timebase} store={store} onSeek={(t) => transport?.seek(t)} />
       <div className="waveform" ref={waveRef} data-testid="waveform" data-ready={ready ? 'true' : 'false'} />
+      <DisplayScaleLabel peak={fullScale} shared={props.displayPeak !== undefined} />
       <div className="overview" ref={overviewRef} data-testid="overview" title="Overview: click to jump" />
       {hover && <MarkerTooltip marker={hover.marker} left={hover.left} top={hover.top} />}
+    </div>
+  );
+}
+
+/** Says the waveform is drawn normalised (how much, and that the audio is not), in the panel's corner. */
+function DisplayScaleLabel({ peak, shared }: { peak: number; shared: boolean }) {
+  const { gain, dbfs } = displayGain(peak);
+  const times = gain >= 10 ? Math.round(gain).toString() : gain.toFixed(1);
+  return (
+    <div
+      className="display-scale"
+      data-testid="display-normalised"
+      data-peak={peak}
+      title={
+        `The waveform is drawn so that ${dbfs.toFixed(1)} dBFS fills its height (×${times}); louder moments ` +
+        `are cut at the edge.${shared ? ' Every revision of this dub is drawn on the uploaded one’s scale.' : ''} ` +
+        'Display only: the audio you hear and export is unchanged.'
+      }
+    >
+      display normalised ×{times}
     </div>
   );
 }

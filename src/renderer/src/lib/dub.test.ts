@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DubLine, DubRevision, SpeechModel } from '../api/types';
-import { abRevisions, abWindow, flagLabel, isWarningFlag, voiceChoices } from './dub';
+import { abRevisions, abWindow, cutShare, flagLabel, isWarningFlag, unfitLabel, voiceChoices } from './dub';
 
 const revision = (number: number, base: number | null) => ({ number, base }) as DubRevision;
 const line = (render: { revision: number; region: { start: number; end: number } } | null) =>
@@ -12,7 +12,7 @@ describe('dub view helpers', () => {
       { id: 'pocketsphinx-en-us', kind: 'stt' },
       { id: 'flite', kind: 'tts', voices: [{ id: 'rms', gender: 'male', language: 'en-US' }] },
     ] as unknown as SpeechModel[];
-    expect(voiceChoices(models)).toEqual([{ ref: 'flite/rms', label: 'flite · rms (male, en-US)' }]);
+    expect(voiceChoices(models)).toEqual([{ ref: 'flite/rms', label: 'flite · rms (male, en-US)', short: 'rms · flite' }]);
   });
 
   it('compares a voiced line with the revision before its voicing, others with the current base', () => {
@@ -32,5 +32,19 @@ describe('dub view helpers', () => {
     expect(flagLabel('new_flag')).toBe('new flag');
     expect(isWarningFlag('does_not_fit')).toBe(true);
     expect(isWarningFlag('stretched')).toBe(false);
+  });
+});
+
+describe('cutShare / unfitLabel', () => {
+  it('says how much of the new speech a revoice cut: seconds cut over seconds needed', () => {
+    // 1.8 s sounded in the slot, 4.63 s cut: 72 % of the line never plays.
+    const render = { overflow: 4.63, speech: { start: 10, end: 11.8 } };
+    expect(cutShare(render)).toBeCloseTo(4.63 / 6.43, 9);
+    expect(unfitLabel(render)).toBe('does not fit: 72 % cut (4.6 s)');
+  });
+
+  it('is 0 for a line that fit, and for an empty one', () => {
+    expect(cutShare({ overflow: 0, speech: { start: 1, end: 2 } })).toBe(0);
+    expect(cutShare({ overflow: 0, speech: { start: 1, end: 1 } })).toBe(0);
   });
 });

@@ -1,17 +1,25 @@
 /** Pure helpers of the dub view: voice choices, A/B playback of a line, flag labels. */
-import type { DubLine, DubRevision, SpeechModel } from '../api/types';
+import type { DubLine, DubRevision, LineRender, SpeechModel } from '../api/types';
 
 export interface VoiceChoice {
   /** `<model>/<voice>`, as dubs name voices. */
   ref: string;
   label: string;
+  /** The voice and its engine only ("slt · festival-hts"), for the lines' narrow voice column. */
+  short: string;
 }
 
 /** Every voice of the installed `tts` models, most natural engine first (the service's order). */
 export function voiceChoices(models: SpeechModel[]): VoiceChoice[] {
   return models
     .filter((m) => m.kind === 'tts')
-    .flatMap((m) => (m.voices ?? []).map((v) => ({ ref: `${m.id}/${v.id}`, label: `${m.id} · ${v.id} (${v.gender}, ${v.language})` })));
+    .flatMap((m) =>
+      (m.voices ?? []).map((v) => ({
+        ref: `${m.id}/${v.id}`,
+        label: `${m.id} · ${v.id} (${v.gender}, ${v.language})`,
+        short: `${v.id} · ${m.id}`,
+      })),
+    );
 }
 
 /**
@@ -49,4 +57,24 @@ export function flagLabel(flag: string): string {
 /** The flag a supervisor must act on (shorten the text), shown as a warning; the rest are information. */
 export function isWarningFlag(flag: string): boolean {
   return flag === 'does_not_fit';
+}
+
+/**
+ * How much of a line's new speech a revoice cut at the slot's end, 0…1: the seconds cut over the seconds
+ * the voice needed (what sounds plus what was cut). 0 for a line that fit.
+ */
+export function cutShare(render: Pick<LineRender, 'overflow' | 'speech'>): number {
+  const sounded = Math.max(0, render.speech.end - render.speech.start);
+  const cut = Math.max(0, render.overflow);
+  return cut + sounded > 0 ? cut / (cut + sounded) : 0;
+}
+
+/** "72 % cut (1.3 s)": how much of a line a revoice cut. */
+export function cutLabel(render: Pick<LineRender, 'overflow' | 'speech'>): string {
+  return `${Math.round(cutShare(render) * 100)} % cut (${render.overflow.toFixed(1)} s)`;
+}
+
+/** "does not fit: 72 % cut (1.3 s)", the label of a line a revoice cut. */
+export function unfitLabel(render: Pick<LineRender, 'overflow' | 'speech'>): string {
+  return `${flagLabel('does_not_fit')}: ${cutLabel(render)}`;
 }

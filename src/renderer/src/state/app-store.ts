@@ -7,6 +7,9 @@ export interface Toast {
   text: string;
 }
 
+/** Notifications shown at once; an older one gives way to a new one. */
+export const MAX_TOASTS = 3;
+
 export interface AppState {
   toasts: Toast[];
   notify(text: string, kind?: Toast['kind']): void;
@@ -19,7 +22,7 @@ export function createAppStore() {
     toasts: [],
     notify(text, kind = 'info') {
       const id = next++;
-      set((s) => ({ toasts: [...s.toasts.slice(-3), { id, kind, text }] }));
+      set((s) => ({ toasts: [...s.toasts.slice(-(MAX_TOASTS - 1)), { id, kind, text }] }));
       setTimeout(
         () => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })),
         kind === 'error' ? 8000 : 4000,

@@ -9,10 +9,13 @@ import { ProgressBar } from '../components/ProgressBar';
 import { ErrorState, Empty, Loading } from '../components/States';
 import { TopBar } from '../components/TopBar';
 import { Waveform } from '../components/Waveform';
+import { ZoomControls } from '../components/ZoomControls';
 import { useLoad, usePolling } from '../hooks';
-import { abRevisions, abWindow, flagLabel, voiceChoices } from '../lib/dub';
+import { displayPeak } from '../lib/display-scale';
+import { abRevisions, abWindow, unfitLabel, voiceChoices } from '../lib/dub';
 import { formatDuration, speakerColor } from '../lib/format';
 import { routeHash } from '../lib/route';
+import { actionForKey, isTypingTarget, type EditorAction } from '../lib/shortcuts';
 import { formatReadout } from '../lib/timecode';
 import type { Marker } from '../markers/model';
 import { AbPlayer } from '../player/ab-player';
@@ -226,7 +229,19 @@ function DubEditor({
   onRestore: (number: number) => void;
 }) {
   const { api, store: appStore } = useApp();
-  const [peaks, , reloadPeaks] = useLoad((signal) => api.getRevisionPeaks(dub.session_id, dub.id, revision.number, signal), [dub.id, revision.number]);
+  // Every revision is drawn on the uploaded revision's scale: scaled to its own peak, a revision that removed
+  // a click would look several times louder everywhere.
+  const uploaded = revisions.find((r) => r.source === 'upload')?.number ?? 1;
+  const [peaks, , reloadPeaks] = useLoad(
+    async (signal) => {
+      const [current, base] = await Promise.all([
+        api.getRevisionPeaks(dub.session_id, dub.id, revision.number, signal),
+        revision.number === uploaded ? null : api.getRevisionPeaks(dub.session_id, dub.id, uploaded, signal),
+      ]);
+      return { current, fullScale: displayPeak((base ?? current).peaks) };
+    },
+    [dub.id, revision.number, uploaded],
+  );
   const [player] = useState<PlayerStore>(() => createPlayerStore(dub.format.duration));
   const [transport, setTransport] = useState<Transport | null>(null);
   const onTransport = useCallback((t: Transport | null) => setTransport(t), []);
@@ -266,6 +281,27 @@ function DubEditor({
     [revisions, revision.number, transport, appStore],
   );
 
+  // The editor's zoom and play keys, as in the recording view (never while typing a line).
+  useEffect(() => {
+    if (!transport) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (isTypingTarget(e.target as HTMLElement)) return;
+      const action = actionForKey(e);
+      const run: Partial<Record<EditorAction, () => void>> = {
+        'play-pause': () => transport.playPause(),
+        'zoom-in': () => transport.zoomIn(),
+        'zoom-out': () => transport.zoomOut(),
+        'zoom-fit': () => transport.setZoom(0),
+      };
+      const fn = action ? run[action] : undefined;
+      if (!fn) return;
+      e.preventDefault();
+      fn();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [transport]);
+
   const speakers = dub.speakers;
   const unfit = lines.filter((l) => l.state === 'voiced' && l.render?.flags.includes('does_not_fit'));
   return (
@@ -277,6 +313,7 @@ function DubEditor({
           {revision.number === 1 ? ' (as uploaded)' : ''}
         </span>
         <div className="spacer" />
+        <ZoomControls transport={transport} />
         <button className="primary" onClick={() => transport?.playPause()} disabled={!transport} data-testid="play">
           <PlayLabel store={player} />
         </button>
@@ -290,7 +327,8 @@ function DubEditor({
         {peaks.state === 'error' && <ErrorState message={peaks.message} onRetry={reloadPeaks} />}
         {peaks.state === 'ready' && (
           <Waveform
-            peaks={peaks.value}
+            peaks={peaks.value.current}
+            displayPeak={peaks.value.fullScale}
             audioUrl={revision.audio.url}
             segments={segments}
             timebase={null}
@@ -306,7 +344,9 @@ function DubEditor({
         <section className="transcript-panel" aria-label="Lines" data-ab-line={ab?.lineId ?? ''} data-ab-revision={ab?.revision ?? ''} data-testid="lines-panel">
           <div className="transcript-tools">
             <span className="hint" data-testid="line-count">
-              {lines.length} lines · {dub.lines.corrected} corrected · {dub.lines.pending} to revoice
+              {dub.status === 'preparing'
+                ? 'Lines being derived'
+                : `${lines.length} lines · ${dub.lines.corrected} corrected · ${dub.lines.pending} to revoice`}
             </span>
             {unfit.length > 0 && (
               <span className="field-error" data-testid="unfit-summary">
@@ -315,7 +355,16 @@ function DubEditor({
             )}
           </div>
           <div className="transcript-scroll">
-            {lines.length === 0 ? (
+            {dub.status === 'preparing' ? (
+              // Still transcribing the dub: its lines are on their way, not missing.
+              <div className="state" data-testid="lines-preparing">
+                <div className="title">Preparing the lines</div>
+                <ProgressBar value={dub.progress || null} label="Transcribing the dub" />
+                <div>The lines appear here when the dub has been transcribed.</div>
+              </div>
+            ) : dub.status === 'failed' ? (
+              <Empty title="No lines">The lines could not be derived: {dub.error ?? 'the transcription failed'}.</Empty>
+            ) : lines.length === 0 ? (
               <Empty title="No lines">The dub has no lines (no speech was found in it).</Empty>
             ) : (
               <DubLines lines={lines} voices={voices} playing={ab} disabled={busy} onSave={onSaveLine} onSeek={(t) => transport?.seek(t)} onAb={playAb} />
@@ -382,7 +431,7 @@ function DubEditor({
             <div className="hint">
               {unfit.map((l) => (
                 <div key={l.id}>
-                  Line {l.id}: {flagLabel('does_not_fit')} ({l.render!.overflow.toFixed(1)} s cut)
+                  Line {l.id}: {unfitLabel(l.render!)}
                 </div>
               ))}
             </div>

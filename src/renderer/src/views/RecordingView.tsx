@@ -21,6 +21,7 @@ import { TimebaseDialog } from '../components/TimebaseDialog';
 import { TopBar } from '../components/TopBar';
 import { Transcript } from '../components/Transcript';
 import { Waveform } from '../components/Waveform';
+import { ZoomControls } from '../components/ZoomControls';
 import { useLoad } from '../hooks';
 import { formatBytes, formatDuration, speakerColor } from '../lib/format';
 import { routeHash } from '../lib/route';
@@ -274,25 +275,7 @@ function Editor({
             ))}
             {speakers.length > MAX_LEGEND && <span>+{speakers.length - MAX_LEGEND} more</span>}
           </div>
-          <button
-            onClick={() => transport?.zoomOut()}
-            aria-label="Zoom out"
-            title="Zoom out (−)"
-            disabled={!transport}
-          >
-            −
-          </button>
-          <button onClick={() => transport?.setZoom(0)} title="Fit (0)" disabled={!transport}>
-            Fit
-          </button>
-          <button
-            onClick={() => transport?.zoomIn()}
-            aria-label="Zoom in"
-            title="Zoom in (+)"
-            disabled={!transport}
-          >
-            +
-          </button>
+          <ZoomControls transport={transport} />
           <button
             className="primary"
             onClick={() => transport?.playPause()}
@@ -360,6 +343,7 @@ function Editor({
                 player={player}
                 speakerName={speakerName}
                 formatTime={(t) => formatReadout(t, timebase)}
+                timebase={timebase}
                 onSeek={seek}
               />
             ) : (

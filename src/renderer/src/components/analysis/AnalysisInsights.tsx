@@ -3,6 +3,7 @@
  * out by SummaryPanel or SpeakerInsights. Jumps go through the view: the playhead, and the line panel.
  */
 import { useStore } from 'zustand';
+import type { Timebase } from '../../lib/timecode';
 import type { PlayerStore } from '../../state/player-store';
 import { Loading } from '../States';
 import { SpeakerInsights } from './SpeakerInsights';
@@ -18,8 +19,9 @@ export function AnalysisInsights(props: {
   speakerName: (label: string) => string;
   formatTime: (t: number) => string;
   onSeek: (t: number) => void;
+  timebase?: Timebase | null;
 }) {
-  const { tab, analysis, player, speakerName, formatTime, onSeek } = props;
+  const { tab, analysis, player, speakerName, formatTime, onSeek, timebase } = props;
   const shown = useStore(analysis.watcher.store, (s) => s.shown);
   const loadError = useStore(analysis.watcher.store, (s) => s.loadError);
   if (!shown)
@@ -35,6 +37,7 @@ export function AnalysisInsights(props: {
           player={player}
           speakerName={speakerName}
           formatTime={formatTime}
+          timebase={timebase}
           onLine={(id, start) => {
             onSeek(start);
             analysis.selectLine(id);

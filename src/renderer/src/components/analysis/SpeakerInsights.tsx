@@ -8,6 +8,7 @@ import type { PlotPoint } from '../../analysis/trajectory';
 import { speakerColor } from '../../lib/format';
 import type { PlayerStore } from '../../state/player-store';
 import { TrajectoryChart } from './TrajectoryChart';
+import type { Timebase } from '../../lib/timecode';
 
 export function SpeakerInsights(props: {
   intel: Intelligence;
@@ -16,8 +17,10 @@ export function SpeakerInsights(props: {
   formatTime: (t: number) => string;
   /** Go to a line: seek to its start and open it. */
   onLine: (segmentId: number, start: number) => void;
+  /** The recording's timebase, for the arcs' time axis. */
+  timebase?: Timebase | null;
 }) {
-  const { intel, player, speakerName, formatTime, onLine } = props;
+  const { intel, player, speakerName, formatTime, onLine, timebase } = props;
   const labels = Object.keys(intel.speakers).sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
   if (labels.length === 0)
     return (
@@ -49,6 +52,7 @@ export function SpeakerInsights(props: {
               player={player}
               formatTime={formatTime}
               onJump={jump}
+              timebase={timebase}
             />
             <dl className="kv profile-values" data-testid="profile-values">
               {profileRows(p).map((r) => (
