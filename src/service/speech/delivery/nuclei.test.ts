@@ -51,7 +51,7 @@ const count = (s: { pcm: Float32Array; duration: number }, options = {}) =>
 describe('intensityContour', () => {
   it('reads a steady sine at its mean square in dB, frames every 0.8/minPitch s', () => {
     const pcm = new Float32Array(SR).map((_, i) => 0.5 * Math.sin((2 * Math.PI * 440 * i) / SR));
-    const c = intensityContour(pcm, SR, 0, 1);
+    const c = intensityContour(pcm, SR, 0, 1, 50);
     expect(c.timeStep).toBeCloseTo(0.016, 9);
     // 1 s holds floor((1 − 0.128) / 0.016) + 1 = 55 frames of 128 ms.
     expect(c.db.length).toBe(55);
