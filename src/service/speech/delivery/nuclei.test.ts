@@ -1,4 +1,8 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { audioDir } from '../../../../test/helpers/paths';
+import { readWav16 } from '../../../../test/helpers/signals';
 import { pitchTrack } from '../prosody/pitch';
 import { intensityContour, syllableNuclei } from './nuclei';
 
@@ -113,5 +117,23 @@ describe('syllableNuclei', () => {
     expect(syllableNuclei(new Float32Array(SR), SR, 0, 1, null)).toEqual([]);
     const s = syllables(4, 0.25);
     expect(syllableNuclei(s.pcm, SR, 0.5, 0.55, null)).toEqual([]);
+  });
+});
+
+describe('syllableNuclei on a real reading', () => {
+  it('"The North Wind and the Sun": six nuclei, five on the labelled ones (../shared/audio/prosody TextGrid)', () => {
+    const dir = path.join(audioDir, 'prosody');
+    const { pcm, rate } = readWav16(readFileSync(path.join(dir, 'the_north_wind_and_the_sun.wav')));
+    const grid = readFileSync(path.join(dir, 'the_north_wind_and_the_sun.TextGrid'), 'utf8');
+    const labelled = [...grid.slice(grid.indexOf('syllable nuclei')).matchAll(/number = ([\d.]+)/g)].map((m) => Number(m[1]));
+    expect(labelled).toHaveLength(6);
+    const track = pitchTrack(pcm, rate);
+    const found = syllableNuclei(pcm, rate, 0, pcm.length / rate, track);
+    expect(found).toHaveLength(6);
+    const hits = labelled.filter((t) => found.some((f) => Math.abs(f - t) <= 0.02));
+    // Missed: the unstressed second "the"; extra: the glide into "wind".
+    expect(hits).toHaveLength(5);
+    // With the script's settings (64 ms window, 2 dB dip) both unstressed "the" go: four.
+    expect(syllableNuclei(pcm, rate, 0, pcm.length / rate, track, { minPitchHz: 50, minDipDb: 2 })).toHaveLength(4);
   });
 });
