@@ -5,6 +5,7 @@ import type { AnalysisMessage, AnalysisRequest, LineInput } from './protocol';
 import { runAnalysis, speechWithin, type AnalysisToolkit } from './run-analysis';
 import { overallProgress } from './stages';
 import { createEstimateListener } from '../speech/perception/listener';
+import { measureProsody } from '../speech/prosody/measure';
 
 const SR = 16000;
 
@@ -160,6 +161,54 @@ describe('runAnalysis', () => {
     const controller = new AbortController();
     controller.abort(new Error('stop'));
     await expect(runAnalysis(request(lines), kit, () => {}, controller.signal)).rejects.toThrow('stop');
+  });
+
+  it('reads pace from the signal: a line spoken faster reads faster though the recognizer dropped half its words', async () => {
+    // S1's two lines: 8 syllables in 2 s, then 12 in 2 s (1.5× as fast) of which the recognizer wrote one word
+    // per two syllables. Counting the words, the fast line would read slower (3 against 4 syllables a second).
+    const pcm = new Float32Array(SR * 7);
+    const voice = (t: number) => {
+      let x = 0;
+      for (let k = 1; k <= 8; k++) x += Math.sin(2 * Math.PI * k * 140 * t) / k;
+      return x / 2;
+    };
+    const lines: LineInput[] = [];
+    const spans: [number, number, number][] = [
+      [0.5, 8, 8],
+      [3.5, 12, 6],
+    ];
+    for (const [id, [start, syllables, words]] of spans.entries()) {
+      const from = start + 0.25;
+      const each = 2 / syllables;
+      for (let i = Math.round(from * SR); i < Math.round((from + 2) * SR); i++) {
+        const t = i / SR - from;
+        pcm[i] = 0.4 * (0.1 + 0.9 * Math.sin((Math.PI * (t % each)) / each) ** 2) * voice(i / SR);
+      }
+      const per = 2 / words;
+      lines.push({
+        id,
+        speaker: 'S1',
+        start,
+        end: start + 2.5,
+        text: 'word '.repeat(words).trim(),
+        words: Array.from({ length: words }, (_, k) => ({ word: 'word', start: from + k * per, end: from + (k + 1) * per })),
+      });
+    }
+    const { kit } = fakeKit(pcm);
+    kit.detectSpeech = async () => [{ start: 0.75, end: 2.75 }, { start: 3.75, end: 5.75 }];
+    kit.prosody = (audio, line, speech) => measureProsody(audio, SR, line, speech);
+    kit.syllables = () => ({ count: () => 2 });
+    const messages: AnalysisMessage[] = [];
+    await runAnalysis(request(lines), kit, (m) => messages.push(m));
+    const [slow, fast] = stored(messages);
+    const ratio = fast!.prosody.pace_vs_speaker! / slow!.prosody.pace_vs_speaker!;
+    expect(ratio).toBeGreaterThan(1.35);
+    expect(ratio).toBeLessThan(1.65);
+    expect(fast!.prosody.articulation_rate!).toBeGreaterThan(slow!.prosody.articulation_rate!);
+    // The speaker's rate keeps the dictionary's scale: 16 + 12 syllables over the two lines' articulation.
+    const baselines = messages.flatMap((m) => (m.type === 'part' && m.name === PART.baselines ? [m.value as Record<string, { articulation_rate: number }>] : []))[0]!;
+    expect(baselines.S1!.articulation_rate).toBeGreaterThan(6);
+    expect(baselines.S1!.articulation_rate).toBeLessThan(7.5);
   });
 
   it('clips speech spans to a line', () => {

@@ -7,7 +7,8 @@ import { frameLevels, frameRange, type LevelTrack } from '../dsp/levels';
 import { quantile } from '../dsp/stats';
 import type { TagFrames } from '../speech/events/tagger';
 import { analysePauses, type PitchFrames } from '../speech/delivery/pauses';
-import { linePace, type SyllableCounter } from '../speech/delivery/pace';
+import { articulationRate, linePace, speakerCalibratedSyllables, type SyllableCounter } from '../speech/delivery/pace';
+import { syllableNuclei } from '../speech/delivery/nuclei';
 import { relativeToSpeaker, speakerBaselines, type BaselineLine } from '../speech/delivery/baselines';
 import { paceShifts } from '../speech/delivery/pace-shift';
 import { PART, type AudiencePart } from './document';
@@ -70,7 +71,13 @@ export interface LineMeasure {
   speech_end: number;
   speech: Span[];
   prosody: Omit<AnalysisSegment['prosody'], 'pace_vs_speaker' | 'pitch_vs_speaker_st' | 'energy_vs_speaker_db' | 'pitch_range_vs_speaker_st' | 'source'>;
+  /** Dictionary syllables of the recognized words (what the line's stored articulation_rate counts). */
   syllables: number;
+  /**
+   * Syllable nuclei read from the signal over the articulation (speech span less pauses; delivery/nuclei.ts);
+   * absent in runs stored before it was measured. The published rate combines both (withSignalPace).
+   */
+  nuclei?: number;
   articulation_seconds: number;
   /** Per-word pitch and level for emphasis, endings and sentence ends (absent in runs stored before 1.1). */
   words?: WordMeasure[];
@@ -121,6 +128,10 @@ function measureLine(
   const ends = sentenceEnds(words, punctuated);
   const pauses = analysePauses({ line: span, words: line.words, levels, pitch: measured.track, silenceDb, sentenceEnds: new Set(ends) });
   const pace = linePace(line.words, dictionary, pauses);
+  // Nuclei on voiced frames of the line's own pitch track, outside its pauses (a filled pause is no syllable).
+  const nuclei = measured.track
+    ? syllableNuclei(pcm, SAMPLE_RATE, pauses.speech_start, pauses.speech_end, measured.track).filter((t) => !pauses.pauses.some((p) => t >= p.start && t <= p.end)).length
+    : 0;
   return {
     id: line.id,
     speaker: line.speaker,
@@ -147,10 +158,26 @@ function measureLine(
       longest_pause: pauses.longest_pause,
     },
     syllables: pace.syllables,
+    nuclei,
     articulation_seconds: pace.articulation_seconds,
     words,
     sentence_ends: ends,
   };
+}
+
+/**
+ * The lines with their pace as published: syllables are the signal's nuclei scaled to the speaker's
+ * dictionary syllables per nucleus (delivery/pace.ts, calibratedSyllables), and the articulation rate is
+ * recomputed from them. Derived on every run from the stored measures (which keep both counts), so a
+ * resumed run publishes the same figures; baselines, pace_vs_speaker and pace shifts all read these.
+ */
+export function withSignalPace(measures: LineMeasure[]): LineMeasure[] {
+  const syllables = speakerCalibratedSyllables(measures);
+  return measures.map((m, i) => ({
+    ...m,
+    syllables: syllables[i]!,
+    prosody: { ...m.prosody, articulation_rate: m.nuclei === undefined && syllables[i] === m.syllables ? m.prosody.articulation_rate : articulationRate(syllables[i]!, m.articulation_seconds) },
+  }));
 }
 
 /**
@@ -228,7 +255,7 @@ export async function runAnalysis(
     save(PART.measures, measures);
   }
   stage('prosody', 1);
-  const measures = parts[PART.measures] as LineMeasure[];
+  const measures = withSignalPace(parts[PART.measures] as LineMeasure[]);
 
   stage('baselines', 0);
   if (!has(PART.baselines)) {
