@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { AnalysisSegment, AudienceEvent, Condition } from '../../../shared/schemas/analysis';
 import { clock, clockRange } from './clock';
 import { estimateLine } from './listener';
+import { spoilers } from './verdict';
 import { completeSpan, findMoments, type LineWords } from './moments';
 import { speakerProfiles } from './profiles';
 import { mergeRanges, writeSummary } from './summary';
@@ -42,7 +43,7 @@ function conversation() {
   add(measuredLine(4, 'S2', 18, 21, { speech_start: 18.1, speech_end: 20.9 }), sentence(18.1, 11));
   const events: AudienceEvent[] = [{ type: 'laughter', start: 21.2, end: 23, speaker: 'S2', during_speech: false, confidence: 0.9, sources: ['heard'] }];
   const listened = segs.map((s) => {
-    const out = estimateLine({ segment: s, words: words.get(s.id)!.words, baseline: BASELINE, speaker_hesitations_per_minute: 1, events });
+    const out = estimateLine({ segment: s, words: words.get(s.id)!.words, baseline: BASELINE, speaker_hesitations_per_minute: 1, events, spoilers: spoilers(s, segs, events) });
     return { ...s, ...out };
   });
   return { segments: listened, words, events };
