@@ -19,6 +19,7 @@ import { isPunctuated, sentenceEnds } from '../speech/perception/sentences';
 import { hesitationsPerMinute } from '../speech/perception/labels';
 import { speakerProfiles } from '../speech/perception/profiles';
 import { findMoments, type LineWords } from '../speech/perception/moments';
+import { spoilers } from '../speech/perception/verdict';
 import { writeSummary } from '../speech/perception/summary';
 import type { StageName } from './stages';
 
@@ -366,6 +367,8 @@ async function listenToLines(
     h.seconds += Math.max(0, m.speech_end - m.speech_start);
     hesitations.set(m.speaker, h);
   }
+  // Every line's speech span, for the verdict's overlap rule (the same lines the moments stage reads).
+  const all = measures.map((m) => published.get(m.id)).filter((s): s is AnalysisSegment => !!s);
   let batch: AnalysisSegment[] = [];
   for (const [i, m] of measures.entries()) {
     const segment = published.get(m.id);
@@ -379,6 +382,7 @@ async function listenToLines(
         baseline: baselines[m.speaker],
         speaker_hesitations_per_minute: hesitationsPerMinute(h.count, h.seconds),
         events,
+        spoilers: spoilers(segment, all, events),
         audio: pcm.subarray(Math.floor(m.start * SAMPLE_RATE), Math.ceil(m.end * SAMPLE_RATE)),
       },
       signal,

@@ -297,8 +297,11 @@ export const Moment = z
 export const WatchOut = z
   .object({
     kind: z.string().meta({ description: 'The kind of problem, e.g. clipping, hum, unusable, hesitant, rushed, overlap' }),
-    text: z.string().meta({ description: 'The same sentence as the matching `watch_outs` entry' }),
+    text: z.string().meta({ description: 'The same sentence as the matching `watch_outs` entry: `<label> (<detail>): <ranges>.`' }),
     ranges: z.array(z.object(span)),
+    // issue 33 (watch-outs): the sentence's parts, so a view that shows the kind and the ranges itself writes each once.
+    label: z.string().optional().meta({ description: 'The kind as the sentence names it, e.g. "Reverb", "Unusable lines", "Rushed delivery" (absent in analyses before 1.2.0)' }),
+    detail: z.string().optional().meta({ description: 'How much: "severity 0.56", "3 lines", "2": the sentence without its label and ranges (absent before 1.2.0)' }),
   })
   .meta({ id: 'WatchOut' });
 
@@ -306,7 +309,10 @@ export const AnalysisSummary = z
   .object({
     overview: z.string(),
     speakers: z.array(z.object({ speaker: z.string(), summary: z.string() })),
-    watch_outs: z.array(z.string()).meta({ description: 'Each names a kind of problem and its time ranges (m:ss–m:ss)' }),
+    watch_outs: z.array(z.string()).meta({
+      description:
+        'Each names a kind of problem once and its time ranges as they are: m:ss–m:ss (start second to the end rounded up) from 2 s, m:ss.t–m:ss.t under 2 s, one time m:ss.t for a point; the first 6, then how many more',
+    }),
     watch_out_items: z
       .array(WatchOut)
       .meta({ description: 'The watch-outs with their kind and time ranges as numbers, in the same order as `watch_outs`' }),

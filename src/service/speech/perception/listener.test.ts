@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AudienceEvent } from '../../../shared/schemas/analysis';
 import { createEstimateListener, estimateLine, reactionsTo } from './listener';
+import { spoilers, type Spoiler } from './verdict';
 import { BASELINE, evenWords, measuredLine, usualProsody } from './testing.testutil';
 
 const event = (type: AudienceEvent['type'], start: number, end: number): AudienceEvent => ({ type, start, end, speaker: 'S1', during_speech: false, confidence: 0.8, sources: ['heard'] });
@@ -20,6 +21,7 @@ describe('the built-in listener', () => {
     baseline: BASELINE,
     speaker_hesitations_per_minute: 1,
     events: [] as AudienceEvent[],
+    spoilers: [] as Spoiler[],
   });
 
   it('an even line: neutral, good, every value an estimate with the line’s span', () => {
@@ -33,12 +35,25 @@ describe('the built-in listener', () => {
 
   it('a rushed line with clipping: labels, flags, issues and a note led by the issue', () => {
     const segment = measuredLine(3, 'S1', 10, 13, { prosody: usualProsody({ pace_vs_speaker: 1.35 }) });
-    segment.quality.issues = [{ type: 'clipping', severity: 0.8, evidence: 'clipping_ratio 1.2% (> 0.1%)', source: 'measured' }];
-    const { perception, delivery } = estimateLine({ ...input(), segment });
+    segment.quality.issues = [{ type: 'clipping', severity: 0.55, evidence: 'clipping_ratio 0.4% (> 0.1%)', source: 'measured' }];
+    const { perception, delivery } = estimateLine({ ...input(), segment, spoilers: spoilers(segment, [segment], []) });
     expect(perception.delivery).toEqual(['rushed']);
     expect(perception.audio_issues).toEqual(['clipping']);
-    expect(perception.note).toMatch(/^Clipping \(clipping_ratio 1\.2%/);
+    expect(perception.note).toBe('Clipping (clipping_ratio 0.4% (> 0.1%)); repair it or use another take.');
     expect(delivery.flags).toEqual([{ type: 'rushed', source: 'estimate' }]);
+  });
+
+  it('a line the verdict finds unusable says so in its note, whatever its delivery', () => {
+    // Severe clipping spoils the take; the line's delivery alone would read "usable as it is".
+    const segment = measuredLine(3, 'S1', 10, 13);
+    segment.quality.issues = [{ type: 'clipping', severity: 0.8, evidence: 'clipping_ratio 1.2% (> 0.1%)', source: 'measured' }];
+    expect(estimateLine({ ...input(), segment }).perception.note).toBe("Clipping (clipping_ratio 1.2% (> 0.1%)); repair it or use another take.");
+    const { perception, delivery } = estimateLine({ ...input(), segment, spoilers: spoilers(segment, [segment], []) });
+    expect(delivery.label).toBe('good');
+    expect(perception.note).toBe('Unusable: clipping (clipping_ratio 1.2% (> 0.1%)); use another take.');
+    // A poor quality score on a second of speech or more, the case of issue 33.
+    const poor = measuredLine(4, 'S1', 10, 13, { quality: { ...measuredLine(0, 'S1', 0, 1).quality, score: 0.23 } });
+    expect(estimateLine({ ...input(), segment: poor, spoilers: spoilers(poor, [poor], []) }).perception.note).toBe('Unusable: poor signal quality (score 0.23); use another take.');
   });
 
   it('the listener says it did not listen', async () => {

@@ -5,6 +5,7 @@ import { deliveryFlags, deliveryGrade, deliveryScore, takeQuality } from './grad
 import { deliveryLabels, endingDrop, type LineFeatures } from './labels';
 import { editorNote } from './note';
 import { findRestarts } from './restarts';
+import { lineVerdict, type Spoiler } from './verdict';
 import type { WordMeasure } from './words';
 
 /** What a listener gets for one line: its measured values, its words, its speaker's norms, the audience, the audio. */
@@ -15,6 +16,8 @@ export interface ListenInput {
   baseline: Baseline | undefined;
   speaker_hesitations_per_minute: number;
   events: ReadonlyArray<AudienceEvent>;
+  /** Why the line is unusable (verdict.ts `spoilers`, over the whole recording's lines), empty when it is not. */
+  spoilers: ReadonlyArray<Spoiler>;
   /** The line's samples (16 kHz mono), for a listener that listens; the built-in one does not. */
   audio: Float32Array;
 }
@@ -68,7 +71,8 @@ export function estimateLine(input: Omit<ListenInput, 'audio'>): Listening {
   const grade = deliveryGrade(score, labels);
   const restarts = findRestarts(input.words);
   const issues = s.quality.issues;
-  const note = editorNote({ labels, grade, score, prosody: s.prosody, issues, emphasis, restarts, ending_drop_db: endingDrop(input.words) });
+  const verdict = lineVerdict({ spoilers: input.spoilers, quality: s.quality, labels, grade, restarts: restarts.length });
+  const note = editorNote({ verdict, labels, grade, score, quality_score: s.quality.score, prosody: s.prosody, emphasis, restarts, ending_drop_db: endingDrop(input.words) });
   return {
     perception: {
       emotion: emotionOf(dims, labels, reactions),

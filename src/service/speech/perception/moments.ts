@@ -2,6 +2,7 @@ import type { AnalysisSegment, AudienceEvent, Moment } from '../../../shared/sch
 import { clock } from './clock';
 import { inTimeOrder } from './profiles';
 import { findRestarts } from './restarts';
+import { lineVerdict, SELECTABLE, spoilers, type Spoiler } from './verdict';
 import type { WordMeasure } from './words';
 
 /**
@@ -10,9 +11,6 @@ import type { WordMeasure } from './words';
  * are built from the type and the line ids, so they stay the same across runs of the same transcript.
  */
 export const SELECT_MIN_TAKE = 0.6;
-export const SELECT_MIN_QUALITY = 0.5;
-/** Any quality issue this severe keeps a line out of the selects. */
-export const SELECT_MAX_SEVERITY = 0.5;
 export const SELECT_MIN_SECONDS = 1;
 export const SELECT_SHARE = 0.15;
 export const SELECT_MAX_PER_SPEAKER = 8;
@@ -20,14 +18,6 @@ export const SELECT_MAX_PER_SPEAKER = 8;
 export const INCOMPLETE_FACTOR = 0.85;
 /** A line starts a sentence after this much silence, or after another speaker or a sentence end. */
 export const SENTENCE_GAP = 1;
-export const UNUSABLE_SEVERITY = 0.6;
-/** Issues that spoil a take; plosives, a low level and low-frequency rumble are repairable and do not. */
-export const SPOILING_ISSUES: ReadonlySet<string> = new Set(['clipping', 'hum', 'noise', 'wind', 'reverb', 'off_mic']);
-export const UNUSABLE_QUALITY = 0.3;
-/** A quality score needs this much speech to condemn a line (DNSMOS on a word or two is unreliable). */
-export const UNUSABLE_QUALITY_MIN_SPEECH = 1;
-export const OVERLAP_SHARE = 0.3;
-export const AUDIENCE_SHARE = 0.5;
 export const DEAD_AIR = 0.6;
 const PAD = 0.05;
 
@@ -39,7 +29,6 @@ export interface LineWords {
 
 const r3 = (x: number) => Math.round(x * 1000) / 1000;
 const r2 = (x: number) => Math.round(x * 100) / 100;
-const overlap = (a: { start: number; end: number }, b: { start: number; end: number }) => Math.max(0, Math.min(a.end, b.end) - Math.max(a.start, b.start));
 
 function lastLexical(words: ReadonlyArray<WordMeasure>): number {
   for (let i = words.length - 1; i >= 0; i--) if (!words[i]!.filler) return i;
@@ -62,13 +51,20 @@ export function completeSpan(line: LineWords, startsSentence: boolean): { first:
   return last >= first ? { first, last } : null;
 }
 
-function selects(ordered: AnalysisSegment[], lines: ReadonlyMap<number, LineWords>, spoilt: ReadonlySet<number>): Moment[] {
+function selects(ordered: AnalysisSegment[], lines: ReadonlyMap<number, LineWords>, spoilt: ReadonlyMap<number, Spoiler[]>): Moment[] {
   const candidates: Moment[] = [];
   ordered.forEach((s, i) => {
     const words = lines.get(s.id);
-    if (!s.perception || !s.delivery || !words || spoilt.has(s.id)) return;
-    if (s.delivery.label !== 'good' && s.delivery.label !== 'great') return;
-    if (s.quality.score < SELECT_MIN_QUALITY || s.quality.issues.some((x) => x.severity >= SELECT_MAX_SEVERITY)) return;
+    if (!s.perception || !s.delivery || !words) return;
+    // The verdict the note was written from (verdict.ts): only a line usable as it is, or after an edit, is a select.
+    const verdict = lineVerdict({
+      spoilers: spoilt.get(s.id) ?? [],
+      quality: s.quality,
+      labels: s.perception.delivery,
+      grade: s.delivery.label,
+      restarts: findRestarts(words.words).length,
+    });
+    if (!SELECTABLE.has(verdict.standing)) return;
     const prev = ordered[i - 1];
     const prevWords = prev ? lines.get(prev.id) : undefined;
     const prevEnded = !prev || prev.speaker !== s.speaker || s.start - prev.end >= SENTENCE_GAP || (!!prevWords && prevWords.sentence_ends.includes(lastLexical(prevWords.words)));
@@ -110,26 +106,21 @@ function selects(ordered: AnalysisSegment[], lines: ReadonlyMap<number, LineWord
   return out;
 }
 
-function unusable(ordered: AnalysisSegment[], events: ReadonlyArray<AudienceEvent>): Moment[] {
+/** The lines verdict.ts finds spoilt, with their reasons, worst first. */
+function spoiltLines(ordered: AnalysisSegment[], events: ReadonlyArray<AudienceEvent>): Map<number, Spoiler[]> {
+  const out = new Map<number, Spoiler[]>();
+  for (const s of ordered) {
+    const reasons = spoilers(s, ordered, events);
+    if (reasons.length) out.set(s.id, reasons);
+  }
+  return out;
+}
+
+function unusable(ordered: AnalysisSegment[], spoilt: ReadonlyMap<number, Spoiler[]>): Moment[] {
   const out: Moment[] = [];
   for (const s of ordered) {
-    const speech = { start: s.speech_start, end: s.speech_end };
-    const length = Math.max(1e-6, speech.end - speech.start);
-    const reasons: Array<{ text: string; severity: number }> = [];
-    for (const issue of s.quality.issues)
-      if (SPOILING_ISSUES.has(issue.type) && issue.severity >= UNUSABLE_SEVERITY)
-        reasons.push({ text: `${issue.type.replace(/_/g, ' ')} (${issue.evidence})`, severity: issue.severity });
-    if (s.quality.score < UNUSABLE_QUALITY && length >= UNUSABLE_QUALITY_MIN_SPEECH) reasons.push({ text: `poor signal quality (score ${s.quality.score.toFixed(2)})`, severity: 1 - s.quality.score });
-    const others = new Map<string, number>();
-    for (const o of ordered) if (o.speaker !== s.speaker) others.set(o.speaker, (others.get(o.speaker) ?? 0) + overlap(speech, { start: o.speech_start, end: o.speech_end }));
-    for (const [other, seconds] of others)
-      if (seconds / length >= OVERLAP_SHARE) reasons.push({ text: `overlaps ${other}'s speech for ${seconds.toFixed(1)} s`, severity: Math.min(1, seconds / length) });
-    for (const type of ['applause', 'cheering', 'laughter', 'music'] as const) {
-      const covered = events.filter((e) => e.type === type).reduce((sum, e) => sum + overlap(speech, e), 0);
-      if (covered / length >= AUDIENCE_SHARE) reasons.push({ text: `${type} over ${Math.round((covered / length) * 100)}% of the words`, severity: Math.min(1, covered / length) });
-    }
-    if (reasons.length === 0) continue;
-    reasons.sort((a, b) => b.severity - a.severity);
+    const reasons = spoilt.get(s.id);
+    if (!reasons) continue;
     const text = reasons.map((x) => x.text).join('; ');
     out.push({
       id: `unusable-${s.id}`,
@@ -177,9 +168,8 @@ function trims(ordered: AnalysisSegment[], lines: ReadonlyMap<number, LineWords>
 export function findMoments(segments: ReadonlyArray<AnalysisSegment>, lines: ReadonlyMap<number, LineWords>, events: ReadonlyArray<AudienceEvent>): Moment[] {
   const ordered = inTimeOrder(segments);
   const order = { select: 0, unusable: 1, trim: 2 } as const;
-  const spoilt = unusable(ordered, events);
-  const spoiltIds = new Set(spoilt.flatMap((m) => m.segment_ids));
-  return [...selects(ordered, lines, spoiltIds), ...spoilt, ...trims(ordered, lines)].sort(
+  const spoilt = spoiltLines(ordered, events);
+  return [...selects(ordered, lines, spoilt), ...unusable(ordered, spoilt), ...trims(ordered, lines)].sort(
     (a, b) => a.start - b.start || order[a.type] - order[b.type] || a.id.localeCompare(b.id),
   );
 }

@@ -1,15 +1,23 @@
-import type { DeliveryLabel, Emphasis, Prosody, QualityIssue } from '../../../shared/schemas/analysis';
+import type { DeliveryLabel, Emphasis, Prosody } from '../../../shared/schemas/analysis';
 import type { Restart } from './restarts';
+import { ISSUE_SEVERITY, type Verdict } from './verdict';
 
-/** Issues at least this severe lead the note: the signal, not the delivery, decides the take. */
-export const NOTE_ISSUE_SEVERITY = 0.5;
+/** Issues at least this severe lead the note: the signal, not the delivery, decides the take (verdict.ts). */
+export const NOTE_ISSUE_SEVERITY = ISSUE_SEVERITY;
+
+/** How the note of an unusable line begins. */
+export const NOTE_UNUSABLE = 'Unusable: ';
+/** Phrases only a note of a line usable as it is says. */
+export const NOTE_RECOMMENDS: ReadonlyArray<string> = ['usable as it is', 'a good select', 'a lively take'];
 
 export interface NoteInput {
+  /** The line's verdict (verdict.ts): the note says what it decided, never decides again. */
+  verdict: Verdict;
   labels: ReadonlyArray<DeliveryLabel>;
   grade: 'weak' | 'hesitant' | 'good' | 'great';
   score: number;
+  quality_score: number;
   prosody: Pick<Prosody, 'pace_vs_speaker' | 'energy_vs_speaker_db' | 'pitch_range_vs_speaker_st' | 'hesitations' | 'longest_pause'>;
-  issues: ReadonlyArray<QualityIssue>;
   emphasis: ReadonlyArray<Emphasis>;
   restarts: ReadonlyArray<Restart>;
   /** Level of the line's last words against the rest, dB. */
@@ -44,7 +52,7 @@ function labelClause(label: DeliveryLabel, n: NoteInput): string {
   }
 }
 
-const ADVICE: Partial<Record<DeliveryLabel, string>> = {
+export const ADVICE: Readonly<Partial<Record<DeliveryLabel, string>>> = {
   hesitant: 'tighten the pauses or pick another take',
   rushed: 'consider a slower take',
   slow: 'tighten it or pick a brisker take',
@@ -53,25 +61,49 @@ const ADVICE: Partial<Record<DeliveryLabel, string>> = {
   flat: 'a livelier take may work better',
   quiet: 'raise its gain',
 };
+export const ADVICE_REPAIR = 'repair it or use another take';
+export const ADVICE_UNUSABLE = 'use another take';
+export const ADVICE_WEAK = 'consider another take';
+export const ADVICE_CHECK = 'listen to it before using it';
+/** Advice that turns the editor away from the take as it is: a `select` note never carries it. */
+export const NOTE_ADVISES_AGAINST: ReadonlyArray<string> = [
+  ADVICE_UNUSABLE,
+  ADVICE_REPAIR,
+  ADVICE_WEAK,
+  ADVICE_CHECK,
+  ...(['mumbled', 'hesitant', 'rushed', 'trailing_off', 'flat'] as const).map((l) => ADVICE[l]!),
+];
 
 function capitalise(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
-/** One plain sentence an editor can act on, from the most pressing finding; every figure is in the document. */
+const also = (labels: ReadonlyArray<DeliveryLabel>) => (labels.length ? `; also ${labels.map((l) => l.replace('_', ' ')).join(' and ')}` : '');
+
+/** One plain sentence an editor can act on, saying what the line's verdict decided; every figure is in the document. */
 export function editorNote(n: NoteInput): string {
-  const worst = [...n.issues].sort((a, b) => b.severity - a.severity)[0];
-  if (worst && worst.severity >= NOTE_ISSUE_SEVERITY) return `${capitalise(humanIssue(worst.type))} (${worst.evidence}); repair it or use another take.`;
-  const ordered: DeliveryLabel[] = ['mumbled', 'hesitant', 'rushed', 'trailing_off', 'flat', 'quiet', 'slow'];
-  const problems = ordered.filter((l) => n.labels.includes(l));
-  if (problems.length) {
-    const [first, ...rest] = problems;
-    const also = rest.length ? `; also ${rest.map((l) => l.replace('_', ' ')).join(' and ')}` : '';
-    return `${capitalise(labelClause(first!, n))} — ${ADVICE[first!]}${also}.`;
+  const v = n.verdict;
+  switch (v.standing) {
+    case 'unusable':
+      return `${NOTE_UNUSABLE}${v.spoilers.map((x) => x.text).join('; ')}; ${ADVICE_UNUSABLE}.`;
+    case 'repair':
+      return `${capitalise(humanIssue(v.issue!.type))} (${v.issue!.evidence}); ${ADVICE_REPAIR}.`;
+    case 'retake': {
+      const [first, ...rest] = v.problems;
+      if (first && first !== 'quiet' && first !== 'slow') return `${capitalise(labelClause(first, n))} — ${ADVICE[first]}${also(rest)}.`;
+      return `Weak delivery (${n.score.toFixed(2)}) for this speaker; ${ADVICE_WEAK}${also(v.problems)}.`;
+    }
+    case 'check':
+      return `Poor signal (quality score ${n.quality_score.toFixed(2)}); ${ADVICE_CHECK}${also(v.problems)}.`;
+    case 'fix': {
+      const [first, ...rest] = v.problems;
+      const restart = n.restarts[0];
+      if (first) return `${capitalise(labelClause(first, n))} — ${ADVICE[first]}${also(rest)}${restart ? `; trim the false start at “${restart.words}”` : ''}.`;
+      return `Restarts at “${restart!.words}”; trim the false start.`;
+    }
+    case 'usable':
+      if (n.labels.includes('emphatic')) return `${capitalise(labelClause('emphatic', n))}; a lively take (delivery ${n.score.toFixed(2)}).`;
+      if (n.grade === 'great') return `Strong, lively take (delivery ${n.score.toFixed(2)}); a good select.`;
+      return `Even delivery (${n.score.toFixed(2)}); usable as it is.`;
   }
-  if (n.restarts.length) return `Restarts at “${n.restarts[0]!.words}”; trim the false start.`;
-  if (n.labels.includes('emphatic')) return `${capitalise(labelClause('emphatic', n))}; a lively take (delivery ${n.score.toFixed(2)}).`;
-  if (n.grade === 'great') return `Strong, lively take (delivery ${n.score.toFixed(2)}); a good select.`;
-  if (n.grade === 'weak') return `Weak delivery (${n.score.toFixed(2)}) for this speaker; consider another take.`;
-  return `Even delivery (${n.score.toFixed(2)}); usable as it is.`;
 }

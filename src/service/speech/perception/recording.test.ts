@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { AnalysisSegment, AudienceEvent, Condition } from '../../../shared/schemas/analysis';
 import { clock, clockRange } from './clock';
 import { estimateLine } from './listener';
+import { spoilers } from './verdict';
 import { completeSpan, findMoments, type LineWords } from './moments';
 import { speakerProfiles } from './profiles';
 import { mergeRanges, writeSummary } from './summary';
@@ -42,7 +43,7 @@ function conversation() {
   add(measuredLine(4, 'S2', 18, 21, { speech_start: 18.1, speech_end: 20.9 }), sentence(18.1, 11));
   const events: AudienceEvent[] = [{ type: 'laughter', start: 21.2, end: 23, speaker: 'S2', during_speech: false, confidence: 0.9, sources: ['heard'] }];
   const listened = segs.map((s) => {
-    const out = estimateLine({ segment: s, words: words.get(s.id)!.words, baseline: BASELINE, speaker_hesitations_per_minute: 1, events });
+    const out = estimateLine({ segment: s, words: words.get(s.id)!.words, baseline: BASELINE, speaker_hesitations_per_minute: 1, events, spoilers: spoilers(s, segs, events) });
     return { ...s, ...out };
   });
   return { segments: listened, words, events };
@@ -146,7 +147,7 @@ describe('summary', () => {
     expect(speakers.S1).toBe(summary.speakers[0]!.summary);
     expect(speakers.S1).toMatch(/^S1 speaks for 0:09 in 2 turns, 5\.0 syllables\/s around 120 Hz with a 8\.0 st range\./);
     expect(speakers.S1).toContain('Delivery good or great on 2 of 3 lines; hesitant on 1, rushed on 1.');
-    expect(speakers.S1).toContain('Best take 0:00–0:03: “w0 w1 w2 w3 w4 w5 w6 w7 w8 w9 w10 w11…”.');
+    expect(speakers.S1).toContain('Best take 0:00–0:04: “w0 w1 w2 w3 w4 w5 w6 w7 w8 w9 w10 w11…”.');
     expect(summary.watch_out_items.map((w) => [w.kind, w.ranges])).toEqual([
       ['hum', [{ start: 9, end: 13 }]],
       ['unusable', [{ start: 9, end: 12 }]],
@@ -157,6 +158,19 @@ describe('summary', () => {
     expect(summary.watch_outs).toEqual(summary.watch_out_items.map((w) => w.text));
     expect(summary.watch_outs[0]).toBe('Hum (severity 0.70): 0:09–0:13.');
     expect(summary.watch_outs[2]).toBe('Hesitant delivery (1 line): 0:13–0:17.');
+    // Each kind written once (label), how much (detail), and ranges as they are: a 0.25 s false start in tenths.
+    expect(summary.watch_out_items.map((w) => [w.label, w.detail])).toEqual([
+      ['Hum', 'severity 0.70'],
+      ['Unusable line', '1'],
+      ['Hesitant delivery', '1 line'],
+      ['Rushed delivery', '1 line'],
+      ['Dead air or false starts to trim', '2'],
+    ]);
+    expect(summary.watch_outs[4]).toBe('Dead air or false starts to trim (2): 0:04.8–0:05.1, 0:13.0–0:14.0.');
+    for (const w of summary.watch_out_items) {
+      expect(w.text.startsWith(`${w.label} (${w.detail}): `)).toBe(true);
+      expect(w.text.split(w.label!)).toHaveLength(2); // the label once
+    }
     expect(writeSummary({ duration: 23, segments, speakers: profiles, moments, conditions, events })).toEqual({ summary, speakers });
   });
 
@@ -178,6 +192,22 @@ describe('summary', () => {
       { start: 5, end: 6 },
     ]);
     expect(clock(3725.9)).toBe('1:02:05');
-    expect(clockRange({ start: 61, end: 75.2 })).toBe('1:01–1:15');
+    expect(clockRange({ start: 61, end: 75.2 })).toBe('1:01–1:16');
+  });
+});
+
+describe('watch-outs on short and point ranges', () => {
+  it('a condition over half a second and one at a point: the kind once, the ranges as they are', () => {
+    const { segments, words } = conversation();
+    const profiles = speakerProfiles(segments, {}, []);
+    const moments = findMoments(segments, words, []);
+    const conditions: Condition[] = [
+      { type: 'reverb', severity: 0.56, evidence: 'decay', ranges: [{ start: 27.12, end: 27.61 }], source: 'measured' },
+      { type: 'clipping', severity: 0.4, evidence: '3 samples', ranges: [{ start: 3.5, end: 3.5 }, { start: 70.2, end: 73.9 }], source: 'measured' },
+    ];
+    const { summary } = writeSummary({ duration: 80, segments, speakers: profiles, moments, conditions, events: [] });
+    expect(summary.watch_outs[0]).toBe('Reverb (severity 0.56): 0:27.1–0:27.7.');
+    expect(summary.watch_outs[1]).toBe('Clipping (severity 0.40): 0:03.5, 1:10–1:14.');
+    expect(summary.watch_out_items[0]).toMatchObject({ kind: 'reverb', label: 'Reverb', detail: 'severity 0.56', ranges: [{ start: 27.12, end: 27.61 }] });
   });
 });

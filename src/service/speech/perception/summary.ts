@@ -82,30 +82,28 @@ export function speakerSummary(speaker: string, p: SpeakerProfile, segments: Rea
   return parts.join(' ');
 }
 
+/** A watch-out: `label` names its kind once, `detail` says how much, `text` is the whole sentence with the ranges. */
+function watchOut(kind: string, label: string, detail: string, ranges: Span[]): WatchOut {
+  return { kind, label, detail, ranges, text: `${label} (${detail}): ${rangesText(ranges)}.` };
+}
+
 function watchOuts(input: SummaryInput): WatchOut[] {
   const out: WatchOut[] = [];
   for (const c of [...input.conditions].sort((a, b) => b.severity - a.severity)) {
     if (c.severity < WATCH_SEVERITY) continue;
     const ranges = mergeRanges(c.ranges);
     if (!ranges.length) continue;
-    out.push({ kind: c.type, ranges, text: `${capitalise(human(c.type))} (severity ${c.severity.toFixed(2)}): ${rangesText(ranges)}.` });
+    out.push(watchOut(c.type, capitalise(human(c.type)), `severity ${c.severity.toFixed(2)}`, ranges));
   }
   const unusable = input.moments.filter((m) => m.type === 'unusable');
-  if (unusable.length) {
-    const ranges = mergeRanges(unusable);
-    out.push({ kind: 'unusable', ranges, text: `Unusable ${unusable.length === 1 ? 'line' : 'lines'} (${unusable.length}): ${rangesText(ranges)}.` });
-  }
+  if (unusable.length) out.push(watchOut('unusable', unusable.length === 1 ? 'Unusable line' : 'Unusable lines', String(unusable.length), mergeRanges(unusable)));
   for (const label of WATCHED_LABELS) {
     const lines = input.segments.filter((s) => s.perception?.delivery.includes(label));
     if (!lines.length) continue;
-    const ranges = mergeRanges(lines);
-    out.push({ kind: label, ranges, text: `${capitalise(human(label))} delivery (${plural(lines.length, 'line')}): ${rangesText(ranges)}.` });
+    out.push(watchOut(label, `${capitalise(human(label))} delivery`, plural(lines.length, 'line'), mergeRanges(lines)));
   }
   const trims = input.moments.filter((m) => m.type === 'trim');
-  if (trims.length) {
-    const ranges = mergeRanges(trims);
-    out.push({ kind: 'trim', ranges, text: `Dead air or false starts to trim (${trims.length}): ${rangesText(ranges)}.` });
-  }
+  if (trims.length) out.push(watchOut('trim', 'Dead air or false starts to trim', String(trims.length), mergeRanges(trims)));
   return out;
 }
 
