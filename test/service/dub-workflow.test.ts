@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServiceProcess, type ServiceProcess } from '../helpers/service';
 import { audioDir, repoRoot } from '../helpers/paths';
 import { createSession, download, sessionSettled, wavBytes } from '../helpers/dubs';
+import { validate } from '@readme/openapi-parser';
+import { secondsToTimecode } from '../../src/shared/timecode';
 
 interface Line {
   id: number;
@@ -41,6 +43,17 @@ describe('dubbing workflow: dub from the recording, split, merge, undo, review',
   const post = (p: string, body?: unknown, key?: string) => api(p, { method: 'POST', ...(body === undefined ? {} : { body: JSON.stringify(body) }) }, key);
   const patch = (p: string, body: unknown) => api(p, { method: 'PATCH', body: JSON.stringify(body) });
   const lines = async (query = ''): Promise<Line[]> => (await (await api(`/${dubId}/lines${query}`)).json()).data;
+  /** Starts a revoice and follows it to its end (the machine may be busy: no fixed wait). */
+  const revoiceAll = async () => {
+    const started = await post(`/${dubId}/revoice?wait=0`);
+    expect([200, 202]).toContain(started.status);
+    let revoice = await started.json();
+    for (let i = 0; i < 1200 && (revoice.status === 'queued' || revoice.status === 'running'); i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      revoice = await (await api(`/${dubId}/revoices/${revoice.id}`)).json();
+    }
+    return revoice;
+  };
   const dubFolders = () => {
     const folder = path.join(svc.dataDir, 'recordings', sessionId, 'dubs');
     return fs.existsSync(folder) ? fs.readdirSync(folder).sort() : [];
@@ -322,13 +335,11 @@ describe('dubbing workflow: dub from the recording, split, merge, undo, review',
     expect(both).toMatchObject({ end: a!.end, review_status: 'approved' });
   });
 
-  it('asks for a revoice of both parts when a voiced line is split, and undo brings the voiced line back', { timeout: 180_000 }, async () => {
+  it('asks for a revoice of both parts when a voiced line is split, and undo brings the voiced line back', { timeout: 600_000 }, async () => {
     const line = (await lines()).find((l) => l.text.split(' ').length >= 4)!;
     const corrected = await patch(`/${dubId}/lines/${line.id}`, { text: 'The printing press changed everything we read.', voice: 'flite/rms' });
     expect(corrected.status).toBe(200);
-    const revoice = await post(`/${dubId}/revoice?wait=120`);
-    expect(revoice.status, await revoice.clone().text()).toBe(200);
-    expect((await revoice.json()).status).toBe('complete');
+    expect((await revoiceAll()).status).toBe('complete');
     const voiced = (await lines()).find((l) => l.id === line.id)!;
     expect(voiced).toMatchObject({ state: 'voiced', needs_revoice: false });
 
@@ -344,5 +355,129 @@ describe('dubbing workflow: dub from the recording, split, merge, undo, review',
     expect((await post(`/${dubId}/edits/undo`)).status).toBe(200);
     expect((await lines()).find((l) => l.id === line.id)).toMatchObject({ state: 'voiced', needs_revoice: false, text: voiced.text });
     expect((await (await api(`/${dubId}`)).json()).lines.pending).toBe(0);
+  });
+
+  it('exports the cue sheet, EDL and FCPXML on the recording\'s timebase and the stem of the revoiced lines', { timeout: 60_000 }, async () => {
+    const media = await sessionApi('/media', { method: 'PATCH', body: JSON.stringify({ frame_rate: '29.97', drop_frame: true, start_timecode: '00:59:59;00', tape: 'A001' }) });
+    expect(media.status, await media.clone().text()).toBe(200);
+    const clock = { frameRate: '29.97' as const, dropFrame: true, startTimecode: '00:59:59;00' };
+    const all = await lines();
+    const voiced = all.filter((l) => l.state === 'voiced');
+    expect(voiced).toHaveLength(1);
+
+    // The character is the project's name for the speaker where it has one, else the label.
+    const map = (await (await sessionApi('')).json()).speaker_map ?? {};
+    const character: string = map.S1?.name ?? 'S1';
+    const csv = await api(`/${dubId}/export?format=cues_csv`);
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8; header=present');
+    expect(csv.headers.get('content-disposition')).toMatch(/attachment; filename="Take 1 dub\.cues\.csv"/);
+    const rows = (await csv.text()).trimEnd().split('\r\n');
+    expect(rows[0]).toBe('cue,line_id,character,speaker,in_timecode,out_timecode,in_seconds,out_seconds,original_text,corrected_text,state,review_status,voice,notes,timebase');
+    expect(rows).toHaveLength(all.length + 1);
+    const row = rows[1 + all.indexOf(voiced[0]!)]!;
+    const v = voiced[0]!;
+    expect(row.split(',').slice(0, 8)).toEqual([
+      String(all.indexOf(v) + 1),
+      String(v.id),
+      character,
+      'S1',
+      secondsToTimecode(v.start, clock),
+      secondsToTimecode(v.end, clock),
+      v.start.toFixed(3),
+      v.end.toFixed(3),
+    ]);
+    expect(secondsToTimecode(v.start, clock)).toMatch(/^(00:59:5\d|01:00:\d\d);\d\d$/);
+    expect(row).toContain(`,${v.original_text.includes(',') ? `"${v.original_text}"` : v.original_text},`);
+    expect(row).toContain(',The printing press changed everything we read.,voiced,');
+    expect(row).toContain('29.97 fps drop frame, starting at 00:59:59;00');
+    const noted = rows.find((r) => r.includes('studio: Keep the breath.'));
+    expect(noted).toBeDefined();
+
+    const edl = await (await api(`/${dubId}/export?format=edl`)).text();
+    expect(edl).toContain('FCM: DROP FRAME');
+    expect(edl).toContain('* FROM CLIP NAME: Take 1 dub-r2.wav');
+    const locators = edl.split('\n').filter((l) => l.startsWith('* LOC:'));
+    expect(locators).toHaveLength(1);
+    expect(locators[0]).toContain(`* LOC: ${secondsToTimecode(v.start, clock)} BLUE    ${character}: The printing press changed everything we read. (was: `);
+    const fcpxml = await api(`/${dubId}/export?format=fcpxml`);
+    expect(fcpxml.headers.get('content-type')).toBe('application/xml; charset=utf-8');
+    const xml = await fcpxml.text();
+    expect(xml.match(/<marker /g)).toHaveLength(1);
+    expect(xml).toContain(`value="${character}: The printing press changed everything we read. (was: `);
+    expect(xml).toContain('tcFormat="DF"');
+
+    // The stem: the current revision's header and length, its samples in the revoiced region, silence elsewhere.
+    const stemRes = await api(`/${dubId}/export?format=stem_wav`);
+    expect(stemRes.status).toBe(200);
+    expect(stemRes.headers.get('content-type')).toBe('audio/wav');
+    expect(stemRes.headers.get('content-disposition')).toMatch(/filename="Take 1 dub\.r2\.stem\.wav"/);
+    const stem = wavBytes(Buffer.from(await stemRes.arrayBuffer()));
+    const { data: revisions } = await (await api(`/${dubId}/revisions`)).json();
+    const current = wavBytes(await download(revisions.find((r: { current: boolean }) => r.current).audio.url));
+    expect(stem.bytes.length).toBe(current.bytes.length);
+    expect(stem.bytes.subarray(0, stem.layout.dataOffset).equals(current.bytes.subarray(0, current.layout.dataOffset))).toBe(true);
+    const region = (v as unknown as { render: { region: { start_frame: number; end_frame: number } } }).render.region;
+    let inside = 0;
+    let silentOutside = 0;
+    let soundInside = 0;
+    for (let i = 0; i < stem.layout.frames; i++) {
+      const frame = stem.frame(i);
+      if (i >= region.start_frame && i < region.end_frame) {
+        if (frame.equals(current.frame(i))) inside++;
+        if (frame.some((b) => b !== 0)) soundInside++;
+      } else if (frame.every((b) => b === 0)) silentOutside++;
+    }
+    expect(inside).toBe(region.end_frame - region.start_frame);
+    expect(silentOutside).toBe(stem.layout.frames - (region.end_frame - region.start_frame));
+    // Not silence: the new voice (speech has its pauses, so not every frame).
+    expect(soundInside).toBeGreaterThan((region.end_frame - region.start_frame) / 4);
+
+    for (const [query, type] of [
+      ['', 'missing'],
+      ['?format=wav', 'literal_error'],
+    ] as const) {
+      const res = await api(`/${dubId}/export${query}`);
+      expect(res.status).toBe(422);
+      expect((await res.json()).detail[0]).toMatchObject({ type, loc: ['query', 'format'] });
+    }
+  });
+
+  it('documents the workflow routes in a valid OpenAPI document', async () => {
+    const doc = await (await fetch(`${svc.url}/v1/openapi.json`, { headers: { Authorization: `Bearer ${svc.key}` } })).json();
+    const result = await validate(structuredClone(doc));
+    expect(result.valid, JSON.stringify(result)).toBe(true);
+    const base = '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}';
+    for (const route of ['/lines/{line_id}/split', '/lines/{line_id}/merge', '/lines/{line_id}/notes', '/edits', '/edits/undo', '/edits/redo', '/export']) {
+      expect(doc.paths[`${base}${route}`], route).toBeDefined();
+    }
+    expect(Object.keys(doc.paths['/v1/speech/transcriptions/{session_id}/dubs'].post.requestBody.content)).toEqual(['application/json', 'multipart/form-data']);
+  });
+
+  it('revoices a line at its own speed (pitch kept, one WSOLA stretch of 1 / speed) and refuses speeds outside 0.8–1.2', { timeout: 600_000 }, async () => {
+    const voiced = (await lines()).find((l) => l.state === 'voiced')!;
+    for (const [speed, type] of [
+      [1.5, 'less_than_equal'],
+      [0.79, 'greater_than_equal'],
+      ['fast', 'float_type'],
+    ] as const) {
+      const res = await patch(`/${dubId}/lines/${voiced.id}`, { speed });
+      expect(res.status).toBe(422);
+      expect((await res.json()).detail[0]).toMatchObject({ type, loc: ['body', 'speed'] });
+    }
+    expect((await lines()).find((l) => l.id === voiced.id)).toMatchObject({ state: 'voiced', speed: null });
+    const faster = await (await patch(`/${dubId}/lines/${voiced.id}`, { speed: 1.2 })).json();
+    expect(faster).toMatchObject({ speed: 1.2, state: 'corrected', needs_revoice: true, review_status: 'todo' });
+    const revoice = await revoiceAll();
+    expect(revoice.status).toBe('complete');
+    const render = revoice.lines[0].render;
+    expect(render).toMatchObject({ speed: 1.2, stretch: 0.833333 });
+    expect(render.flags).toContain('stretched');
+    // The new speech lasts the reading's length over 1.2 (less only where it is cut at the slot end).
+    const spoken = render.speech.end - render.speech.start;
+    if (!render.flags.includes('does_not_fit')) expect(Math.abs(spoken - render.synthesized_duration / 1.2)).toBeLessThan(0.03);
+    expect((await lines()).find((l) => l.id === voiced.id)).toMatchObject({ state: 'voiced', speed: 1.2 });
+    // Back to the voice's own pace: a revoice is needed again.
+    expect(await (await patch(`/${dubId}/lines/${voiced.id}`, { speed: null })).json()).toMatchObject({ speed: null, state: 'corrected' });
   });
 });

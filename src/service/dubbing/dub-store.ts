@@ -102,6 +102,8 @@ export interface PlannedLine {
   nextStart: number;
   /** Where the previous line ends (0 for the first). */
   previousEnd: number;
+  /** The line's own speaking rate (pitch kept), or null to fit the reading to the slot. Absent in plans made before speeds existed. */
+  speed?: number | null;
 }
 
 export interface RevoiceRecord {

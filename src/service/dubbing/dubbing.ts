@@ -39,6 +39,7 @@ import { signResource } from '../auth/signed-url';
 import { DubStore, type DubRecord, type LineEditRecord, type LineRecord, type NewLine, type PlannedLine, type RevisionRecord, type RevoiceRecord } from './dub-store';
 import type { SessionStore } from '../storage/session-store';
 import { mergeLines, splitLine } from './line-edits';
+import type { DubExportInput } from '../export/dub-cues';
 import { DubFiles, revisionStem, sweepDubFiles } from './dub-files';
 import { decodeToWav, MAX_DUB_BYTES, MAX_DUB_CHANNELS, probeDubAudio } from './dub-audio';
 import { checkRetiming, checkUploadedLines, coveredByOther, lineState } from './line-rules';
@@ -589,6 +590,29 @@ export class Dubbing {
     return { id: note.id, line_id: note.lineId, author: note.author, created_at: note.createdAt, text: note.text };
   }
 
+  // ---- exports (issue 32) ----
+
+  /** What the dub's exports read: its lines against the current revision, and the regions its revoices wrote. */
+  exportInput(dub: DubRecord, media: DubExportInput['media'], speakerNames: Record<string, string>): { input: DubExportInput; revision: RevisionRecord; regions: Array<{ start: number; end: number }> } {
+    this.requireReady(dub);
+    const revision = this.store.revision(dub.id, dub.currentRevision)!;
+    const lines = this.lines(dub).map((l) => ({ ...l, revoiced: revision.renders[l.id] !== undefined }));
+    return {
+      revision,
+      // Every region a revoice wrote in this revision's chain: together, all of its revoiced audio.
+      regions: Object.values(revision.renders).map((r) => ({ start: r.region.start_frame, end: r.region.end_frame })),
+      input: {
+        fileName: `${dub.name.replace(/\.[^.]*$/, '')}-r${revision.number}.wav`,
+        duration: dub.frames / dub.sampleRate,
+        channels: dub.channels,
+        sampleRate: dub.sampleRate,
+        lines,
+        media,
+        speakerNames,
+      },
+    };
+  }
+
   // ---- revisions ----
 
   revisionOr404(dub: DubRecord, raw: string): RevisionRecord {
@@ -655,6 +679,7 @@ export class Dubbing {
         originalEnd: line.originalEnd,
         nextStart: lines[i + 1]?.start ?? duration,
         previousEnd: lines[i - 1]?.end ?? 0,
+        speed: line.speed,
       });
     });
     return planned;

@@ -46,7 +46,7 @@ import {
   WhisperModelName,
 } from '../../shared/schemas';
 // ---- dubbing workflow (issue 32) ----
-import { DubFromRecording, LineEdit, LineMerge, LineNote, LineNoteInput, LineSplit, LinesQuery } from '../../shared/schemas';
+import { DubExportQuery, DubFromRecording, LineEdit, LineMerge, LineNote, LineNoteInput, LineSplit, LinesQuery } from '../../shared/schemas';
 // ---- end of the dubbing workflow imports ----
 import { UploadFields } from '../http/routes/transcriptions';
 import { OpenAITranscriptionFields } from '../transcription/openai-endpoint';
@@ -504,6 +504,26 @@ export function openApiDocument() {
           summary: 'Redo the earliest undone line edit (a new edit ends redo)',
           requestParams: { path: dubParam },
           responses: { '200': json(z.object({ edit: LineEdit, lines: z.array(DubLine) }), 'The edit redone and its lines'), ...speechErrors(401, 404, 409, 422) },
+        }),
+      },
+      '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}/export': {
+        get: op({
+          summary: 'Export a dub: ADR cue sheet (cues_csv), EDL or FCPXML with a marker per revoiced line, or the stem of the revoiced lines (stem_wav)',
+          description:
+            "Times use the recording's timebase (PATCH …/media; without one 25 fps non-drop from 00:00:00:00, and the file says so). `cues_csv`: one cue per line in time order (columns in README). `edl`/`fcpxml`: one event/clip over the current revision (named as its download, `<dub>-r<N>.wav`) with a locator/marker per line the current revision carries revoiced. `stem_wav`: the current revision at its own format and length with every sample outside the revoiced lines' regions set to digital silence. 409 while the dub is preparing.",
+          requestParams: { path: dubParam, query: DubExportQuery },
+          responses: {
+            '200': {
+              description: 'The file, as an attachment named after the dub (<dub>.cues.csv, <dub>.edl, <dub>.fcpxml, <dub>.r<N>.stem.wav)',
+              content: {
+                'text/csv': { schema: z.string().meta({ description: 'cues_csv (header=present)' }) },
+                'text/plain': { schema: z.string().meta({ description: 'edl' }) },
+                'application/xml': { schema: z.string().meta({ description: 'fcpxml' }) },
+                'audio/wav': { schema: z.string().meta({ format: 'binary', description: 'stem_wav' }) },
+              },
+            },
+            ...speechErrors(401, 404, 409, 422),
+          },
         }),
       },
       // ---- end of the dubbing workflow block ----

@@ -2,8 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Router, type Request } from 'express';
 import { z } from 'zod';
-import { DubFromRecording, DubId, DubPatch, LineMerge, LineNoteInput, LinePatch, LineSplit, LinesQuery } from '../../../shared/schemas';
+import { DubExportQuery, DubFromRecording, DubId, DubPatch, LineMerge, LineNoteInput, LinePatch, LineSplit, LinesQuery } from '../../../shared/schemas';
 import { presentedKey } from '../authenticate';
+import { renderDubCues, renderDubEdl, renderDubFcpxml } from '../../export/dub-cues';
+import { exportFileName } from '../../export';
+import { stemStream } from '../../dubbing/stem';
 import { hashApiKey } from '../../auth/api-keys';
 import type { ServiceContext } from '../../context';
 import { HttpError, ValidationFailure } from '../errors';
@@ -159,6 +162,23 @@ export function dubsRouter(ctx: ServiceContext): Router {
 
   router.post('/:session_id/dubs/:dub_id/edits/redo', (req, res) => {
     res.json(dubbing.undoRedo(dubOr404(req), 'redo'));
+  });
+
+  router.get('/:session_id/dubs/:dub_id/export', (req, res, next) => {
+    const dub = dubOr404(req);
+    const { format } = parseInput(DubExportQuery, req.query, 'query');
+    const summary = ctx.sessions.summary(dub.sessionId)!;
+    const { input, revision, regions } = dubbing.exportInput(dub, summary.media, ctx.speakerNames(dub.sessionId));
+    if (format === 'stem_wav') {
+      const { stream, size } = stemStream(dubbing.revisionFile(dub, revision), regions);
+      res.attachment(exportFileName(dub.name, `r${revision.number}.stem.wav`)).type('audio/wav').setHeader('Content-Length', size);
+      stream.on('error', (error) => (res.headersSent ? res.destroy(error) : next(error)));
+      stream.pipe(res);
+      return;
+    }
+    const file = format === 'cues_csv' ? renderDubCues(input) : format === 'edl' ? renderDubEdl(input) : renderDubFcpxml(input);
+    // attachment() sets a type from the file name's extension, so the export's own type goes after it.
+    res.attachment(exportFileName(dub.name, file.extension)).type(file.contentType).send(file.body);
   });
 
   // ---- end of the dubbing workflow block ----
