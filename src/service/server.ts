@@ -128,8 +128,8 @@ async function open(
   const analysisStore = new AnalysisStore(db);
   const analysis = new AnalysisService(db, analysisStore, sessions, jobs);
   const audioSecret = readOrCreateSecret(path.join(layout.secrets, 'audio-url.key'));
-  const dubbing = new Dubbing({ db, layout, tools, jobs, voices, audioSecret, env });
   const revisions = new TranscriptRevisionStore(db, sessions);
+  const dubbing = new Dubbing({ db, layout, tools, jobs, voices, audioSecret, env, sessions, transcriptRevision: (id) => revisions.current(id) });
   const sessionSpeakers = new SessionSpeakerEditor(db, projects, sessions, spectralVoiceMatcher);
   // One denoiser for the service (README, "Background noise"): transcription's noisy chunks and the adaptation
   // statistics of noisy lines, so speaker transforms are learnt from the audio the decoders hear.
@@ -220,7 +220,7 @@ async function open(
   );
   analysisStore.recoverInterrupted();
   dubbing.recover();
-  registerPrepareJob(jobs, { store: dubbing.store, files: dubbing.files, sessions, models, transcription: context.transcription });
+  registerPrepareJob(jobs, { store: dubbing.store, files: dubbing.files, sessions, models, transcription: context.transcription, tools, layout });
   registerRevoiceJob(jobs, { store: dubbing.store, files: dubbing.files, tools, voices, aligner: () => dubbing.wordAligner(), cancellers: dubbing.cancellers });
   registerSpeakerProfilesJob({ db, sessions, revisions, layout, tools, speakers: sessionSpeakers }, jobs);
   registerSpeakerAdaptationJob({ db, sessions, projects, layout, tools, adaptation, denoiser, dereverberator, log }, jobs);

@@ -3,6 +3,8 @@ import type { LineRender, WordTiming } from '../../shared/schemas';
 import type { SampleFormat } from '../media/wav';
 
 export type DubStatus = 'preparing' | 'ready' | 'failed';
+export type DubSource = 'upload' | 'recording';
+export type ReviewStatus = 'todo' | 'needs_changes' | 'approved';
 export type RevoiceStatus = 'queued' | 'running' | 'complete' | 'failed';
 
 export interface DubRecord {
@@ -22,8 +24,20 @@ export interface DubRecord {
   defaultVoice: string | null;
   voices: Record<string, string>;
   currentRevision: number;
+  source: DubSource;
+  /** The recording's transcript revision the lines came from (dubs from the recording). */
+  transcriptRevision: number | null;
+  lineSeq: number;
   createdAt: string;
   updatedAt: string;
+}
+
+/** What a line was before an edit that made it (split, merge): kept, oldest first, in `history`. */
+export interface LineHistoryEntry {
+  op: 'split' | 'merge';
+  at: string;
+  /** The line(s) the edit took, as they were. */
+  from: Array<{ id: number; speaker: string; start: number; end: number; text: string; original_start: number; original_end: number; original_text: string }>;
 }
 
 export interface LineRecord {
@@ -37,7 +51,29 @@ export interface LineRecord {
   originalText: string;
   voice: string | null;
   words: WordTiming[];
+  reviewStatus: ReviewStatus;
+  history: LineHistoryEntry[];
+  /** Speaking rate asked for when revoiced (1: as the engine reads), or null. */
+  speed: number | null;
   updatedAt: string;
+}
+
+export interface NoteRecord {
+  id: string;
+  lineId: number;
+  author: string;
+  text: string;
+  createdAt: string;
+}
+
+export interface LineEditRecord {
+  seq: number;
+  op: string;
+  author: string;
+  before: LineRecord[];
+  after: LineRecord[];
+  undone: boolean;
+  createdAt: string;
 }
 
 export interface RevisionRecord {
@@ -66,6 +102,8 @@ export interface PlannedLine {
   nextStart: number;
   /** Where the previous line ends (0 for the first). */
   previousEnd: number;
+  /** The line's own speaking rate (pitch kept), or null to fit the reading to the slot. Absent in plans made before speeds existed. */
+  speed?: number | null;
 }
 
 export interface RevoiceRecord {
@@ -106,6 +144,9 @@ interface DubRow {
   default_voice: string | null;
   voices_json: string;
   current_revision: number;
+  source: DubSource;
+  transcript_revision: number | null;
+  line_seq: number;
   created_at: string;
   updated_at: string;
 }
@@ -121,6 +162,9 @@ interface LineRow {
   original_text: string;
   voice: string | null;
   words_json: string;
+  review_status: ReviewStatus;
+  history_json: string;
+  speed: number | null;
   updated_at: string;
 }
 
@@ -165,6 +209,9 @@ const toDub = (r: DubRow): DubRecord => ({
   defaultVoice: r.default_voice,
   voices: JSON.parse(r.voices_json) as Record<string, string>,
   currentRevision: r.current_revision,
+  source: r.source,
+  transcriptRevision: r.transcript_revision,
+  lineSeq: r.line_seq,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -180,6 +227,9 @@ const toLine = (r: LineRow): LineRecord => ({
   originalText: r.original_text,
   voice: r.voice,
   words: JSON.parse(r.words_json) as WordTiming[],
+  reviewStatus: r.review_status,
+  history: JSON.parse(r.history_json) as LineHistoryEntry[],
+  speed: r.speed,
   updatedAt: r.updated_at,
 });
 
@@ -209,8 +259,12 @@ const toRevoice = (r: RevoiceRow): RevoiceRecord => ({
 
 const now = () => new Date().toISOString();
 
-export type NewDub = Omit<DubRecord, 'status' | 'progress' | 'stage' | 'error' | 'currentRevision' | 'createdAt' | 'updatedAt'> & { status: DubStatus };
-export type NewLine = Omit<LineRecord, 'updatedAt' | 'originalStart' | 'originalEnd' | 'originalText'>;
+export type NewDub = Omit<DubRecord, 'status' | 'progress' | 'stage' | 'error' | 'currentRevision' | 'createdAt' | 'updatedAt' | 'source' | 'transcriptRevision' | 'lineSeq'> & {
+  status: DubStatus;
+  source?: DubSource;
+  transcriptRevision?: number | null;
+};
+export type NewLine = Omit<LineRecord, 'updatedAt' | 'originalStart' | 'originalEnd' | 'originalText' | 'reviewStatus' | 'history' | 'speed'>;
 
 /** Rows of dubs and everything under them. Callers group writes in transactions (`db.transaction`). */
 export class DubStore {
@@ -220,10 +274,27 @@ export class DubStore {
     const at = now();
     this.db
       .prepare(
-        `INSERT INTO dubs (id, session_id, name, file_name, status, sample_rate, channels, sample_format, frames, background, default_voice, voices_json, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO dubs (id, session_id, name, file_name, status, sample_rate, channels, sample_format, frames, background, default_voice, voices_json, source, transcript_revision, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(dub.id, dub.sessionId, dub.name, dub.fileName, dub.status, dub.sampleRate, dub.channels, dub.sampleFormat, dub.frames, dub.background ? 1 : 0, dub.defaultVoice, JSON.stringify(dub.voices), at, at);
+      .run(
+        dub.id,
+        dub.sessionId,
+        dub.name,
+        dub.fileName,
+        dub.status,
+        dub.sampleRate,
+        dub.channels,
+        dub.sampleFormat,
+        dub.frames,
+        dub.background ? 1 : 0,
+        dub.defaultVoice,
+        JSON.stringify(dub.voices),
+        dub.source ?? 'upload',
+        dub.transcriptRevision ?? null,
+        at,
+        at,
+      );
     this.db
       .prepare("INSERT INTO dub_revisions (dub_id, number, base, source, file_name, created_at) VALUES (?, 1, NULL, 'upload', ?, ?)")
       .run(dub.id, revisionFile, at);
@@ -238,6 +309,98 @@ export class DubStore {
     );
     const at = now();
     for (const l of lines) insert.run(dubId, l.id, l.speaker, l.start, l.end, l.start, l.end, l.text, l.text, l.voice, JSON.stringify(l.words), at);
+    this.db.prepare('UPDATE dubs SET line_seq = MAX(line_seq, ?) WHERE id = ?').run(lines.reduce((m, l) => Math.max(m, l.id), 0), dubId);
+  }
+
+  /** The revision-1 file's format, once a dub from the recording has been converted. */
+  setFormat(dubId: string, format: { sampleRate: number; channels: number; sampleFormat: SampleFormat; frames: number }): void {
+    this.db
+      .prepare('UPDATE dubs SET sample_rate = ?, channels = ?, sample_format = ?, frames = ?, updated_at = ? WHERE id = ?')
+      .run(format.sampleRate, format.channels, format.sampleFormat, format.frames, now(), dubId);
+  }
+
+  /** The next unused line id (never one given before, even to a line since removed). */
+  takeLineId(dubId: string): number {
+    const dub = this.dubById(dubId)!;
+    const max = (this.db.prepare('SELECT MAX(id) AS n FROM dub_lines WHERE dub_id = ?').get(dubId) as { n: number | null }).n ?? 0;
+    const id = Math.max(dub.lineSeq, max) + 1;
+    this.db.prepare('UPDATE dubs SET line_seq = ? WHERE id = ?').run(id, dubId);
+    return id;
+  }
+
+  /** Writes whole lines as given (split, merge, undo, redo): inserted, or replaced when the id exists. */
+  putLines(dubId: string, lines: LineRecord[]): void {
+    const put = this.db.prepare(
+      `INSERT OR REPLACE INTO dub_lines (dub_id, id, speaker, start, "end", original_start, original_end, text, original_text, voice, words_json, review_status, history_json, speed, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    for (const l of lines) {
+      put.run(dubId, l.id, l.speaker, l.start, l.end, l.originalStart, l.originalEnd, l.text, l.originalText, l.voice, JSON.stringify(l.words), l.reviewStatus, JSON.stringify(l.history), l.speed, l.updatedAt);
+    }
+  }
+
+  deleteLines(dubId: string, ids: number[]): void {
+    const remove = this.db.prepare('DELETE FROM dub_lines WHERE dub_id = ? AND id = ?');
+    for (const id of ids) remove.run(dubId, id);
+  }
+
+  setReviewStatus(dubId: string, lineId: number, status: ReviewStatus): void {
+    this.db.prepare('UPDATE dub_lines SET review_status = ?, updated_at = ? WHERE dub_id = ? AND id = ?').run(status, now(), dubId, lineId);
+  }
+
+  // ---- notes ----
+
+  notes(dubId: string, lineId?: number): NoteRecord[] {
+    const rows = (
+      lineId === undefined
+        ? this.db.prepare('SELECT * FROM dub_line_notes WHERE dub_id = ? ORDER BY created_at, rowid').all(dubId)
+        : this.db.prepare('SELECT * FROM dub_line_notes WHERE dub_id = ? AND line_id = ? ORDER BY created_at, rowid').all(dubId, lineId)
+    ) as Array<{ id: string; line_id: number; author: string; text: string; created_at: string }>;
+    return rows.map((r) => ({ id: r.id, lineId: r.line_id, author: r.author, text: r.text, createdAt: r.created_at }));
+  }
+
+  insertNote(dubId: string, note: NoteRecord): void {
+    this.db
+      .prepare('INSERT INTO dub_line_notes (id, dub_id, line_id, author, text, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(note.id, dubId, note.lineId, note.author, note.text, note.createdAt);
+  }
+
+  // ---- line edits (undo / redo) ----
+
+  edits(dubId: string): LineEditRecord[] {
+    return (
+      this.db.prepare('SELECT * FROM dub_line_edits WHERE dub_id = ? ORDER BY seq').all(dubId) as Array<{
+        seq: number;
+        op: string;
+        author: string;
+        before_json: string;
+        after_json: string;
+        undone: number;
+        created_at: string;
+      }>
+    ).map((r) => ({
+      seq: r.seq,
+      op: r.op,
+      author: r.author,
+      before: JSON.parse(r.before_json) as LineRecord[],
+      after: JSON.parse(r.after_json) as LineRecord[],
+      undone: r.undone === 1,
+      createdAt: r.created_at,
+    }));
+  }
+
+  /** Records an edit; the undone edits after the last one in force are dropped (a new edit ends redo). */
+  insertEdit(dubId: string, edit: { op: string; author: string; before: LineRecord[]; after: LineRecord[] }): number {
+    this.db.prepare('DELETE FROM dub_line_edits WHERE dub_id = ? AND undone = 1').run(dubId);
+    const seq = ((this.db.prepare('SELECT MAX(seq) AS n FROM dub_line_edits WHERE dub_id = ?').get(dubId) as { n: number | null }).n ?? 0) + 1;
+    this.db
+      .prepare('INSERT INTO dub_line_edits (dub_id, seq, op, author, before_json, after_json, undone, created_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?)')
+      .run(dubId, seq, edit.op, edit.author, JSON.stringify(edit.before), JSON.stringify(edit.after), now());
+    return seq;
+  }
+
+  setEditUndone(dubId: string, seq: number, undone: boolean): void {
+    this.db.prepare('UPDATE dub_line_edits SET undone = ? WHERE dub_id = ? AND seq = ?').run(undone ? 1 : 0, dubId, seq);
   }
 
   dub(sessionId: string, dubId: string): DubRecord | null {
@@ -281,14 +444,15 @@ export class DubStore {
     this.db.prepare('DELETE FROM dubs WHERE id = ?').run(dubId);
   }
 
+  /** A dub's lines in time order (ids are stable: a line split off gets a new id, so ids need not follow time). */
   lines(dubId: string): LineRecord[] {
-    return (this.db.prepare('SELECT * FROM dub_lines WHERE dub_id = ? ORDER BY id').all(dubId) as LineRow[]).map(toLine);
+    return (this.db.prepare('SELECT * FROM dub_lines WHERE dub_id = ? ORDER BY start, id').all(dubId) as LineRow[]).map(toLine);
   }
 
-  updateLine(dubId: string, line: Pick<LineRecord, 'id' | 'text' | 'voice' | 'start' | 'end'>): void {
+  updateLine(dubId: string, line: Pick<LineRecord, 'id' | 'text' | 'voice' | 'start' | 'end'> & Partial<Pick<LineRecord, 'reviewStatus' | 'speed'>>): void {
     this.db
-      .prepare('UPDATE dub_lines SET text = ?, voice = ?, start = ?, "end" = ?, updated_at = ? WHERE dub_id = ? AND id = ?')
-      .run(line.text, line.voice, line.start, line.end, now(), dubId, line.id);
+      .prepare('UPDATE dub_lines SET text = ?, voice = ?, start = ?, "end" = ?, review_status = COALESCE(?, review_status), speed = CASE WHEN ? = 1 THEN ? ELSE speed END, updated_at = ? WHERE dub_id = ? AND id = ?')
+      .run(line.text, line.voice, line.start, line.end, line.reviewStatus ?? null, line.speed !== undefined ? 1 : 0, line.speed ?? null, now(), dubId, line.id);
   }
 
   revisions(dubId: string): RevisionRecord[] {

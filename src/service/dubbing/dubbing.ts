@@ -3,9 +3,16 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import { z } from 'zod';
 import {
+  DUB_LINE_TEXT_MAX,
   DubLinesInput,
   DubVoices,
   VoiceRef,
+  REVIEW_STATUSES,
+  type DubFromRecording,
+  type LineEdit,
+  type LineNote,
+  type LineSplit,
+  type ReviewStatus,
   type Dub,
   type DubLine,
   type DubPatch,
@@ -27,10 +34,13 @@ import { createPocketSphinxAligner, type ClosableAligner } from '../speech/align
 import { pocketSphinxAvailable } from '../speech/recognition/pocketsphinx/model';
 import type { UploadedFile } from '../storage/uploaded-file';
 import { signResource } from '../auth/signed-url';
-import { DubStore, type DubRecord, type LineRecord, type PlannedLine, type RevisionRecord, type RevoiceRecord } from './dub-store';
+import { DubStore, type DubRecord, type LineEditRecord, type LineRecord, type NewLine, type PlannedLine, type RevisionRecord, type RevoiceRecord } from './dub-store';
+import type { SessionStore } from '../storage/session-store';
+import { mergeLines, splitLine } from './line-edits';
+import type { DubExportInput } from '../export/dub-cues';
 import { DubFiles, revisionStem, sweepDubFiles } from './dub-files';
 import { decodeToWav, MAX_DUB_BYTES, MAX_DUB_CHANNELS, probeDubAudio } from './dub-audio';
-import { checkRetiming, checkUploadedLines, lineState } from './line-rules';
+import { checkRetiming, checkUploadedLines, coveredByOther, lineState } from './line-rules';
 import { DUB_PREPARE_JOB } from './prepare-job';
 import { DUB_REVOICE_JOB } from './revoice-job';
 import { ConflictError, InvalidInputError, issue, NotFoundError, TooLargeError, UnsupportedMediaError } from '../errors';
@@ -46,6 +56,9 @@ export interface DubbingDeps {
   voices: VoiceRegistry;
   audioSecret: Buffer;
   env: NodeJS.ProcessEnv;
+  sessions: SessionStore;
+  /** The recording's current transcript revision (0 when never edited). */
+  transcriptRevision: (sessionId: string) => number;
 }
 
 export interface DubUpload {
@@ -224,6 +237,91 @@ export class Dubbing {
     return this.store.dubById(id)!;
   }
 
+  /**
+   * A dub of the recording itself: its original audio (converted to the dub's WAV by the prepare job,
+   * while the dub is `preparing` with progress) and its current transcript's lines, with their corrected
+   * speakers and words, at the transcript revision now current. 409 without a completed transcript.
+   */
+  async createFromRecording(sessionId: string, body: DubFromRecording): Promise<DubRecord> {
+    const summary = this.deps.sessions.summary(sessionId)!;
+    const transcript = this.deps.sessions.transcript(sessionId);
+    if (summary.status !== 'complete' || !transcript) {
+      throw new ConflictError(`The recording has no completed transcript (status: ${summary.status}); a dub from the recording takes its lines from it.`);
+    }
+    const speakers = new Set(transcript.segments.map((s) => s.speaker));
+    const voices = body.voices ?? {};
+    this.fail([
+      ...Object.entries(voices).flatMap(([speaker, ref]) => [
+        speakers.has(speaker) ? null : issue(['body', 'voices', speaker], `The recording has no speaker "${speaker}". Its speakers: ${[...speakers].join(', ')}.`, 'unknown_speaker', speaker),
+        ref ? this.checkVoice(ref, ['body', 'voices', speaker]) : null,
+      ]),
+      body.default_voice ? this.checkVoice(body.default_voice, ['body', 'default_voice']) : null,
+    ]);
+    const stored = this.deps.sessions.storedName(sessionId);
+    const original = stored ? this.deps.layout.original(sessionId, stored) : null;
+    if (!original || !fs.existsSync(original)) throw new ConflictError("The recording's original audio is missing.");
+    let audio;
+    try {
+      audio = await probeDubAudio(this.deps.tools, original);
+    } catch (error) {
+      if (error instanceof NotMediaError) throw new ConflictError(`The recording's audio cannot be decoded: ${error.message}`);
+      throw error;
+    }
+    if (audio.channels < 1 || audio.channels > MAX_DUB_CHANNELS || !(audio.sampleRate > 0)) {
+      throw new ConflictError(`The recording has ${audio.channels} channels; dubs take 1 to ${MAX_DUB_CHANNELS}.`);
+    }
+    if (audio.duration * audio.sampleRate * frameBytes(audio) > MAX_DUB_BYTES) {
+      throw new ConflictError('The recording is too long to store as one WAV file (4 GiB of samples).');
+    }
+    const duration = audio.duration > 0 ? audio.duration : summary.duration;
+    // Lines may not overlap and must lie within the audio; the transcript's segments already do, but keep the rule.
+    const lines: NewLine[] = [];
+    let previousEnd = 0;
+    for (const segment of [...transcript.segments].sort((a, b) => a.start - b.start)) {
+      const text = segment.text.trim().slice(0, DUB_LINE_TEXT_MAX);
+      const start = Math.max(segment.start, previousEnd);
+      const end = Math.min(segment.end, duration);
+      if (!text || end <= start) continue;
+      lines.push({
+        id: lines.length + 1,
+        speaker: segment.speaker,
+        start,
+        end,
+        text,
+        voice: null,
+        words: (segment.words ?? []).map((w) => ({ word: w.word.trim(), start: w.start, end: w.end })),
+      });
+      previousEnd = end;
+    }
+    const id = crypto.randomUUID();
+    this.deps.db.transaction(() => {
+      this.store.insertDub(
+        {
+          id,
+          sessionId,
+          name: body.name ?? summary.file_name,
+          fileName: summary.file_name,
+          status: 'preparing',
+          sampleRate: audio.sampleRate,
+          channels: audio.channels,
+          sampleFormat: audio.sampleFormat,
+          // Until the conversion counts them; the prepare job records the real count.
+          frames: Math.round(duration * audio.sampleRate),
+          background: false,
+          defaultVoice: body.default_voice ?? null,
+          voices: Object.fromEntries(Object.entries(voices).filter((e): e is [string, string] => e[1] !== null)),
+          source: 'recording',
+          transcriptRevision: this.deps.transcriptRevision(sessionId),
+        },
+        `${revisionStem(1)}.wav`,
+      );
+      this.store.setLines(id, lines);
+      this.store.setProgress(id, 'preparing', 0, 'queued');
+      this.deps.jobs.enqueue(DUB_PREPARE_JOB, sessionId, { dub_id: id, source: 'recording' });
+    })();
+    return this.store.dubById(id)!;
+  }
+
   /** Probes an uploaded part: decodable audio, at most 8 channels, small enough for WAV. */
   private async readableAudio(file: UploadedFile, part = 'file') {
     if (file.size === 0) throw new UnsupportedMediaError(`The ${part} is empty.`, { code: 'unsupported_file', param: part });
@@ -276,7 +374,8 @@ export class Dubbing {
   toJson(dub: DubRecord): Dub {
     const lines = this.store.lines(dub.id);
     const renders = this.store.revision(dub.id, dub.currentRevision)?.renders ?? {};
-    const states = lines.map((l) => ({ line: l, ...lineState(l, this.effectiveVoice(dub, l), renders[l.id]) }));
+    const states = lines.map((l) => ({ line: l, ...lineState(l, this.effectiveVoice(dub, l), renders[l.id], coveredByOther(l, renders)) }));
+    const review = Object.fromEntries(REVIEW_STATUSES.map((status) => [status, lines.filter((l) => l.reviewStatus === status).length])) as Record<ReviewStatus, number>;
     return {
       id: dub.id,
       session_id: dub.sessionId,
@@ -304,6 +403,9 @@ export class Dubbing {
         corrected: lines.filter((l) => l.text !== l.originalText).length,
         pending: states.filter((s) => s.needsRevoice).length,
       },
+      review: { ...review, left: lines.length - review.approved },
+      source: dub.source,
+      transcript_revision: dub.transcriptRevision,
       active_revoice: this.store.activeRevoice(dub.id)?.id ?? null,
       created_at: dub.createdAt,
       updated_at: dub.updatedAt,
@@ -312,10 +414,10 @@ export class Dubbing {
 
   // ---- lines ----
 
-  lineJson(dub: DubRecord, line: LineRecord, revision: RevisionRecord | null): DubLine {
+  lineJson(dub: DubRecord, line: LineRecord, revision: RevisionRecord | null, notes?: LineNote[]): DubLine {
     const render = revision?.renders[line.id];
     const effective = this.effectiveVoice(dub, line);
-    const { state, needsRevoice } = lineState(line, effective, render);
+    const { state, needsRevoice } = lineState(line, effective, render, coveredByOther(line, revision?.renders ?? {}));
     return {
       id: line.id,
       speaker: line.speaker,
@@ -332,13 +434,34 @@ export class Dubbing {
       needs_revoice: needsRevoice,
       words: state === 'voiced' && render ? render.words : line.words,
       render: render ?? null,
+      review_status: line.reviewStatus,
+      notes: notes ?? this.notesOf(dub, line),
+      history: line.history,
+      speed: line.speed,
       updated_at: line.updatedAt,
     };
   }
 
-  lines(dub: DubRecord): DubLine[] {
+  /** A line's notes: its own, and those of the lines merged into it (their ids are in its history). */
+  private notesOf(dub: DubRecord, line: LineRecord, all = this.store.notes(dub.id)): LineNote[] {
+    const ids = new Set([line.id, ...line.history.filter((h) => h.op === 'merge').flatMap((h) => h.from.map((f) => f.id))]);
+    return all.filter((n) => ids.has(n.lineId)).map((n) => ({ id: n.id, line_id: n.lineId, author: n.author, created_at: n.createdAt, text: n.text }));
+  }
+
+  lines(dub: DubRecord, filter: { review_status?: ReviewStatus; left?: boolean } = {}): DubLine[] {
     const revision = this.store.revision(dub.id, dub.currentRevision);
-    return this.store.lines(dub.id).map((l) => this.lineJson(dub, l, revision));
+    const notes = this.store.notes(dub.id);
+    return this.store
+      .lines(dub.id)
+      .filter((l) => filter.review_status === undefined || l.reviewStatus === filter.review_status)
+      .filter((l) => filter.left === undefined || (l.reviewStatus !== 'approved') === filter.left)
+      .map((l) => this.lineJson(dub, l, revision, this.notesOf(dub, l, notes)));
+  }
+
+  private lineJsonNow(dubId: string, lineId: number): DubLine {
+    const dub = this.store.dubById(dubId)!;
+    const line = this.store.lines(dubId).find((l) => l.id === lineId)!;
+    return this.lineJson(dub, line, this.store.revision(dubId, dub.currentRevision));
   }
 
   lineOr404(dub: DubRecord, rawId: string): LineRecord {
@@ -348,11 +471,19 @@ export class Dubbing {
     return line;
   }
 
-  /** Corrects a line: its text, voice or timing (within its neighbours). Nothing changes unless all of it is valid. */
-  patchLine(dub: DubRecord, line: LineRecord, body: LinePatch): DubLine {
+  private requireReady(dub: DubRecord): void {
     if (dub.status !== 'ready') throw new ConflictError(`The dub's lines are not ready (status: ${dub.status}).`);
+  }
+
+  /**
+   * Corrects a line: its text, voice, timing (within its neighbours) or speed, and/or its review status.
+   * A change of text, voice, timing or speed puts the review back to `todo` (unless `review_status` is
+   * sent with it) and is recorded for undo. Nothing changes unless all of it is valid.
+   */
+  patchLine(dub: DubRecord, line: LineRecord, body: LinePatch, author: string): DubLine {
+    this.requireReady(dub);
     if (Object.keys(body).length === 0) {
-      throw new InvalidInputError([issue(['body'], 'Send at least one of text, voice, start, end', 'missing', {})]);
+      throw new InvalidInputError([issue(['body'], 'Send at least one of text, voice, start, end, speed, review_status', 'missing', {})]);
     }
     this.fail([body.voice ? this.checkVoice(body.voice, ['body', 'voice']) : null]);
     const start = body.start ?? line.start;
@@ -363,14 +494,123 @@ export class Dubbing {
       if (!checked.ok) throw new InvalidInputError(checked.issues);
       timing = checked;
     }
-    this.store.updateLine(dub.id, {
-      id: line.id,
-      text: body.text ?? line.text,
-      voice: body.voice !== undefined ? body.voice : line.voice,
-      ...timing,
-    });
-    const updated = this.store.lines(dub.id).find((l) => l.id === line.id)!;
-    return this.lineJson(this.store.dubById(dub.id)!, updated, this.store.revision(dub.id, dub.currentRevision));
+    const text = body.text ?? line.text;
+    const voice = body.voice !== undefined ? body.voice : line.voice;
+    const speed = body.speed !== undefined ? body.speed : line.speed;
+    const changed = text !== line.text || voice !== line.voice || speed !== line.speed || timing.start !== line.start || timing.end !== line.end;
+    const reviewStatus = body.review_status ?? (changed ? 'todo' : line.reviewStatus);
+    this.deps.db.transaction(() => {
+      this.store.updateLine(dub.id, { id: line.id, text, voice, speed, reviewStatus, ...timing });
+      if (changed) {
+        const after = this.store.lines(dub.id).find((l) => l.id === line.id)!;
+        this.store.insertEdit(dub.id, { op: 'correct', author, before: [line], after: [after] });
+      }
+    })();
+    return this.lineJsonNow(dub.id, line.id);
+  }
+
+  /** The word timings of a line's current text: the voiced words when voiced at it, the original's while unchanged. */
+  private currentTimings(dub: DubRecord, line: LineRecord) {
+    const render = this.store.revision(dub.id, dub.currentRevision)?.renders[line.id];
+    if (render && render.text === line.text && render.line_start === line.start && render.line_end === line.end && render.words.length) return render.words;
+    if (line.text === line.originalText && line.words.length) return line.words;
+    return null;
+  }
+
+  /** Splits a line in two (at a word, a time, or both); the second part gets a new id. Undoable. */
+  splitLine(dub: DubRecord, line: LineRecord, body: LineSplit, author: string): { lines: DubLine[] } {
+    this.requireReady(dub);
+    const at = new Date().toISOString();
+    let ids: number[] = [];
+    this.deps.db.transaction(() => {
+      const newId = this.store.takeLineId(dub.id);
+      const result = splitLine(line, this.currentTimings(dub, line), { wordIndex: body.word_index, at: body.at }, newId, at);
+      if (!result.ok) throw new InvalidInputError(result.issues);
+      this.store.putLines(dub.id, [result.first, result.second]);
+      this.store.insertEdit(dub.id, { op: 'split', author, before: [line], after: [result.first, result.second] });
+      ids = [result.first.id, result.second.id];
+    })();
+    return { lines: ids.map((id) => this.lineJsonNow(dub.id, id)) };
+  }
+
+  /** Merges the next line into this one. Undoable. */
+  mergeLine(dub: DubRecord, line: LineRecord, nextId: number, author: string): DubLine {
+    this.requireReady(dub);
+    const result = mergeLines(this.store.lines(dub.id), line, nextId, new Date().toISOString());
+    if (!result.ok) throw new InvalidInputError(result.issues);
+    this.deps.db.transaction(() => {
+      this.store.deleteLines(dub.id, [result.removed.id]);
+      this.store.putLines(dub.id, [result.merged]);
+      this.store.insertEdit(dub.id, { op: 'merge', author, before: [line, result.removed], after: [result.merged] });
+    })();
+    return this.lineJsonNow(dub.id, line.id);
+  }
+
+  editJson(edit: LineEditRecord): LineEdit {
+    return {
+      seq: edit.seq,
+      op: edit.op as LineEdit['op'],
+      author: edit.author,
+      created_at: edit.createdAt,
+      undone: edit.undone,
+      before: edit.before.map((l) => l.id),
+      after: edit.after.map((l) => l.id),
+    };
+  }
+
+  /**
+   * Undoes the latest edit still in force (or redoes the earliest undone one): the lines it made are
+   * replaced by the lines it took, as they were (text, timing, voice, speed, review status, history).
+   */
+  undoRedo(dub: DubRecord, direction: 'undo' | 'redo'): { edit: LineEdit; lines: DubLine[] } {
+    this.requireReady(dub);
+    const edits = this.store.edits(dub.id);
+    const edit = direction === 'undo' ? edits.filter((e) => !e.undone).at(-1) : edits.find((e) => e.undone);
+    if (!edit) throw new ConflictError(direction === 'undo' ? 'There is no line edit to undo.' : 'There is no undone line edit to redo.');
+    const [remove, put] = direction === 'undo' ? [edit.after, edit.before] : [edit.before, edit.after];
+    const current = new Map(this.store.lines(dub.id).map((l) => [l.id, l]));
+    // Every edit of the lines goes through this stack, so the lines it made are still as it left them.
+    const same = (a: LineRecord, b: LineRecord | undefined) =>
+      b !== undefined && a.text === b.text && a.start === b.start && a.end === b.end && a.voice === b.voice && a.speaker === b.speaker;
+    if (!remove.every((l) => same(l, current.get(l.id)))) {
+      throw new ConflictError(`The lines of edit ${edit.seq} have changed since; it cannot be ${direction === 'undo' ? 'undone' : 'redone'}.`);
+    }
+    this.deps.db.transaction(() => {
+      this.store.deleteLines(dub.id, remove.map((l) => l.id));
+      this.store.putLines(dub.id, put.map((l) => ({ ...l, updatedAt: new Date().toISOString() })));
+      this.store.setEditUndone(dub.id, edit.seq, direction === 'undo');
+    })();
+    const after = this.store.edits(dub.id).find((e) => e.seq === edit.seq)!;
+    return { edit: this.editJson(after), lines: put.map((l) => this.lineJsonNow(dub.id, l.id)) };
+  }
+
+  addNote(dub: DubRecord, line: LineRecord, text: string, author: string): LineNote {
+    const note = { id: crypto.randomUUID(), lineId: line.id, author, text, createdAt: new Date().toISOString() };
+    this.store.insertNote(dub.id, note);
+    return { id: note.id, line_id: note.lineId, author: note.author, created_at: note.createdAt, text: note.text };
+  }
+
+  // ---- exports (issue 32) ----
+
+  /** What the dub's exports read: its lines against the current revision, and the regions its revoices wrote. */
+  exportInput(dub: DubRecord, media: DubExportInput['media'], speakerNames: Record<string, string>): { input: DubExportInput; revision: RevisionRecord; regions: Array<{ start: number; end: number }> } {
+    this.requireReady(dub);
+    const revision = this.store.revision(dub.id, dub.currentRevision)!;
+    const lines = this.lines(dub).map((l) => ({ ...l, revoiced: revision.renders[l.id] !== undefined }));
+    return {
+      revision,
+      // Every region a revoice wrote in this revision's chain: together, all of its revoiced audio.
+      regions: Object.values(revision.renders).map((r) => ({ start: r.region.start_frame, end: r.region.end_frame })),
+      input: {
+        fileName: `${dub.name.replace(/\.[^.]*$/, '')}-r${revision.number}.wav`,
+        duration: dub.frames / dub.sampleRate,
+        channels: dub.channels,
+        sampleRate: dub.sampleRate,
+        lines,
+        media,
+        speakerNames,
+      },
+    };
   }
 
   // ---- revisions ----
@@ -424,7 +664,7 @@ export class Dubbing {
     const planned: PlannedLine[] = [];
     lines.forEach((line, i) => {
       const voice = this.effectiveVoice(dub, line);
-      if (!lineState(line, voice, renders[line.id]).needsRevoice) return;
+      if (!lineState(line, voice, renders[line.id], coveredByOther(line, renders)).needsRevoice) return;
       if (voice === null) throw new ConflictError('No voice engine is installed, so no line can be voiced. Install festival and festvox-us-slt-hts (or see GET /v1/audio/models).');
       const found = this.deps.voices.lookupRef(voice);
       if (!found.ok) throw new ConflictError(`Line ${line.id} cannot be voiced: ${found.message}`);
@@ -439,6 +679,7 @@ export class Dubbing {
         originalEnd: line.originalEnd,
         nextStart: lines[i + 1]?.start ?? duration,
         previousEnd: lines[i - 1]?.end ?? 0,
+        speed: line.speed,
       });
     });
     return planned;

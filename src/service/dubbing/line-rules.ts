@@ -85,17 +85,32 @@ export type LineState = 'original' | 'corrected' | 'voiced';
  * otherwise (the original performance, untouched).
  */
 export function lineState(
-  line: { text: string; originalText: string; start: number; end: number },
+  line: { text: string; originalText: string; start: number; end: number; speed?: number | null },
   effectiveVoice: string | null,
   render: LineRender | undefined,
+  covered = false,
 ): { state: LineState; needsRevoice: boolean } {
   const current =
     render !== undefined &&
     render.text === line.text &&
     render.voice === effectiveVoice &&
     render.line_start === line.start &&
-    render.line_end === line.end;
-  if (current) return { state: 'voiced', needsRevoice: false };
-  if (render !== undefined || line.text !== line.originalText) return { state: 'corrected', needsRevoice: true };
+    render.line_end === line.end &&
+    (render.speed ?? null) === (line.speed ?? null);
+  if (current && !covered) return { state: 'voiced', needsRevoice: false };
+  if (render !== undefined || covered || line.text !== line.originalText) return { state: 'corrected', needsRevoice: true };
   return { state: 'original', needsRevoice: false };
+}
+
+/**
+ * Whether the revision's audio under `line` was last written by another line's rendering: after a voiced
+ * line is split, its other part sounds in the first part's voice; after a merge is undone, the restored
+ * line lies under the merged line's newer rendering. Such a line needs a revoice even if its text is the
+ * original. Another rendering counts when its slot overlaps the line and it is newer than the line's own.
+ */
+export function coveredByOther(line: { id: number; start: number; end: number }, renders: Record<number, LineRender>): boolean {
+  const own = renders[line.id]?.revision ?? 0;
+  return Object.entries(renders).some(
+    ([id, r]) => Number(id) !== line.id && r.revision > own && r.slot.start < line.end && r.slot.end > line.start,
+  );
 }

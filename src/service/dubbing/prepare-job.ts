@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { JobFailure, type JobRunner } from '../jobs/job-runner';
 import type { ModelRegistry } from '../models/registry';
 import type { SessionStore } from '../storage/session-store';
@@ -6,6 +7,13 @@ import { ServiceError } from '../errors';
 import type { DubStore, NewLine } from './dub-store';
 import type { DubFiles } from './dub-files';
 import { DUB_LINE_TEXT_MAX } from '../../shared/schemas';
+import fs from 'node:fs';
+import type { MediaTools } from '../media/tools';
+import type { DataLayout } from '../storage/files';
+import { fsyncDir } from '../storage/files';
+import { frameBytes, readWavLayout } from '../media/wav';
+import { decodeToWav } from './dub-audio';
+import type { DubRecord } from './dub-store';
 
 export const DUB_PREPARE_JOB = 'dub-prepare';
 
@@ -15,6 +23,62 @@ export interface PrepareDeps {
   sessions: SessionStore;
   models: ModelRegistry;
   transcription: TranscriptionEngine;
+  tools: MediaTools;
+  layout: DataLayout;
+}
+
+/** How often the conversion's progress is read (the size of the WAV written so far). */
+const CONVERT_POLL_MS = 200;
+
+/**
+ * A dub from the recording: the original audio converted to the dub's WAV as revision 1. Progress is the
+ * share of the expected samples written. The lines were set when the dub was made; ends are clamped to
+ * the converted audio in case the container's duration was off.
+ */
+async function convertRecording(deps: PrepareDeps, dub: DubRecord, signal: AbortSignal, progress: (fraction: number, stage: string) => void): Promise<void> {
+  const { store } = deps;
+  const stored = deps.sessions.storedName(dub.sessionId);
+  if (!stored) throw new JobFailure('The recording was deleted.');
+  const revision = store.revision(dub.id, 1)!;
+  const target = deps.files.revision(dub.sessionId, dub.id, revision.fileName);
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  const tmp = path.join(path.dirname(target), `.${revision.fileName}.tmp`);
+  const expected = Math.max(1, dub.frames * frameBytes(dub));
+  const report = (fraction: number) => {
+    progress(fraction, 'converting audio');
+    store.setProgress(dub.id, 'preparing', Math.min(0.99, fraction), 'converting audio');
+  };
+  report(0);
+  const timer = setInterval(() => {
+    fs.stat(tmp, (error, stat) => {
+      if (!error && store.dubById(dub.id)?.status === 'preparing') report(Math.min(0.99, stat.size / expected));
+    });
+  }, CONVERT_POLL_MS);
+  try {
+    await decodeToWav(deps.tools, deps.layout.original(dub.sessionId, stored), tmp, dub, signal);
+  } finally {
+    clearInterval(timer);
+  }
+  signal.throwIfAborted();
+  const fd = fs.openSync(tmp, 'r');
+  let layout;
+  try {
+    layout = readWavLayout(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  if (layout.frames === 0) throw new JobFailure("The recording's audio has no samples.");
+  fs.renameSync(tmp, target);
+  fsyncDir(path.dirname(target));
+  const duration = layout.frames / layout.sampleRate;
+  store.db.transaction(() => {
+    if (!store.dubById(dub.id)) return;
+    store.setFormat(dub.id, layout);
+    for (const line of store.lines(dub.id)) {
+      if (line.end > duration) store.putLines(dub.id, [{ ...line, end: Math.max(line.start, duration), originalEnd: Math.min(line.originalEnd, duration) }]);
+    }
+    store.setProgress(dub.id, 'ready', 1, 'complete');
+  })();
 }
 
 /**
@@ -26,6 +90,7 @@ export function registerPrepareJob(runner: JobRunner, deps: PrepareDeps): void {
   runner.register(DUB_PREPARE_JOB, async ({ job, signal, progress }) => {
     const dub = store.dubById(String(job.payload.dub_id));
     if (!dub) throw new JobFailure('The dub was deleted.');
+    if (job.payload.source === 'recording') return convertRecording(deps, dub, signal, progress);
     const session = deps.sessions.summary(dub.sessionId);
     let engine;
     try {

@@ -104,7 +104,8 @@ export async function renderLine(inputs: RenderInputs, line: PlannedLine, signal
   // Silence to borrow must be silence: only the quiet stretch after the line (in the dialogue, i.e. the
   // upload minus the background stem when there is one) counts, whatever the next line's start says.
   const borrowLimit = line.end + quietAfter(inputs, line, rate, channels);
-  const fit = fitToSlot(readingSeconds, { start: line.start, end: line.end }, Math.min(line.nextStart, borrowLimit + DEFAULT_FIT_LIMITS.borrowMargin));
+  // A line's own speed folds into the one WSOLA stretch (pitch kept) instead of the fill-the-slot factor.
+  const fit = fitToSlot(readingSeconds, { start: line.start, end: line.end }, Math.min(line.nextStart, borrowLimit + DEFAULT_FIT_LIMITS.borrowMargin), DEFAULT_FIT_LIMITS, line.speed ?? null);
   flags.push(...fit.flags);
   const whole = fit.stretch === 1 ? reading : wsolaStretch(reading, spoken.sampleRate, fit.stretch);
   let stretched = whole;
@@ -199,6 +200,7 @@ export async function renderLine(inputs: RenderInputs, line: PlannedLine, signal
       overflow: round6(fit.overflow),
       flags,
       words,
+      speed: line.speed ?? null,
     },
   };
 }

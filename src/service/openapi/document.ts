@@ -47,6 +47,9 @@ import {
   WhisperModelList,
   WhisperModelName,
 } from '../../shared/schemas';
+// ---- dubbing workflow (issue 32) ----
+import { DubExportQuery, DubFromRecording, LineEdit, LineMerge, LineNote, LineNoteInput, LineSplit, LinesQuery } from '../../shared/schemas';
+// ---- end of the dubbing workflow imports ----
 import { UploadFields } from '../http/routes/transcriptions';
 import { OpenAITranscriptionFields } from '../http/routes/openai-transcriptions';
 import { EXPORT_FORMATS } from '../export/types';
@@ -131,7 +134,7 @@ const pollingNote =
   ' Answers carry a strong `ETag` (`Cache-Control: private, no-cache`); send it back as `If-None-Match` to get 304 with no body while the document is unchanged — any change to what it shows (status, progress, transcript, speaker fixes, speaker map, project and speaker names, analysis results) gives a new one, and so does a restart of the service.';
 
 const dubParam = sessionParam.extend({ dub_id: DubId });
-const lineParam = dubParam.extend({ line_id: z.string().regex(/^\d+$/).meta({ description: 'Line number within the dub' }) });
+const lineParam = dubParam.extend({ line_id: z.string().regex(/^\d+$/).meta({ description: 'Line id within the dub (stable: a line split off gets a new one)' }) });
 const revisionParam = dubParam.extend({ number: z.string().regex(/^\d+$/).meta({ description: 'Revision number (1 is the upload)' }) });
 const dubUploadBody = z.object({
   file: z.string().meta({ format: 'binary', description: 'The dub audio: anything ffmpeg decodes; up to 8 channels; stored losslessly as WAV at its rate, channels and depth' }),
@@ -339,10 +342,12 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
         get: op({ operationId: 'listDubs', summary: "The recording's dubs", requestParams: { path: sessionParam }, responses: { '200': json(z.object({ data: z.array(Dub) }), 'Dubs, oldest first'), ...speechErrors(401, 404, 422) } }),
         post: op({
           operationId: 'createDub',
-          summary: 'Upload a dub, with its lines or to be transcribed into lines',
+          summary: 'Make a dub of the recording itself (JSON), or upload a dub with its lines or to be transcribed into lines (multipart)',
+          description:
+            "JSON `{\"source\": \"recording\"}`: a dub of the recording's own original audio with its current transcript's lines (corrected speakers and words) and its timebase; `preparing` with progress while the audio is converted to the dub's WAV, then `ready`. 409 while the recording has no completed transcript. Multipart: an uploaded dub mix or stem.",
           requestParams: { path: sessionParam },
-          requestBody: { content: { 'multipart/form-data': { schema: dubUploadBody } } },
-          responses: { '201': json(Dub, 'The dub (status ready, or preparing while its lines are derived)'), ...speechErrors(401, 404, 413, 415, 422, 507) },
+          requestBody: { content: { 'application/json': { schema: DubFromRecording }, 'multipart/form-data': { schema: dubUploadBody } } },
+          responses: { '201': json(Dub, 'The dub (status ready, or preparing while its lines are derived or its audio converted)'), ...speechErrors(401, 404, 409, 413, 415, 422, 507) },
         }),
       },
       '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}': {
@@ -357,14 +362,15 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
         delete: op({ operationId: 'deleteDub', summary: 'Delete a dub, its revisions and files (stops a running revoice)', requestParams: { path: dubParam }, responses: { '204': { description: 'Deleted' }, ...speechErrors(401, 404, 422) } }),
       },
       '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}/lines': {
-        get: op({ operationId: 'listDubLines', summary: "The dub's lines in time order, with their state against the current revision", requestParams: { path: dubParam }, responses: { '200': json(z.object({ data: z.array(DubLine) }), 'Lines'), ...speechErrors(401, 404, 422) } }),
+        get: op({ operationId: 'listDubLines', summary: "The dub's lines in time order, with their state against the current revision, review status and notes", requestParams: { path: dubParam, query: LinesQuery }, responses: { '200': json(z.object({ data: z.array(DubLine) }), 'Lines'), ...speechErrors(401, 404, 422) } }),
       },
       '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}/lines/{line_id}': {
         get: op({ operationId: 'getDubLine', summary: 'Read a line', requestParams: { path: lineParam }, responses: { '200': json(DubLine, 'The line'), ...speechErrors(401, 404, 422) } }),
         patch: op({
           operationId: 'updateDubLine',
-          summary: "Correct a line's text, set its voice, or move it within its neighbours",
-          description: 'The original text and timing are kept beside the new ones. All fields are checked before anything changes. 409 while the dub is still preparing.',
+          summary: "Correct a line's text, set its voice or speed, move it within its neighbours, or set its review status",
+          description:
+            'The original text and timing are kept beside the new ones. A change of text, voice, timing or speed puts `review_status` back to `todo` (unless sent with it) and can be undone (`POST …/edits/undo`). All fields are checked before anything changes. 409 while the dub is still preparing.',
           requestParams: { path: lineParam },
           requestBody: { content: { 'application/json': { schema: LinePatch } } },
           responses: { '200': json(DubLine, 'The line'), ...speechErrors(401, 404, 409, 415, 422) },
@@ -495,6 +501,78 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
           responses: { '200': json(Revoice, 'The revoice'), ...speechErrors(401, 404, 422) },
         }),
       },
+      // ---- dubbing workflow (issue 32): split, merge, undo/redo, notes, exports ----
+      '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}/lines/{line_id}/split': {
+        post: op({ operationId: 'splitDubLine',
+          summary: 'Split a line in two at a word, a time, or both',
+          description:
+            "The first part keeps the line's id, the second gets a new one. Each part keeps the original performance under it (`original_text`, `original_start`, `original_end` split at the same moment) and the line as it was in `history`, so splitting alone never makes a line need a revoice (unless it was voiced). Undo with `POST …/edits/undo`.",
+          requestParams: { path: lineParam },
+          requestBody: { content: { 'application/json': { schema: LineSplit } } },
+          responses: { '200': json(z.object({ lines: z.array(DubLine) }), 'The two lines'), ...speechErrors(401, 404, 409, 415, 422) },
+        }),
+      },
+      '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}/lines/{line_id}/merge': {
+        post: op({ operationId: 'mergeDubLines',
+          summary: 'Merge the next line (same speaker) into this one',
+          description: "The merged line keeps this line's id and voice; texts and originals are joined; both lines as they were are kept in `history`, and the notes of both show on it. Undo with `POST …/edits/undo`.",
+          requestParams: { path: lineParam },
+          requestBody: { content: { 'application/json': { schema: LineMerge } } },
+          responses: { '200': json(DubLine, 'The merged line'), ...speechErrors(401, 404, 409, 415, 422) },
+        }),
+      },
+      '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}/lines/{line_id}/notes': {
+        get: op({ operationId: 'listDubLineNotes', summary: "A line's notes, oldest first", requestParams: { path: lineParam }, responses: { '200': json(z.object({ data: z.array(LineNote) }), 'Notes'), ...speechErrors(401, 404, 422) } }),
+        post: op({ operationId: 'addDubLineNote',
+          summary: 'Add a note to a line (its author is the API key\'s name, or "studio")',
+          requestParams: { path: lineParam },
+          requestBody: { content: { 'application/json': { schema: LineNoteInput } } },
+          responses: { '201': json(LineNote, 'The note'), ...speechErrors(401, 404, 415, 422) },
+        }),
+      },
+      '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}/edits': {
+        get: op({ operationId: 'listDubLineEdits',
+          summary: "The dub's line edits (correct, split, merge), oldest first, with which are undone",
+          requestParams: { path: dubParam },
+          responses: { '200': json(z.object({ data: z.array(LineEdit) }), 'Edits'), ...speechErrors(401, 404, 422) },
+        }),
+      },
+      '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}/edits/undo': {
+        post: op({ operationId: 'undoDubLineEdit',
+          summary: 'Undo the latest line edit still in force',
+          description: 'The lines it made are replaced by the lines it took, exactly as they were (text, timing, voice, speed, review status, history). 409 when there is nothing to undo.',
+          requestParams: { path: dubParam },
+          responses: { '200': json(z.object({ edit: LineEdit, lines: z.array(DubLine) }), 'The edit undone and the lines restored'), ...speechErrors(401, 404, 409, 422) },
+        }),
+      },
+      '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}/edits/redo': {
+        post: op({ operationId: 'redoDubLineEdit',
+          summary: 'Redo the earliest undone line edit (a new edit ends redo)',
+          requestParams: { path: dubParam },
+          responses: { '200': json(z.object({ edit: LineEdit, lines: z.array(DubLine) }), 'The edit redone and its lines'), ...speechErrors(401, 404, 409, 422) },
+        }),
+      },
+      '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}/export': {
+        get: op({ operationId: 'exportDub',
+          summary: 'Export a dub: ADR cue sheet (cues_csv), EDL or FCPXML with a marker per revoiced line, or the stem of the revoiced lines (stem_wav)',
+          description:
+            "Times use the recording's timebase (PATCH …/media; without one 25 fps non-drop from 00:00:00:00, and the file says so). `cues_csv`: one cue per line in time order (columns in README). `edl`/`fcpxml`: one event/clip over the current revision (named as its download, `<dub>-r<N>.wav`) with a locator/marker per line the current revision carries revoiced. `stem_wav`: the current revision at its own format and length with every sample outside the revoiced lines' regions set to digital silence. 409 while the dub is preparing.",
+          requestParams: { path: dubParam, query: DubExportQuery },
+          responses: {
+            '200': {
+              description: 'The file, as an attachment named after the dub (<dub>.cues.csv, <dub>.edl, <dub>.fcpxml, <dub>.r<N>.stem.wav)',
+              content: {
+                'text/csv': { schema: z.string().meta({ description: 'cues_csv (header=present)' }) },
+                'text/plain': { schema: z.string().meta({ description: 'edl' }) },
+                'application/xml': { schema: z.string().meta({ description: 'fcpxml' }) },
+                'audio/wav': { schema: z.string().meta({ format: 'binary', description: 'stem_wav' }) },
+              },
+            },
+            ...speechErrors(401, 404, 409, 422),
+          },
+        }),
+      },
+      // ---- end of the dubbing workflow block ----
       '/v1/speech/models/whisper': {
         get: op({
           operationId: 'listWhisperModels',

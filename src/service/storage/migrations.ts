@@ -378,4 +378,44 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
       ALTER TABLE browser_sessions ADD COLUMN key_id TEXT;
     `,
   },
+  // ---- dubbing workflow (issue 32): dub from the recording, line edits with undo, review, speed ----
+  {
+    version: 12,
+    name: 'dubs from the recording; line history, undo, review status and notes, speed',
+    sql: `
+      -- 'upload': revision 1 is an uploaded file; 'recording': the recording's own original audio.
+      ALTER TABLE dubs ADD COLUMN source TEXT NOT NULL DEFAULT 'upload';
+      -- The recording's transcript revision a dub from the recording took its lines from.
+      ALTER TABLE dubs ADD COLUMN transcript_revision INTEGER;
+      -- The highest line id ever given, so ids of lines split off and later undone are never reused
+      -- (renders in revisions are keyed by line id).
+      ALTER TABLE dubs ADD COLUMN line_seq INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE dub_lines ADD COLUMN review_status TEXT NOT NULL DEFAULT 'todo';
+      ALTER TABLE dub_lines ADD COLUMN history_json TEXT NOT NULL DEFAULT '[]';
+      ALTER TABLE dub_lines ADD COLUMN speed REAL;
+      CREATE TABLE dub_line_notes (
+        id TEXT PRIMARY KEY,
+        dub_id TEXT NOT NULL REFERENCES dubs(id) ON DELETE CASCADE,
+        line_id INTEGER NOT NULL,
+        author TEXT NOT NULL,
+        text TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX dub_line_notes_line ON dub_line_notes(dub_id, line_id, created_at);
+      -- Each edit of a dub's lines (correct, retime, split, merge) with the lines before and after it,
+      -- for undo and redo; an edit made after an undo drops the undone ones.
+      CREATE TABLE dub_line_edits (
+        dub_id TEXT NOT NULL REFERENCES dubs(id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        op TEXT NOT NULL,
+        author TEXT NOT NULL,
+        before_json TEXT NOT NULL,
+        after_json TEXT NOT NULL,
+        undone INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (dub_id, seq)
+      );
+    `,
+  },
+  // ---- end of the dubbing workflow block ----
 ];

@@ -77,12 +77,123 @@ export const DubPatch = z
   })
   .meta({ id: 'DubPatch' });
 
+// ---- dubbing workflow (issue 32): dub from the recording, split/merge/undo, review, exports, speed ----
+
+export const REVIEW_STATUSES = ['todo', 'needs_changes', 'approved'] as const;
+export const ReviewStatus = z.enum(REVIEW_STATUSES).meta({
+  description: "A supervisor's review of the line: `todo` (to review; where every line starts, and where a change of its text, voice, timing or speed puts it back), `needs_changes`, `approved`",
+});
+export const LINE_SPEED_MIN = 0.8;
+export const LINE_SPEED_MAX = 1.2;
+export const LineSpeed = z
+  .number()
+  .min(LINE_SPEED_MIN)
+  .max(LINE_SPEED_MAX)
+  .meta({ description: `Speaking rate of the revoiced line, ${LINE_SPEED_MIN}–${LINE_SPEED_MAX} (1.1: 10 % faster), pitch kept; null: as the voice reads it`, example: 1.1 });
+
+/** `POST …/dubs` with a JSON body: a dub of the recording's own original audio and current transcript. */
+export const DubFromRecording = z
+  .strictObject({
+    source: z.literal('recording').meta({ description: "The recording's own original audio; its current transcript's lines (corrected speakers and words) become the dub's lines" }),
+    name: z.string().trim().min(1).max(200).optional(),
+    voices: DubVoices.optional(),
+    default_voice: VoiceRef.optional(),
+  })
+  .meta({ id: 'DubFromRecording' });
+
+export const LineSplit = z
+  .strictObject({
+    word_index: z.number().int().min(1).max(DUB_LINE_TEXT_MAX).optional().meta({
+      description: 'Split before this word of the line\'s text (0-based; 1 … words − 1): the first part keeps the words before it',
+    }),
+    at: Seconds.optional().meta({ description: 'Split at this time (seconds on the dub timeline, strictly inside the line)' }),
+  })
+  .meta({
+    id: 'LineSplit',
+    description: 'Give `word_index`, `at`, or both. Alone, each finds the other from the word timings (which the line must have); together no timings are needed.',
+  });
+
+export const LineMerge = z
+  .strictObject({ with: z.number().int().min(1).meta({ description: 'The next line in time (its id): it is merged into this one' }) })
+  .meta({ id: 'LineMerge' });
+
+export const LineNoteInput = z
+  .strictObject({ text: z.string().trim().min(1).max(2000).meta({ description: 'The note, 1–2000 characters', example: 'Breath before "dawn" is clipped' }) })
+  .meta({ id: 'LineNoteInput' });
+
+export const LineNote = z
+  .object({
+    id: Uuid,
+    line_id: z.number().int(),
+    author: z.string().meta({ description: 'The API key\'s name, or "studio" for the studio\'s sign-in' }),
+    created_at: Timestamp,
+    text: z.string(),
+  })
+  .meta({ id: 'LineNote' });
+
+export const LineHistoryEntry = z
+  .object({
+    op: z.enum(['split', 'merge']),
+    at: Timestamp,
+    from: z
+      .array(
+        z.object({
+          id: z.number().int(),
+          speaker: z.string(),
+          start: z.number(),
+          end: z.number(),
+          text: z.string(),
+          original_start: z.number(),
+          original_end: z.number(),
+          original_text: z.string(),
+        }),
+      )
+      .meta({ description: 'The line(s) the edit took, as they were just before it' }),
+  })
+  .meta({ id: 'LineHistoryEntry' });
+
+export const LinesQuery = z.object({
+  review_status: ReviewStatus.optional().meta({ description: 'Only lines with this review status' }),
+  left: z
+    .enum(['true', 'false'])
+    .transform((v) => v === 'true')
+    .optional()
+    .meta({ description: '`true`: only what is left to do (lines not `approved`); `false`: only approved lines' }),
+});
+
+export const LineEdit = z
+  .object({
+    seq: z.number().int(),
+    op: z.enum(['correct', 'split', 'merge']),
+    author: z.string(),
+    created_at: Timestamp,
+    undone: z.boolean(),
+    before: z.array(z.number().int()).meta({ description: 'Ids of the lines before the edit' }),
+    after: z.array(z.number().int()).meta({ description: 'Ids of the lines after it' }),
+  })
+  .meta({ id: 'LineEdit' });
+
+export const DUB_EXPORT_FORMATS = ['cues_csv', 'edl', 'fcpxml', 'stem_wav'] as const;
+export const DubExportQuery = z.object({
+  format: z.enum(DUB_EXPORT_FORMATS).meta({
+    description: '`cues_csv`: ADR cue sheet; `edl`, `fcpxml`: a marker per revoiced line; `stem_wav`: only the revoiced lines of the current revision, the rest digital silence',
+  }),
+});
+
+export const ReviewCounts = z
+  .object({ todo: z.number().int(), needs_changes: z.number().int(), approved: z.number().int(), left: z.number().int().meta({ description: 'Lines not approved' }) })
+  .meta({ id: 'ReviewCounts' });
+
+// ---- end of the dubbing workflow block ----
+
 export const LinePatch = z
   .strictObject({
     text: LineText.optional(),
     voice: VoiceRef.nullable().optional().meta({ description: "This line's voice; `null`: its speaker's" }),
     start: Seconds.optional(),
     end: Seconds.optional(),
+    review_status: ReviewStatus.optional(),
+    speed: LineSpeed.nullable().optional(),
   })
   .meta({ id: 'LinePatch' });
 
@@ -116,6 +227,7 @@ export const LineRender = z
     overflow: z.number().meta({ description: 'Seconds of speech cut at the slot end (lines that do not fit)' }),
     flags: z.array(z.enum(REVOICE_FLAGS)),
     words: z.array(WordTiming).meta({ description: 'Word timings of the new text on the dub timeline (forced alignment)' }),
+    speed: z.number().nullable().optional().meta({ description: "The line's speed when rendered (null: as the voice reads)" }),
   })
   .meta({ id: 'LineRender' });
 
@@ -137,6 +249,10 @@ export const DubLine = z
     }),
     needs_revoice: z.boolean(),
     words: z.array(WordTiming).meta({ description: 'Word timings: of the voiced text when voiced, else of the original when the dub was transcribed' }),
+    review_status: ReviewStatus,
+    notes: z.array(LineNote).meta({ description: 'Oldest first; a merged line shows the notes of the lines merged into it' }),
+    history: z.array(LineHistoryEntry).meta({ description: 'The splits and merges that made this line, oldest first, each with the line(s) as they were' }),
+    speed: LineSpeed.nullable(),
     render: LineRender.nullable().meta({ description: 'How the current revision voiced this line, if it did' }),
     updated_at: Timestamp,
   })
@@ -208,7 +324,7 @@ export const Dub = z
     name: z.string(),
     file_name: z.string(),
     status: z.enum(DUB_STATUSES).meta({
-      description: '`preparing`: deriving lines (transcribing the dub); `ready`: lines can be corrected and revoiced; `failed`: lines could not be derived (`error` says why)',
+      description: '`preparing`: deriving lines (transcribing the dub), or converting the recording\'s audio for a dub from the recording; `ready`: lines can be corrected and revoiced; `failed`: lines could not be derived (`error` says why)',
     }),
     progress: z.number(),
     stage: z.string().nullable(),
@@ -221,6 +337,9 @@ export const Dub = z
     current_revision: z.number().int(),
     revision_count: z.number().int(),
     lines: z.object({ total: z.number().int(), corrected: z.number().int(), pending: z.number().int().meta({ description: 'Lines a revoice would voice' }) }),
+    review: ReviewCounts,
+    source: z.enum(['upload', 'recording']).meta({ description: "`upload`: revision 1 is an uploaded file; `recording`: the recording's own original audio" }),
+    transcript_revision: z.number().int().nullable().meta({ description: "The recording's transcript revision the lines came from (dubs from the recording)" }),
     active_revoice: Uuid.nullable(),
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -230,6 +349,12 @@ export const Dub = z
 export type DubLineInput = z.infer<typeof DubLineInput>;
 export type DubPatch = z.infer<typeof DubPatch>;
 export type LinePatch = z.infer<typeof LinePatch>;
+export type DubFromRecording = z.infer<typeof DubFromRecording>;
+export type LineSplit = z.infer<typeof LineSplit>;
+export type LineNote = z.infer<typeof LineNote>;
+export type LineEdit = z.infer<typeof LineEdit>;
+export type ReviewStatus = z.infer<typeof ReviewStatus>;
+export type DubExportFormat = (typeof DUB_EXPORT_FORMATS)[number];
 export type LineRender = z.infer<typeof LineRender>;
 export type DubLine = z.infer<typeof DubLine>;
 export type DubRevision = z.infer<typeof DubRevision>;

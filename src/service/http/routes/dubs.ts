@@ -2,7 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Router, type Request } from 'express';
 import { z } from 'zod';
-import { DubId, DubPatch, LinePatch } from '../../../shared/schemas';
+import { DubExportQuery, DubFromRecording, DubId, DubPatch, LineMerge, LineNoteInput, LinePatch, LineSplit, LinesQuery } from '../../../shared/schemas';
+import { presentedKey } from '../authenticate';
+import { renderDubCues, renderDubEdl, renderDubFcpxml } from '../../export/dub-cues';
+import { exportFileName } from '../../export';
+import { stemStream } from '../../dubbing/stem';
+import { hashApiKey } from '../../auth/api-keys';
 import type { ServiceContext } from '../../context';
 import { HttpError } from '../errors';
 import { clearFileHeaders, sendFileFailure } from '../send-file-errors';
@@ -49,8 +54,27 @@ export function dubsRouter(ctx: ServiceContext): Router {
     return dubbing.dubOr404(session_id, dub_id);
   };
 
+  /** Who made a note or an edit: the API key's name, or "studio" for the studio's sign-in. */
+  const author = (req: Request): string => {
+    const key = presentedKey(req);
+    if (!key) return 'studio';
+    const row = ctx.db.prepare('SELECT name FROM api_keys WHERE hash = ? AND revoked_at IS NULL').get(hashApiKey(key).toString('hex')) as { name: string } | undefined;
+    return row?.name ?? 'studio';
+  };
+  const lineOf = (req: Request) => {
+    const dub = dubOr404(req);
+    return { dub, line: dubbing.lineOr404(dub, String(req.params.line_id)) };
+  };
+
   router.post('/:session_id/dubs', async (req, res) => {
     const session = sessionOr404(req);
+    // A JSON body (already parsed by jsonBody) asks for a dub of the recording itself; multipart uploads a file.
+    if (!req.is('multipart/form-data') && req.body !== undefined) {
+      const body = parseInput(DubFromRecording, req.body, 'body');
+      const dub = await dubbing.createFromRecording(session.id, body);
+      res.status(201).location(`/v1/speech/transcriptions/${session.id}/dubs/${dub.id}`).json(dubbing.toJson(dub));
+      return;
+    }
     const form = await readMultipart(req, ctx.layout.uploads, { maxFileBytes: ctx.config.maxUploadBytes, maxFieldBytes: 4 * 1024 * 1024 });
     try {
       const file = singleFileOptional(form, 'file');
@@ -89,7 +113,8 @@ export function dubsRouter(ctx: ServiceContext): Router {
   });
 
   router.get('/:session_id/dubs/:dub_id/lines', (req, res) => {
-    res.json({ data: dubbing.lines(dubOr404(req)) });
+    const dub = dubOr404(req);
+    res.json({ data: dubbing.lines(dub, parseInput(LinesQuery, req.query, 'query')) });
   });
 
   router.get('/:session_id/dubs/:dub_id/lines/:line_id', (req, res) => {
@@ -101,8 +126,63 @@ export function dubsRouter(ctx: ServiceContext): Router {
   router.patch('/:session_id/dubs/:dub_id/lines/:line_id', (req, res) => {
     const dub = dubOr404(req);
     const line = dubbing.lineOr404(dub, String(req.params.line_id));
-    res.json(dubbing.patchLine(dub, line, parseInput(LinePatch, req.body ?? {}, 'body')));
+    res.json(dubbing.patchLine(dub, line, parseInput(LinePatch, req.body ?? {}, 'body'), author(req)));
   });
+
+  // ---- dubbing workflow (issue 32): split, merge, undo/redo, notes, exports ----
+
+  router.post('/:session_id/dubs/:dub_id/lines/:line_id/split', (req, res) => {
+    const { dub, line } = lineOf(req);
+    res.json(dubbing.splitLine(dub, line, parseInput(LineSplit, req.body ?? {}, 'body'), author(req)));
+  });
+
+  router.post('/:session_id/dubs/:dub_id/lines/:line_id/merge', (req, res) => {
+    const { dub, line } = lineOf(req);
+    res.json(dubbing.mergeLine(dub, line, parseInput(LineMerge, req.body ?? {}, 'body').with, author(req)));
+  });
+
+  router.get('/:session_id/dubs/:dub_id/lines/:line_id/notes', (req, res) => {
+    const { dub, line } = lineOf(req);
+    res.json({ data: dubbing.lineJson(dub, line, null).notes });
+  });
+
+  router.post('/:session_id/dubs/:dub_id/lines/:line_id/notes', (req, res) => {
+    const { dub, line } = lineOf(req);
+    const note = dubbing.addNote(dub, line, parseInput(LineNoteInput, req.body ?? {}, 'body').text, author(req));
+    res.status(201).json(note);
+  });
+
+  router.get('/:session_id/dubs/:dub_id/edits', (req, res) => {
+    const dub = dubOr404(req);
+    res.json({ data: dubbing.store.edits(dub.id).map((e) => dubbing.editJson(e)) });
+  });
+
+  router.post('/:session_id/dubs/:dub_id/edits/undo', (req, res) => {
+    res.json(dubbing.undoRedo(dubOr404(req), 'undo'));
+  });
+
+  router.post('/:session_id/dubs/:dub_id/edits/redo', (req, res) => {
+    res.json(dubbing.undoRedo(dubOr404(req), 'redo'));
+  });
+
+  router.get('/:session_id/dubs/:dub_id/export', (req, res, next) => {
+    const dub = dubOr404(req);
+    const { format } = parseInput(DubExportQuery, req.query, 'query');
+    const summary = ctx.sessions.summary(dub.sessionId)!;
+    const { input, revision, regions } = dubbing.exportInput(dub, summary.media, ctx.speakerNames(dub.sessionId));
+    if (format === 'stem_wav') {
+      const { stream, size } = stemStream(dubbing.revisionFile(dub, revision), regions);
+      res.attachment(exportFileName(dub.name, `r${revision.number}.stem.wav`)).type('audio/wav').setHeader('Content-Length', size);
+      stream.on('error', (error) => (res.headersSent ? res.destroy(error) : next(error)));
+      stream.pipe(res);
+      return;
+    }
+    const file = format === 'cues_csv' ? renderDubCues(input) : format === 'edl' ? renderDubEdl(input) : renderDubFcpxml(input);
+    // attachment() sets a type from the file name's extension, so the export's own type goes after it.
+    res.attachment(exportFileName(dub.name, file.extension)).type(file.contentType).send(file.body);
+  });
+
+  // ---- end of the dubbing workflow block ----
 
   router.get('/:session_id/dubs/:dub_id/revisions', (req, res) => {
     const dub = dubOr404(req);

@@ -12,6 +12,18 @@ describe('fitToSlot', () => {
     expect(fitToSlot(2.4, line, 20)).toMatchObject({ stretch: 2 / 2.4, slot: line, flags: ['stretched'] });
   });
 
+  it('uses exactly 1 / speed when the line has its own speed, then borrows or cuts as usual', () => {
+    expect(fitToSlot(1.2, line, 20, undefined, 1.2)).toEqual({ stretch: 1 / 1.2, slot: line, overflow: 0, flags: ['stretched'] });
+    // Slower than the slot allows: the silence after the line is borrowed.
+    const slow = fitToSlot(2, line, 20, undefined, 0.8);
+    expect(slow.stretch).toBe(1.25);
+    expect(slow).toMatchObject({ slot: { start: 10, end: 12.5 }, flags: ['stretched', 'borrowed_silence'] });
+    const cut = fitToSlot(2, line, 12.3, undefined, 0.8);
+    expect(cut.slot.end).toBeCloseTo(12.2, 9);
+    expect(cut.overflow).toBeCloseTo(0.3, 9);
+    expect(cut.flags).toEqual(['stretched', 'borrowed_silence', 'does_not_fit']);
+  });
+
   it('leaves a short reading short once the slowest stretch is reached', () => {
     expect(fitToSlot(1, line, 20)).toMatchObject({ stretch: 1.15, slot: line, overflow: 0 });
   });

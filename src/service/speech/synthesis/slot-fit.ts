@@ -27,15 +27,20 @@ export interface SlotFit {
   flags: FitFlag[];
 }
 
+/**
+ * `speed`, when given (the line's own speaking rate, e.g. 1.1 for 10 % faster), replaces the stretch that
+ * fills the slot: the reading is stretched by exactly 1 / speed, then borrows or is cut like any other.
+ */
 export function fitToSlot(
   readingSeconds: number,
   line: { start: number; end: number },
   nextStart: number,
   limits: FitLimits = DEFAULT_FIT_LIMITS,
+  speed: number | null = null,
 ): SlotFit {
   const length = line.end - line.start;
   const wanted = readingSeconds > 0 ? length / readingSeconds : 1;
-  const stretch = Math.min(limits.longest, Math.max(limits.shortest, wanted));
+  const stretch = speed !== null ? 1 / speed : Math.min(limits.longest, Math.max(limits.shortest, wanted));
   const flags: FitFlag[] = Math.abs(stretch - 1) > 0.005 ? ['stretched'] : [];
   const stretched = readingSeconds * stretch;
   if (stretched <= length + 1e-9) return { stretch, slot: { start: line.start, end: line.end }, overflow: 0, flags };
