@@ -148,13 +148,6 @@ describe.skipIf(!canRun)('studio analysis end to end', { timeout: 600_000 }, () 
       await page.waitForTimeout(250);
     }
     const working = seen.filter((s) => s.status === 'queued' || s.status === 'running');
-    console.info(
-      `analysis states seen: ${[...new Set(seen.map((s) => `${s.status}/${s.stage}`))].join(', ')}; ` +
-        `progress ${working
-          .map((s) => s.progress)
-          .filter((p) => p !== null)
-          .join(' → ')}`,
-    );
     expect(seen.at(-1)!.status).toBe('complete');
     expect(working.length).toBeGreaterThan(0);
     // Stages are shown by name, never by id (a run just started still carries the stage `queued`: “Starting”).

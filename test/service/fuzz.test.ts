@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
 import { startServiceProcess, type ServiceProcess } from '../helpers/service';
+import { repoRoot } from '../helpers/paths';
 import { runFuzz, seedFixtures } from '../helpers/fuzz/run-fuzz';
 import type { FuzzFixtures } from '../helpers/fuzz/requests';
 import { openApiDocument } from '../../src/service/openapi/document';
@@ -17,7 +19,20 @@ describe('requests generated from the OpenAPI document', () => {
   beforeAll(async () => {
     // No models folder (nothing there may be deleted) and a Whisper mirror that refuses at once.
     svc = await startServiceProcess({ env: { TAKELINE_MODELS_DIR: '', TAKELINE_WHISPER_BASE_URL: 'http://127.0.0.1:9' } });
-    fixtures = await seedFixtures(svc.url, svc.key);
+    // A third-party tool's key limited to another project: everything of the seeded one must stay out of its reach.
+    const elsewhere = await fetch(`${svc.url}/v1/speech/projects`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${svc.key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ key: 'elsewhere', name: 'Elsewhere' }),
+    });
+    expect(elsewhere.status).toBe(201);
+    const made = spawnSync(process.execPath, ['--import', 'tsx', 'src/service/cli/keys.ts', 'create', 'tool', '--projects', 'elsewhere'], {
+      cwd: repoRoot,
+      env: { ...process.env, TAKELINE_DATA_DIR: svc.dataDir },
+      encoding: 'utf8',
+    });
+    expect(made.status, made.stderr).toBe(0);
+    fixtures = await seedFixtures(svc.url, svc.key, made.stdout.trim());
   });
   afterAll(async () => {
     await svc?.stop();
@@ -32,6 +47,7 @@ describe('requests generated from the OpenAPI document', () => {
     // The run must have exercised refusals and acceptances, and compared the data folder for refusals.
     expect(Object.keys(report.byStatus).filter((s) => s.startsWith('2')).length).toBeGreaterThan(0);
     expect(report.byStatus['401']).toBeGreaterThan(0);
+    expect(report.byStatus['404']).toBeGreaterThan(0);
     expect(report.unchangedChecked).toBeGreaterThan(RUNS / 4);
     expect(svc.output()).not.toMatch(/error on /);
     // Every refused or finished upload removed its temporary file.

@@ -25,7 +25,7 @@ function documentedServerError(req: FuzzRequest, status: number): boolean {
 const LEAKS = [/\n\s+at\s/, /\bat [\w.<>]+ \(/, /node_modules/, /\/(work|tmp|home|root|usr)\//, /\.[cm]?[jt]s:\d+/, /\b(TypeError|ReferenceError|SyntaxError|RangeError)\b/, /SQLITE_/, /\bENOENT\b|\bEACCES\b|\bEISDIR\b/];
 
 /** Everything wrong with one answer (empty when it is fine). */
-export function problemsOf(req: FuzzRequest, answer: Answer, secrets: string[]): string[] {
+export function problemsOf(req: FuzzRequest, answer: Answer, secrets: string[], foreignIds: readonly string[] = []): string[] {
   const problems: string[] = [];
   const { status } = answer;
   if (status >= 500 && !documentedServerError(req, status)) problems.push(`status ${status}`);
@@ -37,7 +37,14 @@ export function problemsOf(req: FuzzRequest, answer: Answer, secrets: string[]):
     for (const pattern of LEAKS) if (pattern.test(text)) problems.push(`leaks ${pattern}: ${text.slice(0, 200)}`);
   }
   for (const secret of secrets) if (secret && text.includes(secret)) problems.push('echoes a secret');
-  if (req.auth !== 'key' && !isOpenRoute(req.path) && status !== 401 && status !== 403 && status !== 431) problems.push(`answered ${status} without a valid key`);
+  if (req.auth !== 'key' && req.auth !== 'limited' && !isOpenRoute(req.path) && status !== 401 && status !== 403 && status !== 431) problems.push(`answered ${status} without a valid key`);
+  if (req.auth === 'limited' && !isOpenRoute(req.path)) {
+    // A key limited to another project: nothing of the seeded project may be read, listed or changed.
+    for (const id of foreignIds) {
+      if (text.includes(id)) problems.push(`a limited key was shown ${id} of another project`);
+      else if (status < 300 && req.path.includes(id)) problems.push(`a limited key got ${status} for another project's ${id}`);
+    }
+  }
   if (status >= 400) {
     if (!isJson) problems.push(`error answer is ${type || 'untyped'}, not JSON`);
     else {

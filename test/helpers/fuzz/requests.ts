@@ -23,7 +23,8 @@ export interface FuzzRequest {
   body?: Buffer;
   /** How the request was built (for the failure report and the regression corpus). */
   notes: string[];
-  auth: 'key' | 'none' | 'wrong';
+  /** `limited`: a key limited to another project, which must see nothing of the seeded one. */
+  auth: 'key' | 'none' | 'wrong' | 'limited';
 }
 
 type Schema = Record<string, any>;
@@ -38,6 +39,10 @@ export interface FuzzFixtures {
   /** A short valid recording (WAV). */
   audio: Buffer;
   key: string;
+  /** A key limited to a project other than the seeded one (absent: not exercised). */
+  limitedKey?: string;
+  /** Ids of the seeded project, recording and dub: a limited key's answers must never contain them. */
+  foreignIds?: string[];
   /** The JSON body limit of the service. */
   jsonLimit: number;
 }
@@ -309,7 +314,7 @@ export function requestsFor(doc: OpenApiDoc, operation: Operation, fixtures: Fuz
           { weight: 6, arbitrary: fc.constant<{ body?: Buffer; contentType?: string; notes: string[] }>({ notes: [] }) },
           { weight: 1, arbitrary: fc.constant<{ body?: Buffer; contentType?: string; notes: string[] }>({ body: Buffer.from('{"unexpected":true}'), contentType: 'application/json', notes: ['unexpected body'] }) },
         );
-  const authArb = fc.constantFrom<FuzzRequest['auth']>('key', 'key', 'key', 'key', 'key', 'key', 'key', 'key', 'none', 'wrong');
+  const authArb = fc.constantFrom<FuzzRequest['auth']>('key', 'key', 'key', 'key', 'key', 'key', 'key', 'key', 'none', 'wrong', ...(fixtures.limitedKey ? (['limited', 'limited'] as const) : []));
   // OpenAI-style routes also get queries they do not declare: the error style must follow the path alone.
   const strayArb = /^\/v1\/(audio|models)(\/|$)/.test(operation.template)
     ? fc.option(fc.tuple(fc.constantFrom('x', 'format', 'detail', 'api-version', 'q'), fc.constantFrom('1', '', 'json', '%00', '../')), { freq: 2 })
@@ -328,6 +333,7 @@ export function requestsFor(doc: OpenApiDoc, operation: Operation, fixtures: Fuz
     const headers: Record<string, string> = {};
     if (auth === 'key') headers.Authorization = `Bearer ${fixtures.key}`;
     if (auth === 'wrong') headers['X-API-Key'] = 'tl_wrongwrongwrongwrongwrongwrongwrong12';
+    if (auth === 'limited') headers['X-API-Key'] = fixtures.limitedKey!;
     if (body.contentType) headers['Content-Type'] = body.contentType;
     return {
       operation: `${operation.method} ${operation.template}`,

@@ -85,7 +85,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
         continue;
       }
       report.byStatus[answer.status] = (report.byStatus[answer.status] ?? 0) + 1;
-      const problems = problemsOf(req, answer, [options.fixtures.key]);
+      const problems = problemsOf(req, answer, [options.fixtures.key, options.fixtures.limitedKey ?? ''], options.fixtures.foreignIds);
       if (answer.status >= 400 && answer.status < 500 && before !== null && snapshot.idle()) {
         report.unchangedChecked++;
         const changes = DataSnapshot.diff(before, snapshot.fingerprint());
@@ -105,8 +105,11 @@ export function tinyWav(seconds = 1, rate = 16000): Buffer {
   return encodeWav(tone(220, seconds, rate, 3000 / 32768), { sampleRate: rate, channels: 1, sampleFormat: 's16' });
 }
 
-/** Seeds a service with one project, a transcribed session and a dub with lines, and returns their ids. */
-export async function seedFixtures(url: string, key: string): Promise<FuzzFixtures> {
+/**
+ * Seeds a service with one project, a transcribed session and a dub with lines, and returns their ids. With
+ * `limitedKey` (a key limited to another project, made by the caller) the fuzzer also sends requests with it.
+ */
+export async function seedFixtures(url: string, key: string, limitedKey?: string): Promise<FuzzFixtures> {
   const auth = { Authorization: `Bearer ${key}` };
   const audio = tinyWav(2);
   const post = async (path: string, parts: Array<{ name: string; value?: string; file?: Buffer; filename?: string }>) => {
@@ -146,6 +149,8 @@ export async function seedFixtures(url: string, key: string): Promise<FuzzFixtur
     },
     audio,
     key,
+    limitedKey,
+    foreignIds: [session.id, dub.id, project.id],
     jsonLimit: 1024 * 1024,
   };
 }
