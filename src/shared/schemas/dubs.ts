@@ -233,7 +233,7 @@ export const LineRender = z
 
 export const DubLine = z
   .object({
-    id: z.number().int().meta({ description: 'Line number within the dub, 1 upwards in time order' }),
+    id: z.number().int().meta({ description: 'Line id within the dub: 1 upwards in time order when the dub is made; stable through edits (a part split off gets a new, never reused id), so lines are listed by time, not id' }),
     speaker: z.string(),
     start: z.number(),
     end: z.number(),

@@ -203,6 +203,8 @@ export function dubsRouter(ctx: ServiceContext): Router {
   router.get('/:session_id/dubs/:dub_id/revisions/:number/peaks', async (req, res) => {
     const dub = dubOr404(req);
     const revision = dubbing.revisionOr404(dub, String(req.params.number));
+    // A dub from the recording has no revision file until its audio is converted.
+    if (dub.status === 'preparing' && dub.source === 'recording') throw new HttpError(409, "The dub's audio is still being converted from the recording; its peaks follow once it is ready.");
     const cache = dubbing.files.peaks(dub.sessionId, dub.id, revision.number);
     let peaks: Peaks;
     try {
