@@ -6,17 +6,23 @@ import { NotFoundError } from '../errors';
  * what other projects hold.
  */
 export type Access =
-  | { readonly kind: 'all'; readonly keyId: string | null; readonly user: string | null }
+  | { readonly kind: 'all'; readonly keyId: string | null; readonly keyName: string | null; readonly user: string | null }
   | {
       readonly kind: 'projects';
       readonly keyId: string;
+      readonly keyName: string;
       readonly user: string | null;
       /** In the order the key was given them: the first is the key's default project. */
       readonly projectIds: readonly string[];
     };
 
 /** The access of the service's own key, TAKELINE_API_KEY and the studio signed in with either. */
-export const FULL_ACCESS: Access = { kind: 'all', keyId: null, user: null };
+export const FULL_ACCESS: Access = { kind: 'all', keyId: null, keyName: null, user: null };
+
+/** Who a note or an edit is attributed to: the key's user, else the key's name, else the studio. */
+export function authorOf(access: Access): string {
+  return access.user ?? access.keyName ?? 'studio';
+}
 
 export function seesProject(access: Access, projectId: string): boolean {
   return access.kind === 'all' || access.projectIds.includes(projectId);

@@ -28,6 +28,7 @@ export class InvalidUserName extends Error {}
 
 interface KeyRow {
   id: string;
+  name: string;
   hash: string;
   scope: 'all' | 'projects';
   user: string | null;
@@ -104,7 +105,7 @@ export class KeyStore {
     // Prepared once: this runs on every request.
     const rows = this.statements
       .get(
-        `SELECT k.id, k.hash, k.scope, u.name AS user FROM api_keys k LEFT JOIN users u ON u.id = k.user_id
+        `SELECT k.id, k.name, k.hash, k.scope, u.name AS user FROM api_keys k LEFT JOIN users u ON u.id = k.user_id
          WHERE k.revoked_at IS NULL`,
       )
       .all() as KeyRow[];
@@ -120,7 +121,7 @@ export class KeyStore {
   accessById(id: string): Access | null {
     const row = this.statements
       .get(
-        `SELECT k.id, k.hash, k.scope, u.name AS user FROM api_keys k LEFT JOIN users u ON u.id = k.user_id
+        `SELECT k.id, k.name, k.hash, k.scope, u.name AS user FROM api_keys k LEFT JOIN users u ON u.id = k.user_id
          WHERE k.id = ? AND k.revoked_at IS NULL`,
       )
       .get(id) as KeyRow | undefined;
@@ -128,11 +129,11 @@ export class KeyStore {
   }
 
   private accessOfRow(row: KeyRow): Access {
-    if (row.scope === 'all') return { kind: 'all', keyId: row.id, user: row.user };
+    if (row.scope === 'all') return { kind: 'all', keyId: row.id, keyName: row.name, user: row.user };
     const projects = this.statements
       .get('SELECT project_id FROM api_key_projects WHERE key_id = ? ORDER BY position')
       .all(row.id) as Array<{ project_id: string }>;
-    return { kind: 'projects', keyId: row.id, user: row.user, projectIds: projects.map((p) => p.project_id) };
+    return { kind: 'projects', keyId: row.id, keyName: row.name, user: row.user, projectIds: projects.map((p) => p.project_id) };
   }
 
   private resolveId(idOrPrefix: string): string | null {

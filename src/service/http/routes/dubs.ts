@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Router, type Request } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { DubExportQuery, DubFromRecording, DubId, DubPatch, LineMerge, LineNoteInput, LinePatch, LineSplit, LinesQuery } from '../../../shared/schemas';
-import { presentedKey } from '../authenticate';
+import { accessOf } from '../authenticate';
+import { authorOf } from '../../auth/access';
 import { renderDubCues, renderDubEdl, renderDubFcpxml } from '../../export/dub-cues';
 import { exportFileName } from '../../export';
 import { stemStream } from '../../dubbing/stem';
-import { hashApiKey } from '../../auth/api-keys';
 import type { ServiceContext } from '../../context';
 import { HttpError } from '../errors';
 import { clearFileHeaders, sendFileFailure } from '../send-file-errors';
@@ -54,13 +54,8 @@ export function dubsRouter(ctx: ServiceContext): Router {
     return dubbing.dubOr404(session_id, dub_id);
   };
 
-  /** Who made a note or an edit: the API key's name, or "studio" for the studio's sign-in. */
-  const author = (req: Request): string => {
-    const key = presentedKey(req);
-    if (!key) return 'studio';
-    const row = ctx.db.prepare('SELECT name FROM api_keys WHERE hash = ? AND revoked_at IS NULL').get(hashApiKey(key).toString('hex')) as { name: string } | undefined;
-    return row?.name ?? 'studio';
-  };
+  /** Who made a note or an edit: the key's user or name, or "studio" for the studio's sign-in. */
+  const author = (res: Response): string => authorOf(accessOf(res));
   const lineOf = (req: Request) => {
     const dub = dubOr404(req);
     return { dub, line: dubbing.lineOr404(dub, String(req.params.line_id)) };
@@ -126,19 +121,19 @@ export function dubsRouter(ctx: ServiceContext): Router {
   router.patch('/:session_id/dubs/:dub_id/lines/:line_id', (req, res) => {
     const dub = dubOr404(req);
     const line = dubbing.lineOr404(dub, String(req.params.line_id));
-    res.json(dubbing.patchLine(dub, line, parseInput(LinePatch, req.body ?? {}, 'body'), author(req)));
+    res.json(dubbing.patchLine(dub, line, parseInput(LinePatch, req.body ?? {}, 'body'), author(res)));
   });
 
   // ---- dubbing workflow (issue 32): split, merge, undo/redo, notes, exports ----
 
   router.post('/:session_id/dubs/:dub_id/lines/:line_id/split', (req, res) => {
     const { dub, line } = lineOf(req);
-    res.json(dubbing.splitLine(dub, line, parseInput(LineSplit, req.body ?? {}, 'body'), author(req)));
+    res.json(dubbing.splitLine(dub, line, parseInput(LineSplit, req.body ?? {}, 'body'), author(res)));
   });
 
   router.post('/:session_id/dubs/:dub_id/lines/:line_id/merge', (req, res) => {
     const { dub, line } = lineOf(req);
-    res.json(dubbing.mergeLine(dub, line, parseInput(LineMerge, req.body ?? {}, 'body').with, author(req)));
+    res.json(dubbing.mergeLine(dub, line, parseInput(LineMerge, req.body ?? {}, 'body').with, author(res)));
   });
 
   router.get('/:session_id/dubs/:dub_id/lines/:line_id/notes', (req, res) => {
@@ -148,7 +143,7 @@ export function dubsRouter(ctx: ServiceContext): Router {
 
   router.post('/:session_id/dubs/:dub_id/lines/:line_id/notes', (req, res) => {
     const { dub, line } = lineOf(req);
-    const note = dubbing.addNote(dub, line, parseInput(LineNoteInput, req.body ?? {}, 'body').text, author(req));
+    const note = dubbing.addNote(dub, line, parseInput(LineNoteInput, req.body ?? {}, 'body').text, author(res));
     res.status(201).json(note);
   });
 
