@@ -79,11 +79,12 @@ async function main() {
       }
       const pcm = await decodeAudioToArray(file, tools);
       const audio = async (spans: readonly Span[]) => spans.map((s) => pcm.slice(Math.floor(s.start * SAMPLE_RATE), Math.ceil(s.end * SAMPLE_RATE)));
-      const correction = correctLine(transcript, { segmentId: transcript.segments[0]!.id, text: f.reference });
+      const first = correctLine(transcript, { segmentId: transcript.segments[0]!.id, text: f.reference });
       const t0 = performance.now();
-      const timings = await timeCorrections(transcript, [correction], aligner, audio);
+      const timed = await timeCorrections(transcript, [first], aligner, audio);
       const ms = performance.now() - t0;
-      const { transcript: corrected, records } = applyCorrections(transcript, [correction], timings);
+      const correction = timed.corrections[0]!;
+      const { transcript: corrected, records } = applyCorrections(transcript, timed.corrections, timed.timings);
       const words = corrected.segments[0]!.words;
       const full = await aligner.align(pcm, f.reference);
       if (full.length !== words.length) {
