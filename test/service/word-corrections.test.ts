@@ -234,6 +234,15 @@ describe('word corrections', { timeout: 600_000 }, () => {
     expect((await session(id)).transcript).toEqual(before.transcript);
   });
 
+  it('documents the routes in the OpenAPI document', async () => {
+    const doc = await (await fetch(`${svc.url}/v1/openapi.json`, { headers: auth })).json();
+    expect(doc.paths['/v1/speech/transcriptions/{session_id}/transcript/segments/{segment_id}'].patch).toBeDefined();
+    expect(doc.paths['/v1/speech/transcriptions/{session_id}/transcript/replace'].post).toBeDefined();
+    expect(doc.paths['/v1/speech/projects/{project}/transcripts/replace'].post).toBeDefined();
+    expect(doc.components.schemas.TranscriptTextEdit.properties.text.maxLength).toBe(2000);
+    expect(doc.components.schemas.TranscriptReplace.required.sort()).toEqual(['find', 'replace']);
+  });
+
   it('every export and the analysis re-run read the corrected words', async () => {
     const id = ids[AMATEUR]!;
     const exportOf = async (format: string) => {

@@ -46,6 +46,12 @@ import {
   WhisperModel,
   WhisperModelList,
   WhisperModelName,
+  MAX_CORRECTION_CHARS,
+  ProjectTranscriptReplace,
+  ProjectTranscriptReplaceResult,
+  TranscriptReplace,
+  TranscriptReplaceResult,
+  TranscriptTextEdit,
 } from '../../shared/schemas';
 // ---- dubbing workflow (issue 32) ----
 import { DubExportQuery, DubFromRecording, LineEdit, LineMerge, LineNote, LineNoteInput, LineSplit, LinesQuery } from '../../shared/schemas';
@@ -151,6 +157,43 @@ const dubUploadBody = z.object({
 const revoiceDescription =
   'Voices again every line that needs it (corrected text, or a changed voice or timing since it was voiced) as a durable background job, and writes a new revision: each line is synthesized, its silence trimmed, fitted into its slot (time-stretch 0.8–1.15×, then the quiet after the line borrowed up to 0.1 s before the next line, else flagged `does_not_fit` and cut at the slot end), matched in loudness to the original line (BS.1770), resampled to the dub, crossfaded in (equal power, 20 ms, at least 10 ms, just outside the slot) and mixed over the background stem when there is one. Every sample outside each line\'s `region` is bit-identical to the base revision. Waits up to `wait` seconds: 200 when finished (`status` complete or failed), else 202 with `Location` to poll (`GET …/revoices/{revoice_id}`) every few seconds until `status` is `complete` or `failed`. With nothing to revoice: 200, `status` `no_op`, no revision written. A revoice already running is returned rather than started twice.';
 
+// ---- Word corrections (issue 31): kept apart so merges with the other transcript routes stay easy.
+const correctionTiming =
+  `Words whose spoken form is unchanged (case, punctuation and number spelling do not count) keep their times and confidence exactly. Changed and new words are timed by forced alignment (PocketSphinx, the aligner the revoice uses; a word the dictionary lacks is pronounced by espeak-ng, as the project vocabulary is) of their stretch of audio, with the unchanged words either side as context, and fitted between those words: in order, never overlapping, inside the line. Where the new words have no room between two unchanged words that touch, the longer neighbour is timed again with them (\`retimed_unchanged\`). A stretch the aligner cannot decode is aligned again with the unchanged word either side released (up to twice more, listed as \`retimed_unchanged\`); if alignment still fails, its time is shared by syllables and the words are listed as \`interpolated\` in the revision's edit. Typed words get confidence 1. Stored as one transcript revision (undo with …/revisions/{revision}/restore); a new analysis run is queued. Text up to ${MAX_CORRECTION_CHARS} characters.`;
+
+const wordCorrectionPaths = {
+  '/v1/speech/transcriptions/{session_id}/transcript/segments/{segment_id}': {
+    patch: op({
+      operationId: 'correctTranscriptLine',
+      summary: "Correct a line's words (or a range of them)",
+      description: `The line's words, or words \`word_start\`…\`word_end\` (inclusive, 0-based), become \`text\`. Empty text deletes the range; a line keeps at least one word (422 otherwise, and for a whole line's empty text or text equal to the line's). 404 for a line the transcript lacks; 409 when \`base_revision\` is stale or the transcript changed while the words were being aligned. ${correctionTiming}`,
+      requestParams: { path: sessionParam.extend({ segment_id: z.number().int().min(0).meta({ description: 'The line (segment id)' }) }) },
+      requestBody: { content: { 'application/json': { schema: TranscriptTextEdit } } },
+      responses: { '200': json(TranscriptEditResult, 'The new revision and the session'), ...speechErrors(401, 404, 409, 415, 422) },
+    }),
+  },
+  '/v1/speech/transcriptions/{session_id}/transcript/replace': {
+    post: op({
+      operationId: 'replaceInTranscript',
+      summary: 'Find and replace in a recording (with a preview)',
+      description: `Finds \`find\` in each line's text (its words joined by single spaces, so a phrase matches across words). \`preview: true\` answers the count and each match (line, words touched, before and after) and changes nothing. Otherwise every match is replaced as one revision; nothing matched answers \`revision: null\`. A replacement that would leave a line without words is refused (422, nothing changed). ${correctionTiming}`,
+      requestParams: { path: sessionParam },
+      requestBody: { content: { 'application/json': { schema: TranscriptReplace } } },
+      responses: { '200': json(TranscriptReplaceResult, 'The matches, and the revision made'), ...speechErrors(401, 404, 409, 415, 422) },
+    }),
+  },
+  '/v1/speech/projects/{project}/transcripts/replace': {
+    post: op({
+      operationId: 'replaceInProjectTranscripts',
+      summary: "Find and replace across a project's recordings",
+      description: `The same over every finished recording of the project: one revision per recording that matches, counts and matches per recording (\`preview: true\` changes nothing). Every recording is checked before any is written. ${correctionTiming}`,
+      requestParams: { path: projectParam },
+      requestBody: { content: { 'application/json': { schema: ProjectTranscriptReplace } } },
+      responses: { '200': json(ProjectTranscriptReplaceResult, 'Per recording: the matches, and the revision made'), ...speechErrors(401, 404, 409, 415, 422) },
+    }),
+  },
+};
+
 /** The document, naming as its server the address the client reached (the service may listen on any port). */
 export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
   return createDocument({
@@ -170,6 +213,7 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
       },
     },
     paths: {
+      ...wordCorrectionPaths,
       '/healthz': {
         get: op({ operationId: 'getHealth', summary: 'Liveness', security: [], responses: { '200': json(z.object({ status: z.literal('ok') }), 'Running') } }),
       },

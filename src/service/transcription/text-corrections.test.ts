@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Transcript, TranscriptSegment } from '../speech/types';
 import { SpeakerEditError } from './speaker-edits';
-import { alignmentRequest, applyCorrections, correctLine, findMatches, gapTiming, replaceCorrections, TYPED_WORD_CONFIDENCE } from './text-corrections';
+import { alignmentRequest, applyCorrections, correctLine, findMatches, gapTiming, replaceCorrections, TYPED_WORD_CONFIDENCE, widened } from './text-corrections';
 
 function line(id: number, speaker: string, start: number, text: string): TranscriptSegment {
   const words = text.split(' ').map((word, i) => ({ word, start: start + i * 0.5, end: start + i * 0.5 + 0.4, confidence: 0.6, speaker }));
@@ -61,6 +61,18 @@ describe('correcting a line', () => {
       { start: 2.6, end: 2.9, confidence: 1 },
     ], 1);
     expect(timing).toEqual({ spans: [{ start: 1.4, end: 2.5 }], interpolated: false });
+  });
+
+  it('widens a failed gap by releasing the unchanged words either side, which keep their confidence', () => {
+    const c = correctLine(transcript, { segmentId: 0, text: 'Welcome to the Siobhan Radio.' });
+    const wide = widened(transcript, c, c.plan.gaps)!;
+    expect(wide.plan.retimedKept).toEqual([2, 4]);
+    expect(wide.plan.gaps).toEqual([{ from: 2, to: 5, before: 1, after: null, window: { start: transcript.segments[0]!.words[1]!.end, end: transcript.segments[0]!.end } }]);
+    const { transcript: after, records } = spreadAll(transcript, [wide]);
+    expect(records[0]!.retimed_unchanged).toEqual([2, 4]);
+    expect(after.segments[0]!.words.map((w) => w.confidence)).toEqual([0.6, 0.6, 0.6, TYPED_WORD_CONFIDENCE, 0.6]);
+    // Nothing left to release at the line's edge: no wider plan.
+    expect(widened(transcript, wide, wide.plan.gaps.filter((g) => g.before === null))).toBeNull();
   });
 
   it('refuses input that would change nothing sensible', () => {

@@ -1,6 +1,6 @@
 import type { Span, Transcript, TranscriptSegment, TranscriptWord } from '../speech/types';
 import { SpeakerEditError } from './speaker-edits';
-import { planCorrection, spreadByWeight, writtenWords, fitAligned, type CorrectionGap, type CorrectionPlan } from './word-correction';
+import { planCorrection, spreadByWeight, writtenWords, fitAligned, type CorrectionGap, type CorrectionPlan, type PlanOptions } from './word-correction';
 
 /**
  * Word corrections of a transcript, as pure functions: a line's new text (or a word range's), and find and
@@ -16,6 +16,8 @@ export interface LineCorrection {
   /** The line's new written words. */
   next: string[];
   plan: CorrectionPlan;
+  /** How the plan was made (a word range's fixed words, unchanged words released for timing). */
+  options: PlanOptions;
   before: string;
   after: string;
 }
@@ -39,10 +41,11 @@ function segmentIndex(transcript: Transcript, segmentId: number): number {
   return index;
 }
 
-function correction(segmentIndexValue: number, segment: TranscriptSegment, next: string[], options: { keepBefore?: number; keepAfter?: number } = {}): LineCorrection {
+function correction(segmentIndexValue: number, segment: TranscriptSegment, next: string[], options: PlanOptions = {}): LineCorrection {
   return {
     segmentIndex: segmentIndexValue,
     next,
+    options,
     plan: planCorrection(segment.words, next, segment, options),
     before: lineText(segment),
     after: next.join(' '),
@@ -164,6 +167,23 @@ export function replaceCorrections(transcript: Transcript, query: ReplaceQuery):
     if (next.join(' ') !== text) out.push(correction(index, segment, next));
   });
   return out;
+}
+
+/**
+ * The correction planned again with the unchanged words either side of the given gaps released, so they are
+ * aligned together with the gap's words over a wider stretch (null when those gaps have no such word left).
+ * For gaps whose alignment failed: an unchanged word the longest common subsequence matched to the wrong
+ * place ("the" heard inside "apart") leaves a window the new words are not in.
+ */
+export function widened(transcript: Transcript, c: LineCorrection, failed: readonly CorrectionGap[]): LineCorrection | null {
+  const release = new Set(c.options.release ?? []);
+  const before = release.size;
+  for (const gap of failed) {
+    if (gap.before !== null) release.add(gap.before);
+    if (gap.after !== null) release.add(gap.after);
+  }
+  if (release.size === before) return null;
+  return correction(c.segmentIndex, transcript.segments[c.segmentIndex]!, c.next, { ...c.options, release: [...release] });
 }
 
 /** What the aligner is asked for a gap: the gap's words with the kept words around it as context, over their audio. */

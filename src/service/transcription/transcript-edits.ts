@@ -113,8 +113,8 @@ export class TranscriptEditor {
     if (correction.after === correction.before) {
       throw new InvalidInputError([issue(['body', 'text'], 'That is already the line’s text; nothing to change.', 'value_error', input.text)]);
     }
-    const timings = await this.timeCorrections(sessionId, transcript, [correction]);
-    const { transcript: next, records } = applyCorrections(transcript, [correction], timings);
+    const timed = await this.timeCorrections(sessionId, transcript, [correction]);
+    const { transcript: next, records } = applyCorrections(transcript, timed.corrections, timed.timings);
     return this.commit(sessionId, revision, () => ({
       result: { transcript: next, touched: [] },
       edit: { op: 'edit_text', segment_id: input.segmentId, word_start: input.wordStart ?? null, word_end: input.wordEnd ?? null, lines: records, touched: [] },
@@ -127,8 +127,8 @@ export class TranscriptEditor {
     const matches = findMatches(transcript, query);
     const corrections = asValidation(() => replaceCorrections(transcript, query));
     if (query.preview || corrections.length === 0) return { count: matches.length, matches, revision: null };
-    const timings = await this.timeCorrections(sessionId, transcript, corrections);
-    const { transcript: next, records } = applyCorrections(transcript, corrections, timings);
+    const timed = await this.timeCorrections(sessionId, transcript, corrections);
+    const { transcript: next, records } = applyCorrections(transcript, timed.corrections, timed.timings);
     const record = this.commit(sessionId, revision, () => ({
       result: { transcript: next, touched: [] },
       edit: {
@@ -163,8 +163,8 @@ export class TranscriptEditor {
         out.push({ ...base, revision: null });
         continue;
       }
-      const timings = await this.timeCorrections(plan.summary.id, plan.transcript, plan.corrections);
-      const { transcript: next, records } = applyCorrections(plan.transcript, plan.corrections, timings);
+      const timed = await this.timeCorrections(plan.summary.id, plan.transcript, plan.corrections);
+      const { transcript: next, records } = applyCorrections(plan.transcript, timed.corrections, timed.timings);
       const record = this.commit(plan.summary.id, plan.revision, () => ({
         result: { transcript: next, touched: [] },
         edit: { op: 'replace', find: query.find, replace: query.replace, match_case: query.matchCase ?? false, whole_words: query.wholeWords ?? false, matches: plan.matches.length, lines: records, touched: [] },
@@ -174,7 +174,7 @@ export class TranscriptEditor {
     return out;
   }
 
-  private timeCorrections(sessionId: string, transcript: Transcript, corrections: readonly LineCorrection[]): Promise<GapTiming[][]> {
+  private timeCorrections(sessionId: string, transcript: Transcript, corrections: readonly LineCorrection[]): Promise<{ corrections: LineCorrection[]; timings: GapTiming[][] }> {
     const audio = this.deps.audio;
     return timeCorrections(transcript, corrections, this.deps.aligner?.() ?? null, audio ? (spans) => audio(sessionId, spans) : null);
   }

@@ -75,6 +75,15 @@ export interface CorrectionPlan {
   releasedFrom: Array<number | null>;
 }
 
+export interface PlanOptions {
+  /** A word-range edit: this many words at the start and end are the line's own, matched by position. */
+  keepBefore?: number;
+  keepAfter?: number;
+  minWordSeconds?: number;
+  /** Unchanged words (new indices) to time again with the words around them: their alignment failed in a narrower gap. */
+  release?: readonly number[];
+}
+
 /** The least time a new word needs; a gap with less per word takes in a kept neighbour (retimed with it). */
 export const MIN_WORD_SECONDS = 0.06;
 
@@ -89,7 +98,7 @@ export function planCorrection(
   old: readonly RecognizedWord[],
   next: readonly string[],
   span: Span,
-  options: { keepBefore?: number; keepAfter?: number; minWordSeconds?: number } = {},
+  options: PlanOptions = {},
 ): CorrectionPlan {
   const minWordSeconds = options.minWordSeconds ?? MIN_WORD_SECONDS;
   // A word-range edit: the words outside the range are the same words, matched by position.
@@ -108,6 +117,12 @@ export function planCorrection(
   for (const [i, j] of pairs) keptFrom[j] = i;
   const retimed = new Set<number>();
   const releasedFrom: Array<number | null> = next.map(() => null);
+  for (const j of options.release ?? []) {
+    if (keptFrom[j] === null || keptFrom[j] === undefined) continue;
+    releasedFrom[j] = keptFrom[j]!;
+    keptFrom[j] = null;
+    retimed.add(j);
+  }
 
   const gapsOf = (): CorrectionGap[] => {
     const gaps: CorrectionGap[] = [];
