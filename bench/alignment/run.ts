@@ -27,6 +27,7 @@ import { scriptLexicon } from '../../src/service/speech/alignment/script-lexicon
 import { parseScript } from '../../src/service/speech/alignment/script-text';
 import { normalizeWords } from '../../src/service/speech/scoring/wer';
 import { alignScriptWords, recognizedWords } from '../../src/service/transcription/script-align';
+import { retryingRecognizer } from '../../src/service/transcription/recognition-retry';
 import type { Transcript } from '../../src/service/speech/types';
 import { flagValue as flag } from '../lib/args';
 import { treeCpuSeconds } from '../lib/proc-cpu';
@@ -61,7 +62,8 @@ async function recognized(): Promise<{ transcript: Transcript; cached: boolean; 
   const recognizer = createPocketSphinxRecognizer();
   const t0 = performance.now();
   try {
-    const transcript = await transcribeFile(file, { tools, vad: createSileroVad(), recognizer, concurrency: os.availableParallelism() });
+    // Retried once per chunk as the service does: a decoder's watchdog can fire on a machine starved of CPU.
+    const transcript = await transcribeFile(file, { tools, vad: createSileroVad(), recognizer: retryingRecognizer(recognizer), concurrency: os.availableParallelism() });
     mkdirSync(dir, { recursive: true });
     writeFileSync(cache, JSON.stringify(transcript));
     return { transcript, cached: false, seconds: (performance.now() - t0) / 1000 };
