@@ -34,13 +34,13 @@ import { createPocketSphinxAligner, type ClosableAligner } from '../speech/align
 import { pocketSphinxAvailable } from '../speech/recognition/pocketsphinx/model';
 import type { UploadedFile } from '../storage/uploaded-file';
 import { signResource } from '../auth/signed-url';
-import { DubStore, type DubRecord, type LineEditRecord, type LineRecord, type NewLine, type PlannedLine, type RevisionRecord, type RevoiceRecord } from './dub-store';
+import { DubStore, type DubRecord, type LineEditRecord, type LineRecord, type PlannedLine, type RevisionRecord, type RevoiceRecord } from './dub-store';
 import type { SessionStore } from '../storage/session-store';
 import { mergeLines, splitLine } from './line-edits';
 import type { DubExportInput } from '../export/dub-cues';
 import { DubFiles, revisionStem, sweepDubFiles } from './dub-files';
 import { decodeToWav, MAX_DUB_BYTES, MAX_DUB_CHANNELS, probeDubAudio } from './dub-audio';
-import { checkRetiming, checkUploadedLines, coveredByOther, lineState } from './line-rules';
+import { checkRetiming, checkUploadedLines, coveredByOther, lineState, linesFromSegments } from './line-rules';
 import { DUB_PREPARE_JOB } from './prepare-job';
 import { DUB_REVOICE_JOB } from './revoice-job';
 import { ConflictError, InvalidInputError, issue, NotFoundError, TooLargeError, UnsupportedMediaError } from '../errors';
@@ -274,25 +274,7 @@ export class Dubbing {
       throw new ConflictError('The recording is too long to store as one WAV file (4 GiB of samples).');
     }
     const duration = audio.duration > 0 ? audio.duration : summary.duration;
-    // Lines may not overlap and must lie within the audio; the transcript's segments already do, but keep the rule.
-    const lines: NewLine[] = [];
-    let previousEnd = 0;
-    for (const segment of [...transcript.segments].sort((a, b) => a.start - b.start)) {
-      const text = segment.text.trim().slice(0, DUB_LINE_TEXT_MAX);
-      const start = Math.max(segment.start, previousEnd);
-      const end = Math.min(segment.end, duration);
-      if (!text || end <= start) continue;
-      lines.push({
-        id: lines.length + 1,
-        speaker: segment.speaker,
-        start,
-        end,
-        text,
-        voice: null,
-        words: (segment.words ?? []).map((w) => ({ word: w.word.trim(), start: w.start, end: w.end })),
-      });
-      previousEnd = end;
-    }
+    const lines = linesFromSegments(transcript.segments, duration, DUB_LINE_TEXT_MAX);
     const id = crypto.randomUUID();
     this.deps.db.transaction(() => {
       this.store.insertDub(

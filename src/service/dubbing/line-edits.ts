@@ -1,6 +1,7 @@
 import type { ValidationIssue, WordTiming } from '../../shared/schemas';
 import { DUB_LINE_TEXT_MAX } from '../../shared/schemas';
 import type { LineHistoryEntry, LineRecord } from './dub-store';
+import { issue } from '../errors';
 
 /**
  * Splitting and merging dub lines, as pure functions of the lines: what the new lines are, with their
@@ -8,13 +9,6 @@ import type { LineHistoryEntry, LineRecord } from './dub-store';
  * line(s) as they were kept in `history`.
  */
 
-const issue = (loc: Array<string | number>, msg: string, type: string, input: unknown, ctx: Record<string, unknown> = {}): ValidationIssue => ({
-  loc,
-  msg,
-  type,
-  input: input ?? null,
-  ctx,
-});
 
 export const words = (text: string): string[] => text.split(/\s+/).filter(Boolean);
 

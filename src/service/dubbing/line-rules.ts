@@ -1,4 +1,7 @@
 import type { DubLineInput, LineRender, ValidationIssue } from '../../shared/schemas';
+import { issue } from '../errors';
+import type { NewLine } from './dub-store';
+import type { TranscriptSegment } from '../speech/types';
 
 /** Line ends may pass the dub's end by this much (rounding in the caller's timings); they are clamped. */
 export const END_TOLERANCE = 0.05;
@@ -9,13 +12,6 @@ export interface TimedLine {
   end: number;
 }
 
-const issue = (loc: Array<string | number>, msg: string, type: string, input: unknown, ctx: Record<string, unknown> = {}): ValidationIssue => ({
-  loc,
-  msg,
-  type,
-  input: input ?? null,
-  ctx,
-});
 
 /**
  * Checks uploaded lines against the dub and each other: each starts before it ends and ends within the
@@ -113,4 +109,31 @@ export function coveredByOther(line: { id: number; start: number; end: number },
   return Object.entries(renders).some(
     ([id, r]) => Number(id) !== line.id && r.revision > own && r.slot.start < line.end && r.slot.end > line.start,
   );
+}
+
+/**
+ * A transcript's segments as a dub's lines (a dub from the recording, or a dub transcribed into lines): in time
+ * order, within the audio, never overlapping (the pipeline's segments do not, but the rule holds whatever it
+ * returns), text cut to the line limit, empty ones left out.
+ */
+export function linesFromSegments(segments: readonly TranscriptSegment[], duration: number, maxText: number): NewLine[] {
+  const lines: NewLine[] = [];
+  let previousEnd = 0;
+  for (const segment of [...segments].sort((a, b) => a.start - b.start)) {
+    const text = segment.text.trim().slice(0, maxText);
+    const start = Math.max(segment.start, previousEnd);
+    const end = Math.min(segment.end, duration);
+    if (!text || end <= start) continue;
+    lines.push({
+      id: lines.length + 1,
+      speaker: segment.speaker,
+      start,
+      end,
+      text,
+      voice: null,
+      words: (segment.words ?? []).map((w) => ({ word: w.word.trim(), start: w.start, end: w.end })),
+    });
+    previousEnd = end;
+  }
+  return lines;
 }

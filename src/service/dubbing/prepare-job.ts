@@ -4,7 +4,8 @@ import type { ModelRegistry } from '../models/registry';
 import type { SessionStore } from '../storage/session-store';
 import type { TranscriptionEngine } from '../transcription/engine';
 import { ServiceError } from '../errors';
-import type { DubStore, NewLine } from './dub-store';
+import type { DubStore } from './dub-store';
+import { linesFromSegments } from './line-rules';
 import type { DubFiles } from './dub-files';
 import { DUB_LINE_TEXT_MAX } from '../../shared/schemas';
 import fs from 'node:fs';
@@ -111,25 +112,7 @@ export function registerPrepareJob(runner: JobRunner, deps: PrepareDeps): void {
     });
     signal.throwIfAborted();
     const duration = dub.frames / dub.sampleRate;
-    const lines: NewLine[] = [];
-    let previousEnd = 0;
-    for (const segment of transcript.segments) {
-      const text = segment.text.trim().slice(0, DUB_LINE_TEXT_MAX);
-      // Lines may not overlap; the pipeline's segments do not, but keep the rule whatever it returns.
-      const start = Math.max(segment.start, previousEnd);
-      const end = Math.min(segment.end, duration);
-      if (!text || end <= start) continue;
-      lines.push({
-        id: lines.length + 1,
-        speaker: segment.speaker,
-        start,
-        end,
-        text,
-        voice: null,
-        words: segment.words.map((w) => ({ word: w.word, start: w.start, end: w.end })),
-      });
-      previousEnd = end;
-    }
+    const lines = linesFromSegments(transcript.segments, duration, DUB_LINE_TEXT_MAX);
     store.db.transaction(() => {
       store.setLines(dub.id, lines);
       store.setProgress(dub.id, 'ready', 1, lines.length ? 'complete' : 'no speech found');
