@@ -13,6 +13,7 @@ import type {
   AnalysisSummary,
 } from '../../shared/schemas/analysis';
 import type { RunRecord } from './analysis-store';
+import { mosOnScale } from '../speech/quality/mos-scale';
 import { ANALYSIS_VERSION } from './stages';
 
 /** Names of a run's stored recording-level parts (one per stage that produces one). */
@@ -53,6 +54,11 @@ export interface DocumentInput {
 
 const EMPTY_SUMMARY = { overview: '', speakers: [], watch_outs: [], watch_out_items: [] };
 
+function onScale(line: AnalysisSegment): AnalysisSegment {
+  const mos = line.quality.mos && mosOnScale(line.quality.mos);
+  return mos === line.quality.mos ? line : { ...line, quality: { ...line.quality, mos } };
+}
+
 function eventTime(e: AnalysisEvent): number {
   return e.type === 'pace_shift' ? e.at : e.start;
 }
@@ -76,7 +82,8 @@ export function buildIntelligence(input: DocumentInput): Intelligence {
     version: run?.version ?? ANALYSIS_VERSION,
     error: run?.error ?? (input.unavailable && !run ? input.unavailable : null),
     duration: run?.duration ?? input.duration,
-    segments: input.lines,
+    // Runs stored before analysis 1.2.0 may hold DNSMOS scores off the 1–5 scale: served on it (mos-scale.ts).
+    segments: input.lines.map(onScale),
     events,
     speakers: (parts[PART.speakers] as Record<string, SpeakerProfile> | undefined) ?? {},
     moments: (parts[PART.moments] as Moment[] | undefined) ?? [],

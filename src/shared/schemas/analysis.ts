@@ -75,7 +75,7 @@ export const Mos = z
     p808: num,
     source: z.literal('heard'),
   })
-  .meta({ id: 'Mos', description: 'DNSMOS P.835 (SIG, BAK, OVRL) and P.808 scores, 1–5' });
+  .meta({ id: 'Mos', description: 'DNSMOS P.835 (SIG, BAK, OVRL) and P.808 scores, each held to the 1–5 scale (clamped: the model can map outside it)' });
 
 export const Quality = z
   .object({

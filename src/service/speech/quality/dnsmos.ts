@@ -1,6 +1,7 @@
 import type { InferenceSession } from 'onnxruntime-node';
 import type { Mos } from '../../../shared/schemas/analysis';
 import { type ModelFileSpec, verifiedModelFile } from '../../models/model-files';
+import { mosOnScale } from './mos-scale';
 import {
   DNSMOS_WINDOW,
   type DnsmosWindowing,
@@ -158,13 +159,16 @@ class Dnsmos implements PerceivedQuality {
         sum.n++;
       });
     }
-    return sums.map(({ sig, bak, ovrl, p808: p, n }) => ({
-      sig: sig / n,
-      bak: bak / n,
-      ovrl: ovrl / n,
-      p808: p / n,
-      source: 'heard',
-    }));
+    // The means of the mapped window scores, held to the 1–5 scale (the polynomials can leave it: mos-scale.ts).
+    return sums.map(({ sig, bak, ovrl, p808: p, n }) =>
+      mosOnScale({
+        sig: sig / n,
+        bak: bak / n,
+        ovrl: ovrl / n,
+        p808: p / n,
+        source: 'heard',
+      }),
+    );
   }
 
   async close(): Promise<void> {

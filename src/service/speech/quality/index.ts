@@ -13,5 +13,6 @@ export {
   type LineMeasures,
   type MeasuredQuality,
 } from './line-quality';
+export { MOS_MAX, MOS_MIN, mosOnScale, onMosScale } from './mos-scale';
 export { localNoise, noiseProfile, type NoiseProfile } from './noise-profile';
 export { clip as clipSpans } from './spans';

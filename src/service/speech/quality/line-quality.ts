@@ -1,3 +1,4 @@
+import { onMosScale } from './mos-scale';
 import type { Mos, Quality, QualityIssue } from '../../../shared/schemas/analysis';
 import type { Span } from '../types';
 import { countClipped } from './clipping';
@@ -297,7 +298,7 @@ export function measureLineQuality(
  * Without it: the same mapping of an OVRL estimated from the measures (see `estimatedOvrl`).
  */
 export function qualityScore(measured: Pick<MeasuredQuality, 'snr_db' | 'issues'>, mos: Mos | null): number {
-  const ovrl = mos ? mos.ovrl : estimatedOvrl(measured);
+  const ovrl = onMosScale(mos ? mos.ovrl : estimatedOvrl(measured));
   return round(clamp01((ovrl - 1) / 3), 3);
 }
 
@@ -314,7 +315,7 @@ export function estimatedOvrl(measured: Pick<MeasuredQuality, 'snr_db' | 'issues
     if (issue.type === 'noise') continue; // already in the SNR term
     ovrl -= (ISSUE_WEIGHT[issue.type] ?? 0.3) * issue.severity;
   }
-  return Math.max(1, ovrl);
+  return onMosScale(ovrl);
 }
 
 /** Fitted (least squares) on the fit half: 90 lines = 15 clips × clean and 30/20/10/5/0 dB white noise. */
