@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AnalysisSummary, Intelligence, SpeakerProfile } from '../../../shared/schemas/analysis';
-import { countsText, profileRows, sharesText, talkTime, watchOutRows } from './profile';
+import { countsText, profileRows, rangeText, sharesText, talkTime, watchOutRows } from './profile';
 import { listenedIntelligence } from './testing/listened';
 
 describe('speaker profile rows', () => {
@@ -53,6 +53,25 @@ describe('watch-outs', () => {
         ],
       },
     ]);
+  });
+
+  it('keeps the label and detail, so the view writes the kind once', () => {
+    const summary = AnalysisSummary.parse({
+      overview: '',
+      speakers: [],
+      watch_outs: ['Reverb (severity 0.56): 0:27.1–0:27.7.'],
+      watch_out_items: [{ kind: 'reverb', text: 'Reverb (severity 0.56): 0:27.1–0:27.7.', label: 'Reverb', detail: 'severity 0.56', ranges: [{ start: 27.1, end: 27.7 }] }],
+    });
+    expect(watchOutRows(summary)).toEqual([
+      { kind: 'reverb', text: 'Reverb (severity 0.56): 0:27.1–0:27.7.', label: 'Reverb', detail: 'severity 0.56', ranges: [{ start: 27.1, end: 27.7 }] },
+    ]);
+  });
+
+  it('writes a range as it is: start–end, one time for a point, the length when both read the same', () => {
+    const mss = (t: number) => `${Math.floor(t / 60)}:${String(Math.floor(t % 60)).padStart(2, '0')}`;
+    expect(rangeText(mss, { start: 4, end: 9 })).toBe('0:04–0:09');
+    expect(rangeText(mss, { start: 27, end: 27 })).toBe('0:27');
+    expect(rangeText(mss, { start: 27.1, end: 27.7 })).toBe('0:27 (0.6 s)');
   });
 
   it('keeps the sentences when there are no items', () => {

@@ -83,7 +83,22 @@ export function countsText(counts: Record<string, number>): string {
 export interface WatchOutRow {
   kind: string;
   text: string;
+  /** The kind as the sentence names it ("Reverb") and how much ("severity 0.56"): each written once. */
+  label?: string;
+  detail?: string;
   ranges: { start: number; end: number }[];
+}
+
+/**
+ * A watch-out's time range as a button shows it: start–end, one time for a point, and the length beside one
+ * time when start and end read the same (a range shorter than what the view's clock shows).
+ */
+export function rangeText(format: (t: number) => string, range: { start: number; end: number }): string {
+  const start = format(range.start);
+  const end = format(range.end);
+  if (start !== end) return `${start}–${end}`;
+  const length = range.end - range.start;
+  return length >= 0.05 ? `${start} (${length.toFixed(1)} s)` : start;
 }
 
 /**
@@ -96,6 +111,7 @@ export function watchOutRows(summary: AnalysisSummary): WatchOutRow[] {
     return items.map((w) => ({
       kind: w.kind,
       text: w.text,
+      ...(w.label ? { label: w.label, detail: w.detail } : {}),
       ranges: [...w.ranges].filter((r) => Number.isFinite(r.start)).sort((a, b) => a.start - b.start),
     }));
   }

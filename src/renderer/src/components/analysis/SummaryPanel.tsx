@@ -3,7 +3,7 @@
  * playhead when clicked.
  */
 import type { Intelligence } from '../../../../shared/schemas/analysis';
-import { watchOutRows } from '../../analysis/profile';
+import { rangeText, watchOutRows } from '../../analysis/profile';
 import { isAnalysisActive, progressText } from '../../analysis/stages';
 import { humanize, problemStyle } from '../../markers/kinds';
 import { speakerColor } from '../../lib/format';
@@ -57,12 +57,24 @@ export function SummaryPanel(props: {
           <ul className="watch-outs" data-testid="watch-outs">
             {watchOuts.map((w, i) => (
               <li key={i} data-testid="watch-out" data-kind={w.kind}>
-                {w.kind && (
-                  <span className="watch-out-kind" style={{ color: problemStyle(w.kind).colour }}>
-                    {humanize(w.kind)}
-                  </span>
-                )}{' '}
-                {w.text}
+                {w.label ? (
+                  // The kind once, how much, then the ranges as buttons (the sentence would repeat both).
+                  <>
+                    <span className="watch-out-kind" style={{ color: problemStyle(w.kind).colour }}>
+                      {w.label}
+                    </span>
+                    {w.detail ? ` (${w.detail})` : ''}
+                  </>
+                ) : (
+                  <>
+                    {w.kind && (
+                      <span className="watch-out-kind" style={{ color: problemStyle(w.kind).colour }}>
+                        {humanize(w.kind)}
+                      </span>
+                    )}{' '}
+                    {w.text}
+                  </>
+                )}
                 {w.ranges.length > 0 && (
                   <span className="watch-out-ranges">
                     {w.ranges.map((r, k) => (
@@ -75,7 +87,7 @@ export function SummaryPanel(props: {
                         onClick={() => onSeek(r.start)}
                         title="Move the playhead here"
                       >
-                        {formatTime(r.start)}–{formatTime(r.end)}
+                        {rangeText(formatTime, r)}
                       </button>
                     ))}
                   </span>
