@@ -12,10 +12,10 @@
  * folder), so later runs (e.g. --grid, which ranks the nuclei settings on the tuning half's counts) do not
  * decode again.
  *
- *   nice -n 10 node --import tsx bench/pace/run.ts [--halves test,tune] [--no-asr] [--cached-only] [--grid] [--every N] [--cache FILE]
+ *   nice -n 10 node --import tsx bench/pace/run.ts [--halves test,tune] [--no-asr] [--cached-only] [--grid] [--every N] [--cache FILE] [--praat-script FILE]
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,8 +55,18 @@ type Cache = Record<string, TimedWord[]>;
 const cache: Cache = existsSync(cacheFile) ? (JSON.parse(readFileSync(cacheFile, 'utf8')) as Cache) : {};
 const key = (file: string, tempo: number) => `${file}@${tempo}`;
 
+/**
+ * De Jong & Wempe's own Praat script, version 2 for a folder (e.g. praat-script-syllable-nuclei-v2dir.praat as
+ * published; not shipped here), run once by Debian's praat over every clip version with its defaults
+ * (−25 dB, 2 dB, pauses ≥ 0.3 s): its syllable count is a fourth column, over the same articulation time.
+ */
+const praatScript = flagValue('--praat-script');
 const tools = resolveMediaTools();
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'takeline-pace-'));
+const praatDir = path.join(tmp, 'praat');
+if (praatScript) mkdirSync(praatDir);
+/** Clip version → the name of its WAV in praatDir. */
+const praatNames = new Map<string, string>();
 const dictionary = SyllableDictionary.load(resolvePocketSphinxModel().dict);
 
 /** The clip played `tempo` times as fast, pitch kept, as 16 kHz mono float samples. */
@@ -110,6 +120,11 @@ const grid = process.argv.includes('--grid');
 async function measure(f: AsrFile, tempo: number): Promise<ClipMeasure> {
   const pcm = await tempoVersion(path.join(asrDir, f.file), tempo);
   const duration = pcm.length / SAMPLE_RATE;
+  if (praatScript) {
+    const name = `c${praatNames.size}`;
+    praatNames.set(key(f.file, tempo), name);
+    writeFileSync(path.join(praatDir, `${name}.wav`), wavFile(Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength), SAMPLE_RATE, 'float32'));
+  }
   const words = useAsr ? await recognise(f.file, tempo, pcm) : cache[key(f.file, tempo)] ?? null;
   const levels = frameLevels(pcm, SAMPLE_RATE);
   const track = pitchTrack(pcm, SAMPLE_RATE);
@@ -152,12 +167,17 @@ try {
     for (const tempo of TEMPOS) measures.push(await measure(f, tempo));
     if ((i + 1) % 10 === 0) process.stderr.write(`${i + 1}/${set.length} clips, ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
   }
+  if (praatScript) {
+    const { stdout } = await run('praat', ['--run', praatScript, '-25', '2', '0.3', 'no', praatDir], { maxBuffer: 1 << 26 });
+    const counts = new Map(stdout.split('\n').slice(1).filter(Boolean).map((l) => l.split(', ')).map(([name, nsyll]) => [name!, Number(nsyll)]));
+    for (const m of measures) m.praat = counts.get(praatNames.get(key(m.file, m.tempo))!);
+  }
 } finally {
   await closeEngines();
   rmSync(tmp, { recursive: true, force: true });
 }
 console.log(`${set.length} clips × ${TEMPOS.length} tempos measured in ${((Date.now() - started) / 1000).toFixed(0)} s; words cached in ${cacheFile}`);
-const methods: Method[] = ['dictionary', 'nuclei', 'shipped'];
+const methods: Method[] = ['dictionary', 'nuclei', 'shipped', 'praat'];
 for (const half of halvesAsked) {
   const own = measures.filter((m) => m.half === half);
   if (own.length) console.log(`\n## ${half} half (${own.length / TEMPOS.length} clips)\n\n${summarise(own, methods, 0)}`);

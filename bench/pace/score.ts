@@ -6,7 +6,7 @@
 import { RUSHED_PACE, SLOW_PACE } from '../../src/service/speech/perception/labels';
 import { calibratedSyllables } from '../../src/service/speech/delivery/pace';
 
-export type Method = 'dictionary' | 'nuclei' | 'shipped';
+export type Method = 'dictionary' | 'nuclei' | 'shipped' | 'praat';
 
 export interface ClipMeasure {
   file: string;
@@ -23,6 +23,8 @@ export interface ClipMeasure {
   articulationSeconds: number | null;
   /** Nuclei counted with each setting tried (index 0: the shipped one). */
   nuclei: number[];
+  /** Syllables counted by de Jong & Wempe's own Praat script (--praat-script); absent when not run. */
+  praat?: number;
 }
 
 const median = (xs: number[]) => {
@@ -48,6 +50,7 @@ export function syllablesBy(measures: readonly ClipMeasure[], method: Method, g:
         : null;
     own.forEach((m, i) => {
       if (method === 'dictionary') out.set(m, m.dictionarySyllables);
+      else if (method === 'praat') out.set(m, m.praat ?? null);
       else if (method === 'nuclei') out.set(m, m.nuclei[g]!);
       else out.set(m, scaled![i]!);
     });
@@ -126,7 +129,9 @@ const ratio = (x: number) => (Number.isFinite(x) ? `${x.toFixed(3)}` : '–');
 
 /** The bench's tables (markdown) for one half. */
 export function summarise(measures: readonly ClipMeasure[], methods: readonly Method[], g: number): string {
-  const usable = methods.filter((method) => method === 'nuclei' || measures.some((m) => m.dictionarySyllables !== null));
+  const usable = methods.filter((method) =>
+    method === 'nuclei' ? true : method === 'praat' ? measures.some((m) => m.praat !== undefined) : measures.some((m) => m.dictionarySyllables !== null),
+  );
   const lines: string[] = [];
   lines.push(`| true tempo | ${usable.map((m) => `${m}: measured ÷ true (median) | ${m}: within 10 %`).join(' | ')} |`);
   lines.push(`|---|${usable.map(() => '---|---').join('|')}|`);
