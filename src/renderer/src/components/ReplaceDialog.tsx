@@ -1,0 +1,118 @@
+import { useEffect, useState } from 'react';
+import { ApiError, messageOf } from '../api/errors';
+import type { ReplaceResult, TranscriptEdit } from '../api/transcript-edits';
+import { useApp } from '../app-context';
+import { Modal } from './Modal';
+
+const PREVIEW_DELAY_MS = 300;
+const MAX_LISTED = 200;
+
+/**
+ * Find and replace over the recording's transcript: the service previews the matches (count, and each
+ * line's words before and after) as the editor types; applying makes one revision.
+ */
+export function ReplaceDialog({
+  sessionId,
+  revision,
+  onEdited,
+  onStale,
+  onClose,
+}: {
+  sessionId: string;
+  revision: number | undefined;
+  onEdited: (edit: TranscriptEdit) => void;
+  onStale: () => Promise<unknown>;
+  onClose: () => void;
+}) {
+  const { api } = useApp();
+  const [find, setFind] = useState('');
+  const [replace, setReplace] = useState('');
+  const [matchCase, setMatchCase] = useState(false);
+  const [wholeWords, setWholeWords] = useState(true);
+  const [preview, setPreview] = useState<ReplaceResult | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const options = { find, replace, match_case: matchCase, whole_words: wholeWords };
+
+  useEffect(() => {
+    setPreview(null);
+    if (!find.trim()) return;
+    let live = true;
+    const timer = setTimeout(() => {
+      api.replaceText(sessionId, { ...options, preview: true }).then(
+        (r) => live && (setPreview(r), setError(null)),
+        (e: unknown) => live && setError(messageOf(e)),
+      );
+    }, PREVIEW_DELAY_MS);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [api, sessionId, find, replace, matchCase, wholeWords, revision]);
+
+  const apply = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const r = await api.replaceText(sessionId, { ...options, base_revision: revision });
+      if (r.revision && r.session) {
+        onEdited({ revision: r.revision, session: r.session });
+        onClose();
+      } else setError('Nothing matched: nothing changed.');
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 409) {
+        await onStale().catch(() => undefined);
+        setError('The transcript was changed elsewhere: reloaded it. Check the preview and replace again.');
+      } else setError(messageOf(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal title="Find and replace" onClose={onClose} testId="replace-dialog">
+      <div className="fields">
+        <label>
+          Find
+          <input value={find} onChange={(e) => setFind(e.target.value)} data-testid="replace-find" placeholder="show on" />
+        </label>
+        <label>
+          Replace with
+          <input value={replace} onChange={(e) => setReplace(e.target.value)} data-testid="replace-with" placeholder="Siobhan" />
+        </label>
+        <label>
+          <input type="checkbox" checked={matchCase} onChange={(e) => setMatchCase(e.target.checked)} /> Match case
+        </label>
+        <label>
+          <input type="checkbox" checked={wholeWords} onChange={(e) => setWholeWords(e.target.checked)} data-testid="replace-whole" />{' '}
+          Whole words
+        </label>
+      </div>
+      <div className="hint" data-testid="replace-count" aria-live="polite">
+        {!find.trim() ? 'Type what to find.' : preview ? `${preview.count} ${preview.count === 1 ? 'match' : 'matches'}` : 'Looking…'}
+      </div>
+      {preview && preview.matches.length > 0 && (
+        <ul className="replace-list" data-testid="replace-preview">
+          {preview.matches.slice(0, MAX_LISTED).map((m, i) => (
+            <li key={i} data-testid="replace-match">
+              <span className="hint">line {m.segment_id + 1}: </span>
+              <del>{m.before}</del> → <ins>{m.after || '(removed)'}</ins>
+            </li>
+          ))}
+          {preview.matches.length > MAX_LISTED && <li className="hint">and {preview.matches.length - MAX_LISTED} more</li>}
+        </ul>
+      )}
+      {error && (
+        <div className="form-error" role="alert">
+          {error}
+        </div>
+      )}
+      <div className="actions">
+        <button onClick={onClose}>Close</button>
+        <button className="primary" disabled={busy || !preview || preview.count === 0} onClick={apply} data-testid="replace-apply">
+          {busy ? 'Replacing…' : `Replace ${preview?.count ?? 0}`}
+        </button>
+      </div>
+    </Modal>
+  );
+}
