@@ -72,11 +72,11 @@ export function ReplaceDialog({
   return (
     <Modal title="Find and replace" onClose={onClose} testId="replace-dialog">
       <div className="fields">
-        <label>
+        <label className="stacked">
           Find
           <input value={find} onChange={(e) => setFind(e.target.value)} data-testid="replace-find" placeholder="show on" />
         </label>
-        <label>
+        <label className="stacked">
           Replace with
           <input value={replace} onChange={(e) => setReplace(e.target.value)} data-testid="replace-with" placeholder="Siobhan" />
         </label>
