@@ -64,6 +64,8 @@ export function useCorrections({
       if (from !== undefined) history.current = recordEdit(history.current, from);
       setRevision(edit.revision.revision);
       onSession(edit.session);
+      // A script alignment rebuilds every line: the word Tab picked is gone.
+      if (edit.revision.edit?.op === 'align_script') setFocus(null);
       notify(`Saved as revision ${edit.revision.revision}`);
     },
     [onSession, notify],
@@ -180,6 +182,9 @@ export function useCorrections({
     },
     [segments, focus, transport, notify],
   );
+
+  // A pick that no longer names a word (lines merged, words removed) is dropped.
+  useEffect(() => setFocus((f) => (f && segments[f.line]?.words[f.word] ? f : null)), [segments]);
 
   // The line loops while it is edited.
   const seg = editing ? segments.find((s) => s.id === editing.segmentId) : undefined;
