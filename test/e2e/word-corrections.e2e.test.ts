@@ -245,6 +245,29 @@ describe.skipIf(!canRun)('word corrections in the studio', { timeout: 600_000 },
     await expect.poll(() => page.locator('[data-testid=word]', { hasText: 'Siobhan' }).count()).toBeGreaterThan(0);
   });
 
+  it('replaces across the project: preview per recording, then this recording gets a revision', async () => {
+    const count = words(await segments()).filter((w) => w === 'Siobhan').length;
+    expect(count).toBeGreaterThan(0);
+    const rev = (await revisions()).current;
+    await page.getByTestId('open-replace').click();
+    const dialog = page.getByTestId('replace-dialog');
+    await dialog.getByTestId('replace-project').check();
+    await dialog.getByTestId('replace-find').fill('Siobhan');
+    await dialog.getByTestId('replace-with').fill('Shivaun');
+    await expect.poll(() => dialog.getByTestId('replace-count').textContent()).toBe(`${count} ${count === 1 ? 'match' : 'matches'} in 1 recording`);
+    expect(await dialog.getByTestId('replace-match').first().textContent()).toMatch(/^two-readers\.flac, line \d+: Siobhan → Shivaun$/);
+    await f.shot('45-words-replace-project');
+    await dialog.getByTestId('replace-apply').click();
+    await expect.poll(() => dialog.getByTestId('replace-count').textContent(), { timeout: 60_000 }).toBe(`Replaced ${count} in 1 recording(s)`);
+    const list = await revisions();
+    expect(list.current).toBe(rev + 1);
+    expect(list.data.at(-1)!.edit!.op).toBe('replace');
+    expect(words(await segments()).filter((w) => w === 'Shivaun').length).toBe(count);
+    await expect.poll(() => page.locator('[data-testid=word]', { hasText: 'Shivaun' }).count()).toBe(count);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'detached' });
+  });
+
   it('aligns a dropped .txt script to the recording', async () => {
     const refs = new Map(
       fs
@@ -267,7 +290,7 @@ describe.skipIf(!canRun)('word corrections in the studio', { timeout: 600_000 },
     await expect.poll(() => dialog.getByTestId('script-text').inputValue()).toBe(script);
     await dialog.getByTestId('align-run').click();
     await expect.poll(() => dialog.getByTestId('align-state').textContent(), { timeout: 10_000 }).toMatch(/Aligning \d+ words/);
-    await f.shot('45-words-aligning');
+    await f.shot('46-words-aligning');
     await dialog.getByTestId('align-result').waitFor({ timeout: 300_000 });
     const scriptWords = normal(script);
     expect(Number(await dialog.getByTestId('align-words').textContent())).toBe(scriptWords.length);
@@ -275,7 +298,7 @@ describe.skipIf(!canRun)('word corrections in the studio', { timeout: 600_000 },
     const interpolated = Number(await dialog.getByTestId('align-interpolated').textContent());
     console.log(`script of ${scriptWords.length} words: ${aligned} aligned, ${interpolated} interpolated`);
     expect(aligned + interpolated).toBe(scriptWords.length);
-    await f.shot('46-words-aligned');
+    await f.shot('47-words-aligned');
     const list = await revisions();
     expect(list.current).toBe(rev + 1);
     expect(list.data.at(-1)!.edit!.op).toBe('align_script');
@@ -288,7 +311,7 @@ describe.skipIf(!canRun)('word corrections in the studio', { timeout: 600_000 },
     await expect.poll(async () => normal((await page.getByTestId('word').allTextContents()).join(' ')).slice(0, 5)).toEqual(scriptWords.slice(0, 5));
     await page.getByRole('button', { name: 'Keyboard shortcuts' }).click();
     await page.getByTestId('shortcut-sheet').getByText('Next / previous doubtful word').waitFor();
-    await f.shot('47-words-shortcuts');
+    await f.shot('48-words-shortcuts');
     await page.keyboard.press('Escape');
     expect(f.consoleErrors).toEqual([]);
   });

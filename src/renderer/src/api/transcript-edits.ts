@@ -1,5 +1,6 @@
 /** The studio's calls for speaker fixes by hand (`/v1/speech/transcriptions/{id}/transcript/…`). */
 import type {
+  ProjectTranscriptReplaceResult,
   ScriptAlignResult,
   TranscriptReplaceResult,
   TranscriptRevision,
@@ -13,6 +14,7 @@ export type { TranscriptRevision, TranscriptRevisionList };
 /** Find and replace: a preview lists the matches; applied, the new revision and session come back. */
 export type ReplaceResult = Omit<TranscriptReplaceResult, 'session'> & { session?: MappedSession };
 export type AlignResult = Omit<ScriptAlignResult, 'session'> & { session: MappedSession };
+export type { ProjectTranscriptReplaceResult };
 export type ScriptAlignmentCounts = ScriptAlignResult['alignment'];
 
 /** A recording label's project speaker (the service's SpeakerMapEntry). */
@@ -49,6 +51,11 @@ export interface TranscriptEditsApi {
     edit: { find: string; replace: string; match_case?: boolean; whole_words?: boolean; preview?: boolean; base_revision?: number },
   ): Promise<ReplaceResult>;
   alignScript(sessionId: string, edit: { text: string; base_revision?: number }, signal?: AbortSignal): Promise<AlignResult>;
+  /** Find and replace in every recording of a project (`POST /v1/speech/projects/{project}/transcripts/replace`). */
+  replaceInProject(
+    project: string,
+    edit: { find: string; replace: string; match_case?: boolean; whole_words?: boolean; preview?: boolean },
+  ): Promise<ProjectTranscriptReplaceResult>;
 }
 
 type Json = <T>(path: string, init?: RequestInit) => Promise<T>;
@@ -71,6 +78,8 @@ export function transcriptEditsApi(json: Json): TranscriptEditsApi {
         headers: { 'Content-Type': 'application/json' },
       }),
     replaceText: (id, edit) => post<ReplaceResult>(`${at(id)}/replace`, edit),
+    replaceInProject: (project, edit) =>
+      post<ProjectTranscriptReplaceResult>(`/v1/speech/projects/${encodeURIComponent(project)}/transcripts/replace`, edit),
     alignScript: (id, edit, signal) =>
       json<AlignResult>(`${at(id)}/align`, {
         method: 'POST',

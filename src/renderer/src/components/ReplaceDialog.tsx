@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
 import { ApiError, messageOf } from '../api/errors';
-import type { ReplaceResult, TranscriptEdit } from '../api/transcript-edits';
+import type { ReplaceMatchRow } from './replace-rows';
+import { projectRows, recordingRows } from './replace-rows';
+import type { TranscriptEdit } from '../api/transcript-edits';
 import { useApp } from '../app-context';
 import { Modal } from './Modal';
 
@@ -8,17 +10,21 @@ const PREVIEW_DELAY_MS = 300;
 const MAX_LISTED = 200;
 
 /**
- * Find and replace over the recording's transcript: the service previews the matches (count, and each
- * line's words before and after) as the editor types; applying makes one revision.
+ * Find and replace over the recording's transcript, or every recording of its project: the service
+ * previews the matches (count, and each line's words before and after) as the editor types; applying makes
+ * one revision per recording changed. This recording's becomes an edit of the view (Ctrl+Z undoes it).
  */
 export function ReplaceDialog({
   sessionId,
+  project,
   revision,
   onEdited,
   onStale,
   onClose,
 }: {
   sessionId: string;
+  /** The project's key and name, for replacing across it. */
+  project: { key: string; name: string };
   revision: number | undefined;
   onEdited: (edit: TranscriptEdit) => void;
   onStale: () => Promise<unknown>;
@@ -29,9 +35,11 @@ export function ReplaceDialog({
   const [replace, setReplace] = useState('');
   const [matchCase, setMatchCase] = useState(false);
   const [wholeWords, setWholeWords] = useState(true);
-  const [preview, setPreview] = useState<ReplaceResult | null>(null);
+  const [everywhere, setEverywhere] = useState(false);
+  const [preview, setPreview] = useState<{ count: number; rows: ReplaceMatchRow[]; recordings: number } | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
   const options = { find, replace, match_case: matchCase, whole_words: wholeWords };
 
   useEffect(() => {
@@ -39,7 +47,14 @@ export function ReplaceDialog({
     if (!find.trim()) return;
     let live = true;
     const timer = setTimeout(() => {
-      api.replaceText(sessionId, { ...options, preview: true }).then(
+      const ask = everywhere
+        ? api.replaceInProject(project.key, { ...options, preview: true }).then((r) => ({
+            count: r.count,
+            rows: projectRows(r),
+            recordings: r.recordings.filter((x) => x.count > 0).length,
+          }))
+        : api.replaceText(sessionId, { ...options, preview: true }).then((r) => ({ count: r.count, rows: recordingRows(r.matches), recordings: 1 }));
+      ask.then(
         (r) => live && (setPreview(r), setError(null)),
         (e: unknown) => live && setError(messageOf(e)),
       );
@@ -48,12 +63,19 @@ export function ReplaceDialog({
       live = false;
       clearTimeout(timer);
     };
-  }, [api, sessionId, find, replace, matchCase, wholeWords, revision]);
+  }, [api, sessionId, project.key, find, replace, matchCase, wholeWords, everywhere, revision]);
 
   const apply = async () => {
     setBusy(true);
     setError(null);
     try {
+      if (everywhere) {
+        const r = await api.replaceInProject(project.key, options);
+        const mine = r.recordings.find((x) => x.session_id === sessionId)?.revision;
+        if (mine) onEdited({ revision: mine, session: await api.getSession(sessionId) });
+        setDone(`Replaced ${r.count} in ${r.recordings.filter((x) => x.revision).length} recording(s)`);
+        return setPreview(null);
+      }
       const r = await api.replaceText(sessionId, { ...options, base_revision: revision });
       if (r.revision && r.session) {
         onEdited({ revision: r.revision, session: r.session });
@@ -74,11 +96,11 @@ export function ReplaceDialog({
       <div className="fields">
         <label className="stacked">
           Find
-          <input value={find} onChange={(e) => setFind(e.target.value)} data-testid="replace-find" placeholder="show on" />
+          <input value={find} onChange={(e) => (setFind(e.target.value), setDone(null))} data-testid="replace-find" placeholder="show on" />
         </label>
         <label className="stacked">
           Replace with
-          <input value={replace} onChange={(e) => setReplace(e.target.value)} data-testid="replace-with" placeholder="Siobhan" />
+          <input value={replace} onChange={(e) => (setReplace(e.target.value), setDone(null))} data-testid="replace-with" placeholder="Siobhan" />
         </label>
         <label>
           <input type="checkbox" checked={matchCase} onChange={(e) => setMatchCase(e.target.checked)} /> Match case
@@ -87,19 +109,28 @@ export function ReplaceDialog({
           <input type="checkbox" checked={wholeWords} onChange={(e) => setWholeWords(e.target.checked)} data-testid="replace-whole" />{' '}
           Whole words
         </label>
+        <label>
+          <input type="checkbox" checked={everywhere} onChange={(e) => (setEverywhere(e.target.checked), setDone(null))} data-testid="replace-project" />{' '}
+          In every recording of {project.name}
+        </label>
       </div>
       <div className="hint" data-testid="replace-count" aria-live="polite">
-        {!find.trim() ? 'Type what to find.' : preview ? `${preview.count} ${preview.count === 1 ? 'match' : 'matches'}` : 'Looking…'}
+        {done ??
+          (!find.trim()
+            ? 'Type what to find.'
+            : preview
+              ? `${preview.count} ${preview.count === 1 ? 'match' : 'matches'}${everywhere ? ` in ${preview.recordings} ${preview.recordings === 1 ? 'recording' : 'recordings'}` : ''}`
+              : 'Looking…')}
       </div>
-      {preview && preview.matches.length > 0 && (
+      {preview && preview.rows.length > 0 && (
         <ul className="replace-list" data-testid="replace-preview">
-          {preview.matches.slice(0, MAX_LISTED).map((m, i) => (
+          {preview.rows.slice(0, MAX_LISTED).map((m, i) => (
             <li key={i} data-testid="replace-match">
-              <span className="hint">line {m.segment_id + 1}: </span>
+              <span className="hint">{m.where}: </span>
               <del>{m.before}</del> → <ins>{m.after || '(removed)'}</ins>
             </li>
           ))}
-          {preview.matches.length > MAX_LISTED && <li className="hint">and {preview.matches.length - MAX_LISTED} more</li>}
+          {preview.rows.length > MAX_LISTED && <li className="hint">and {preview.rows.length - MAX_LISTED} more</li>}
         </ul>
       )}
       {error && (

@@ -519,6 +519,7 @@ function Editor({
       {dialog === 'replace' && (
         <ReplaceDialog
           sessionId={session.id}
+          project={{ key: session.project.key, name: session.project.name }}
           revision={revision}
           onEdited={onEdited}
           onStale={corrections.reloadStale}
