@@ -258,7 +258,7 @@ describe.skipIf(!canRun)('word corrections in the studio', { timeout: 600_000 },
     expect(await dialog.getByTestId('replace-match').first().textContent()).toMatch(/^two-readers\.flac, line \d+: Siobhan → Shivaun$/);
     await f.shot('45-words-replace-project');
     await dialog.getByTestId('replace-apply').click();
-    await expect.poll(() => dialog.getByTestId('replace-count').textContent(), { timeout: 60_000 }).toBe(`Replaced ${count} in 1 recording(s)`);
+    await expect.poll(() => dialog.getByTestId('replace-count').textContent(), { timeout: 60_000 }).toBe(`Replaced ${count} in 1 recording`);
     const list = await revisions();
     expect(list.current).toBe(rev + 1);
     expect(list.data.at(-1)!.edit!.op).toBe('replace');

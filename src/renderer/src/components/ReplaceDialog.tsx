@@ -73,7 +73,8 @@ export function ReplaceDialog({
         const r = await api.replaceInProject(project.key, options);
         const mine = r.recordings.find((x) => x.session_id === sessionId)?.revision;
         if (mine) onEdited({ revision: mine, session: await api.getSession(sessionId) });
-        setDone(`Replaced ${r.count} in ${r.recordings.filter((x) => x.revision).length} recording(s)`);
+        const changed = r.recordings.filter((x) => x.revision).length;
+        setDone(`Replaced ${r.count} in ${changed} ${changed === 1 ? 'recording' : 'recordings'}`);
         return setPreview(null);
       }
       const r = await api.replaceText(sessionId, { ...options, base_revision: revision });
