@@ -315,4 +315,17 @@ describe.skipIf(!canRun)('word corrections in the studio', { timeout: 600_000 },
     await page.keyboard.press('Escape');
     expect(f.consoleErrors).toEqual([]);
   });
+
+  it('keeps the correction tools inside a narrow transcript column (1280×800, line panel open)', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.getByTestId('word').first().click();
+    await page.locator('[data-testid=segment][data-selected=true]').waitFor();
+    const panel = (await page.locator('.transcript-panel').boundingBox())!;
+    for (const id of ['doubtful-count', 'open-replace', 'open-align']) {
+      const box = (await page.getByTestId(id).boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(panel.x);
+      expect(box.x + box.width).toBeLessThanOrEqual(panel.x + panel.width + 0.5);
+    }
+    await f.shot('49-words-narrow');
+  });
 });
