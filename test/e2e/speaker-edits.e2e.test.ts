@@ -104,7 +104,7 @@ describe.skipIf(!canRun)('speaker fixes in the studio', { timeout: 420_000 }, ()
     await dialog.getByTestId('split-line').click();
     await dialog.waitFor({ state: 'detached' });
     await expect.poll(() => page.getByTestId('segment').count()).toBe(before + 1);
-    await expect.poll(() => page.getByTestId('revision').textContent()).toBe('Revision 1 (speaker fixes)');
+    await expect.poll(() => page.getByTestId('revision').textContent()).toBe('Revision 1 (edited)');
     const index = Number(await line.getAttribute('data-segment-id'));
     const halves = page.locator(`[data-testid=segment][data-segment-id="${index}"], [data-testid=segment][data-segment-id="${index + 1}"]`);
     const words = await Promise.all([0, 1].map(async (i) => (await halves.nth(i).getByTestId('word').allTextContents()).map((w) => w.trim())));

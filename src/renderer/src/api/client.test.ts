@@ -148,3 +148,33 @@ describe('polled documents', () => {
     expect((fetchMock.mock.calls[1]![1].headers as Record<string, string>)['If-None-Match']).toBe('"e.i.1"');
   });
 });
+
+describe('word corrections', () => {
+  const at = '/v1/speech/transcriptions/s%201/transcript';
+  it('patches a line (or a word range) with the revision it was made on', async () => {
+    const fetchMock = stubFetch(200, { revision: { revision: 3 }, session: {} });
+    const edit = await createApiClient().editLineText('s 1', 4, { text: 'Siobhan', word_start: 2, word_end: 2, base_revision: 2 });
+    expect(edit.revision.revision).toBe(3);
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect(url).toBe(`${at}/segments/4`);
+    expect(init.method).toBe('PATCH');
+    expect(JSON.parse(String(init.body))).toEqual({ text: 'Siobhan', word_start: 2, word_end: 2, base_revision: 2 });
+  });
+
+  it('previews and applies a replacement, and aligns a script', async () => {
+    const fetchMock = stubFetch(200, { preview: true, count: 0, matches: [], revision: null });
+    await createApiClient().replaceText('s 1', { find: 'show on', replace: 'Siobhan', preview: true });
+    await createApiClient().alignScript('s 1', { text: 'A script.', base_revision: 1 });
+    expect(fetchMock.mock.calls.map(([u, i]) => [u, i.method, JSON.parse(String(i.body))])).toEqual([
+      [`${at}/replace`, 'POST', { find: 'show on', replace: 'Siobhan', preview: true }],
+      [`${at}/align`, 'POST', { text: 'A script.', base_revision: 1 }],
+    ]);
+  });
+
+  it('passes on a stale revision as a 409 ApiError', async () => {
+    stubFetch(409, { detail: 'The transcript is at revision 5, not 4.' });
+    const err = await createApiClient().editLineText('s1', 0, { text: 'x', base_revision: 4 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).status).toBe(409);
+  });
+});

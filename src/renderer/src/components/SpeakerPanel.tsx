@@ -75,7 +75,7 @@ export function SpeakerPanel({
       )}
       <div className="edit-row">
         <span className="hint" data-testid="revision">
-          {revision ? `Revision ${revision} (speaker fixes)` : 'As recognized'}
+          {revision ? `Revision ${revision} (edited)` : 'As recognized'}
         </span>
         <button
           className="ghost"

@@ -3,9 +3,10 @@
  * speech scrolls smoothly. Follows playback (the current word lights up, the current line scrolls into
  * view unless the editor scrolled away in the last few seconds); clicking a word seeks to it.
  */
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import type { TranscriptSegment } from '../api/types';
+import { confidenceBand } from '../lib/confidence';
 import { speakerColor } from '../lib/format';
 import { formatReadout, type Timebase } from '../lib/timecode';
 import { activeSegmentIndex, activeWordIndex, wordMatches } from '../lib/transcript-index';
@@ -31,8 +32,15 @@ export function Transcript(props: {
   onSelectLine?: (id: number) => void;
   /** Clicking a line's speaker opens the speaker fixes for that line. */
   onSpeakerClick?: (segment: TranscriptSegment) => void;
+  /** Word corrections: the line (and word, or null for the line) being edited, its edit box, and how a double-click starts one. */
+  editing?: { segmentId: number; word: number | null } | null;
+  editor?: ReactNode;
+  onEditWord?: (segmentId: number, word: number | null) => void;
+  /** The doubtful word Tab picked: segment id and word index. */
+  focusWord?: { segmentId: number; word: number } | null;
 }) {
   const { segments, visible, query, store, timebase, speakerName, onSeek, selectedId, onSelectLine, onSpeakerClick } = props;
+  const { editing, editor, onEditWord, focusWord } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   const [viewport, setViewport] = useState({ top: 0, height: 600, width: 800 });
   // Measured heights by segment index, with the width they were measured at (wrapping depends on it).
@@ -136,6 +144,10 @@ export function Transcript(props: {
         onSeek={onSeek}
         onSpeakerClick={onSpeakerClick}
         measure={measure}
+        editWord={editing?.segmentId === segments[i]!.id ? editing.word : undefined}
+        editor={editing?.segmentId === segments[i]!.id ? editor : undefined}
+        onEditWord={onEditWord}
+        focusWord={focusWord?.segmentId === segments[i]!.id ? focusWord.word : -1}
       />,
     );
   }
@@ -172,6 +184,11 @@ const SegmentRow = memo(function SegmentRow(props: {
   onSeek: (t: number) => void;
   onSpeakerClick?: (segment: TranscriptSegment) => void;
   measure: (el: HTMLElement | null, previous: HTMLElement | null) => void;
+  /** undefined: not edited; null: the whole line is; a number: that word is. */
+  editWord?: number | null;
+  editor?: ReactNode;
+  onEditWord?: (segmentId: number, word: number | null) => void;
+  focusWord: number;
 }) {
   const {
     index,
@@ -187,6 +204,10 @@ const SegmentRow = memo(function SegmentRow(props: {
     onSeek,
     onSpeakerClick,
     measure,
+    editWord,
+    editor,
+    onEditWord,
+    focusWord,
   } = props;
   // Only the active row re-renders as the playhead moves through its words.
   const currentWord = useStore(store, (s) => (active ? activeWordIndex(segment.words, s.currentTime) : -1));
@@ -229,22 +250,38 @@ const SegmentRow = memo(function SegmentRow(props: {
         )}
         {formatReadout(segment.start, timebase)}
       </div>
-      <div className="text">
-        {segment.words.length === 0
-          ? segment.text
-          : segment.words.map((w, wi) => (
-              <span key={wi}>
-                <span
-                  className={`w${wi === currentWord ? ' cur' : ''}${query && wordMatches(w.word, query) ? ' hit' : ''}${w.confidence < 0.5 ? ' low' : ''}`}
-                  data-testid="word"
-                  data-start={w.start}
-                  title={`${formatReadout(w.start, timebase)} · confidence ${Math.round(w.confidence * 100)}%`}
-                  onClick={() => onSeek(w.start)}
-                >
-                  {w.word.trim()}
-                </span>{' '}
-              </span>
-            ))}
+      <div
+        className="text"
+        onDoubleClick={() => {
+          if (editWord === undefined) onEditWord?.(segment.id, null);
+        }}
+      >
+        {editWord === null
+          ? editor
+          : segment.words.length === 0
+            ? segment.text
+            : segment.words.map((w, wi) =>
+                wi === editWord ? (
+                  <span key={wi}>{editor} </span>
+                ) : (
+                  <span key={wi}>
+                    <span
+                      className={`w${wi === currentWord ? ' cur' : ''}${query && wordMatches(w.word, query) ? ' hit' : ''} ${confidenceBand(w.confidence)}${wi === focusWord ? ' focus' : ''}`}
+                      data-testid="word"
+                      data-start={w.start}
+                      data-confidence={w.confidence}
+                      title={`${formatReadout(w.start, timebase)} · confidence ${Math.round(w.confidence * 100)}% (double-click to correct)`}
+                      onClick={() => onSeek(w.start)}
+                      onDoubleClick={(e) => {
+                        e.stopPropagation();
+                        onEditWord?.(segment.id, wi);
+                      }}
+                    >
+                      {w.word.trim()}
+                    </span>{' '}
+                  </span>
+                ),
+              )}
       </div>
     </div>
   );

@@ -30,6 +30,18 @@ describe('actionForKey', () => {
   });
 });
 
+describe('correction keys', () => {
+  it('edits, walks doubtful words, undoes and redoes', () => {
+    expect(actionForKey({ key: 'Enter' })).toBe('edit-word');
+    expect(actionForKey({ key: 'F2' })).toBe('edit-line');
+    expect(actionForKey({ key: 'Tab' })).toBe('next-doubtful');
+    expect(actionForKey({ key: 'Tab', shiftKey: true })).toBe('prev-doubtful');
+    expect(actionForKey({ key: 'z', ctrlKey: true })).toBe('undo');
+    expect(actionForKey({ key: 'Z', metaKey: true, shiftKey: true })).toBe('redo');
+    expect(actionForKey({ key: 'y', ctrlKey: true })).toBe('redo');
+  });
+});
+
 describe('isTypingTarget', () => {
   it('recognises text fields but not buttons or checkboxes', () => {
     expect(isTypingTarget({ tagName: 'INPUT', type: 'text' })).toBe(true);

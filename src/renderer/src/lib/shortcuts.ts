@@ -20,6 +20,12 @@ export type EditorAction =
   | 'zoom-out'
   | 'zoom-fit'
   | 'find'
+  | 'edit-word'
+  | 'edit-line'
+  | 'next-doubtful'
+  | 'prev-doubtful'
+  | 'undo'
+  | 'redo'
   | 'show-shortcuts'
   | 'close';
 
@@ -57,6 +63,18 @@ export const SHORTCUTS: ShortcutDoc[] = [
   { keys: 'Home / End', action: 'go-start', description: 'Go to start / end' },
   { keys: '+ / − / 0', action: 'zoom-in', description: 'Zoom in / out / fit the whole recording' },
   { keys: 'Ctrl+F or /', action: 'find', description: 'Search the transcript' },
+  {
+    keys: 'Enter / F2',
+    action: 'edit-word',
+    description: 'Correct the word picked by Tab (Enter), or the whole current line (F2); double-click a word to correct it',
+  },
+  {
+    keys: 'Alt+J / Alt+K / Alt+L',
+    action: 'edit-line',
+    description: 'While correcting (the line loops): shuttle reverse / stop / forward; Enter saves, Esc puts back',
+  },
+  { keys: 'Tab / Shift+Tab', action: 'next-doubtful', description: 'Next / previous doubtful word (confidence under 50%)' },
+  { keys: 'Ctrl+Z / Ctrl+Shift+Z', action: 'undo', description: 'Undo / redo the last transcript edit (Cmd on a Mac; Ctrl+Y redoes too)' },
   { keys: '?', action: 'show-shortcuts', description: 'Show this sheet' },
   { keys: 'Esc', action: 'close', description: 'Close dialogs and menus' },
 ];
@@ -64,7 +82,13 @@ export const SHORTCUTS: ShortcutDoc[] = [
 /** Action for a keydown, or null when the key is not an editor shortcut. */
 export function actionForKey(e: KeyLike): EditorAction | null {
   const mod = e.ctrlKey || e.metaKey;
-  if (mod) return e.key.toLowerCase() === 'f' ? 'find' : null;
+  if (mod) {
+    const k = e.key.toLowerCase();
+    if (k === 'f' && !e.shiftKey) return 'find';
+    if (k === 'z') return e.shiftKey ? 'redo' : 'undo';
+    if (k === 'y' && !e.shiftKey) return 'redo';
+    return null;
+  }
   if (e.altKey) return null;
   switch (e.key) {
     case ' ':
@@ -106,6 +130,12 @@ export function actionForKey(e: KeyLike): EditorAction | null {
       return 'find';
     case '?':
       return 'show-shortcuts';
+    case 'Enter':
+      return e.shiftKey ? null : 'edit-word';
+    case 'F2':
+      return 'edit-line';
+    case 'Tab':
+      return e.shiftKey ? 'prev-doubtful' : 'next-doubtful';
     case 'Escape':
       return 'close';
     default:

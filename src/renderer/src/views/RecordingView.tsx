@@ -1,7 +1,13 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import type { Media, Session, TranscriptSegment } from '../api/types';
-import type { MappedSession, TranscriptEdit } from '../api/transcript-edits';
+import type { MappedSession } from '../api/transcript-edits';
+import { AlignScriptDialog } from '../components/AlignScriptDialog';
+import { InlineEdit } from '../components/InlineEdit';
+import { ReplaceDialog } from '../components/ReplaceDialog';
+import { useCorrections } from '../components/use-corrections';
+import { countDoubtful } from '../lib/confidence';
+import { activeSegmentIndex } from '../lib/transcript-index';
 import { LineSpeakerDialog } from '../components/LineSpeakerDialog';
 import { SpeakerPanel } from '../components/SpeakerPanel';
 import { isActive } from '../api/types';
@@ -139,7 +145,7 @@ function Editor({
   const [query, setQuery] = useState('');
   const [tab, setTab] = useState<'transcript' | InsightTab>('transcript');
   const visible = useMemo(() => searchSegments(segments, query), [segments, query]);
-  const [dialog, setDialog] = useState<'timebase' | 'shortcuts' | null>(null);
+  const [dialog, setDialog] = useState<'timebase' | 'shortcuts' | 'replace' | 'align' | null>(null);
   const [transport, setTransport] = useState<Transport | null>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   const onTransport = useCallback((t: Transport | null) => setTransport(t), []);
@@ -174,22 +180,32 @@ function Editor({
     [mapped, speakerName],
   );
 
-  // Speaker fixes: each is a transcript revision; the edited session replaces the one shown.
-  const [revision, setRevision] = useState<number | undefined>(undefined);
+  // Speaker fixes and word corrections: each is a transcript revision; the edited session replaces the one
+  // shown, and Ctrl+Z / Ctrl+Shift+Z undo and redo them (use-corrections.ts).
   const [lineEdit, setLineEdit] = useState<TranscriptSegment | null>(null);
-  useEffect(() => {
-    api.listRevisions(session.id).then(
-      (list) => setRevision(list.current),
-      () => undefined,
-    );
-  }, [api, session.id]);
-  const onEdited = useCallback(
-    (edit: TranscriptEdit) => {
-      setRevision(edit.revision.revision);
-      onSession(edit.session);
-      appStore.getState().notify(`Saved as revision ${edit.revision.revision}`);
-    },
-    [onSession, appStore],
+  const notify = useCallback(
+    (text: string, kind?: 'info' | 'error') => appStore.getState().notify(text, kind),
+    [appStore],
+  );
+  const corrections = useCorrections({ api, sessionId: session.id, segments, onSession, transport, player, notify });
+  const { revision, applied: onEdited, editing } = corrections;
+  const doubtful = useMemo(() => countDoubtful(segments), [segments]);
+  const focusWord = useMemo(() => {
+    const f = corrections.focus;
+    const seg = f ? segments[f.line] : undefined;
+    return f && seg && seg.words[f.word] ? { segmentId: seg.id, word: f.word } : null;
+  }, [corrections.focus, segments]);
+  const editBox = editing && (
+    <InlineEdit
+      key={`${editing.segmentId}:${editing.word}`}
+      initial={editing.initial}
+      multiline={editing.word === null}
+      busy={corrections.busy}
+      error={corrections.error}
+      onSave={corrections.save}
+      onCancel={corrections.cancel}
+      onShuttle={(k) => transport?.shuttle(k)}
+    />
   );
 
   // Editors' keys. Never while typing in a field or when a dialog is open (it handles its own keys).
@@ -202,6 +218,12 @@ function Editor({
       if (dialog || lineEdit) return;
       const action = actionForKey(e);
       if (!action) return;
+      // Enter on a focused button or link is that control's.
+      const tag = (e.target as HTMLElement | null)?.tagName;
+      if (action === 'edit-word' && (tag === 'BUTTON' || tag === 'A' || tag === 'SUMMARY')) return;
+      // Tab moves focus as usual from controls other than the transcript.
+      if ((action === 'next-doubtful' || action === 'prev-doubtful') && tag !== 'BODY' && !(e.target as HTMLElement).closest?.('[data-testid=transcript]'))
+        return;
       e.preventDefault();
       run(action);
     };
@@ -211,6 +233,21 @@ function Editor({
         // The search box lives on the transcript tab.
         setTab('transcript');
         return void requestAnimationFrame(() => searchRef.current?.focus());
+      }
+      if (action === 'undo') return void corrections.undo();
+      if (action === 'redo') return void corrections.redo();
+      if (action === 'next-doubtful' || action === 'prev-doubtful') {
+        setTab('transcript');
+        return corrections.stepDoubtful(action === 'next-doubtful' ? 1 : -1);
+      }
+      if (action === 'edit-word' || action === 'edit-line') {
+        if (editing) return;
+        setTab('transcript');
+        const f = corrections.focus;
+        if (action === 'edit-word' && f && segments[f.line]) return corrections.startEdit(segments[f.line]!.id, f.word);
+        const at = player ? activeSegmentIndex(segments, player.getState().currentTime) : -1;
+        const line = segments[Math.max(0, at)];
+        return line && corrections.startEdit(line.id, null);
       }
       if (!transport) return;
       const map: Partial<Record<EditorAction, () => void>> = {
@@ -235,7 +272,7 @@ function Editor({
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [transport, dialog, lineEdit]);
+  }, [transport, dialog, lineEdit, corrections, editing, segments, player]);
 
   const seek = useCallback((t: number) => transport?.seek(t), [transport]);
   const onAudioError = useCallback(() => {
@@ -363,6 +400,20 @@ function Editor({
                       ? `${visible.length} of ${segments.length} lines`
                       : `${segments.length} lines`}
                   </span>
+                  <span
+                    className="hint doubt-count"
+                    data-testid="doubtful-count"
+                    title="Words the recognizer was less than 50% sure of (shaded red; 50–80% shaded amber). Tab goes to the next one."
+                  >
+                    <span className="doubt-swatch" style={{ background: 'rgba(229, 72, 77, 0.5)' }} />
+                    {doubtful} doubtful {doubtful === 1 ? 'word' : 'words'}
+                  </span>
+                  <button onClick={() => setDialog('replace')} data-testid="open-replace" disabled={segments.length === 0}>
+                    Replace…
+                  </button>
+                  <button onClick={() => setDialog('align')} data-testid="open-align">
+                    Align a script…
+                  </button>
                 </div>
                 {segments.length === 0 ? (
                   <Empty title="No speech found">The transcript of this recording is empty.</Empty>
@@ -380,6 +431,10 @@ function Editor({
                     selectedId={analysis.selectedLine}
                     onSelectLine={analysis.selectLine}
                     onSpeakerClick={setLineEdit}
+                    editing={editing}
+                    editor={editBox}
+                    onEditWord={corrections.startEdit}
+                    focusWord={focusWord}
                   />
                 ) : (
                   <Loading label="Preparing transcript…" />
@@ -461,6 +516,25 @@ function Editor({
         />
       )}
       {dialog === 'shortcuts' && <ShortcutSheet onClose={() => setDialog(null)} />}
+      {dialog === 'replace' && (
+        <ReplaceDialog
+          sessionId={session.id}
+          project={{ key: session.project.key, name: session.project.name }}
+          revision={revision}
+          onEdited={onEdited}
+          onStale={corrections.reloadStale}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog === 'align' && (
+        <AlignScriptDialog
+          sessionId={session.id}
+          revision={revision}
+          onEdited={onEdited}
+          onStale={corrections.reloadStale}
+          onClose={() => setDialog(null)}
+        />
+      )}
       {lineEdit && (
         <LineSpeakerDialog
           session={session}
