@@ -14,18 +14,8 @@ import { computeProfile } from '../../src/service/speech/speakers/profile';
 import { DEFAULT_MATCH_THRESHOLD, profileSimilarity } from '../../src/service/speech/speakers/similarity';
 import { decodeAudio, sharedDir } from './audio';
 import { energySpans } from './energyVad';
+import { speakerOf } from '../lib/readers';
 
-function speakerOf(file: string): string | null {
-  if (file.startsWith('ljspeech_')) return 'ljspeech';
-  if (file.startsWith('amateur_')) return 'amateur';
-  const libri = file.match(/^librispeech_.*?(\d+)-\d+-\d+\.flac$/);
-  if (libri) return `librispeech-${libri[1]}`;
-  const arctic = file.match(/cmu_arctic_us_(\w+)_a\d+/);
-  if (arctic) return `arctic-${arctic[1]}`;
-  if (file.includes('sense_and_sensibility')) return 'librivox-austen';
-  if (file.startsWith('jfk_')) return 'jfk';
-  return null;
-}
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;

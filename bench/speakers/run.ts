@@ -24,23 +24,13 @@ import { energySpans } from '../diarization/energyVad';
 import { profileOfSpans } from '../../src/service/speech/speakers/span-profile';
 import { DEFAULT_MATCH_THRESHOLD, profileSimilarity } from '../../src/service/speech/speakers/similarity';
 import type { Span } from '../../src/service/speech/types';
+import { speakerOf } from '../lib/readers';
 
 /** A false-match rate the chosen threshold may not exceed on the tuning half. */
 const MAX_FALSE_MATCH = 0.01;
 /** Less speech than this gives no profile (the service profiles speakers with at least a few seconds). */
 const MIN_SECONDS = 3;
 
-function readerOf(file: string): string | null {
-  if (file.startsWith('ljspeech_')) return 'ljspeech';
-  if (file.startsWith('amateur_')) return 'amateur';
-  const libri = file.match(/^librispeech_.*?(\d+)-\d+-\d+\.flac$/);
-  if (libri) return `librispeech-${libri[1]}`;
-  const arctic = file.match(/cmu_arctic_us_(\w+)_a\d+/);
-  if (arctic) return `arctic-${arctic[1]}`;
-  if (file.includes('sense_and_sensibility')) return 'librivox-austen';
-  if (file.startsWith('jfk_')) return 'jfk';
-  return null;
-}
 
 interface Voice {
   recording: string;
@@ -56,7 +46,7 @@ const seconds = (spans: Span[]) => spans.reduce((s, x) => s + x.end - x.start, 0
 async function voices(): Promise<Voice[]> {
   const out: Voice[] = [];
   const asr = path.join(sharedDir, 'audio/asr');
-  const asrFiles = fs.readdirSync(asr).filter((f) => f.endsWith('.flac') && readerOf(f)).sort();
+  const asrFiles = fs.readdirSync(asr).filter((f) => f.endsWith('.flac') && speakerOf(f)).sort();
   const diar = path.join(sharedDir, 'audio/diarization');
   const diarFiles = fs.readdirSync(diar).filter((f) => f.endsWith('.flac')).sort();
   const half = halves([...asrFiles.map((f) => f.replace(/\.flac$/, '')), ...diarFiles.map((f) => f.replace(/\.flac$/, ''))]);
@@ -65,7 +55,7 @@ async function voices(): Promise<Voice[]> {
     const pcm = await decodeAudio(path.join(asr, file));
     const spans = energySpans(pcm);
     const profile = profileOfSpans(pcm, spans);
-    if (profile && seconds(spans) >= MIN_SECONDS) out.push({ recording: name, person: readerOf(file)!, source: sourceOf(name), half: half.get(name)!, seconds: seconds(spans), profile });
+    if (profile && seconds(spans) >= MIN_SECONDS) out.push({ recording: name, person: speakerOf(file)!, source: sourceOf(name), half: half.get(name)!, seconds: seconds(spans), profile });
   }
   for (const file of diarFiles) {
     const name = file.replace(/\.flac$/, '');

@@ -8,6 +8,8 @@ import { multipartBody, rawRequest, startServiceProcess, type ServiceProcess } f
 import { audioDir } from '../helpers/paths';
 import { tempDir } from '../helpers/temp';
 import { joinClips } from '../helpers/two-readers';
+import { until } from '../helpers/poll';
+import { median } from '../../src/service/dsp/stats';
 
 type Session = TranscriptEditResult['session'];
 
@@ -30,10 +32,6 @@ function decode(file: string): Float32Array {
   return new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 describe('script alignment over HTTP', { timeout: 600_000 }, () => {
   let svc: ServiceProcess;
@@ -52,14 +50,6 @@ describe('script alignment over HTTP', { timeout: 600_000 }, () => {
     return res.json().id as string;
   };
   const session = async (sid = id): Promise<Session> => (await fetch(`${svc.url}/v1/speech/transcriptions/${sid}`, { headers: auth })).json();
-  async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 300_000): Promise<T> {
-    const end = Date.now() + ms;
-    for (;;) {
-      const v = await read();
-      if (done(v) || Date.now() > end) return v;
-      await new Promise((r) => setTimeout(r, 300));
-    }
-  }
   const post = (p: string, body: unknown, sid = id) =>
     fetch(`${svc.url}/v1/speech/transcriptions/${sid}/transcript/${p}`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
   const revisions = async () => TranscriptRevisionList.parse(await (await fetch(`${svc.url}/v1/speech/transcriptions/${id}/transcript/revisions`, { headers: auth })).json());
@@ -115,7 +105,6 @@ describe('script alignment over HTTP', { timeout: 600_000 }, () => {
         if (direct[k]!.confidence > 0 && w.confidence > 0) diffs.push(Math.abs(w.start - direct[k]!.start), Math.abs(w.end - direct[k]!.end));
       });
       expect(diffs.length).toBeGreaterThan(ours.length);
-      console.log(`script alignment vs whole-clip alignment: median |Δ| ${median(diffs).toFixed(3)} s, max ${Math.max(...diffs).toFixed(3)} s over ${diffs.length / 2} words`);
       expect(median(diffs)).toBeLessThanOrEqual(0.03);
       const sorted = [...diffs].sort((a, b) => a - b);
       expect(sorted[Math.floor(sorted.length * 0.9)]!).toBeLessThanOrEqual(0.15);

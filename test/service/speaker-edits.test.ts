@@ -4,6 +4,7 @@ import { TranscriptEditResult, TranscriptRevisionList } from '../../src/shared/s
 import { multipartBody, rawRequest, startServiceProcess, type ServiceProcess } from '../helpers/service';
 import { tempDir } from '../helpers/temp';
 import { twoReadersFile } from '../helpers/two-readers';
+import { until } from '../helpers/poll';
 
 type Session = TranscriptEditResult['session'];
 
@@ -31,14 +32,6 @@ describe('speaker fixes by hand', { timeout: 600_000 }, () => {
   });
 
   const session = async (): Promise<Session> => (await fetch(`${svc.url}/v1/speech/transcriptions/${id}`, { headers: auth })).json();
-  async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 300_000): Promise<T> {
-    const end = Date.now() + ms;
-    for (;;) {
-      const v = await read();
-      if (done(v) || Date.now() > end) return v;
-      await new Promise((r) => setTimeout(r, 300));
-    }
-  }
   const post = (p: string, body: unknown) =>
     fetch(`${svc.url}/v1/speech/transcriptions/${id}/transcript/${p}`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
   let lastEditSentAt = 0;

@@ -13,6 +13,7 @@ import { createPocketSphinxAligner } from '../../src/service/speech/alignment/po
 import { normalizeWords } from '../../src/service/speech/scoring/wer';
 import { audioDir } from '../helpers/paths';
 import { multipartBody, rawRequest, startServiceProcess, type ServiceProcess } from '../helpers/service';
+import { until } from '../helpers/poll';
 
 type Session = TranscriptEditResult['session'];
 type Word = NonNullable<Session['transcript']>['segments'][number]['words'][number];
@@ -60,14 +61,6 @@ describe('word corrections', { timeout: 600_000 }, () => {
   });
 
   const session = async (id: string): Promise<Session> => (await fetch(`${svc.url}/v1/speech/transcriptions/${id}`, { headers: auth })).json();
-  async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 300_000): Promise<T> {
-    const end = Date.now() + ms;
-    for (;;) {
-      const v = await read();
-      if (done(v) || Date.now() > end) return v;
-      await new Promise((r) => setTimeout(r, 300));
-    }
-  }
   const send = (method: string, url: string, body: unknown) =>
     fetch(`${svc.url}${url}`, { method, headers: { ...auth, 'Content-Type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
   const patchLine = (id: string, segment: number | string, body: unknown) => send('PATCH', `/v1/speech/transcriptions/${id}/transcript/segments/${segment}`, body);
