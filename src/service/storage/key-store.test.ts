@@ -30,7 +30,7 @@ describe('KeyStore', () => {
     const owner = keys.create('owner');
     const tool = keys.create('tool', { user: 'ada', projectIds: [c!.id, a!.id] });
     expect(keys.access(owner.key)).toMatchObject({ kind: 'all', keyId: owner.record.id, user: null });
-    expect(keys.access(tool.key)).toEqual({ kind: 'projects', keyId: tool.record.id, user: 'ada', projectIds: [c!.id, a!.id] });
+    expect(keys.access(tool.key)).toEqual({ kind: 'projects', keyId: tool.record.id, keyName: 'tool', user: 'ada', projectIds: [c!.id, a!.id] });
     expect(tool.record).toMatchObject({ user: 'ada', projects: ['c', 'a'] });
     expect(keys.setProjects(tool.record.id, [b!.id])?.projects).toEqual(['b']);
     expect(keys.access(tool.key)).toMatchObject({ projectIds: [b!.id] });

@@ -46,7 +46,7 @@ export const Prosody = z
     amplitude_perturbation: nullableNum.meta({ description: 'Shimmer (local), a fraction' }),
     hnr_db: nullableNum.meta({ description: 'Harmonics-to-noise ratio (cross-correlation), dB' }),
     pauses: z.array(Pause),
-    articulation_rate: nullableNum.meta({ description: 'Syllables per second of speech, pauses excluded: the line’s syllable nuclei (intensity peaks on voiced frames) scaled to the speaker’s dictionary syllables per nucleus (README "Pace")' }),
+    articulation_rate: nullableNum.meta({ description: 'Syllables per second of speech, pauses excluded (dictionary syllables of the recognized words; README "Pace")' }),
     pace_wpm: nullableNum.meta({ description: 'Words per minute over the line’s speech span' }),
     hesitations: z.number().int(),
     longest_pause: num,
