@@ -20,7 +20,8 @@ import { hostNote, readLoad, threadCpuSeconds, type ReadMode } from '../lib/read
 import { openDatabase } from '../../src/service/storage/database';
 import { MIGRATIONS } from '../../src/service/storage/migrations';
 import { SessionStore } from '../../src/service/storage/session-store';
-import { ProjectStore } from '../../src/service/storage/project-store';
+import { SqlProjectStore } from '../../src/service/storage/project-store';
+import { SqliteSql } from '../../src/service/storage/sql/sqlite-sql';
 import type { Transcript } from '../../src/service/speech/types';
 import { flagValue as arg } from '../lib/args';
 
@@ -39,10 +40,10 @@ function schemaOf(repo: string): number {
   return Math.max(...[...text.matchAll(/version: (\d+)/g)].map((m) => Number(m[1])));
 }
 
-function prepare(dir: string, schema: number): void {
+async function prepare(dir: string, schema: number): Promise<void> {
   fs.mkdirSync(dir, { recursive: true });
   const db = openDatabase(path.join(dir, 'takeline.db'), MIGRATIONS.filter((m) => m.version <= schema));
-  const project = new ProjectStore(db).create('read-cost', 'Read cost');
+  const project = await new SqlProjectStore(new SqliteSql(db), db).create('read-cost', 'Read cost');
   const sessions = new SessionStore(db);
   const format = { container: 'flac', codec: 'flac', sample_rate: 16000, channels: 1, size_bytes: 1, content_type: 'audio/flac', has_video: false };
   sessions.insert({ id, projectId: project.id, fileName: 'long.flac', storedName: 'original.flac', duration: transcript.duration, format: format as never, language: 'en' });
@@ -80,7 +81,7 @@ builds.push({ name: 'this', repo: repoRoot, modes: ['plain', 'poll'] });
 const services = [];
 for (const build of builds) {
   const dir = path.join(base, build.name);
-  prepare(dir, Math.min(schemaOf(build.repo), schemaOf(repoRoot)));
+  await prepare(dir, Math.min(schemaOf(build.repo), schemaOf(repoRoot)));
   services.push({ ...build, svc: await start(build.repo, dir) });
 }
 process.stdout.write(`read cost on ${hostNote()}\n`);

@@ -2,7 +2,8 @@ import { SpeakerDirectory } from '../../src/service/speakers/speaker-directory';
 import { spectralVoiceMatcher } from '../../src/service/speakers/voice-matcher';
 import { openDatabase } from '../../src/service/storage/database';
 import { DataLayout } from '../../src/service/storage/files';
-import { ProjectStore } from '../../src/service/storage/project-store';
+import { SqlProjectStore } from '../../src/service/storage/project-store';
+import { SqliteSql } from '../../src/service/storage/sql/sqlite-sql';
 import { SessionStore } from '../../src/service/storage/session-store';
 import { tileTranscript } from './tile-transcript';
 
@@ -31,7 +32,7 @@ export function seedTiledTranscript(
       ).run(new Date().toISOString(), targetId);
       sessions.complete(targetId, tiled);
     })();
-    new SpeakerDirectory(db, new ProjectStore(db), sessions, spectralVoiceMatcher).enrol(targetId);
+    new SpeakerDirectory(db, new SqlProjectStore(new SqliteSql(db), db), sessions, spectralVoiceMatcher).enrol(targetId);
     return {
       segments: tiled.segments.length,
       words: tiled.segments.reduce((n, s) => n + s.words.length, 0),

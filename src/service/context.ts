@@ -1,6 +1,7 @@
 import type { ServiceConfig } from './config';
 import type { SpeakerAdaptation } from './speakers/speaker-adaptation';
 import type { Db } from './storage/database';
+import type { Sql } from './storage/sql/sql';
 import type { DataLayout } from './storage/files';
 import type { ProjectStore } from './storage/project-store';
 import type { SessionStore } from './storage/session-store';
@@ -27,6 +28,8 @@ export interface ServiceContext {
   config: ServiceConfig;
   layout: DataLayout;
   db: Db;
+  /** The same database behind the async interface the stores use (SQLite embedded, PostgreSQL in team mode). */
+  sql: Sql;
   projects: ProjectStore;
   sessions: SessionStore;
   keys: KeyStore;

@@ -6,7 +6,8 @@ import { loadConfig, type ServiceConfig } from './config';
 import { DataLayout, readOrCreateSecret, writeFileAtomic } from './storage/files';
 import { openDatabase } from './storage/database';
 import { acquireDataLock } from './storage/data-lock';
-import { ProjectStore } from './storage/project-store';
+import { SqlProjectStore } from './storage/project-store';
+import { SqliteSql } from './storage/sql/sqlite-sql';
 import { SessionStore } from './storage/session-store';
 import { KeyStore } from './storage/key-store';
 import { BrowserSessionStore } from './storage/browser-sessions';
@@ -117,7 +118,8 @@ async function open(
   releaseLock: () => void,
 ): Promise<RunningService> {
   const db = openDatabase(layout.database);
-  const projects = new ProjectStore(db);
+  const sql = new SqliteSql(db);
+  const projects = new SqlProjectStore(sql, db);
   const sessions = new SessionStore(db);
   const keys = new KeyStore(db);
   const jobs = new JobRunner(db, { log });
@@ -155,6 +157,7 @@ async function open(
     config,
     layout,
     db,
+    sql,
     projects,
     sessions,
     keys,

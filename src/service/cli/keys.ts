@@ -5,7 +5,8 @@ import { loadConfig } from '../config';
 import { DataLayout } from '../storage/files';
 import { openDatabase } from '../storage/database';
 import { InvalidUserName, KeyStore, type ApiKeyRecord } from '../storage/key-store';
-import { ProjectStore } from '../storage/project-store';
+import { SqlProjectStore, type ProjectStore } from '../storage/project-store';
+import { SqliteSql } from '../storage/sql/sqlite-sql';
 import { SignInTokens } from '../auth/sign-in';
 
 function readServiceUrl(file: string): string | null {
@@ -38,30 +39,32 @@ function describe(r: ApiKeyRecord): string {
 }
 
 /** Project keys or ids → ids, refusing any that does not exist (a key for a mistyped project sees nothing). */
-function projectIds(projects: ProjectStore, list: string): string[] {
+async function projectIds(projects: ProjectStore, list: string): Promise<string[]> {
   const refs = list
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
   if (refs.length === 0) throw new UsageError('--projects needs at least one project key');
-  return refs.map((ref) => {
-    const project = projects.find(ref);
+  const ids: string[] = [];
+  for (const ref of refs) {
+    const project = await projects.find(ref);
     if (!project) {
-      const known = projects.list().map((p) => p.key);
+      const known = (await projects.list()).map((p) => p.key);
       throw new UsageError(`no project "${ref}"; projects: ${known.join(', ') || 'none yet'}`);
     }
-    return project.id;
-  });
+    ids.push(project.id);
+  }
+  return ids;
 }
 
 /** `npm run keys -- …`: works beside a running service (SQLite WAL). Unknown options are refused, never ignored. */
-function main(argv: string[]): number {
+async function main(argv: string[]): Promise<number> {
   const config = loadConfig();
   const layout = new DataLayout(config.dataDir);
   layout.ensure();
   const db = openDatabase(layout.database);
   const keys = new KeyStore(db);
-  const projects = new ProjectStore(db);
+  const projects = new SqlProjectStore(new SqliteSql(db), db);
   try {
     const { values, positionals } = parseArgs({
       args: argv,
@@ -77,7 +80,7 @@ function main(argv: string[]): number {
       case 'create': {
         refuse(['user', 'projects']);
         if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
-        const ids = values.projects !== undefined ? projectIds(projects, values.projects) : undefined;
+        const ids = values.projects !== undefined ? await projectIds(projects, values.projects) : undefined;
         const { key, record } = keys.create(arg ?? 'cli', { user: values.user, projectIds: ids });
         process.stdout.write(`${key}\n`);
         process.stderr.write(`created key ${describe(record)}; it is shown only now. Data: ${path.resolve(config.dataDir)}\n`);
@@ -104,7 +107,7 @@ function main(argv: string[]): number {
         if (!arg) throw new UsageError('projects needs a key id');
         if (rest.length) throw new UsageError(`unexpected argument "${rest[0]}"`);
         if (Boolean(values.all) === (extra !== undefined)) throw new UsageError('give either a project list or --all');
-        const record = keys.setProjects(arg, values.all ? null : projectIds(projects, extra!));
+        const record = keys.setProjects(arg, values.all ? null : await projectIds(projects, extra!));
         if (!record) {
           process.stderr.write(`no single key matches "${arg}"\n`);
           return 1;
@@ -145,4 +148,6 @@ function main(argv: string[]): number {
   }
 }
 
-process.exitCode = main(process.argv.slice(2));
+void main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

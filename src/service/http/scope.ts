@@ -21,10 +21,10 @@ export function sessionScope(ctx: ServiceContext) {
 
 /** The same for a project (by id or key): its speakers, vocabulary and the project itself. */
 export function projectScope(ctx: ServiceContext) {
-  return (req: Request, res: Response, next: NextFunction) => {
+  return async (req: Request, res: Response, next: NextFunction) => {
     const access = accessOf(res);
     if (access.kind === 'all') return next();
-    const project = ctx.projects.find(String(req.params.project));
+    const project = await ctx.projects.find(String(req.params.project));
     if (project && !seesProject(access, project.id)) return next(new HttpError(404, 'Project not found.'));
     next();
   };
@@ -35,15 +35,15 @@ export function projectScope(ctx: ServiceContext) {
  * project, which only unlimited keys may do). Answers with the project key to use: the one asked for, or
  * the key's default project (its first) when the request names none.
  */
-export function uploadProjectKey(ctx: ServiceContext, res: Response, requested: string | undefined, fallback: string): string {
+export async function uploadProjectKey(ctx: ServiceContext, res: Response, requested: string | undefined, fallback: string): Promise<string> {
   const access = accessOf(res);
   if (access.kind === 'all') return requested ?? fallback;
   if (requested === undefined) {
-    const first = access.projectIds[0] && ctx.projects.find(access.projectIds[0]);
+    const first = access.projectIds[0] && (await ctx.projects.find(access.projectIds[0]));
     if (!first) throw new HttpError(404, 'Project not found: this key is limited to projects that no longer exist.');
     return first.key;
   }
-  const project = ctx.projects.find(requested);
+  const project = await ctx.projects.find(requested);
   if (!project || !seesProject(access, project.id)) {
     throw new HttpError(404, `Project not found: this key is limited to its own projects and cannot create one.`, { param: 'project_key' });
   }

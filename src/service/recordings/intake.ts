@@ -54,8 +54,8 @@ export async function intakeRecording(deps: IntakeDeps, upload: UploadedFile, op
   try {
     fs.renameSync(upload.path, deps.layout.original(id, storedName));
     fsyncDir(dir);
+    const { project } = await deps.projects.findOrCreate(options.projectKey, options.projectName ?? options.projectKey);
     deps.db.transaction(() => {
-      const { project } = deps.projects.findOrCreate(options.projectKey, options.projectName ?? options.projectKey);
       deps.sessions.insert({
         id,
         projectId: project.id,

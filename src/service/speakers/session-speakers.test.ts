@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../storage/database';
-import { ProjectStore } from '../storage/project-store';
+import { SqlProjectStore } from '../storage/project-store';
+import { SqliteSql } from '../storage/sql/sqlite-sql';
 import { SessionStore } from '../storage/session-store';
 import type { Transcript } from '../speech/types';
 import { PROFILE_DIMENSIONS } from '../speech/speakers/profile';
@@ -12,11 +13,11 @@ import { spectralVoiceMatcher } from './voice-matcher';
 /** A profile pointing one way in profile space: different `axis` → dissimilar voices. */
 const voice = (axis: number, wobble = 0) => Array.from({ length: PROFILE_DIMENSIONS }, (_, i) => (i === axis ? 10 : 1) + wobble * (i % 3));
 
-function setup() {
+async function setup() {
   const db = openDatabase(':memory:');
-  const projects = new ProjectStore(db);
+  const projects = new SqlProjectStore(new SqliteSql(db), db);
   const sessions = new SessionStore(db);
-  const project = projects.create('p', 'P');
+  const project = await projects.create('p', 'P');
   const directory = new SpeakerDirectory(db, projects, sessions, spectralVoiceMatcher);
   const editor = new SessionSpeakerEditor(db, projects, sessions, spectralVoiceMatcher);
   const addSession = (profiles: Record<string, number[]>, seconds: Record<string, number>) => {
@@ -37,8 +38,8 @@ function setup() {
 }
 
 describe('SessionSpeakerEditor', () => {
-  it('a merged-away voice leaves the map; its project speaker, with no other evidence and no name, goes', () => {
-    const { sessions, projects, project, editor, directory, addSession } = setup();
+  it('a merged-away voice leaves the map; its project speaker, with no other evidence and no name, goes', async () => {
+    const { sessions, projects, project, editor, directory, addSession } = await setup();
     const id = addSession({ S1: voice(0), S2: voice(5) }, { S1: 10, S2: 4 });
     expect(projects.speakers(project.id)).toHaveLength(2);
     const t = sessions.transcript(id)!;
@@ -49,8 +50,8 @@ describe('SessionSpeakerEditor', () => {
     expect(projects.speakers(project.id).map((s) => s.name)).toEqual(['Speaker 1']);
   });
 
-  it('keeps a project speaker the user named even when no recording names it any more', () => {
-    const { sessions, projects, project, editor, directory, addSession } = setup();
+  it('keeps a project speaker the user named even when no recording names it any more', async () => {
+    const { sessions, projects, project, editor, directory, addSession } = await setup();
     const id = addSession({ S1: voice(0), S2: voice(5) }, { S1: 10, S2: 4 });
     const s2 = directory.speakerMap(id).S2!;
     projects.renameSpeaker(project.id, s2.speaker_id, 'Ada');
@@ -61,8 +62,8 @@ describe('SessionSpeakerEditor', () => {
     expect(projects.speakers(project.id).map((s) => s.name)).toEqual(['Speaker 1', 'Ada']);
   });
 
-  it('pools a project speaker again from the recordings that name it, weighted by seconds', () => {
-    const { sessions, projects, project, editor, directory, addSession } = setup();
+  it('pools a project speaker again from the recordings that name it, weighted by seconds', async () => {
+    const { sessions, projects, project, editor, directory, addSession } = await setup();
     const a = addSession({ S1: voice(0) }, { S1: 10 });
     addSession({ S1: voice(0, 0.01) }, { S1: 30 });
     const speaker = directory.speakerMap(a).S1!.speaker_id;
@@ -79,8 +80,8 @@ describe('SessionSpeakerEditor', () => {
     expect(pooled.clip_count).toBe(2);
   });
 
-  it('maps a new voice to a known project speaker it matches, else to a new one; an editor’s choice stays', () => {
-    const { sessions, projects, project, editor, directory, addSession } = setup();
+  it('maps a new voice to a known project speaker it matches, else to a new one; an editor’s choice stays', async () => {
+    const { sessions, projects, project, editor, directory, addSession } = await setup();
     addSession({ S1: voice(9) }, { S1: 20 }); // a voice the project knows from elsewhere
     const id = addSession({ S1: voice(0), S2: voice(5) }, { S1: 10, S2: 4 });
     const known = projects.speakers(project.id).find((s) => s.number === 1)!;
@@ -98,8 +99,8 @@ describe('SessionSpeakerEditor', () => {
     expect(map.S4).toMatchObject({ matched: false, name: 'Speaker 4' });
   });
 
-  it('restores the map a revision had, bringing back a project speaker removed since', () => {
-    const { sessions, projects, project, editor, directory, addSession } = setup();
+  it('restores the map a revision had, bringing back a project speaker removed since', async () => {
+    const { sessions, projects, project, editor, directory, addSession } = await setup();
     const id = addSession({ S1: voice(0), S2: voice(5) }, { S1: 10, S2: 4 });
     const before = directory.speakerMap(id);
     const snapshot = editor.snapshot(id);

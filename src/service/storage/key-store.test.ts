@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from './database';
 import { KeyStore } from './key-store';
-import { ProjectStore } from './project-store';
+import { SqlProjectStore } from './project-store';
+import { SqliteSql } from './sql/sqlite-sql';
 import { SignInTokens } from '../auth/sign-in';
 import { generateApiKey, hashApiKey, matchKeyHash } from '../auth/api-keys';
 
@@ -22,10 +23,10 @@ describe('KeyStore', () => {
     db.close();
   });
 
-  it('gives each key its access: every project, or its own in the order given (the first its default)', () => {
+  it('gives each key its access: every project, or its own in the order given (the first its default)', async () => {
     const db = openDatabase(':memory:');
-    const projects = new ProjectStore(db);
-    const [a, b, c] = ['a', 'b', 'c'].map((key) => projects.create(key, key.toUpperCase()));
+    const projects = new SqlProjectStore(new SqliteSql(db), db);
+    const [a, b, c] = await Promise.all(['a', 'b', 'c'].map((key) => projects.create(key, key.toUpperCase())));
     const keys = new KeyStore(db);
     const owner = keys.create('owner');
     const tool = keys.create('tool', { user: 'ada', projectIds: [c!.id, a!.id] });

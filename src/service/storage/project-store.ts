@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Db } from './database';
-import { Statements } from './statements';
+import { UniqueViolation, type Sql } from './sql/sql';
 import type { Project, ProjectSpeaker } from '../../shared/schemas';
 
 export class ProjectKeyTaken extends Error {}
@@ -9,52 +9,76 @@ interface SpeakerRow extends ProjectSpeaker {
   profile_json: string;
 }
 
-export class ProjectStore {
-  /** Statements of the read routes, prepared once. */
-  private readonly statements: Statements;
+/** The `projects` table: a project's key, name and vocabulary. */
+export interface ProjectStore {
+  /** Throws ProjectKeyTaken when the key is in use. */
+  create(key: string, name: string): Promise<Project>;
+  list(): Promise<Project[]>;
+  /** Finds a project by its id or by its key. */
+  find(idOrKey: string): Promise<Project | null>;
+  findOrCreate(key: string, name: string): Promise<{ project: Project; created: boolean }>;
+  /** The project's vocabulary terms, in the order they were given. */
+  vocabulary(projectId: string): Promise<string[]>;
+  setVocabulary(projectId: string, terms: readonly string[]): Promise<string[]>;
+  // The project's known speakers: synchronous until the speakers' own store (project_speakers) takes them.
+  speakers(projectId: string): ProjectSpeaker[];
+  speakersWithProfiles(projectId: string): Array<ProjectSpeaker & { profile: number[] }>;
+  renameSpeaker(projectId: string, speakerId: string, name: string): ProjectSpeaker | null;
+}
 
-  constructor(private readonly db: Db) {
-    this.statements = new Statements(db);
-  }
+export class SqlProjectStore implements ProjectStore {
+  constructor(
+    private readonly sql: Sql,
+    private readonly db: Db,
+  ) {}
 
-  create(key: string, name: string): Project {
+  async create(key: string, name: string): Promise<Project> {
     const project: Project = { id: crypto.randomUUID(), key, name, created_at: new Date().toISOString() };
     try {
-      this.db
-        .prepare('INSERT INTO projects (id, key, name, created_at) VALUES (?, ?, ?, ?)')
-        .run(project.id, project.key, project.name, project.created_at);
+      await this.sql.run('INSERT INTO projects (id, key, name, created_at) VALUES (?, ?, ?, ?)', [project.id, project.key, project.name, project.created_at]);
     } catch (error) {
-      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new ProjectKeyTaken(key);
+      if (error instanceof UniqueViolation) throw new ProjectKeyTaken(key);
       throw error;
     }
     return project;
   }
 
-  list(): Project[] {
-    return this.statements.get('SELECT id, key, name, created_at FROM projects ORDER BY created_at DESC, key').all() as Project[];
+  list(): Promise<Project[]> {
+    return this.sql.all<Project>('SELECT id, key, name, created_at FROM projects ORDER BY created_at DESC, key');
   }
 
-  /** Finds a project by its id or by its key. */
-  find(idOrKey: string): Project | null {
-    return (
-      (this.statements.get('SELECT id, key, name, created_at FROM projects WHERE id = ? OR key = ?').get(idOrKey, idOrKey) as
-        | Project
-        | undefined) ?? null
-    );
+  async find(idOrKey: string): Promise<Project | null> {
+    return (await this.sql.get<Project>('SELECT id, key, name, created_at FROM projects WHERE id = ? OR key = ?', [idOrKey, idOrKey])) ?? null;
   }
 
-  findOrCreate(key: string, name: string): { project: Project; created: boolean } {
-    const existing = this.find(key);
+  async findOrCreate(key: string, name: string): Promise<{ project: Project; created: boolean }> {
+    const existing = await this.find(key);
     if (existing && existing.key === key) return { project: existing, created: false };
-    return { project: this.create(key, name), created: true };
+    try {
+      return { project: await this.create(key, name), created: true };
+    } catch (error) {
+      // Another node (or request) created it between the look and the insert: use theirs.
+      if (!(error instanceof ProjectKeyTaken)) throw error;
+      const theirs = await this.find(key);
+      if (!theirs || theirs.key !== key) throw error;
+      return { project: theirs, created: false };
+    }
+  }
+
+  async vocabulary(projectId: string): Promise<string[]> {
+    const row = await this.sql.get<{ vocabulary_json: string }>('SELECT vocabulary_json FROM projects WHERE id = ?', [projectId]);
+    return row ? (JSON.parse(row.vocabulary_json) as string[]) : [];
+  }
+
+  async setVocabulary(projectId: string, terms: readonly string[]): Promise<string[]> {
+    await this.sql.run('UPDATE projects SET vocabulary_json = ? WHERE id = ?', [JSON.stringify(terms), projectId]);
+    return this.vocabulary(projectId);
   }
 
   speakers(projectId: string): ProjectSpeaker[] {
-    return (
-      this.db
-        .prepare('SELECT id, number, name, label, clip_count, evidence_seconds FROM project_speakers WHERE project_id = ? ORDER BY number')
-        .all(projectId) as ProjectSpeaker[]
-    );
+    return this.db
+      .prepare('SELECT id, number, name, label, clip_count, evidence_seconds FROM project_speakers WHERE project_id = ? ORDER BY number')
+      .all(projectId) as ProjectSpeaker[];
   }
 
   speakersWithProfiles(projectId: string): Array<ProjectSpeaker & { profile: number[] }> {
@@ -62,17 +86,6 @@ export class ProjectStore {
       .prepare('SELECT id, number, name, label, clip_count, evidence_seconds, profile_json FROM project_speakers WHERE project_id = ? ORDER BY number')
       .all(projectId) as SpeakerRow[];
     return rows.map(({ profile_json, ...speaker }) => ({ ...speaker, profile: JSON.parse(profile_json) as number[] }));
-  }
-
-  /** The project's vocabulary terms, in the order they were given. */
-  vocabulary(projectId: string): string[] {
-    const row = this.db.prepare('SELECT vocabulary_json FROM projects WHERE id = ?').get(projectId) as { vocabulary_json: string } | undefined;
-    return row ? (JSON.parse(row.vocabulary_json) as string[]) : [];
-  }
-
-  setVocabulary(projectId: string, terms: readonly string[]): string[] {
-    this.db.prepare('UPDATE projects SET vocabulary_json = ? WHERE id = ?').run(JSON.stringify(terms), projectId);
-    return this.vocabulary(projectId);
   }
 
   renameSpeaker(projectId: string, speakerId: string, name: string): ProjectSpeaker | null {

@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from './database';
-import { ProjectStore } from './project-store';
+import { SqlProjectStore } from './project-store';
+import { SqliteSql } from './sql/sqlite-sql';
 import { SessionStore } from './session-store';
 import { TranscriptRevisionStore } from './revision-store';
 import { createProjectSpeaker } from '../speakers/project-speakers';
@@ -19,10 +20,10 @@ function transcript(text: string): Transcript {
   };
 }
 
-function fixture() {
+async function fixture() {
   const db = openDatabase(':memory:');
-  const projects = new ProjectStore(db);
-  const project = projects.create(`p${crypto.randomUUID()}`, 'P');
+  const projects = new SqlProjectStore(new SqliteSql(db), db);
+  const project = await projects.create(`p${crypto.randomUUID()}`, 'P');
   const sessions = new SessionStore(db);
   const add = () => {
     const id = crypto.randomUUID();
@@ -33,14 +34,13 @@ function fixture() {
 }
 
 describe('SessionStore.documentBytes', () => {
-  const { sessions, id } = fixture();
-  const map = {
-    S1: { speaker_id: crypto.randomUUID(), number: 1, name: 'Ann', similarity: 1, matched: true },
-  };
-  const expected = () => JSON.parse(JSON.stringify({ ...sessions.get(id), speaker_map: map }));
-  const doc = () => JSON.parse(sessions.documentBytes(sessions.summary(id)!, map).toString('utf8'));
-
-  it('is the session with its speaker map, before and after the transcript exists', () => {
+  it('is the session with its speaker map, before and after the transcript exists', async () => {
+    const { sessions, id } = await fixture();
+    const map = {
+      S1: { speaker_id: crypto.randomUUID(), number: 1, name: 'Ann', similarity: 1, matched: true },
+    };
+    const expected = () => JSON.parse(JSON.stringify({ ...sessions.get(id), speaker_map: map }));
+    const doc = () => JSON.parse(sessions.documentBytes(sessions.summary(id)!, map).toString('utf8'));
     expect(doc()).toEqual(expected());
     expect(doc().transcript).toBeNull();
     sessions.complete(id, transcript('hello — ünïcode'));
@@ -52,14 +52,14 @@ describe('SessionStore.documentBytes', () => {
 
 describe('the session change counter (migration 8 triggers)', () => {
   /** Runs `write` and says whether the session's counter moved. */
-  const bumps = (f: ReturnType<typeof fixture>, id: string, write: () => void) => {
+  const bumps = (f: Awaited<ReturnType<typeof fixture>>, id: string, write: () => void) => {
     const before = f.sessions.changeSeq(id);
     write();
     return f.sessions.changeSeq(id)! > before!;
   };
 
-  it('rises on every write to the session row, through any path', () => {
-    const f = fixture();
+  it('rises on every write to the session row, through any path', async () => {
+    const f = await fixture();
     const { sessions, id, db } = f;
     expect(sessions.changeSeq(id)).toBe(0);
     expect(bumps(f, id, () => sessions.setProgress(id, 'running', 0.5, 'recognizing'))).toBe(true);
@@ -79,10 +79,10 @@ describe('the session change counter (migration 8 triggers)', () => {
     expect(sessions.changeSeq(id)).toBe(seq + 1);
   });
 
-  it("rises when the speaker map, the project or the project's speakers change, and only for that project", () => {
-    const f = fixture();
+  it("rises when the speaker map, the project or the project's speakers change, and only for that project", async () => {
+    const f = await fixture();
     const { db, projects, project, sessions, id } = f;
-    const elsewhere = projects.create(`q${crypto.randomUUID()}`, 'Q');
+    const elsewhere = await projects.create(`q${crypto.randomUUID()}`, 'Q');
     const stranger = crypto.randomUUID();
     sessions.insert({ id: stranger, projectId: elsewhere.id, fileName: 'b.flac', storedName: 'original.flac', duration: 1, format: {} as never, language: 'en' });
     let speaker = '';
@@ -96,8 +96,8 @@ describe('the session change counter (migration 8 triggers)', () => {
     expect(sessions.changeSeq(stranger)).toBe(0);
   });
 
-  it('is null once the session is deleted (cascades included)', () => {
-    const f = fixture();
+  it('is null once the session is deleted (cascades included)', async () => {
+    const f = await fixture();
     const speaker = createProjectSpeaker(f.db, f.project.id, [1], 1, 1);
     f.db.prepare('INSERT INTO session_speakers (session_id, label, speaker_id, similarity, matched, seconds) VALUES (?, ?, ?, 1, 1, 3)').run(f.id, 'S1', speaker);
     expect(f.sessions.delete(f.id)).toBe(true);

@@ -46,7 +46,7 @@ export function registerTranscribeJob(ctx: ServiceContext, runner: JobRunner, af
     }
     ctx.sessions.setProgress(sessionId, 'running', 0, 'starting');
     // Chunks recognized under other words (engine, language, prompt, the project's vocabulary) are not reused.
-    const vocabulary = ctx.projects.vocabulary(summary.project.id);
+    const vocabulary = await ctx.projects.vocabulary(summary.project.id);
     const checkpointContext = JSON.stringify([engine.model.id, summary.language, payload.prompt ?? null, vocabulary]);
     const hints = speakerHints(payload);
     const resumed = checkpoints.count(sessionId);

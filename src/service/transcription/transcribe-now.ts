@@ -66,7 +66,7 @@ export async function transcribeNow(ctx: ServiceContext, input: ImmediateTranscr
       engine,
       language,
       prompt: input.prompt,
-      vocabulary: ctx.projects.vocabulary(session.project.id),
+      vocabulary: await ctx.projects.vocabulary(session.project.id),
       ...input.speakers,
       temperature: input.temperature,
       vad: input.vad,

@@ -157,7 +157,7 @@ export function openAiTranscriptionsHandler(ctx: ServiceContext) {
         ctx,
         {
           file: singleFile(form, 'file'),
-          projectKey: uploadProjectKey(ctx, res, fields.project_key, DEFAULT_PROJECT_KEY),
+          projectKey: await uploadProjectKey(ctx, res, fields.project_key, DEFAULT_PROJECT_KEY),
           model: fields.model,
           language: fields.language,
           prompt: fields.prompt,

@@ -18,50 +18,51 @@ export type AdaptationOf = (projectId: string, speakerId: string) => AdaptationS
 export function projectsRouter(projects: ProjectStore, adaptationOf: AdaptationOf = () => null): Router {
   const router = Router();
 
-  router.post('/', requireUnlimited('create projects'), (req, res) => {
+  router.post('/', requireUnlimited('create projects'), async (req, res) => {
     const body = parseInput(ProjectCreate, req.body, 'body');
     try {
-      res.status(201).location(`/v1/speech/projects/${body.key}`).json(projects.create(body.key, body.name));
+      res.status(201).location(`/v1/speech/projects/${body.key}`).json(await projects.create(body.key, body.name));
     } catch (error) {
       if (error instanceof ProjectKeyTaken) throw new HttpError(409, `A project with key "${body.key}" already exists.`);
       throw error;
     }
   });
 
-  router.get('/', (_req, res) => {
+  router.get('/', async (_req, res) => {
     const visible = visibleProjectIds(accessOf(res));
-    res.json({ data: visible ? projects.list().filter((p) => visible.includes(p.id)) : projects.list() });
+    const all = await projects.list();
+    res.json({ data: visible ? all.filter((p) => visible.includes(p.id)) : all });
   });
 
-  const findProject = (ref: string) => {
-    const project = projects.find(ref);
+  const findProject = async (ref: string) => {
+    const project = await projects.find(ref);
     if (!project) throw new HttpError(404, 'Project not found.');
     return project;
   };
 
-  router.get('/:project', (req, res) => {
+  router.get('/:project', async (req, res) => {
     const { project: ref } = parseInput(ProjectRef, req.params, 'path');
-    const project = findProject(ref);
+    const project = await findProject(ref);
     res.json({ ...project, speakers: projects.speakers(project.id).map((s) => ({ ...s, adaptation: adaptationOf(project.id, s.id) })) });
   });
 
   // Names and terms every transcription in the project expects (see README, "Custom vocabulary").
-  router.get('/:project/vocabulary', (req, res) => {
+  router.get('/:project/vocabulary', async (req, res) => {
     const { project: ref } = parseInput(ProjectRef, req.params, 'path');
-    res.json({ terms: projects.vocabulary(findProject(ref).id) });
+    res.json({ terms: await projects.vocabulary((await findProject(ref)).id) });
   });
 
-  router.put('/:project/vocabulary', (req, res) => {
+  router.put('/:project/vocabulary', async (req, res) => {
     const { project: ref } = parseInput(ProjectRef, req.params, 'path');
     const body = parseInput(ProjectVocabulary, req.body, 'body');
-    const project = findProject(ref);
-    res.json({ terms: projects.setVocabulary(project.id, uniqueTerms(body.terms)) });
+    const project = await findProject(ref);
+    res.json({ terms: await projects.setVocabulary(project.id, uniqueTerms(body.terms)) });
   });
 
-  router.patch('/:project/speakers/:speaker_id', (req, res) => {
+  router.patch('/:project/speakers/:speaker_id', async (req, res) => {
     const params = parseInput(SpeakerRef, req.params, 'path');
     const body = parseInput(ProjectSpeakerUpdate, req.body, 'body');
-    const project = findProject(params.project);
+    const project = await findProject(params.project);
     const speaker = projects.renameSpeaker(project.id, params.speaker_id, body.name);
     if (!speaker) throw new HttpError(404, 'Speaker not found in this project.');
     res.json({ ...speaker, adaptation: adaptationOf(project.id, speaker.id) });

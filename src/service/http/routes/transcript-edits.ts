@@ -123,7 +123,7 @@ export function projectTranscriptEditsRouter(ctx: ServiceContext): Router {
 
   router.post('/:project/transcripts/replace', async (req, res) => {
     const { project: ref } = parseInput(ProjectRef, req.params, 'path');
-    const project = ctx.projects.find(ref);
+    const project = await ctx.projects.find(ref);
     if (!project) throw new HttpError(404, 'Project not found.');
     const body = parseInput(ProjectTranscriptReplace, req.body ?? {}, 'body');
     const recordings = await ctx.transcriptEdits.replaceInProject(project.id, {

@@ -70,7 +70,7 @@ export function transcriptionsRouter(ctx: ServiceContext): Router {
       const language = ctx.languages.resolve(fields.language, ['body', 'language']);
       const hints: TranscribeJobPayload = { min_speakers: fields.min_speakers, max_speakers: fields.max_speakers };
       const jobPayload: Record<string, unknown> = { ...hints };
-      const projectKey = uploadProjectKey(ctx, res, fields.project_key, fields.project_key);
+      const projectKey = await uploadProjectKey(ctx, res, fields.project_key, fields.project_key);
       const session = await intakeRecording(ctx, file, { projectKey, projectName: fields.project_name, language, jobPayload });
       res.status(201).location(`/v1/speech/transcriptions/${session.id}`).json(session);
     } catch (error) {
@@ -81,12 +81,12 @@ export function transcriptionsRouter(ctx: ServiceContext): Router {
     }
   });
 
-  router.get('/', (req, res) => {
+  router.get('/', async (req, res) => {
     const query = parseInput(ListQuery, req.query, 'query');
     let projectId: string | undefined;
     const projectIds = visibleProjectIds(accessOf(res));
     if (query.project !== undefined) {
-      const project = ctx.projects.find(query.project);
+      const project = await ctx.projects.find(query.project);
       if (!project || (projectIds && !projectIds.includes(project.id))) throw new HttpError(404, 'Project not found.');
       projectId = project.id;
     }

@@ -1,0 +1,86 @@
+import pg, { type Pool, type PoolClient, type PoolConfig } from 'pg';
+import { numberedPlaceholders } from './placeholders';
+import { isUniqueViolation, UniqueViolation, type Sql, type SqlRunResult, type SqlValue } from './sql';
+
+type Queryable = Pool | PoolClient;
+
+// BIGINT (20) and COUNT(*) come back as strings by default; Takeline's integers (sizes, counters,
+// milliseconds) fit a double, as they do in SQLite. NUMERIC (1700) likewise.
+const NUMBER_TYPES = new Set([20, 1700]);
+
+/** Pool options that read BIGINT and NUMERIC as numbers for this pool only (not pg's global parsers). */
+export function numericTypes(): NonNullable<PoolConfig['types']> {
+  return {
+    getTypeParser: ((oid: number, format?: string) => {
+      if (NUMBER_TYPES.has(oid) && format !== 'binary') return (value: string) => Number(value);
+      return pg.types.getTypeParser(oid, format as 'text');
+    }) as NonNullable<PoolConfig['types']>['getTypeParser'],
+  };
+}
+
+/** Opens a pool on `url` whose integers read as numbers. */
+export function openPostgresPool(url: string, max = 10): Pool {
+  return new pg.Pool({ connectionString: url, max, types: numericTypes() });
+}
+
+/** A team server's database behind the `Sql` interface: a pool, with a dedicated client per transaction. */
+export class PostgresSql implements Sql {
+  readonly dialect = 'postgres' as const;
+  private readonly texts = new Map<string, string>();
+
+  constructor(
+    private readonly client: Queryable,
+    private readonly depth = -1,
+  ) {}
+
+  async all<T>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
+    return (await this.query(sql, params)).rows as T[];
+  }
+
+  async get<T>(sql: string, params: readonly SqlValue[] = []): Promise<T | undefined> {
+    return (await this.query(sql, params)).rows[0] as T | undefined;
+  }
+
+  async run(sql: string, params: readonly SqlValue[] = []): Promise<SqlRunResult> {
+    return { changes: (await this.query(sql, params)).rowCount ?? 0 };
+  }
+
+  async transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
+    if (this.depth >= 0) {
+      const name = `sp${this.depth + 1}`;
+      return within(this.client, new PostgresSql(this.client, this.depth + 1), `SAVEPOINT ${name}`, `RELEASE SAVEPOINT ${name}`, `ROLLBACK TO SAVEPOINT ${name}`, work);
+    }
+    const client = await (this.client as Pool).connect();
+    try {
+      return await within(client, new PostgresSql(client, 0), 'BEGIN', 'COMMIT', 'ROLLBACK', work);
+    } finally {
+      client.release();
+    }
+  }
+
+  private async query(sql: string, params: readonly SqlValue[]) {
+    let text = this.texts.get(sql);
+    if (text === undefined) {
+      text = numberedPlaceholders(sql);
+      this.texts.set(sql, text);
+    }
+    try {
+      return await this.client.query(text, params as unknown[]);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new UniqueViolation(error);
+      throw error;
+    }
+  }
+}
+
+async function within<T>(client: Queryable, tx: Sql, begin: string, commit: string, rollback: string, work: (tx: Sql) => Promise<T>): Promise<T> {
+  await client.query(begin);
+  try {
+    const result = await work(tx);
+    await client.query(commit);
+    return result;
+  } catch (error) {
+    await client.query(rollback);
+    throw error;
+  }
+}
