@@ -19,8 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { hostNote, readLoad, threadCpuSeconds, type ReadMode } from '../lib/read-load';
 import { openDatabase } from '../../src/service/storage/database';
 import { MIGRATIONS } from '../../src/service/storage/migrations';
-import { SessionStore } from '../../src/service/storage/session-store';
-import { SqlProjectStore } from '../../src/service/storage/project-store';
+import { openStores } from '../../src/service/storage/stores';
 import { SqliteSql } from '../../src/service/storage/sql/sqlite-sql';
 import type { Transcript } from '../../src/service/speech/types';
 import { flagValue as arg } from '../lib/args';
@@ -43,11 +42,11 @@ function schemaOf(repo: string): number {
 async function prepare(dir: string, schema: number): Promise<void> {
   fs.mkdirSync(dir, { recursive: true });
   const db = openDatabase(path.join(dir, 'takeline.db'), MIGRATIONS.filter((m) => m.version <= schema));
-  const project = await new SqlProjectStore(new SqliteSql(db), db).create('read-cost', 'Read cost');
-  const sessions = new SessionStore(db);
+  const { projects, sessions } = openStores(new SqliteSql(db));
+  const project = await projects.create('read-cost', 'Read cost');
   const format = { container: 'flac', codec: 'flac', sample_rate: 16000, channels: 1, size_bytes: 1, content_type: 'audio/flac', has_video: false };
-  sessions.insert({ id, projectId: project.id, fileName: 'long.flac', storedName: 'original.flac', duration: transcript.duration, format: format as never, language: 'en' });
-  sessions.complete(id, transcript);
+  await sessions.insert({ id, projectId: project.id, fileName: 'long.flac', storedName: 'original.flac', duration: transcript.duration, format: format as never, language: 'en' });
+  await sessions.complete(id, transcript);
   db.close();
 }
 

@@ -33,7 +33,8 @@ import { runAnalysisProcess } from '../../src/service/analysis/analysis-job';
 import type { AnalysisMessage, AnalysisRequest } from '../../src/service/analysis/protocol';
 import { openDatabase } from '../../src/service/storage/database';
 import { DataLayout } from '../../src/service/storage/files';
-import { SessionStore } from '../../src/service/storage/session-store';
+import { SqlSessionStore } from '../../src/service/storage/session-store';
+import { SqliteSql } from '../../src/service/storage/sql/sqlite-sql';
 import { JobRunner } from '../../src/service/jobs/job-runner';
 import { AnalysisStore } from '../../src/service/analysis/analysis-store';
 import { AnalysisService } from '../../src/service/analysis/analysis-service';
@@ -163,9 +164,9 @@ async function latency(transcript: Transcript): Promise<Record<string, unknown>>
   // job does on completion (the upload's own transcription job is cancelled first).
   const db = openDatabase(new DataLayout(first.dataDir).database);
   db.prepare("UPDATE jobs SET status = 'cancelled' WHERE session_id = ? AND status IN ('queued', 'running')").run(id);
-  const sessions = new SessionStore(db);
-  new AnalysisService(db, new AnalysisStore(db), sessions, new JobRunner(db)).queue(id);
-  sessions.complete(id, transcript);
+  const sessions = new SqlSessionStore(new SqliteSql(db));
+  new AnalysisService(db, new AnalysisStore(db), sessions, new JobRunner(db)).queue(id, transcript.duration);
+  await sessions.complete(id, transcript);
   db.close();
 
   const svc = await startServiceProcess({ dataDir: first.dataDir, env: { TAKELINE_MODELS_DIR: modelsDir } });

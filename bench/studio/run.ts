@@ -150,7 +150,7 @@ async function main() {
       const stopped = Date.now();
       await waitForRelease(dataDir);
       log(`  the service let go of its data folder ${secondsSince(stopped).toFixed(1)} s after npm exited`);
-      const seeded = seedTiledTranscript(dataDir, pieceId, id);
+      const seeded = await seedTiledTranscript(dataDir, pieceId, id);
       log(
         `  seeded the hour with the piece's real transcript tiled ${seeded.tiles}× (every ${seeded.pieceDuration.toFixed(1)} s): ${seeded.segments} segments, ${seeded.words} words`,
       );

@@ -11,7 +11,7 @@ const fx = vi.hoisted(() => {
     url: 'http://127.0.0.1:45555',
     port: 45555,
     apiKey: 'tl_test_key',
-    signInUrl: vi.fn(() => 'http://127.0.0.1:45555/auth/signin?token=one-time'),
+    signInUrl: vi.fn(async () => 'http://127.0.0.1:45555/auth/signin?token=one-time'),
     stop: vi.fn(async () => {}),
   };
   const app = {
@@ -83,7 +83,7 @@ describe('main entry wiring', () => {
     expect((window!.options as { webPreferences: { preload: string } }).webPreferences.preload).toMatch(
       /preload[/\\]index\.cjs$/,
     );
-    expect(window!.loadURL).toHaveBeenCalledWith(service.signInUrl.mock.results[0]!.value);
+    await vi.waitFor(() => expect(window!.loadURL).toHaveBeenCalledWith('http://127.0.0.1:45555/auth/signin?token=one-time'));
 
     const channels = electron.ipcMain.handle.mock.calls.map(([channel]) => channel);
     expect(channels.sort()).toEqual(Object.values(IpcChannel).sort());

@@ -32,8 +32,9 @@ function createStudioWindow(service: RunningService): StudioWindow {
   const window = new BrowserWindow(windowOptions());
   window.once('ready-to-show', () => window.show());
   // The one-time sign-in link sets the studio's session cookie and redirects to '/', exactly as in a browser.
-  void window
-    .loadURL(service.signInUrl())
+  void service
+    .signInUrl()
+    .then((url) => window.loadURL(url))
     .catch((error: unknown) => log(`studio failed to load: ${String(error)}`));
   return window;
 }
@@ -63,7 +64,11 @@ function installMenu(service: RunningService): void {
     appName: app.getName(),
     isDev,
     actions: {
-      openInBrowser: () => void shell.openExternal(service.signInUrl()),
+      openInBrowser: () =>
+        void service
+          .signInUrl()
+          .then((url) => shell.openExternal(url))
+          .catch((error: unknown) => log(`could not open the studio in a browser: ${String(error)}`)),
       showDataFolder: () => void shell.openPath(dataDir),
       copyApiAddress: () => clipboard.writeText(service.url),
     },

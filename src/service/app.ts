@@ -39,10 +39,10 @@ export function createApp(ctx: ServiceContext): express.Express {
   app.use(securityHeaders);
   app.use(loopbackGuard(() => ctx.port()));
 
-  const keyAccess = (key: string): Access | null =>
-    ctx.keys.access(key) ?? (ctx.extraKeyHash !== null && matchKeyHash(key, [ctx.extraKeyHash]) === 0 ? FULL_ACCESS : null);
-  const browserAccess = (token: string): Access | null => {
-    const keyId = ctx.browserSessions.keyOf(token);
+  const keyAccess = async (key: string): Promise<Access | null> =>
+    (await ctx.keys.access(key)) ?? (ctx.extraKeyHash !== null && matchKeyHash(key, [ctx.extraKeyHash]) === 0 ? FULL_ACCESS : null);
+  const browserAccess = async (token: string): Promise<Access | null> => {
+    const keyId = await ctx.browserSessions.keyOf(token);
     if (keyId === undefined) return null;
     // Signed in with a key: what that key sees, for as long as it is not revoked.
     return keyId === null ? FULL_ACCESS : ctx.keys.accessById(keyId);
@@ -53,22 +53,22 @@ export function createApp(ctx: ServiceContext): express.Express {
   });
 
   // One-time sign-in link → HttpOnly same-site cookie; the key itself never reaches the browser.
-  app.get('/auth/signin', (req, res) => {
-    if (!ctx.signIn.consume(req.query.token)) {
+  app.get('/auth/signin', async (req, res) => {
+    if (!(await ctx.signIn.consume(req.query.token))) {
       throw new HttpError(403, 'This sign-in link is invalid or was already used. Get a fresh one with `npm run keys -- signin`, or sign in with an API key on the studio page.');
     }
-    const { token, maxAgeSeconds } = ctx.browserSessions.create();
+    const { token, maxAgeSeconds } = await ctx.browserSessions.create();
     res.setHeader('Set-Cookie', `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}`);
     res.setHeader('Cache-Control', 'no-store');
     res.redirect(303, '/');
   });
 
   // The studio's sign-in page also takes an API key (the way back when the one-time link was used up).
-  app.post('/auth/signin', express.json({ limit: '4kb' }), (req, res) => {
+  app.post('/auth/signin', express.json({ limit: '4kb' }), async (req, res) => {
     const key = (req.body as { key?: unknown } | undefined)?.key;
-    const access = typeof key === 'string' && key.length <= 200 ? keyAccess(key.trim()) : null;
+    const access = typeof key === 'string' && key.length <= 200 ? await keyAccess(key.trim()) : null;
     if (!access) throw new HttpError(401, 'That is not an active API key.', { code: 'invalid_api_key' });
-    const { token, maxAgeSeconds } = ctx.browserSessions.create(Date.now(), access.keyId);
+    const { token, maxAgeSeconds } = await ctx.browserSessions.create(Date.now(), access.keyId);
     res.setHeader('Set-Cookie', `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}`);
     res.setHeader('Cache-Control', 'no-store');
     res.status(204).end();
@@ -96,7 +96,7 @@ export function createApp(ctx: ServiceContext): express.Express {
     if (!openApi.has(server)) openApi.set(server, openApiDocument(server));
     res.json(openApi.get(server));
   });
-  app.use('/v1/speech/projects', projectsRouter(ctx.projects, (project, speaker) => ctx.adaptation.summary(project, speaker)));
+  app.use('/v1/speech/projects', projectsRouter(ctx.projects, ctx.database.speakers, (project, speaker) => ctx.adaptation.summary(project, speaker)));
   app.use('/v1/speech/transcriptions', transcriptionsRouter(ctx));
   app.use('/v1/speech/transcriptions', retryRouter(ctx));
   // Before the analysis router, whose placeholder revoice route answers 404 for every dub.

@@ -2,6 +2,7 @@ import type { ServiceConfig } from './config';
 import type { SpeakerAdaptation } from './speakers/speaker-adaptation';
 import type { Db } from './storage/database';
 import type { Sql } from './storage/sql/sql';
+import type { Database } from './storage/stores';
 import type { DataLayout } from './storage/files';
 import type { ProjectStore } from './storage/project-store';
 import type { SessionStore } from './storage/session-store';
@@ -10,7 +11,7 @@ import type { BrowserSessionStore } from './storage/browser-sessions';
 import type { JobRunner } from './jobs/job-runner';
 import type { MediaTools } from './media/tools';
 import type { ModelRegistry } from './models/registry';
-import type { SignInTokens } from './auth/sign-in';
+import type { SignInTokens } from './storage/sign-in-tokens';
 import type { PeaksCache } from './recordings/peaks-cache';
 import type { TranscriptionEngine } from './transcription/engine';
 import type { SpeakerMapEntry } from './speakers/speaker-directory';
@@ -30,6 +31,8 @@ export interface ServiceContext {
   db: Db;
   /** The same database behind the async interface the stores use (SQLite embedded, PostgreSQL in team mode). */
   sql: Sql;
+  /** The stores (projects, sessions, revisions, speakers), with transactions across them. */
+  database: Database;
   projects: ProjectStore;
   sessions: SessionStore;
   keys: KeyStore;
@@ -51,7 +54,7 @@ export interface ServiceContext {
   /** A script aligned to the recording, replacing the recognized words (`POST …/transcript/align`). */
   scriptAlignment: ScriptAlignment;
   /** Stores a finished transcript and queues its analysis, in one transaction. */
-  completeTranscript(sessionId: string, transcript: Transcript): void;
+  completeTranscript(sessionId: string, transcript: Transcript): Promise<void>;
   /** Text-to-speech engines (`/v1/audio/speech`, dub revoicing). */
   voices: VoiceRegistry;
   /** Dubs, their lines, revisions and revoices. */
@@ -59,10 +62,10 @@ export interface ServiceContext {
   /** Per project speaker acoustic transforms, estimated after each recording. */
   adaptation: SpeakerAdaptation;
   /** Files a finished transcript's speakers into the project's known speakers. */
-  afterTranscript(sessionId: string): void;
+  afterTranscript(sessionId: string): Promise<void>;
   /** Display names of a session's speakers (S1 → the project speaker's name). */
-  speakerNames(sessionId: string): Record<string, string>;
-  speakerMap(sessionId: string): Record<string, SpeakerMapEntry>;
+  speakerNames(sessionId: string): Promise<Record<string, string>>;
+  speakerMap(sessionId: string): Promise<Record<string, SpeakerMapEntry>>;
   audioSecret: Buffer;
   extraKeyHash: Buffer | null;
   /** The port actually bound (known once listening). */

@@ -6,16 +6,15 @@ import { loadConfig, type ServiceConfig } from './config';
 import { DataLayout, readOrCreateSecret, writeFileAtomic } from './storage/files';
 import { openDatabase } from './storage/database';
 import { acquireDataLock } from './storage/data-lock';
-import { SqlProjectStore } from './storage/project-store';
 import { SqliteSql } from './storage/sql/sqlite-sql';
-import { SessionStore } from './storage/session-store';
-import { KeyStore } from './storage/key-store';
-import { BrowserSessionStore } from './storage/browser-sessions';
+import { openStores } from './storage/stores';
+import { SqlKeyStore } from './storage/key-store';
+import { SqlBrowserSessionStore } from './storage/browser-sessions';
 import { JobRunner } from './jobs/job-runner';
 import { checkMediaTools, resolveMediaTools, type MediaTools } from './media/tools';
 import { ModelRegistry, resolveLanguage } from './models/registry';
 import { installedEngines } from './models/engines';
-import { SignInTokens } from './auth/sign-in';
+import { SqlSignInTokens } from './storage/sign-in-tokens';
 import { PeaksCache } from './recordings/peaks-cache';
 import { sweepOrphans } from './recordings/intake';
 import { stopStaleProcesses } from './jobs/stale-processes';
@@ -47,7 +46,6 @@ import { registerPrepareJob } from './dubbing/prepare-job';
 import { registerRevoiceJob } from './dubbing/revoice-job';
 import { WhisperModelManager } from './models/whisper/model-manager';
 import { whisperBaseUrl, whisperModelsDir } from './models/whisper/catalogue';
-import { TranscriptRevisionStore } from './storage/revision-store';
 import { SessionSpeakerEditor } from './speakers/session-speakers';
 import { registerSpeakerProfilesJob } from './speakers/profile-job';
 import { TranscriptEditor } from './transcription/transcript-edits';
@@ -67,7 +65,7 @@ export interface RunningService {
   /** The studio's key (what the desktop shell hands the renderer). */
   apiKey: string;
   /** A fresh one-time sign-in link for the studio in a browser. */
-  signInUrl(): string;
+  signInUrl(): Promise<string>;
   context: ServiceContext;
   stop(): Promise<void>;
 }
@@ -119,20 +117,19 @@ async function open(
 ): Promise<RunningService> {
   const db = openDatabase(layout.database);
   const sql = new SqliteSql(db);
-  const projects = new SqlProjectStore(sql, db);
-  const sessions = new SessionStore(db);
-  const keys = new KeyStore(db);
+  const database = openStores(sql);
+  const { projects, sessions, revisions } = database;
+  const keys = new SqlKeyStore(sql);
   const jobs = new JobRunner(db, { log });
   const voices = createVoiceRegistry(env, config);
   // Engines are listed afresh each time (a Whisper model can be installed while the service runs).
   const models = new ModelRegistry(() => [...installedEngines(env, config), ...voices.descriptors()]);
-  const speakers = new SpeakerDirectory(db, projects, sessions, spectralVoiceMatcher);
+  const speakers = new SpeakerDirectory(database, spectralVoiceMatcher);
   const analysisStore = new AnalysisStore(db);
   const analysis = new AnalysisService(db, analysisStore, sessions, jobs);
   const audioSecret = readOrCreateSecret(path.join(layout.secrets, 'audio-url.key'));
-  const revisions = new TranscriptRevisionStore(db, sessions);
   const dubbing = new Dubbing({ db, layout, tools, jobs, voices, audioSecret, env, sessions, transcriptRevision: (id) => revisions.current(id) });
-  const sessionSpeakers = new SessionSpeakerEditor(db, projects, sessions, spectralVoiceMatcher);
+  const sessionSpeakers = new SessionSpeakerEditor(database, spectralVoiceMatcher);
   // One denoiser for the service (README, "Background noise"): transcription's noisy chunks and the adaptation
   // statistics of noisy lines, so speaker transforms are learnt from the audio the decoders hear.
   const denoiser = config.denoise ? createRnnoiseDenoiser() : undefined;
@@ -149,25 +146,26 @@ async function open(
   let correctionAligner: ClosableAligner | null = null;
   const wordCorrections = {
     aligner: () => (correctionAligner ??= pocketSphinxAvailable(env).ok ? createPocketSphinxAligner({ env, pronounceUnknown: true, tempDir: layout.scratch }) : null),
-    audio: (id: string, spans: readonly Span[]) => decodeSpans(layout.original(id, sessions.storedName(id) ?? ''), tools, spans),
+    audio: async (id: string, spans: readonly Span[]) => decodeSpans(layout.original(id, (await sessions.storedName(id)) ?? ''), tools, spans),
   };
-  const transcriptEdits = new TranscriptEditor({ db, sessions, projects, revisions, speakers: sessionSpeakers, analysis, jobs, ...wordCorrections });
+  const transcriptEdits = new TranscriptEditor({ db, database, speakers: sessionSpeakers, analysis, jobs, ...wordCorrections });
 
   const context: ServiceContext = {
     config,
     layout,
     db,
     sql,
+    database,
     projects,
     sessions,
     keys,
-    browserSessions: new BrowserSessionStore(db),
+    browserSessions: new SqlBrowserSessionStore(sql),
     jobs,
     tools,
     models,
     whisperModels: new WhisperModelManager({ dir: whisperModelsDir(config), baseUrl: whisperBaseUrl(env), log }),
     languages: { resolve: (value, loc) => resolveLanguage(value, models.languages(), loc) },
-    signIn: new SignInTokens(db),
+    signIn: new SqlSignInTokens(sql),
     peaks: new PeaksCache(layout, sessions, tools),
     transcription: createLocalTranscription({
       tools,
@@ -188,19 +186,22 @@ async function open(
     // 16 documents: a 14-min recording's are 200–270 KB, an hour's about 1 MB (≤ ~16 MB at worst).
     documents: new DocumentCache(16),
     transcriptEdits,
-    scriptAlignment: new ScriptAlignment({ sessions, projects, speakers: sessionSpeakers, editor: transcriptEdits, layout, tools, env, tempDir: layout.scratch }),
+    scriptAlignment: new ScriptAlignment({ sessions, speakers: sessionSpeakers, editor: transcriptEdits, layout, tools, env, tempDir: layout.scratch }),
     completeTranscript: (id, transcript) =>
-      db.transaction(() => {
-        sessions.complete(id, transcript);
+      database.transaction(async (stores) => {
+        await stores.sessions.complete(id, transcript);
         // A new recognizer transcript starts a new revision history.
-        revisions.discard(id);
-        analysis.queue(id);
-      })(),
+        await stores.revisions.discard(id);
+        // The analysis is queued in the same transaction (the queue is still synchronous on the embedded
+        // database, on the same connection).
+        const summary = await stores.sessions.summary(id);
+        if (summary) analysis.queue(id, summary.duration);
+      }),
     voices,
     dubbing,
     adaptation,
-    afterTranscript: (id) => {
-      speakers.enrol(id);
+    afterTranscript: async (id) => {
+      await speakers.enrol(id);
       queueSpeakerAdaptation(adaptation, jobs, id);
     },
     speakerNames: (id) => speakers.namesFor(id),
@@ -213,9 +214,9 @@ async function open(
 
   // Leftover decoders of a crashed run first: they hold files in the scratch folder the sweep empties.
   stopStaleProcesses(layout.scratch, log);
-  sweepOrphans(layout, sessions);
-  sessions.recoverInterrupted();
-  const apiKey = ensureStudioKey(keys, layout.secrets, log);
+  await sweepOrphans(layout, sessions);
+  await sessions.recoverInterrupted();
+  const apiKey = await ensureStudioKey(keys, layout.secrets, log);
   registerTranscribeJob(context, jobs, context.afterTranscript);
   registerAnalysisJob(
     { store: analysisStore, sessions, layout, tools, modelsDir: config.modelsDir, dictionary: resolvePocketSphinxModel(env).dict },
@@ -226,7 +227,7 @@ async function open(
   registerPrepareJob(jobs, { store: dubbing.store, files: dubbing.files, sessions, models, transcription: context.transcription, tools, layout });
   registerRevoiceJob(jobs, { store: dubbing.store, files: dubbing.files, tools, voices, aligner: () => dubbing.wordAligner(), cancellers: dubbing.cancellers });
   registerSpeakerProfilesJob({ db, sessions, revisions, layout, tools, speakers: sessionSpeakers }, jobs);
-  registerSpeakerAdaptationJob({ db, sessions, projects, layout, tools, adaptation, denoiser, dereverberator, log }, jobs);
+  registerSpeakerAdaptationJob({ sessions, speakers: database.speakers, layout, tools, adaptation, denoiser, dereverberator, log }, jobs);
 
   const app = createApp(context);
   const server = http.createServer(app);
@@ -250,7 +251,7 @@ async function open(
     port: boundPort,
     apiKey,
     context,
-    signInUrl: () => `${url}/auth/signin?token=${context.signIn.issue()}`,
+    signInUrl: async () => `${url}/auth/signin?token=${await context.signIn.issue()}`,
     stop: () =>
       (stopped ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));

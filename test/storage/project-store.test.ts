@@ -2,10 +2,9 @@ import { expect, it } from 'vitest';
 import { ProjectKeyTaken, SqlProjectStore } from '../../src/service/storage/project-store';
 import { eachBackend } from '../helpers/sql-backends';
 
-// The projects table's contract, the same on SQLite and PostgreSQL. (Its speaker methods still read the
-// embedded database directly until the speakers' store takes them; they are not part of this suite.)
+// The projects table's contract, the same on SQLite and PostgreSQL.
 eachBackend('ProjectStore', (backend) => {
-  const store = () => new SqlProjectStore(backend().sql, null as never);
+  const store = () => new SqlProjectStore(backend().sql);
 
   it('creates, finds by id or key, and lists newest first', async () => {
     const projects = store();

@@ -69,9 +69,9 @@ export function registerAnalysisJob(deps: AnalysisJobDeps, runner: JobRunner): v
     const run = store.run(runId);
     if (!run) throw new JobFailure('The analysis run no longer exists.');
     if (run.status !== 'queued' && run.status !== 'running') return; // settled just before a crash
-    const summary = sessions.summary(run.session_id);
-    const stored = sessions.storedName(run.session_id);
-    const transcript = sessions.transcript(run.session_id);
+    const summary = await sessions.summary(run.session_id);
+    const stored = await sessions.storedName(run.session_id);
+    const transcript = await sessions.transcript(run.session_id);
     if (!summary || !stored || !transcript) throw new JobFailure('The recording or its transcript no longer exists.');
     if (summary.format.codec === null) {
       store.finish(runId, 'unavailable', 'The recording has no audio stream.');

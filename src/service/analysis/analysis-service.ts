@@ -34,13 +34,14 @@ export class AnalysisService {
 
   /**
    * Queues a run for a transcribed session, or returns the one already queued or running. Row and job are
-   * written in one transaction (callers completing a transcript wrap both writes in theirs).
+   * written in one transaction (callers completing a transcript wrap both writes in theirs). `duration` is
+   * the recording's, read by the caller in its own transaction.
    */
-  queue(sessionId: string): { run: RunRecord; created: boolean } {
+  queue(sessionId: string, duration: number): { run: RunRecord; created: boolean } {
     return this.db.transaction(() => {
       const active = this.store.latest(sessionId, ['queued', 'running']);
       if (active) return { run: active, created: false };
-      return { run: this.createRun(sessionId), created: true };
+      return { run: this.createRun(sessionId, duration), created: true };
     })();
   }
 
@@ -48,18 +49,16 @@ export class AnalysisService {
    * After the transcript was edited: a queued run reads the new transcript when it starts, but a running one
    * read the old one, so another run is queued behind it.
    */
-  queueAfterEdit(sessionId: string): { run: RunRecord; created: boolean } {
+  queueAfterEdit(sessionId: string, duration: number): { run: RunRecord; created: boolean } {
     return this.db.transaction(() => {
       const queued = this.store.latest(sessionId, ['queued']);
       if (queued) return { run: queued, created: false };
-      return { run: this.createRun(sessionId), created: true };
+      return { run: this.createRun(sessionId, duration), created: true };
     })();
   }
 
-  private createRun(sessionId: string): RunRecord {
-    const summary = this.sessions.summary(sessionId);
-    if (!summary) throw new NotFoundError('Transcription session not found.');
-    const run = this.store.create(sessionId, summary.duration, ANALYSIS_VERSION);
+  private createRun(sessionId: string, duration: number): RunRecord {
+    const run = this.store.create(sessionId, duration, ANALYSIS_VERSION);
     const jobId = this.jobs.enqueue(ANALYSIS_JOB, sessionId, { run_id: run.run_id });
     this.store.setJob(run.run_id, jobId);
     return this.store.run(run.run_id)!;
@@ -85,10 +84,10 @@ export class AnalysisService {
    * earlier one completed, the complete document is served with `last_failure` naming the failed run, so a
    * failed re-run never hides the results the user already had.
    */
-  intelligence(sessionId: string, runId?: string): Intelligence {
-    const summary = this.sessions.summary(sessionId);
+  async intelligence(sessionId: string, runId?: string): Promise<Intelligence> {
+    const summary = await this.sessions.summary(sessionId);
     if (!summary) throw new NotFoundError('Transcription session not found.');
-    const lines = summary.status === 'complete' ? this.sessions.segmentCount(sessionId) : 0;
+    const lines = summary.status === 'complete' ? await this.sessions.segmentCount(sessionId) : 0;
     let run: RunRecord | null;
     let lastFailure: Intelligence['last_failure'] = null;
     if (runId !== undefined) {

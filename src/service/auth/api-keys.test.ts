@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import crypto from 'node:crypto';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { generateApiKey, hashApiKey, isWellFormedKey, keyHint, matchKeyHash } from './api-keys';
 
 describe('API keys', () => {
@@ -30,5 +31,20 @@ describe('API keys', () => {
     expect(matchKeyHash(a, hashes)).toBe(0);
     expect(matchKeyHash(generateApiKey(), hashes)).toBe(-1);
     expect(keyHint(a)).not.toContain(a.slice(7, -4));
+  });
+});
+
+describe('matchKeyHash', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('compares in constant time: every stored hash is compared, whichever matches (or none)', () => {
+    const stored = Array.from({ length: 5 }, () => generateApiKey());
+    const hashes = stored.map(hashApiKey);
+    const compare = vi.spyOn(crypto, 'timingSafeEqual');
+    for (const presented of [stored[0]!, stored[4]!, generateApiKey(), '', 'x'.repeat(10_000)]) {
+      compare.mockClear();
+      matchKeyHash(presented, hashes);
+      expect(compare).toHaveBeenCalledTimes(hashes.length);
+    }
   });
 });

@@ -10,7 +10,7 @@ export const STUDIO_KEY_NAME = 'studio';
  * it in the data folder (owner-only file) where the desktop shell reads it; the database holds only its
  * hash. If that key was revoked or the file lost, a new one is made and printed.
  */
-export function ensureStudioKey(keys: KeyStore, secretsDir: string, print: (line: string) => void): string {
+export async function ensureStudioKey(keys: KeyStore, secretsDir: string, print: (line: string) => void): Promise<string> {
   const file = path.join(secretsDir, 'studio-api-key');
   let key: string | null = null;
   try {
@@ -18,8 +18,8 @@ export function ensureStudioKey(keys: KeyStore, secretsDir: string, print: (line
   } catch {
     key = null;
   }
-  if (key && keys.isActive(key)) return key;
-  const created = keys.create(STUDIO_KEY_NAME);
+  if (key && (await keys.isActive(key))) return key;
+  const created = await keys.create(STUDIO_KEY_NAME);
   writeFileAtomic(file, created.key + '\n', 0o600);
   print(`takeline created an API key (shown once; the studio reads it from ${file}): ${created.key}`);
   return created.key;

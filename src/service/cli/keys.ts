@@ -4,10 +4,10 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config';
 import { DataLayout } from '../storage/files';
 import { openDatabase } from '../storage/database';
-import { InvalidUserName, KeyStore, type ApiKeyRecord } from '../storage/key-store';
+import { InvalidUserName, SqlKeyStore, type ApiKeyRecord } from '../storage/key-store';
 import { SqlProjectStore, type ProjectStore } from '../storage/project-store';
 import { SqliteSql } from '../storage/sql/sqlite-sql';
-import { SignInTokens } from '../auth/sign-in';
+import { SqlSignInTokens } from '../storage/sign-in-tokens';
 
 function readServiceUrl(file: string): string | null {
   try {
@@ -63,8 +63,9 @@ async function main(argv: string[]): Promise<number> {
   const layout = new DataLayout(config.dataDir);
   layout.ensure();
   const db = openDatabase(layout.database);
-  const keys = new KeyStore(db);
-  const projects = new SqlProjectStore(new SqliteSql(db), db);
+  const sql = new SqliteSql(db);
+  const keys = new SqlKeyStore(sql);
+  const projects = new SqlProjectStore(sql);
   try {
     const { values, positionals } = parseArgs({
       args: argv,
@@ -81,7 +82,7 @@ async function main(argv: string[]): Promise<number> {
         refuse(['user', 'projects']);
         if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
         const ids = values.projects !== undefined ? await projectIds(projects, values.projects) : undefined;
-        const { key, record } = keys.create(arg ?? 'cli', { user: values.user, projectIds: ids });
+        const { key, record } = await keys.create(arg ?? 'cli', { user: values.user, projectIds: ids });
         process.stdout.write(`${key}\n`);
         process.stderr.write(`created key ${describe(record)}; it is shown only now. Data: ${path.resolve(config.dataDir)}\n`);
         return 0;
@@ -89,7 +90,7 @@ async function main(argv: string[]): Promise<number> {
       case 'list': {
         refuse([]);
         if (arg !== undefined) throw new UsageError(`unexpected argument "${arg}"`);
-        const rows = keys.list();
+        const rows = await keys.list();
         if (rows.length === 0) process.stdout.write('no keys\n');
         for (const r of rows) process.stdout.write(`${describe(r)}\n`);
         return 0;
@@ -97,7 +98,7 @@ async function main(argv: string[]): Promise<number> {
       case 'users': {
         refuse([]);
         if (arg !== undefined) throw new UsageError(`unexpected argument "${arg}"`);
-        const users = keys.users();
+        const users = await keys.users();
         if (users.length === 0) process.stdout.write('no users\n');
         for (const u of users) process.stdout.write(`${u.id}  ${u.name.padEnd(16)}  ${u.keys} active key${u.keys === 1 ? '' : 's'}  created ${u.created_at}\n`);
         return 0;
@@ -107,7 +108,7 @@ async function main(argv: string[]): Promise<number> {
         if (!arg) throw new UsageError('projects needs a key id');
         if (rest.length) throw new UsageError(`unexpected argument "${rest[0]}"`);
         if (Boolean(values.all) === (extra !== undefined)) throw new UsageError('give either a project list or --all');
-        const record = keys.setProjects(arg, values.all ? null : await projectIds(projects, extra!));
+        const record = await keys.setProjects(arg, values.all ? null : await projectIds(projects, extra!));
         if (!record) {
           process.stderr.write(`no single key matches "${arg}"\n`);
           return 1;
@@ -117,7 +118,7 @@ async function main(argv: string[]): Promise<number> {
       }
       case 'signin': {
         refuse([]);
-        const token = new SignInTokens(db).issue();
+        const token = await new SqlSignInTokens(sql).issue();
         const running = readServiceUrl(layout.serviceUrl);
         const base = running ?? `http://127.0.0.1:${config.port}`;
         process.stdout.write(`${base}/auth/signin?token=${token}\n`);
@@ -127,7 +128,7 @@ async function main(argv: string[]): Promise<number> {
       case 'revoke': {
         refuse([]);
         if (!arg) throw new UsageError('revoke needs a key id');
-        const record = keys.revoke(arg);
+        const record = await keys.revoke(arg);
         if (!record) {
           process.stderr.write(`no single key matches "${arg}"\n`);
           return 1;

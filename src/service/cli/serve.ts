@@ -21,7 +21,7 @@ async function main() {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.stdout.write(`takeline listening on ${service.url}\n`);
-  process.stdout.write(`takeline studio sign-in link (one-time): ${service.signInUrl()}\n`);
+  process.stdout.write(`takeline studio sign-in link (one-time): ${await service.signInUrl()}\n`);
 }
 
 main().catch((error) => {

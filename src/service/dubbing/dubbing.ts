@@ -58,7 +58,7 @@ export interface DubbingDeps {
   env: NodeJS.ProcessEnv;
   sessions: SessionStore;
   /** The recording's current transcript revision (0 when never edited). */
-  transcriptRevision: (sessionId: string) => number;
+  transcriptRevision: (sessionId: string) => Promise<number>;
 }
 
 export interface DubUpload {
@@ -243,8 +243,8 @@ export class Dubbing {
    * speakers and words, at the transcript revision now current. 409 without a completed transcript.
    */
   async createFromRecording(sessionId: string, body: DubFromRecording): Promise<DubRecord> {
-    const summary = this.deps.sessions.summary(sessionId)!;
-    const transcript = this.deps.sessions.transcript(sessionId);
+    const summary = (await this.deps.sessions.summary(sessionId))!;
+    const transcript = await this.deps.sessions.transcript(sessionId);
     if (summary.status !== 'complete' || !transcript) {
       throw new ConflictError(`The recording has no completed transcript (status: ${summary.status}); a dub from the recording takes its lines from it.`);
     }
@@ -257,7 +257,7 @@ export class Dubbing {
       ]),
       body.default_voice ? this.checkVoice(body.default_voice, ['body', 'default_voice']) : null,
     ]);
-    const stored = this.deps.sessions.storedName(sessionId);
+    const stored = await this.deps.sessions.storedName(sessionId);
     const original = stored ? this.deps.layout.original(sessionId, stored) : null;
     if (!original || !fs.existsSync(original)) throw new ConflictError("The recording's original audio is missing.");
     let audio;
@@ -276,6 +276,8 @@ export class Dubbing {
     const duration = audio.duration > 0 ? audio.duration : summary.duration;
     const lines = linesFromSegments(transcript.segments, duration, DUB_LINE_TEXT_MAX);
     const id = crypto.randomUUID();
+    // The transcript revision the lines were taken from (read before the dub's synchronous transaction).
+    const transcriptRevision = await this.deps.transcriptRevision(sessionId);
     this.deps.db.transaction(() => {
       this.store.insertDub(
         {
@@ -293,7 +295,7 @@ export class Dubbing {
           defaultVoice: body.default_voice ?? null,
           voices: Object.fromEntries(Object.entries(voices).filter((e): e is [string, string] => e[1] !== null)),
           source: 'recording',
-          transcriptRevision: this.deps.transcriptRevision(sessionId),
+          transcriptRevision,
         },
         `${revisionStem(1)}.wav`,
       );

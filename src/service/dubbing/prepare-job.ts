@@ -38,7 +38,7 @@ const CONVERT_POLL_MS = 200;
  */
 async function convertRecording(deps: PrepareDeps, dub: DubRecord, signal: AbortSignal, progress: (fraction: number, stage: string) => void): Promise<void> {
   const { store } = deps;
-  const stored = deps.sessions.storedName(dub.sessionId);
+  const stored = await deps.sessions.storedName(dub.sessionId);
   if (!stored) throw new JobFailure('The recording was deleted.');
   const revision = store.revision(dub.id, 1)!;
   const target = deps.files.revision(dub.sessionId, dub.id, revision.fileName);
@@ -92,7 +92,7 @@ export function registerPrepareJob(runner: JobRunner, deps: PrepareDeps): void {
     const dub = store.dubById(String(job.payload.dub_id));
     if (!dub) throw new JobFailure('The dub was deleted.');
     if (job.payload.source === 'recording') return convertRecording(deps, dub, signal, progress);
-    const session = deps.sessions.summary(dub.sessionId);
+    const session = await deps.sessions.summary(dub.sessionId);
     let engine;
     try {
       engine = deps.models.resolveRecognizer(undefined);

@@ -6,9 +6,9 @@ export const SESSION_COOKIE = 'takeline_session';
 
 export interface Authenticator {
   /** What an active key may see; null for an unknown or revoked key. */
-  keyAccess(key: string): Access | null;
+  keyAccess(key: string): Promise<Access | null>;
   /** What a signed-in studio may see; null without a live session. */
-  browserAccess(token: string): Access | null;
+  browserAccess(token: string): Promise<Access | null>;
 }
 
 /** The access the request was authenticated with (every route behind `requireAuth` has one). */
@@ -40,10 +40,10 @@ export function presentedKey(req: Request): string | null {
 }
 
 export function requireAuth(auth: Authenticator) {
-  return (req: Request, res: Response, next: NextFunction) => {
+  return async (req: Request, res: Response, next: NextFunction) => {
     const key = presentedKey(req);
     if (key !== null) {
-      const access = auth.keyAccess(key);
+      const access = await auth.keyAccess(key);
       if (access) {
         res.locals.access = access;
         return next();
@@ -51,7 +51,7 @@ export function requireAuth(auth: Authenticator) {
       return next(new HttpError(401, 'Invalid API key.', { code: 'invalid_api_key', headers: { 'WWW-Authenticate': 'Bearer' } }));
     }
     const cookie = readCookie(req.headers.cookie, SESSION_COOKIE);
-    const access = cookie ? auth.browserAccess(cookie) : null;
+    const access = cookie ? await auth.browserAccess(cookie) : null;
     if (access) {
       res.locals.access = access;
       return next();

@@ -17,12 +17,12 @@ export function ifNoneMatchHits(header: string | undefined, etag: string): boole
  * (the body is then never built), else 200 with the bytes. `no-cache`: clients may keep the document but
  * must revalidate it on every use; `private`: no shared cache keeps it.
  */
-export function sendConditionalJson(req: Request, res: Response, etag: string, body: () => Buffer): void {
+export async function sendConditionalJson(req: Request, res: Response, etag: string, body: () => Buffer | Promise<Buffer>): Promise<void> {
   res.setHeader('ETag', etag);
   res.setHeader('Cache-Control', 'private, no-cache');
   if (ifNoneMatchHits(req.headers['if-none-match'], etag)) {
     res.status(304).end();
     return;
   }
-  res.type('json').send(body());
+  res.type('json').send(await body());
 }

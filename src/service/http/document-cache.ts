@@ -22,14 +22,14 @@ export class DocumentCache {
   }
 
   /** The bytes stored under `key` (`{session id}:{document}`) for `etag`, or what `make()` returns, then stored for it. */
-  bytes(key: string, etag: string, make: () => Buffer): Buffer {
+  async bytes(key: string, etag: string, make: () => Buffer | Promise<Buffer>): Promise<Buffer> {
     const hit = this.entries.get(key);
     this.entries.delete(key);
     if (hit?.etag === etag) {
       this.entries.set(key, hit);
       return hit.bytes;
     }
-    const bytes = make();
+    const bytes = await make();
     if (this.entries.size >= this.capacity) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(key, { etag, bytes });
     return bytes;

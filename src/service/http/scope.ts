@@ -10,10 +10,10 @@ import { HttpError } from './errors';
  * themselves; an id that names no recording passes here and gets their own answer.
  */
 export function sessionScope(ctx: ServiceContext) {
-  return (req: Request, res: Response, next: NextFunction) => {
+  return async (req: Request, res: Response, next: NextFunction) => {
     const access = accessOf(res);
     if (access.kind === 'all') return next();
-    const projectId = ctx.sessions.projectOf(String(req.params.session_id));
+    const projectId = await ctx.sessions.projectOf(String(req.params.session_id));
     if (projectId !== null && !seesProject(access, projectId)) return next(new HttpError(404, 'Transcription session not found.'));
     next();
   };

@@ -4,7 +4,7 @@ import crypto from 'node:crypto';
 import type { Db } from '../storage/database';
 import type { DataLayout } from '../storage/files';
 import { fsyncDir } from '../storage/files';
-import type { ProjectStore } from '../storage/project-store';
+import type { Database } from '../storage/stores';
 import type { SessionStore } from '../storage/session-store';
 import type { MediaTools } from '../media/tools';
 import { contentTypeFor, NotMediaError, probeMedia } from '../media/probe';
@@ -18,8 +18,7 @@ export interface IntakeDeps {
   db: Db;
   layout: DataLayout;
   tools: MediaTools;
-  projects: ProjectStore;
-  sessions: SessionStore;
+  database: Database;
   jobs: JobRunner;
 }
 
@@ -54,9 +53,9 @@ export async function intakeRecording(deps: IntakeDeps, upload: UploadedFile, op
   try {
     fs.renameSync(upload.path, deps.layout.original(id, storedName));
     fsyncDir(dir);
-    const { project } = await deps.projects.findOrCreate(options.projectKey, options.projectName ?? options.projectKey);
-    deps.db.transaction(() => {
-      deps.sessions.insert({
+    await deps.database.transaction(async ({ projects, sessions }) => {
+      const { project } = await projects.findOrCreate(options.projectKey, options.projectName ?? options.projectKey);
+      await sessions.insert({
         id,
         projectId: project.id,
         fileName: upload.fileName,
@@ -73,18 +72,19 @@ export async function intakeRecording(deps: IntakeDeps, upload: UploadedFile, op
           has_video: probe.hasVideo,
         },
       });
+      // The queue is still synchronous on the embedded database: same connection, inside this transaction.
       if (options.queueJob !== false) deps.jobs.enqueue(TRANSCRIBE_JOB, id, options.jobPayload ?? {});
-    })();
+    });
   } catch (error) {
     fs.rmSync(dir, { recursive: true, force: true });
     throw error;
   }
-  return deps.sessions.summary(id)!;
+  return (await deps.database.sessions.summary(id))!;
 }
 
 /** Removes recording folders and partial uploads that no session owns (left by a crash mid-upload). */
-export function sweepOrphans(layout: DataLayout, sessions: SessionStore): number {
-  const known = sessions.allIds();
+export async function sweepOrphans(layout: DataLayout, sessions: SessionStore): Promise<number> {
+  const known = await sessions.allIds();
   let removed = 0;
   for (const name of fs.readdirSync(layout.recordings)) {
     if (!known.has(name)) {

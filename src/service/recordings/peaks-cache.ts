@@ -37,7 +37,7 @@ export class PeaksCache {
   }
 
   private async compute(sessionId: string): Promise<Peaks> {
-    const stored = this.sessions.storedName(sessionId);
+    const stored = await this.sessions.storedName(sessionId);
     if (!stored) throw new Error('session has no stored file');
     let peaks: Peaks;
     try {
@@ -48,7 +48,7 @@ export class PeaksCache {
         throw error;
       }
       // A video without sound still gets a (flat) timeline of its length.
-      const duration = this.sessions.summary(sessionId)?.duration ?? 0;
+      const duration = (await this.sessions.summary(sessionId))?.duration ?? 0;
       peaks = { duration, peaks_per_second: DEFAULT_PEAKS_PER_SECOND, peaks: new Array(Math.ceil(duration * DEFAULT_PEAKS_PER_SECOND)).fill(0) };
     }
     if (fs.existsSync(this.layout.recording(sessionId))) writeFileAtomic(this.file(sessionId), JSON.stringify(peaks));

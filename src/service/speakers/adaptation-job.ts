@@ -1,7 +1,6 @@
-import type { Db } from '../storage/database';
 import type { DataLayout } from '../storage/files';
 import type { SessionStore } from '../storage/session-store';
-import type { ProjectStore } from '../storage/project-store';
+import type { SpeakerStore } from '../storage/speaker-store';
 import type { MediaTools } from '../media/tools';
 import { decodeAudioToArray } from '../media/decode';
 import { levelledRecording } from '../speech/pipeline/levelled-blocks';
@@ -94,9 +93,8 @@ export function dereverberateLines(transcript: Transcript, pcm: Float32Array, de
 }
 
 export interface SpeakerAdaptationDeps {
-  db: Db;
   sessions: SessionStore;
-  projects: ProjectStore;
+  speakers: SpeakerStore;
   layout: DataLayout;
   tools: MediaTools;
   adaptation: SpeakerAdaptation;
@@ -120,15 +118,13 @@ export function queueSpeakerAdaptation(adaptation: SpeakerAdaptation, jobs: JobR
 export function registerSpeakerAdaptationJob(deps: SpeakerAdaptationDeps, runner: JobRunner): void {
   runner.register(SPEAKER_ADAPTATION_JOB, async ({ job, signal }: JobContext) => {
     const sessionId = job.session_id;
-    const summary = deps.sessions.summary(sessionId);
-    const stored = deps.sessions.storedName(sessionId);
-    const transcript = deps.sessions.transcript(sessionId);
+    const summary = await deps.sessions.summary(sessionId);
+    const stored = await deps.sessions.storedName(sessionId);
+    const transcript = await deps.sessions.transcript(sessionId);
     if (!summary || !stored || !transcript) return;
     const projectId = summary.project.id;
-    const mapped = deps.db
-      .prepare('SELECT label, speaker_id FROM session_speakers WHERE session_id = ?')
-      .all(sessionId) as Array<{ label: string; speaker_id: string }>;
-    deps.adaptation.sweep(projectId, new Set(deps.projects.speakers(projectId).map((s) => s.id)));
+    const mapped = await deps.speakers.map(sessionId);
+    deps.adaptation.sweep(projectId, new Set((await deps.speakers.projectSpeakers(projectId)).map((s) => s.id)));
     if (mapped.length === 0) return;
     // Levelled as transcription levels it (in place: no second copy of the recording): the statistics must come
     // from the audio the decoders hear.

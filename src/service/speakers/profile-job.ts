@@ -41,13 +41,13 @@ export function queueSpeakerProfiles(db: Db, jobs: JobRunner, sessionId: string)
 export function registerSpeakerProfilesJob(deps: SpeakerProfilesDeps, runner: JobRunner): void {
   runner.register(SPEAKER_PROFILES_JOB, async ({ job, signal }: JobContext) => {
     const sessionId = job.session_id;
-    const stored = deps.sessions.storedName(sessionId);
-    const transcript = deps.sessions.transcript(sessionId);
+    const stored = await deps.sessions.storedName(sessionId);
+    const transcript = await deps.sessions.transcript(sessionId);
     if (!stored || !transcript) throw new JobFailure('The recording or its transcript no longer exists.');
-    const revision = deps.revisions.current(sessionId);
+    const revision = await deps.revisions.current(sessionId);
     // Labels whose speech an edit changed since the last restore (a restored snapshot has its own profiles).
     const touched = new Set<string>();
-    for (const r of deps.revisions.list(sessionId, transcript)) {
+    for (const r of await deps.revisions.list(sessionId, transcript)) {
       if (r.edit?.op === 'restore') touched.clear();
       for (const label of r.edit?.touched ?? []) touched.add(label);
     }
@@ -62,8 +62,8 @@ export function registerSpeakerProfilesJob(deps: SpeakerProfilesDeps, runner: Jo
         else delete profiles[label];
       }
       // A newer edit queued its own measurement: this one's result is stale.
-      if (!deps.revisions.setProfiles(sessionId, revision, profiles)) return;
+      if (!(await deps.revisions.setProfiles(sessionId, revision, profiles))) return;
     }
-    deps.speakers.reconcile(sessionId);
+    await deps.speakers.reconcile(sessionId);
   });
 }

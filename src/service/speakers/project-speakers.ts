@@ -1,5 +1,3 @@
-import crypto from 'node:crypto';
-import type { Db } from '../storage/database';
 import type { VoiceMatcher } from './speaker-directory';
 
 /** The most similar known voice not yet taken by another label of the recording, and whether it matches. */
@@ -17,22 +15,4 @@ export function bestKnownVoice<T extends { id: string; profile: number[] }>(
     if (s > similarity) [best, similarity] = [candidate, s];
   }
   return { best, similarity, matched: best !== null && similarity >= matcher.threshold };
-}
-
-/** A new project speaker `Speaker N` (label `PN`) with one recording's voice profile; returns its id. */
-export function createProjectSpeaker(db: Db, projectId: string, profile: number[], seconds: number, clips: number): string {
-  const id = crypto.randomUUID();
-  const number = ((db.prepare('SELECT MAX(number) AS n FROM project_speakers WHERE project_id = ?').get(projectId) as { n: number | null }).n ?? 0) + 1;
-  db.prepare('INSERT INTO project_speakers (id, project_id, number, name, label, clip_count, evidence_seconds, profile_json, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
-    id,
-    projectId,
-    number,
-    `Speaker ${number}`,
-    `P${number}`,
-    clips,
-    seconds,
-    JSON.stringify(profile),
-    new Date().toISOString(),
-  );
-  return id;
 }

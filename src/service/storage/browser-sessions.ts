@@ -1,37 +1,44 @@
 import crypto from 'node:crypto';
-import type { Db } from './database';
+import type { Sql } from './sql/sql';
 
 const LIFETIME_MS = 30 * 24 * 3600 * 1000;
 
 const hash = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
 
 /** Cookie sessions of the studio in a browser. Only hashes are stored, like API keys. */
-export class BrowserSessionStore {
-  constructor(private readonly db: Db) {}
-
+export interface BrowserSessionStore {
   /** A new session; `keyId` names the API key it was signed in with (null: the one-time link, the owner). */
-  create(now = Date.now(), keyId: string | null = null): { token: string; maxAgeSeconds: number } {
+  create(now?: number, keyId?: string | null): Promise<{ token: string; maxAgeSeconds: number }>;
+  isValid(token: string, now?: number): Promise<boolean>;
+  /** The live session's key (null when signed in by the one-time link), or undefined when there is none. */
+  keyOf(token: string, now?: number): Promise<string | null | undefined>;
+}
+
+export class SqlBrowserSessionStore implements BrowserSessionStore {
+  constructor(private readonly sql: Sql) {}
+
+  async create(now = Date.now(), keyId: string | null = null): Promise<{ token: string; maxAgeSeconds: number }> {
     const token = crypto.randomBytes(32).toString('base64url');
-    this.db.prepare('DELETE FROM browser_sessions WHERE expires_at < ?').run(new Date(now).toISOString());
-    this.db
-      .prepare('INSERT INTO browser_sessions (hash, created_at, expires_at, key_id) VALUES (?, ?, ?, ?)')
-      .run(hash(token), new Date(now).toISOString(), new Date(now + LIFETIME_MS).toISOString(), keyId);
+    await this.sql.run('DELETE FROM browser_sessions WHERE expires_at < ?', [new Date(now).toISOString()]);
+    await this.sql.run('INSERT INTO browser_sessions (hash, created_at, expires_at, key_id) VALUES (?, ?, ?, ?)', [
+      hash(token),
+      new Date(now).toISOString(),
+      new Date(now + LIFETIME_MS).toISOString(),
+      keyId,
+    ]);
     return { token, maxAgeSeconds: LIFETIME_MS / 1000 };
   }
 
-  isValid(token: string, now = Date.now()): boolean {
-    return this.lookup(token, now) !== null;
+  async isValid(token: string, now = Date.now()): Promise<boolean> {
+    return (await this.lookup(token, now)) !== null;
   }
 
-  /** The live session's key (null when signed in by the one-time link), or undefined when there is none. */
-  keyOf(token: string, now = Date.now()): string | null | undefined {
-    return this.lookup(token, now)?.key_id;
+  async keyOf(token: string, now = Date.now()): Promise<string | null | undefined> {
+    return (await this.lookup(token, now))?.key_id;
   }
 
-  private lookup(token: string, now: number): { key_id: string | null } | null {
-    const row = this.db.prepare('SELECT expires_at, key_id FROM browser_sessions WHERE hash = ?').get(hash(token)) as
-      | { expires_at: string; key_id: string | null }
-      | undefined;
+  private async lookup(token: string, now: number): Promise<{ key_id: string | null } | null> {
+    const row = await this.sql.get<{ expires_at: string; key_id: string | null }>('SELECT expires_at, key_id FROM browser_sessions WHERE hash = ?', [hash(token)]);
     return row && Date.parse(row.expires_at) > now ? { key_id: row.key_id } : null;
   }
 }

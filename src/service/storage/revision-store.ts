@@ -1,8 +1,8 @@
 import zlib from 'node:zlib';
 import type { CorrectionRecord } from '../transcription/text-corrections';
-import type { Db } from './database';
+import type { Sql } from './sql/sql';
 import type { Transcript } from '../speech/types';
-import type { SessionStore } from './session-store';
+import { SqlSessionStore } from './session-store';
 
 /** What an editor did to make a revision (stored as given; `touched` lists labels whose speech changed). */
 export type RevisionEdit =
@@ -41,22 +41,38 @@ const summary = (t: Transcript) => JSON.stringify({ speakers: t.speakers, segmen
  * edit adds the next. The session row keeps the current revision's transcript, so the session, exports
  * and the analysis read edits without knowing about revisions. Snapshots are gzipped JSON (≈10× smaller).
  */
-export class TranscriptRevisionStore {
-  constructor(
-    private readonly db: Db,
-    private readonly sessions: SessionStore,
-  ) {}
-
+export interface TranscriptRevisionStore {
   /** The current revision number (0 when the transcript was never edited). */
-  current(sessionId: string): number {
-    const row = this.db.prepare('SELECT MAX(revision) AS n FROM transcript_revisions WHERE session_id = ?').get(sessionId) as { n: number | null };
-    return row.n ?? 0;
+  current(sessionId: string): Promise<number>;
+  list(sessionId: string, currentTranscript: Transcript | null): Promise<RevisionRecord[]>;
+  /** A revision's transcript; revision 0 of a transcript never edited is the session's own. */
+  get(sessionId: string, revision: number): Promise<Transcript | null>;
+  /**
+   * Stores `transcript` as the next revision and makes it the session's transcript, in one transaction
+   * (a savepoint inside the caller's when other writes belong with it). Returns the new revision number.
+   */
+  append(sessionId: string, transcript: Transcript, edit: RevisionEdit, leavingSpeakers: unknown): Promise<number>;
+  /**
+   * Replaces the current revision's voice profiles (measured after the edit) without a new revision.
+   * False when another edit made a newer revision meanwhile (its own measurement follows).
+   */
+  setProfiles(sessionId: string, revision: number, profiles: Record<string, number[]>): Promise<boolean>;
+  /** The speaker map a revision had when it was left (null for the current one or one never left). */
+  speakers(sessionId: string, revision: number): Promise<unknown>;
+  /** Forgets the history (a new recognizer transcript replaced the one it was built on). */
+  discard(sessionId: string): Promise<void>;
+}
+
+export class SqlRevisionStore implements TranscriptRevisionStore {
+  constructor(private readonly sql: Sql) {}
+
+  async current(sessionId: string): Promise<number> {
+    const row = await this.sql.get<{ n: number | null }>('SELECT MAX(revision) AS n FROM transcript_revisions WHERE session_id = ?', [sessionId]);
+    return row?.n ?? 0;
   }
 
-  list(sessionId: string, currentTranscript: Transcript | null): RevisionRecord[] {
-    const rows = this.db
-      .prepare('SELECT revision, created_at, edit_json, summary_json FROM transcript_revisions WHERE session_id = ? ORDER BY revision')
-      .all(sessionId) as Row[];
+  async list(sessionId: string, currentTranscript: Transcript | null): Promise<RevisionRecord[]> {
+    const rows = await this.sql.all<Row>('SELECT revision, created_at, edit_json, summary_json FROM transcript_revisions WHERE session_id = ? ORDER BY revision', [sessionId]);
     if (rows.length === 0 && currentTranscript) {
       // Never edited: the recognizer's transcript is the only revision.
       return [{ revision: 0, created_at: '', edit: null, speakers: currentTranscript.speakers, segments: currentTranscript.segments.length }];
@@ -67,77 +83,67 @@ export class TranscriptRevisionStore {
     });
   }
 
-  /** A revision's transcript; revision 0 of a transcript never edited is the session's own. */
-  get(sessionId: string, revision: number): Transcript | null {
-    const row = this.db.prepare('SELECT transcript_gz FROM transcript_revisions WHERE session_id = ? AND revision = ?').get(sessionId, revision) as
-      | { transcript_gz: Buffer }
-      | undefined;
+  async get(sessionId: string, revision: number): Promise<Transcript | null> {
+    const row = await this.sql.get<{ transcript_gz: Buffer }>('SELECT transcript_gz FROM transcript_revisions WHERE session_id = ? AND revision = ?', [sessionId, revision]);
     if (row) return unpack(row.transcript_gz);
-    if (revision === 0 && this.current(sessionId) === 0) return this.sessions.transcript(sessionId);
+    if (revision === 0 && (await this.current(sessionId)) === 0) return new SqlSessionStore(this.sql).transcript(sessionId);
     return null;
   }
 
-  /**
-   * Stores `transcript` as the next revision and makes it the session's transcript, in one transaction
-   * (run it inside the caller's when other writes belong with it). Returns the new revision number.
-   */
-  append(sessionId: string, transcript: Transcript, edit: RevisionEdit, leavingSpeakers: unknown): number {
-    return this.db.transaction(() => {
+  append(sessionId: string, transcript: Transcript, edit: RevisionEdit, leavingSpeakers: unknown): Promise<number> {
+    return this.sql.transaction(async (tx) => {
+      const revisions = new SqlRevisionStore(tx);
+      const sessions = new SqlSessionStore(tx);
       const now = new Date().toISOString();
-      let current = this.current(sessionId);
-      if (current === 0 && !this.exists(sessionId, 0)) {
-        const original = this.sessions.transcript(sessionId);
+      const current = await revisions.current(sessionId);
+      if (current === 0 && !(await revisions.exists(sessionId, 0))) {
+        const original = await sessions.transcript(sessionId);
         if (!original) throw new Error(`session ${sessionId} has no transcript`);
-        this.insert(sessionId, 0, now, null, original);
-        current = 0;
+        await revisions.insert(sessionId, 0, now, null, original);
       }
       // The speaker map the revision being left had, so restoring it brings back the same project speakers.
-      this.db
-        .prepare('UPDATE transcript_revisions SET speakers_json = ? WHERE session_id = ? AND revision = ?')
-        .run(JSON.stringify(leavingSpeakers), sessionId, current);
+      await tx.run('UPDATE transcript_revisions SET speakers_json = ? WHERE session_id = ? AND revision = ?', [JSON.stringify(leavingSpeakers), sessionId, current]);
       const revision = current + 1;
-      this.insert(sessionId, revision, now, edit, transcript);
-      this.db.prepare('UPDATE sessions SET transcript_json = ? WHERE id = ?').run(JSON.stringify(transcript), sessionId);
+      await revisions.insert(sessionId, revision, now, edit, transcript);
+      await sessions.setTranscript(sessionId, transcript);
       return revision;
-    })();
+    });
   }
 
-  /**
-   * Replaces the current revision's voice profiles (measured after the edit) without a new revision.
-   * False when another edit made a newer revision meanwhile (its own measurement follows).
-   */
-  setProfiles(sessionId: string, revision: number, profiles: Record<string, number[]>): boolean {
-    return this.db.transaction(() => {
-      if (this.current(sessionId) !== revision) return false;
-      const transcript = this.sessions.transcript(sessionId);
+  setProfiles(sessionId: string, revision: number, profiles: Record<string, number[]>): Promise<boolean> {
+    return this.sql.transaction(async (tx) => {
+      const sessions = new SqlSessionStore(tx);
+      if ((await new SqlRevisionStore(tx).current(sessionId)) !== revision) return false;
+      const transcript = await sessions.transcript(sessionId);
       if (!transcript) return false;
       const updated = { ...transcript, profiles };
-      this.db.prepare('UPDATE sessions SET transcript_json = ? WHERE id = ?').run(JSON.stringify(updated), sessionId);
-      this.db.prepare('UPDATE transcript_revisions SET transcript_gz = ? WHERE session_id = ? AND revision = ?').run(pack(updated), sessionId, revision);
+      await sessions.setTranscript(sessionId, updated);
+      await tx.run('UPDATE transcript_revisions SET transcript_gz = ? WHERE session_id = ? AND revision = ?', [pack(updated), sessionId, revision]);
       return true;
-    })();
+    });
   }
 
-  /** The speaker map a revision had when it was left (null for the current one or one never left). */
-  speakers(sessionId: string, revision: number): unknown {
-    const row = this.db.prepare('SELECT speakers_json FROM transcript_revisions WHERE session_id = ? AND revision = ?').get(sessionId, revision) as
-      | { speakers_json: string | null }
-      | undefined;
+  async speakers(sessionId: string, revision: number): Promise<unknown> {
+    const row = await this.sql.get<{ speakers_json: string | null }>('SELECT speakers_json FROM transcript_revisions WHERE session_id = ? AND revision = ?', [sessionId, revision]);
     return row?.speakers_json ? (JSON.parse(row.speakers_json) as unknown) : null;
   }
 
-  /** Forgets the history (a new recognizer transcript replaced the one it was built on). */
-  discard(sessionId: string): void {
-    this.db.prepare('DELETE FROM transcript_revisions WHERE session_id = ?').run(sessionId);
+  async discard(sessionId: string): Promise<void> {
+    await this.sql.run('DELETE FROM transcript_revisions WHERE session_id = ?', [sessionId]);
   }
 
-  private exists(sessionId: string, revision: number): boolean {
-    return this.db.prepare('SELECT 1 FROM transcript_revisions WHERE session_id = ? AND revision = ?').get(sessionId, revision) !== undefined;
+  private async exists(sessionId: string, revision: number): Promise<boolean> {
+    return (await this.sql.get('SELECT 1 AS found FROM transcript_revisions WHERE session_id = ? AND revision = ?', [sessionId, revision])) !== undefined;
   }
 
-  private insert(sessionId: string, revision: number, at: string, edit: RevisionEdit | null, transcript: Transcript): void {
-    this.db
-      .prepare('INSERT INTO transcript_revisions (session_id, revision, created_at, edit_json, summary_json, transcript_gz) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(sessionId, revision, at, edit ? JSON.stringify(edit) : null, summary(transcript), pack(transcript));
+  private async insert(sessionId: string, revision: number, at: string, edit: RevisionEdit | null, transcript: Transcript): Promise<void> {
+    await this.sql.run('INSERT INTO transcript_revisions (session_id, revision, created_at, edit_json, summary_json, transcript_gz) VALUES (?, ?, ?, ?, ?, ?)', [
+      sessionId,
+      revision,
+      at,
+      edit ? JSON.stringify(edit) : null,
+      summary(transcript),
+      pack(transcript),
+    ]);
   }
 }

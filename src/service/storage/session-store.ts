@@ -1,5 +1,4 @@
-import type { Db } from './database';
-import { Statements } from './statements';
+import type { Sql } from './sql/sql';
 import type { Media, MediaFormat, Session, SessionStatus, SessionSummary } from '../../shared/schemas';
 import type { Transcript } from '../speech/types';
 
@@ -62,100 +61,108 @@ export function publicTranscript(transcript: Transcript): NonNullable<Session['t
   };
 }
 
-export class SessionStore {
-  /** The read routes' statements, prepared once. */
-  private readonly statements: Statements;
+/** A list page of sessions, newest first. */
+export interface SessionPage {
+  data: SessionSummary[];
+  total: number;
+}
 
-  constructor(private readonly db: Db) {
-    this.statements = new Statements(db);
-  }
-
-  insert(session: NewSession): void {
-    this.db
-      .prepare(
-        `INSERT INTO sessions (id, project_id, file_name, stored_name, duration, format_json, language, created_at, status)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued')`,
-      )
-      .run(
-        session.id,
-        session.projectId,
-        session.fileName,
-        session.storedName,
-        session.duration,
-        JSON.stringify(session.format),
-        session.language,
-        new Date().toISOString(),
-      );
-  }
-
+/** The `sessions` table: a recording, its status and progress, and its transcript. */
+export interface SessionStore {
+  insert(session: NewSession): Promise<void>;
   /** The project a recording belongs to, or null when there is no such recording (every scoped request asks). */
-  projectOf(id: string): string | null {
-    const row = this.statements.get('SELECT project_id FROM sessions WHERE id = ?').get(id) as { project_id: string } | undefined;
-    return row?.project_id ?? null;
-  }
-
-  summary(id: string): SessionSummary | null {
-    const row = this.statements
-      .get(`SELECT ${SUMMARY_COLUMNS} FROM sessions s JOIN projects p ON p.id = s.project_id WHERE s.id = ?`)
-      .get(id) as SessionRow | undefined;
-    return row ? toSummary(row) : null;
-  }
-
+  projectOf(id: string): Promise<string | null>;
+  summary(id: string): Promise<SessionSummary | null>;
   /** The on-disk name of the original file inside the session's folder. */
-  storedName(id: string): string | null {
-    const row = this.db.prepare('SELECT stored_name FROM sessions WHERE id = ?').get(id) as { stored_name: string } | undefined;
-    return row?.stored_name ?? null;
-  }
-
-  transcript(id: string): Transcript | null {
-    const row = this.db.prepare('SELECT transcript_json FROM sessions WHERE id = ?').get(id) as
-      | { transcript_json: string | null }
-      | undefined;
-    return row?.transcript_json ? (JSON.parse(row.transcript_json) as Transcript) : null;
-  }
-
-  /** Lines in the session's transcript (0 without one), counted by SQLite without parsing the transcript. */
-  segmentCount(id: string): number {
-    const row = this.db.prepare("SELECT json_array_length(transcript_json, '$.segments') AS n FROM sessions WHERE id = ?").get(id) as
-      | { n: number | null }
-      | undefined;
-    return row?.n ?? 0;
-  }
-
-  get(id: string): Omit<Session, 'speaker_map'> | null {
-    const summary = this.summary(id);
-    if (!summary) return null;
-    const transcript = this.transcript(id);
-    return { ...summary, transcript: transcript ? publicTranscript(transcript) : null };
-  }
-
+  storedName(id: string): Promise<string | null>;
+  transcript(id: string): Promise<Transcript | null>;
+  /** Lines in the session's transcript (0 without one), counted by the database without parsing it here. */
+  segmentCount(id: string): Promise<number>;
+  get(id: string): Promise<Omit<Session, 'speaker_map'> | null>;
   /**
-   * The session's change counter (`change_seq`, migration 8): SQLite triggers raise it on every write to the
+   * The session's change counter (`change_seq`, migration 8): triggers raise it on every write to the
    * session row, its speaker map, its project or the project's speakers, from any connection. Null for no
-   * such session. Reading it costs one indexed integer; it is what the session and analysis documents are
-   * cached and ETagged by.
+   * such session. It is what the session and analysis documents are cached and ETagged by.
    */
-  changeSeq(id: string): number | null {
-    const row = this.statements.get('SELECT change_seq FROM sessions WHERE id = ?').get(id) as { change_seq: number } | undefined;
-    return row?.change_seq ?? null;
-  }
-
+  changeSeq(id: string): Promise<number | null>;
   /**
    * `get()` with `speaker_map`, as UTF-8 JSON. The stored transcript is spliced in after one parse (to drop
    * its private fields); callers cache the result by `changeSeq`.
    */
-  documentBytes(summary: SessionSummary, speakerMap: Session['speaker_map']): Buffer {
-    const row = this.db.prepare('SELECT transcript_json FROM sessions WHERE id = ?').get(summary.id) as
-      | { transcript_json: string | null }
-      | undefined;
+  documentBytes(summary: SessionSummary, speakerMap: Session['speaker_map']): Promise<Buffer>;
+  /** Newest first; `projectIds` narrows to the projects a limited key sees (an empty list: none). */
+  list(filter: { projectId?: string; projectIds?: readonly string[] | null; limit: number; offset: number }): Promise<SessionPage>;
+  setMedia(id: string, media: Media): Promise<void>;
+  setProgress(id: string, status: SessionStatus, progress: number, stage: string | null, error?: string | null): Promise<void>;
+  complete(id: string, transcript: Transcript): Promise<void>;
+  /** Replaces the transcript of a finished session (an edit's revision, profiles measured after it). */
+  setTranscript(id: string, transcript: Transcript): Promise<void>;
+  delete(id: string): Promise<boolean>;
+  /**
+   * After a crash or stop: sessions whose job will resume go back to queued; sessions transcribed inside
+   * a request (no job) cannot resume and are marked failed.
+   */
+  recoverInterrupted(): Promise<void>;
+  allIds(): Promise<Set<string>>;
+}
+
+export class SqlSessionStore implements SessionStore {
+  constructor(private readonly sql: Sql) {}
+
+  async insert(session: NewSession): Promise<void> {
+    await this.sql.run(
+      `INSERT INTO sessions (id, project_id, file_name, stored_name, duration, format_json, language, created_at, status)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued')`,
+      [session.id, session.projectId, session.fileName, session.storedName, session.duration, JSON.stringify(session.format), session.language, new Date().toISOString()],
+    );
+  }
+
+  async projectOf(id: string): Promise<string | null> {
+    return (await this.sql.get<{ project_id: string }>('SELECT project_id FROM sessions WHERE id = ?', [id]))?.project_id ?? null;
+  }
+
+  async summary(id: string): Promise<SessionSummary | null> {
+    const row = await this.sql.get<SessionRow>(`SELECT ${SUMMARY_COLUMNS} FROM sessions s JOIN projects p ON p.id = s.project_id WHERE s.id = ?`, [id]);
+    return row ? toSummary(row) : null;
+  }
+
+  async storedName(id: string): Promise<string | null> {
+    return (await this.sql.get<{ stored_name: string }>('SELECT stored_name FROM sessions WHERE id = ?', [id]))?.stored_name ?? null;
+  }
+
+  async transcript(id: string): Promise<Transcript | null> {
+    const row = await this.sql.get<{ transcript_json: string | null }>('SELECT transcript_json FROM sessions WHERE id = ?', [id]);
+    return row?.transcript_json ? (JSON.parse(row.transcript_json) as Transcript) : null;
+  }
+
+  async segmentCount(id: string): Promise<number> {
+    const count =
+      this.sql.dialect === 'sqlite'
+        ? "json_array_length(transcript_json, '$.segments')"
+        : "json_array_length(CAST(transcript_json AS json) -> 'segments')";
+    return (await this.sql.get<{ n: number | null }>(`SELECT ${count} AS n FROM sessions WHERE id = ?`, [id]))?.n ?? 0;
+  }
+
+  async get(id: string): Promise<Omit<Session, 'speaker_map'> | null> {
+    const summary = await this.summary(id);
+    if (!summary) return null;
+    const transcript = await this.transcript(id);
+    return { ...summary, transcript: transcript ? publicTranscript(transcript) : null };
+  }
+
+  async changeSeq(id: string): Promise<number | null> {
+    return (await this.sql.get<{ change_seq: number }>('SELECT change_seq FROM sessions WHERE id = ?', [id]))?.change_seq ?? null;
+  }
+
+  async documentBytes(summary: SessionSummary, speakerMap: Session['speaker_map']): Promise<Buffer> {
+    const row = await this.sql.get<{ transcript_json: string | null }>('SELECT transcript_json FROM sessions WHERE id = ?', [summary.id]);
     const stored = row?.transcript_json;
     const transcript = stored ? JSON.stringify(publicTranscript(JSON.parse(stored) as Transcript)) : 'null';
     const head = JSON.stringify(summary);
     return Buffer.from(`${head.slice(0, -1)},"transcript":${transcript},"speaker_map":${JSON.stringify(speakerMap)}}`);
   }
 
-  /** Newest first; `projectIds` narrows to the projects a limited key sees (an empty list: none). */
-  list(filter: { projectId?: string; projectIds?: readonly string[] | null; limit: number; offset: number }): { data: SessionSummary[]; total: number } {
+  async list(filter: { projectId?: string; projectIds?: readonly string[] | null; limit: number; offset: number }): Promise<SessionPage> {
     const clauses: string[] = [];
     const params: string[] = [];
     if (filter.projectId) {
@@ -163,63 +170,65 @@ export class SessionStore {
       params.push(filter.projectId);
     }
     if (filter.projectIds) {
-      clauses.push(filter.projectIds.length ? `s.project_id IN (${filter.projectIds.map(() => '?').join(', ')})` : '0');
+      clauses.push(filter.projectIds.length ? `s.project_id IN (${filter.projectIds.map(() => '?').join(', ')})` : '1 = 0');
       params.push(...filter.projectIds);
     }
     const where = clauses.length ? `WHERE ${clauses.join(' AND ')}` : '';
-    const rows = this.statements
-      .get(
-        `SELECT ${SUMMARY_COLUMNS} FROM sessions s JOIN projects p ON p.id = s.project_id ${where}
-         ORDER BY s.created_at DESC, s.rowid DESC LIMIT ? OFFSET ?`,
-      )
-      .all(...params, filter.limit, filter.offset) as SessionRow[];
-    const total = (this.statements.get(`SELECT COUNT(*) AS n FROM sessions s ${where}`).get(...params) as { n: number }).n;
+    // Sessions made in the same millisecond keep their order of arrival where the database records one.
+    const tieBreak = this.sql.dialect === 'sqlite' ? 's.rowid DESC' : 's.id DESC';
+    const rows = await this.sql.all<SessionRow>(
+      `SELECT ${SUMMARY_COLUMNS} FROM sessions s JOIN projects p ON p.id = s.project_id ${where}
+       ORDER BY s.created_at DESC, ${tieBreak} LIMIT ? OFFSET ?`,
+      [...params, filter.limit, filter.offset],
+    );
+    const total = (await this.sql.get<{ n: number }>(`SELECT COUNT(*) AS n FROM sessions s ${where}`, params))!.n;
     return { data: rows.map(toSummary), total };
   }
 
-  setMedia(id: string, media: Media): void {
-    this.db.prepare('UPDATE sessions SET media_json = ? WHERE id = ?').run(JSON.stringify(media), id);
+  async setMedia(id: string, media: Media): Promise<void> {
+    await this.sql.run('UPDATE sessions SET media_json = ? WHERE id = ?', [JSON.stringify(media), id]);
   }
 
-  setProgress(id: string, status: SessionStatus, progress: number, stage: string | null, error: string | null = null): void {
-    this.db
-      .prepare('UPDATE sessions SET status = ?, progress = ?, stage = ?, error = ? WHERE id = ?')
-      .run(status, progress, stage, error, id);
+  async setProgress(id: string, status: SessionStatus, progress: number, stage: string | null, error: string | null = null): Promise<void> {
+    await this.sql.run('UPDATE sessions SET status = ?, progress = ?, stage = ?, error = ? WHERE id = ?', [status, progress, stage, error, id]);
   }
 
-  complete(id: string, transcript: Transcript): void {
-    this.db
-      .prepare("UPDATE sessions SET status = 'complete', progress = 1, stage = 'complete', error = NULL, transcript_json = ? WHERE id = ?")
-      .run(JSON.stringify(transcript), id);
-    // A truncated file's header still claims its full length; what decoded is the truth.
-    this.db
-      .prepare('UPDATE sessions SET duration = ? WHERE id = ? AND ? > 0 AND abs(duration - ?) > 0.5 + 0.01 * duration')
-      .run(transcript.duration, id, transcript.duration, transcript.duration);
+  async complete(id: string, transcript: Transcript): Promise<void> {
+    await this.sql.transaction(async (tx) => {
+      await tx.run("UPDATE sessions SET status = 'complete', progress = 1, stage = 'complete', error = NULL, transcript_json = ? WHERE id = ?", [
+        JSON.stringify(transcript),
+        id,
+      ]);
+      // A truncated file's header still claims its full length; what decoded is the truth.
+      if (transcript.duration > 0) {
+        await tx.run('UPDATE sessions SET duration = ? WHERE id = ? AND abs(duration - ?) > 0.5 + 0.01 * duration', [transcript.duration, id, transcript.duration]);
+      }
+    });
   }
 
-  delete(id: string): boolean {
-    return this.db.transaction(() => {
-      this.db.prepare('DELETE FROM jobs WHERE session_id = ?').run(id);
-      this.db.prepare('DELETE FROM session_speakers WHERE session_id = ?').run(id);
-      return this.db.prepare('DELETE FROM sessions WHERE id = ?').run(id).changes > 0;
-    })();
+  async setTranscript(id: string, transcript: Transcript): Promise<void> {
+    await this.sql.run('UPDATE sessions SET transcript_json = ? WHERE id = ?', [JSON.stringify(transcript), id]);
   }
 
-  /**
-   * After a crash or stop: sessions whose job will resume go back to queued; sessions transcribed inside
-   * a request (no job) cannot resume and are marked failed.
-   */
-  recoverInterrupted(): void {
+  async delete(id: string): Promise<boolean> {
+    return this.sql.transaction(async (tx) => {
+      await tx.run('DELETE FROM jobs WHERE session_id = ?', [id]);
+      await tx.run('DELETE FROM session_speakers WHERE session_id = ?', [id]);
+      return (await tx.run('DELETE FROM sessions WHERE id = ?', [id])).changes > 0;
+    });
+  }
+
+  async recoverInterrupted(): Promise<void> {
     const hasJob = "EXISTS (SELECT 1 FROM jobs j WHERE j.session_id = sessions.id AND j.status IN ('queued', 'running'))";
-    this.db.transaction(() => {
-      this.db.prepare(`UPDATE sessions SET status = 'queued', progress = 0, stage = 'queued' WHERE status = 'running' AND ${hasJob}`).run();
-      this.db
-        .prepare(`UPDATE sessions SET status = 'failed', stage = 'failed', error = ? WHERE status IN ('running', 'queued') AND NOT ${hasJob}`)
-        .run('Interrupted: the service stopped before this transcription finished.');
-    })();
+    await this.sql.transaction(async (tx) => {
+      await tx.run(`UPDATE sessions SET status = 'queued', progress = 0, stage = 'queued' WHERE status = 'running' AND ${hasJob}`);
+      await tx.run(`UPDATE sessions SET status = 'failed', stage = 'failed', error = ? WHERE status IN ('running', 'queued') AND NOT ${hasJob}`, [
+        'Interrupted: the service stopped before this transcription finished.',
+      ]);
+    });
   }
 
-  allIds(): Set<string> {
-    return new Set((this.db.prepare('SELECT id FROM sessions').all() as Array<{ id: string }>).map((r) => r.id));
+  async allIds(): Promise<Set<string>> {
+    return new Set((await this.sql.all<{ id: string }>('SELECT id FROM sessions')).map((r) => r.id));
   }
 }

@@ -3,7 +3,7 @@ import { decodeAudio } from '../media/decode';
 import type { MediaTools } from '../media/tools';
 import type { DataLayout } from '../storage/files';
 import type { SessionStore } from '../storage/session-store';
-import type { ProjectStore } from '../storage/project-store';
+import type { Stores } from '../storage/stores';
 import type { RevisionRecord } from '../storage/revision-store';
 import type { SessionSpeakerEditor } from '../speakers/session-speakers';
 import { createPocketSphinxAligner } from '../speech/alignment/pocketsphinx-aligner';
@@ -165,7 +165,6 @@ export function recognizedWords(transcript: Transcript): RecognizedWord[] {
 /** Why a script alignment could not start (the route maps these to statuses). */
 export interface ScriptAlignmentDeps {
   sessions: SessionStore;
-  projects: ProjectStore;
   speakers: SessionSpeakerEditor;
   editor: TranscriptEditor;
   layout: DataLayout;
@@ -194,7 +193,7 @@ export class ScriptAlignment {
       throw new InvalidInputError([issue(['body', 'text'], (error as Error).message, 'value_error', null)]);
     }
     // 404 / 409 before any work: not transcribed yet, or the editor's revision is stale.
-    const base = deps.editor.editable(sessionId, input.baseRevision);
+    const base = await deps.editor.editable(sessionId, input.baseRevision);
     const availability = pocketSphinxAvailable(deps.env);
     if (!availability.ok) throw new UnavailableError('Script alignment needs PocketSphinx, which is not installed.');
     if (this.running.has(sessionId)) throw new ConflictError('A script is already being aligned to this recording.');
@@ -209,7 +208,7 @@ export class ScriptAlignment {
     });
     const aligner = createPocketSphinxAligner({ env: deps.env, workers: deps.workers ?? 2, dictionary: lexicon.dictionary ?? undefined });
     try {
-      const stored = deps.sessions.storedName(sessionId);
+      const stored = await deps.sessions.storedName(sessionId);
       if (!stored) throw new NotFoundError('The recording no longer exists.');
       const { words, stats } = await alignScriptWords({
         script,
@@ -222,8 +221,8 @@ export class ScriptAlignment {
       const alignment = { ...stats, pronounced: lexicon.added.length };
       // Committed only if nothing changed the transcript while the audio was aligned (else 409, nothing stored).
       let names: Record<string, string> | null = null;
-      const revision = deps.editor.replaceTranscript(sessionId, input.baseRevision ?? base.revision, (current) => {
-        const { labels, pins } = script.names.length ? this.labels(sessionId, current, script, words) : { labels: null, pins: [] };
+      const revision = await deps.editor.replaceTranscript(sessionId, input.baseRevision ?? base.revision, async (current, stores) => {
+        const { labels, pins } = script.names.length ? await this.labels(stores, sessionId, current, script, words) : { labels: null, pins: [] };
         names = labels ? Object.fromEntries(labels) : null;
         const transcript = scriptTranscript(current, script, words, labels);
         return {
@@ -252,9 +251,9 @@ export class ScriptAlignment {
    * Labels for the script's names: a project speaker's name (any case) takes the label that speaker has in
    * this recording, or a new one tied to it; other names take the voice diarization heard on their lines.
    */
-  private labels(sessionId: string, transcript: Transcript, script: ParsedScript, words: readonly Span[]) {
-    const project = this.deps.sessions.summary(sessionId)!.project;
-    const known = this.deps.projects.speakers(project.id);
+  private async labels(stores: Stores, sessionId: string, transcript: Transcript, script: ParsedScript, words: readonly Span[]) {
+    const project = (await stores.sessions.summary(sessionId))!.project;
+    const known = await stores.speakers.projectSpeakers(project.id);
     const fixed = new Map<string, string>();
     const pins: Array<{ label: string; speakerId: string }> = [];
     let next = Math.max(0, ...transcript.speakers.map((l) => Number(/^S(\d+)$/.exec(l)?.[1] ?? 0))) + 1;
@@ -262,7 +261,7 @@ export class ScriptAlignment {
       if (/^S\d{1,4}$/.test(name)) continue;
       const speaker = known.find((k) => k.name.toLowerCase() === name.toLowerCase());
       if (!speaker) continue;
-      const label = this.deps.speakers.labelOf(sessionId, speaker.id) ?? `S${next++}`;
+      const label = (await this.deps.speakers.labelOf(stores, sessionId, speaker.id)) ?? `S${next++}`;
       fixed.set(name, label);
       pins.push({ label, speakerId: speaker.id });
     }

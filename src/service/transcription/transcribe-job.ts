@@ -1,4 +1,5 @@
 import type { JobContext, JobRunner } from '../jobs/job-runner';
+import { orderedWrites } from '../jobs/ordered-writes';
 import { JobFailure } from '../jobs/job-runner';
 import type { ServiceContext } from '../context';
 import { TRANSCRIBE_JOB } from '../recordings/intake';
@@ -20,7 +21,7 @@ export interface TranscribeJobPayload {
  * recognizing only the chunks it had not checkpointed and reusing diarization's speech spans and result
  * when they were kept.
  */
-export function registerTranscribeJob(ctx: ServiceContext, runner: JobRunner, afterTranscript: (sessionId: string) => void): void {
+export function registerTranscribeJob(ctx: ServiceContext, runner: JobRunner, afterTranscript: (sessionId: string) => Promise<void>): void {
   const checkpoints = new TranscriptionCheckpointStore(ctx.db);
   // A file that cannot be decoded (damaged, or ffmpeg stalled on it) is the user's to know about, not an internal error.
   const transcribeOrExplain = async (request: Parameters<ServiceContext['transcription']['transcribe']>[0]) => {
@@ -34,8 +35,8 @@ export function registerTranscribeJob(ctx: ServiceContext, runner: JobRunner, af
 
   runner.register(TRANSCRIBE_JOB, { keptWork: (job) => checkpoints.count(job.session_id) + checkpoints.stages(job.session_id).length }, async ({ job, signal, progress }: JobContext) => {
     const sessionId = job.session_id;
-    const stored = ctx.sessions.storedName(sessionId);
-    const summary = ctx.sessions.summary(sessionId);
+    const stored = await ctx.sessions.storedName(sessionId);
+    const summary = await ctx.sessions.summary(sessionId);
     if (!stored || !summary) throw new JobFailure('The recording no longer exists.');
     const payload = job.payload as TranscribeJobPayload;
     let engine;
@@ -44,7 +45,7 @@ export function registerTranscribeJob(ctx: ServiceContext, runner: JobRunner, af
     } catch (error) {
       throw new JobFailure(error instanceof ServiceError ? error.message : 'No speech recognizer is available.');
     }
-    ctx.sessions.setProgress(sessionId, 'running', 0, 'starting');
+    await ctx.sessions.setProgress(sessionId, 'running', 0, 'starting');
     // Chunks recognized under other words (engine, language, prompt, the project's vocabulary) are not reused.
     const vocabulary = await ctx.projects.vocabulary(summary.project.id);
     const checkpointContext = JSON.stringify([engine.model.id, summary.language, payload.prompt ?? null, vocabulary]);
@@ -55,10 +56,11 @@ export function registerTranscribeJob(ctx: ServiceContext, runner: JobRunner, af
       ctx.log(`transcription ${sessionId}: resuming with ${resumed} recognized chunks kept${stages.length ? `, ${stages.join(' and ')} kept` : ''}`);
     }
     // The project's speakers with a transform (from earlier recordings) decode the chunks that sound like them.
-    const adaptedSpeakers = ctx.projects.speakersWithProfiles(summary.project.id).flatMap((s) => {
+    const adaptedSpeakers = (await ctx.database.speakers.projectSpeakersWithProfiles(summary.project.id)).flatMap((s) => {
       const transform = ctx.adaptation.transform(summary.project.id, s.id);
       return transform ? [{ id: s.id, profile: s.profile, transform }] : [];
     });
+    const saved = orderedWrites((error) => ctx.log(`transcription ${sessionId}: progress not saved: ${(error as Error).message}`));
     const transcript = await transcribeOrExplain({
       file: ctx.layout.original(sessionId, stored),
       engine,
@@ -73,18 +75,19 @@ export function registerTranscribeJob(ctx: ServiceContext, runner: JobRunner, af
       diarizationCheckpoints: checkpoints.diarization(sessionId, JSON.stringify([hints.minSpeakers ?? null, hints.maxSpeakers ?? null])),
       onProgress: (fraction, stage) => {
         progress(fraction, stage);
-        ctx.sessions.setProgress(sessionId, 'running', Math.min(fraction, 0.99), stage);
+        saved.push(() => ctx.sessions.setProgress(sessionId, 'running', Math.min(fraction, 0.99), stage));
       },
-    });
+    }).finally(() => saved.flush());
     if (signal.aborted) throw signal.reason;
-    ctx.completeTranscript(sessionId, transcript);
+    await ctx.completeTranscript(sessionId, transcript);
     checkpoints.discard(sessionId);
-    afterTranscript(sessionId);
+    await afterTranscript(sessionId);
   });
 
   runner.on('settled', (job) => {
     if (job.kind !== TRANSCRIBE_JOB) return;
-    if (job.status === 'failed') ctx.sessions.setProgress(job.session_id, 'failed', job.progress, 'failed', job.error);
-    if (job.status === 'queued') ctx.sessions.setProgress(job.session_id, 'queued', 0, 'queued');
+    const failed = (error: unknown) => ctx.log(`transcription ${job.session_id}: status not saved: ${(error as Error).message}`);
+    if (job.status === 'failed') void ctx.sessions.setProgress(job.session_id, 'failed', job.progress, 'failed', job.error).catch(failed);
+    if (job.status === 'queued') void ctx.sessions.setProgress(job.session_id, 'queued', 0, 'queued').catch(failed);
   });
 }

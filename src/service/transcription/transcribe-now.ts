@@ -1,4 +1,5 @@
 import type { ServiceContext } from '../context';
+import { orderedWrites } from '../jobs/ordered-writes';
 import { ServiceError, UnsupportedMediaError } from '../errors';
 import { intakeRecording } from '../recordings/intake';
 import { NotMediaError } from '../media/probe';
@@ -57,12 +58,13 @@ export async function transcribeNow(ctx: ServiceContext, input: ImmediateTranscr
     throw error;
   }
   const id = session.id;
+  const progress = orderedWrites((error) => ctx.log(`transcription ${id}: progress not saved: ${(error as Error).message}`));
   try {
-    ctx.sessions.setProgress(id, 'running', 0, 'starting');
+    await ctx.sessions.setProgress(id, 'running', 0, 'starting');
     hooks.onStarted?.(id);
     let turns: SpeakerTurn[] = [];
     const transcript = await ctx.transcription.transcribe({
-      file: ctx.layout.original(id, ctx.sessions.storedName(id)!),
+      file: ctx.layout.original(id, (await ctx.sessions.storedName(id))!),
       engine,
       language,
       prompt: input.prompt,
@@ -71,7 +73,7 @@ export async function transcribeNow(ctx: ServiceContext, input: ImmediateTranscr
       temperature: input.temperature,
       vad: input.vad,
       signal: hooks.signal,
-      onProgress: (fraction, stage) => ctx.sessions.setProgress(id, 'running', Math.min(fraction, 0.99), stage),
+      onProgress: (fraction, stage) => progress.push(() => ctx.sessions.setProgress(id, 'running', Math.min(fraction, 0.99), stage)),
       onSegment: (segment) => {
         if (segment.text) hooks.onText?.(segment.text);
       },
@@ -81,12 +83,14 @@ export async function transcribeNow(ctx: ServiceContext, input: ImmediateTranscr
     });
     const named = await ctx.transcription.applyKnownSpeakers(transcript, input.knownSpeakerNames, input.knownSpeakerReferences, hooks.signal);
     turns = renamedTurns(turns, transcript, named);
-    ctx.completeTranscript(id, named);
-    ctx.afterTranscript(id);
+    await progress.flush();
+    await ctx.completeTranscript(id, named);
+    await ctx.afterTranscript(id);
     return { sessionId: id, fileName: session.file_name, transcript: named, turns };
   } catch (error) {
     const reason = hooks.signal.aborted ? 'The client disconnected before transcription finished.' : error instanceof ServiceError ? error.message : 'Transcription failed.';
-    ctx.sessions.setProgress(id, 'failed', 0, 'failed', reason);
+    await progress.flush();
+    await ctx.sessions.setProgress(id, 'failed', 0, 'failed', reason);
     throw error;
   }
 }

@@ -1,7 +1,6 @@
 import type { Db } from '../storage/database';
-import type { SessionStore } from '../storage/session-store';
-import type { ProjectStore } from '../storage/project-store';
-import type { RevisionEdit, RevisionRecord, TranscriptRevisionStore } from '../storage/revision-store';
+import type { RevisionEdit, RevisionRecord } from '../storage/revision-store';
+import type { Database, Stores } from '../storage/stores';
 import type { JobRunner } from '../jobs/job-runner';
 import type { AnalysisService } from '../analysis/analysis-service';
 import type { SessionSpeakerEditor, SpeakerSnapshot } from '../speakers/session-speakers';
@@ -23,10 +22,9 @@ import {
 } from './text-corrections';
 
 export interface TranscriptEditDeps {
+  /** The embedded database, for the analysis and job queue calls that are not async stores yet. */
   db: Db;
-  sessions: SessionStore;
-  projects: ProjectStore;
-  revisions: TranscriptRevisionStore;
+  database: Database;
   speakers: SessionSpeakerEditor;
   analysis: AnalysisService;
   jobs: JobRunner;
@@ -63,9 +61,9 @@ interface Commit {
 export class TranscriptEditor {
   constructor(private readonly deps: TranscriptEditDeps) {}
 
-  reassign(sessionId: string, input: { segmentId: number; wordStart?: number; wordEnd?: number; to: SpeakerChoice; baseRevision?: number }): RevisionRecord {
-    return this.commit(sessionId, input.baseRevision, (transcript) => {
-      const { label, pinned } = this.resolveChoice(sessionId, transcript, input.to);
+  reassign(sessionId: string, input: { segmentId: number; wordStart?: number; wordEnd?: number; to: SpeakerChoice; baseRevision?: number }): Promise<RevisionRecord> {
+    return this.commit(sessionId, input.baseRevision, async (transcript, stores) => {
+      const { label, pinned } = await this.resolveChoice(stores, sessionId, transcript, input.to);
       const from = transcript.segments.find((s) => s.id === input.segmentId)?.speaker ?? '';
       const result = reassignSpeaker(transcript, { segmentId: input.segmentId, wordStart: input.wordStart, wordEnd: input.wordEnd, speaker: label });
       return {
@@ -85,14 +83,14 @@ export class TranscriptEditor {
     });
   }
 
-  merge(sessionId: string, input: { from: string; into: string; baseRevision?: number }): RevisionRecord {
+  merge(sessionId: string, input: { from: string; into: string; baseRevision?: number }): Promise<RevisionRecord> {
     return this.commit(sessionId, input.baseRevision, (transcript) => {
       const result = mergeSpeakers(transcript, input.from, input.into);
       return { result, edit: { op: 'merge', from: input.from, into: input.into, touched: result.touched } };
     });
   }
 
-  split(sessionId: string, input: { segmentId: number; wordIndex: number; baseRevision?: number }): RevisionRecord {
+  split(sessionId: string, input: { segmentId: number; wordIndex: number; baseRevision?: number }): Promise<RevisionRecord> {
     return this.commit(sessionId, input.baseRevision, (transcript) => {
       const result = splitSegment(transcript, input.segmentId, input.wordIndex);
       return { result, edit: { op: 'split', segment_id: input.segmentId, word_index: input.wordIndex, touched: result.touched } };
@@ -104,7 +102,7 @@ export class TranscriptEditor {
 
   /** A line's words (or a word range) become `text`: unchanged words keep their times, the others are aligned. */
   async editText(sessionId: string, input: { segmentId: number; text: string; wordStart?: number; wordEnd?: number; baseRevision?: number }): Promise<RevisionRecord> {
-    const { transcript, revision } = this.editable(sessionId, input.baseRevision);
+    const { transcript, revision } = await this.editable(sessionId, input.baseRevision);
     // The line is in the path: an unknown one is a missing resource, as an unknown session is.
     if (!transcript.segments.some((s) => s.id === input.segmentId)) {
       throw new NotFoundError(`No line ${input.segmentId} in the transcript (lines are 0–${transcript.segments.length - 1}).`);
@@ -123,13 +121,13 @@ export class TranscriptEditor {
 
   /** Find and replace over a recording: a preview lists the matches; otherwise every match is replaced as one revision. */
   async replace(sessionId: string, query: ReplaceQuery & { preview?: boolean; baseRevision?: number }): Promise<ReplaceOutcome> {
-    const { transcript, revision } = this.editable(sessionId, query.baseRevision);
+    const { transcript, revision } = await this.editable(sessionId, query.baseRevision);
     const matches = findMatches(transcript, query);
     const corrections = asValidation(() => replaceCorrections(transcript, query));
     if (query.preview || corrections.length === 0) return { count: matches.length, matches, revision: null };
     const timed = await this.timeCorrections(sessionId, transcript, corrections);
     const { transcript: next, records } = applyCorrections(transcript, timed.corrections, timed.timings);
-    const record = this.commit(sessionId, revision, () => ({
+    const record = await this.commit(sessionId, revision, () => ({
       result: { transcript: next, touched: [] },
       edit: {
         op: 'replace',
@@ -150,12 +148,13 @@ export class TranscriptEditor {
    * Every recording is checked (a line left without words refuses the whole request) before any is written.
    */
   async replaceInProject(projectId: string, query: ReplaceQuery & { preview?: boolean }): Promise<Array<{ session_id: string; file_name: string } & ReplaceOutcome>> {
-    const { data } = this.deps.sessions.list({ projectId, limit: 1_000_000, offset: 0 });
+    const { data } = await this.deps.database.sessions.list({ projectId, limit: 1_000_000, offset: 0 });
     const complete = data.filter((s) => s.status === 'complete').reverse();
-    const plans = complete.map((summary) => {
-      const { transcript, revision } = this.editable(summary.id, undefined);
-      return { summary, transcript, revision, matches: findMatches(transcript, query), corrections: asValidation(() => replaceCorrections(transcript, query)) };
-    });
+    const plans = [];
+    for (const summary of complete) {
+      const { transcript, revision } = await this.editable(summary.id, undefined);
+      plans.push({ summary, transcript, revision, matches: findMatches(transcript, query), corrections: asValidation(() => replaceCorrections(transcript, query)) });
+    }
     const out: Array<{ session_id: string; file_name: string } & ReplaceOutcome> = [];
     for (const plan of plans) {
       const base = { session_id: plan.summary.id, file_name: plan.summary.file_name, count: plan.matches.length, matches: plan.matches };
@@ -165,7 +164,7 @@ export class TranscriptEditor {
       }
       const timed = await this.timeCorrections(plan.summary.id, plan.transcript, plan.corrections);
       const { transcript: next, records } = applyCorrections(plan.transcript, timed.corrections, timed.timings);
-      const record = this.commit(plan.summary.id, plan.revision, () => ({
+      const record = await this.commit(plan.summary.id, plan.revision, () => ({
         result: { transcript: next, touched: [] },
         edit: { op: 'replace', find: query.find, replace: query.replace, match_case: query.matchCase ?? false, whole_words: query.wholeWords ?? false, matches: plan.matches.length, lines: records, touched: [] },
       }));
@@ -180,11 +179,11 @@ export class TranscriptEditor {
   }
 
   /** Makes an earlier revision current again, as a new revision (undo that can itself be undone). */
-  restore(sessionId: string, revision: number, baseRevision?: number): RevisionRecord {
-    return this.commit(sessionId, baseRevision, () => {
-      const earlier = this.deps.revisions.get(sessionId, revision);
+  restore(sessionId: string, revision: number, baseRevision?: number): Promise<RevisionRecord> {
+    return this.commit(sessionId, baseRevision, async (_transcript, { revisions }) => {
+      const earlier = await revisions.get(sessionId, revision);
       if (!earlier) throw new NotFoundError(`No revision ${revision} of this transcript.`);
-      if (revision === this.deps.revisions.current(sessionId)) throw new ConflictError(`Revision ${revision} is already the current one.`);
+      if (revision === (await revisions.current(sessionId))) throw new ConflictError(`Revision ${revision} is already the current one.`);
       // The earlier snapshot carries the profiles measured for its own speech; the map is reconciled below.
       return { result: { transcript: earlier, touched: [] }, edit: { op: 'restore', revision, touched: [] } };
     });
@@ -194,9 +193,9 @@ export class TranscriptEditor {
    * The transcript an edit would start from, checked before slow work (alignment, word corrections): not found,
    * not ready, or a conflict when the client's base revision is already stale.
    */
-  editable(sessionId: string, baseRevision?: number): { transcript: Transcript; revision: number } {
-    const transcript = this.completeTranscript(sessionId);
-    const revision = this.deps.revisions.current(sessionId);
+  async editable(sessionId: string, baseRevision?: number): Promise<{ transcript: Transcript; revision: number }> {
+    const transcript = await this.completeTranscript(this.deps.database, sessionId);
+    const revision = await this.deps.database.revisions.current(sessionId);
     if (baseRevision !== undefined && baseRevision !== revision) {
       throw new ConflictError(`The transcript changed meanwhile (revision ${revision}, the change was made on ${baseRevision}); reload it and try again.`);
     }
@@ -207,38 +206,45 @@ export class TranscriptEditor {
   replaceTranscript(
     sessionId: string,
     baseRevision: number,
-    build: (transcript: Transcript) => { transcript: Transcript; edit: RevisionEdit; pins: Array<{ label: string; speakerId: string }> },
-  ): RevisionRecord {
-    return this.commit(sessionId, baseRevision, (current) => {
-      const built = build(current);
+    build: (transcript: Transcript, stores: Stores) => Promise<{ transcript: Transcript; edit: RevisionEdit; pins: Array<{ label: string; speakerId: string }> }>,
+  ): Promise<RevisionRecord> {
+    return this.commit(sessionId, baseRevision, async (current, stores) => {
+      const built = await build(current, stores);
       return { result: { transcript: built.transcript, touched: built.edit.touched }, edit: built.edit, pinned: built.pins[0], morePins: built.pins.slice(1) };
     });
   }
 
   // --- end script alignment ---
 
-  revisions(sessionId: string): { current: number; data: RevisionRecord[] } {
-    const transcript = this.completeTranscript(sessionId);
-    return { current: this.deps.revisions.current(sessionId), data: this.deps.revisions.list(sessionId, transcript) };
+  async revisions(sessionId: string): Promise<{ current: number; data: RevisionRecord[] }> {
+    const { revisions } = this.deps.database;
+    const transcript = await this.completeTranscript(this.deps.database, sessionId);
+    return { current: await revisions.current(sessionId), data: await revisions.list(sessionId, transcript) };
   }
 
-  revision(sessionId: string, revision: number): { record: RevisionRecord; transcript: Transcript } {
-    const transcript = this.completeTranscript(sessionId);
-    const record = this.deps.revisions.list(sessionId, transcript).find((r) => r.revision === revision);
-    const stored = record ? this.deps.revisions.get(sessionId, revision) : null;
+  async revision(sessionId: string, revision: number): Promise<{ record: RevisionRecord; transcript: Transcript }> {
+    const { revisions } = this.deps.database;
+    const transcript = await this.completeTranscript(this.deps.database, sessionId);
+    const record = (await revisions.list(sessionId, transcript)).find((r) => r.revision === revision);
+    const stored = record ? await revisions.get(sessionId, revision) : null;
     if (!record || !stored) throw new NotFoundError(`No revision ${revision} of this transcript.`);
     return { record, transcript: stored };
   }
 
-  private completeTranscript(sessionId: string): Transcript {
-    const summary = this.deps.sessions.summary(sessionId);
+  private async completeTranscript({ sessions }: Stores, sessionId: string): Promise<Transcript> {
+    const summary = await sessions.summary(sessionId);
     if (!summary) throw new NotFoundError('Transcription session not found.');
-    const transcript = summary.status === 'complete' ? this.deps.sessions.transcript(sessionId) : null;
+    const transcript = summary.status === 'complete' ? await sessions.transcript(sessionId) : null;
     if (!transcript) throw new ConflictError(`The transcript is not ready (status: ${summary.status}).`);
     return transcript;
   }
 
-  private resolveChoice(sessionId: string, transcript: Transcript, choice: SpeakerChoice): { label: string; pinned?: { label: string; speakerId: string } } {
+  private async resolveChoice(
+    stores: Stores,
+    sessionId: string,
+    transcript: Transcript,
+    choice: SpeakerChoice,
+  ): Promise<{ label: string; pinned?: { label: string; speakerId: string } }> {
     if ('speaker' in choice) {
       if (choice.speaker === 'new') return { label: newSpeakerLabel(transcript) };
       if (!transcript.speakers.includes(choice.speaker)) {
@@ -246,41 +252,43 @@ export class TranscriptEditor {
       }
       return { label: choice.speaker };
     }
-    const summary = this.deps.sessions.summary(sessionId)!;
-    if (!this.deps.projects.speakers(summary.project.id).some((s) => s.id === choice.speakerId)) {
+    const summary = (await stores.sessions.summary(sessionId))!;
+    if (!(await stores.speakers.projectSpeakers(summary.project.id)).some((s) => s.id === choice.speakerId)) {
       throw new SpeakerEditError('speaker_id', `No speaker ${choice.speakerId} in project ${summary.project.key}.`);
     }
-    const existing = this.deps.speakers.labelOf(sessionId, choice.speakerId);
+    const existing = await this.deps.speakers.labelOf(stores, sessionId, choice.speakerId);
     if (existing && transcript.speakers.includes(existing)) return { label: existing };
     const label = newSpeakerLabel(transcript);
     return { label, pinned: { label, speakerId: choice.speakerId } };
   }
 
-  private commit(sessionId: string, baseRevision: number | undefined, build: (transcript: Transcript) => Commit): RevisionRecord {
-    const { db, revisions, speakers, analysis, jobs } = this.deps;
-    return db.transaction(() => {
-      const transcript = this.completeTranscript(sessionId);
-      const current = revisions.current(sessionId);
+  private commit(sessionId: string, baseRevision: number | undefined, build: (transcript: Transcript, stores: Stores) => Commit | Promise<Commit>): Promise<RevisionRecord> {
+    const { db, database, speakers, analysis, jobs } = this.deps;
+    return database.transaction(async (stores) => {
+      const { revisions } = stores;
+      const transcript = await this.completeTranscript(stores, sessionId);
+      const current = await revisions.current(sessionId);
       if (baseRevision !== undefined && baseRevision !== current) {
         throw new ConflictError(`The transcript changed meanwhile (revision ${current}, the edit was made on ${baseRevision}); reload it and edit again.`);
       }
       let commit: Commit;
       try {
-        commit = build(transcript);
+        commit = await build(transcript, stores);
       } catch (error) {
         if (error instanceof SpeakerEditError) throw new InvalidInputError([issue(['body', error.field], error.message, 'value_error', null)]);
         throw error;
       }
-      const revision = revisions.append(sessionId, commit.result.transcript, commit.edit, speakers.snapshot(sessionId));
-      const restoredMap = commit.edit.op === 'restore' ? (revisions.speakers(sessionId, commit.edit.revision) as SpeakerSnapshot | null) : null;
-      if (restoredMap) speakers.restoreSnapshot(sessionId, commit.result.transcript, restoredMap);
-      else speakers.applyEdit(sessionId, commit.result.transcript, commit.pinned);
-      for (const pin of commit.morePins ?? []) speakers.applyEdit(sessionId, commit.result.transcript, pin);
-      // Lines and speakers changed: the analysis' speaker fields and per-line results must follow.
-      analysis.queueAfterEdit(sessionId);
+      const revision = await revisions.append(sessionId, commit.result.transcript, commit.edit, await speakers.snapshot(stores, sessionId));
+      const restoredMap = commit.edit.op === 'restore' ? ((await revisions.speakers(sessionId, commit.edit.revision)) as SpeakerSnapshot | null) : null;
+      if (restoredMap) await speakers.restoreSnapshot(stores, sessionId, commit.result.transcript, restoredMap);
+      else await speakers.applyEdit(stores, sessionId, commit.result.transcript, commit.pinned);
+      for (const pin of commit.morePins ?? []) await speakers.applyEdit(stores, sessionId, commit.result.transcript, pin);
+      // Lines and speakers changed: the analysis' speaker fields and per-line results must follow. (Both are
+      // still synchronous on the embedded database, on the same connection, so inside this transaction.)
+      analysis.queueAfterEdit(sessionId, (await stores.sessions.summary(sessionId))!.duration);
       if (commit.result.touched.length > 0 || commit.edit.op === 'restore') queueSpeakerProfiles(db, jobs, sessionId);
-      return revisions.list(sessionId, null).find((r) => r.revision === revision)!;
-    })();
+      return (await revisions.list(sessionId, null)).find((r) => r.revision === revision)!;
+    });
   }
 }
 

@@ -42,27 +42,27 @@ export function dubsRouter(ctx: ServiceContext): Router {
   const router = Router();
   const dubbing = ctx.dubbing;
 
-  const sessionOr404 = (req: Request) => {
+  const sessionOr404 = async (req: Request) => {
     const { session_id } = parseInput(z.object({ session_id: z.uuid() }), { session_id: req.params.session_id }, 'path');
-    const summary = ctx.sessions.summary(session_id);
+    const summary = await ctx.sessions.summary(session_id);
     if (!summary) throw new HttpError(404, 'Transcription session not found.');
     return summary;
   };
-  const dubOr404 = (req: Request) => {
+  const dubOr404 = async (req: Request) => {
     const { session_id, dub_id } = parseInput(DubPath, { session_id: req.params.session_id, dub_id: req.params.dub_id }, 'path');
-    if (!ctx.sessions.summary(session_id)) throw new HttpError(404, 'Transcription session not found.');
+    if (!(await ctx.sessions.summary(session_id))) throw new HttpError(404, 'Transcription session not found.');
     return dubbing.dubOr404(session_id, dub_id);
   };
 
   /** Who made a note or an edit: the key's user or name, or "studio" for the studio's sign-in. */
   const author = (res: Response): string => authorOf(accessOf(res));
-  const lineOf = (req: Request) => {
-    const dub = dubOr404(req);
+  const lineOf = async (req: Request) => {
+    const dub = await dubOr404(req);
     return { dub, line: dubbing.lineOr404(dub, String(req.params.line_id)) };
   };
 
   router.post('/:session_id/dubs', async (req, res) => {
-    const session = sessionOr404(req);
+    const session = await sessionOr404(req);
     // A JSON body (already parsed by jsonBody) asks for a dub of the recording itself; multipart uploads a file.
     if (!req.is('multipart/form-data') && req.body !== undefined) {
       const body = parseInput(DubFromRecording, req.body, 'body');
@@ -88,83 +88,83 @@ export function dubsRouter(ctx: ServiceContext): Router {
     }
   });
 
-  router.get('/:session_id/dubs', (req, res) => {
-    const session = sessionOr404(req);
+  router.get('/:session_id/dubs', async (req, res) => {
+    const session = await sessionOr404(req);
     res.json({ data: dubbing.store.dubs(session.id).map((d) => dubbing.toJson(d)) });
   });
 
-  router.get('/:session_id/dubs/:dub_id', (req, res) => {
-    res.json(dubbing.toJson(dubOr404(req)));
+  router.get('/:session_id/dubs/:dub_id', async (req, res) => {
+    res.json(dubbing.toJson(await dubOr404(req)));
   });
 
-  router.patch('/:session_id/dubs/:dub_id', (req, res) => {
-    const dub = dubOr404(req);
+  router.patch('/:session_id/dubs/:dub_id', async (req, res) => {
+    const dub = await dubOr404(req);
     res.json(dubbing.toJson(dubbing.patch(dub, parseInput(DubPatch, req.body ?? {}, 'body'))));
   });
 
   router.delete('/:session_id/dubs/:dub_id', async (req, res) => {
-    await dubbing.delete(dubOr404(req));
+    await dubbing.delete(await dubOr404(req));
     res.status(204).end();
   });
 
-  router.get('/:session_id/dubs/:dub_id/lines', (req, res) => {
-    const dub = dubOr404(req);
+  router.get('/:session_id/dubs/:dub_id/lines', async (req, res) => {
+    const dub = await dubOr404(req);
     res.json({ data: dubbing.lines(dub, parseInput(LinesQuery, req.query, 'query')) });
   });
 
-  router.get('/:session_id/dubs/:dub_id/lines/:line_id', (req, res) => {
-    const dub = dubOr404(req);
+  router.get('/:session_id/dubs/:dub_id/lines/:line_id', async (req, res) => {
+    const dub = await dubOr404(req);
     const line = dubbing.lineOr404(dub, String(req.params.line_id));
     res.json(dubbing.lineJson(dub, line, dubbing.store.revision(dub.id, dub.currentRevision)));
   });
 
-  router.patch('/:session_id/dubs/:dub_id/lines/:line_id', (req, res) => {
-    const dub = dubOr404(req);
+  router.patch('/:session_id/dubs/:dub_id/lines/:line_id', async (req, res) => {
+    const dub = await dubOr404(req);
     const line = dubbing.lineOr404(dub, String(req.params.line_id));
     res.json(dubbing.patchLine(dub, line, parseInput(LinePatch, req.body ?? {}, 'body'), author(res)));
   });
 
   // ---- dubbing workflow (issue 32): split, merge, undo/redo, notes, exports ----
 
-  router.post('/:session_id/dubs/:dub_id/lines/:line_id/split', (req, res) => {
-    const { dub, line } = lineOf(req);
+  router.post('/:session_id/dubs/:dub_id/lines/:line_id/split', async (req, res) => {
+    const { dub, line } = await lineOf(req);
     res.json(dubbing.splitLine(dub, line, parseInput(LineSplit, req.body ?? {}, 'body'), author(res)));
   });
 
-  router.post('/:session_id/dubs/:dub_id/lines/:line_id/merge', (req, res) => {
-    const { dub, line } = lineOf(req);
+  router.post('/:session_id/dubs/:dub_id/lines/:line_id/merge', async (req, res) => {
+    const { dub, line } = await lineOf(req);
     res.json(dubbing.mergeLine(dub, line, parseInput(LineMerge, req.body ?? {}, 'body').with, author(res)));
   });
 
-  router.get('/:session_id/dubs/:dub_id/lines/:line_id/notes', (req, res) => {
-    const { dub, line } = lineOf(req);
+  router.get('/:session_id/dubs/:dub_id/lines/:line_id/notes', async (req, res) => {
+    const { dub, line } = await lineOf(req);
     res.json({ data: dubbing.lineJson(dub, line, null).notes });
   });
 
-  router.post('/:session_id/dubs/:dub_id/lines/:line_id/notes', (req, res) => {
-    const { dub, line } = lineOf(req);
+  router.post('/:session_id/dubs/:dub_id/lines/:line_id/notes', async (req, res) => {
+    const { dub, line } = await lineOf(req);
     const note = dubbing.addNote(dub, line, parseInput(LineNoteInput, req.body ?? {}, 'body').text, author(res));
     res.status(201).json(note);
   });
 
-  router.get('/:session_id/dubs/:dub_id/edits', (req, res) => {
-    const dub = dubOr404(req);
+  router.get('/:session_id/dubs/:dub_id/edits', async (req, res) => {
+    const dub = await dubOr404(req);
     res.json({ data: dubbing.store.edits(dub.id).map((e) => dubbing.editJson(e)) });
   });
 
-  router.post('/:session_id/dubs/:dub_id/edits/undo', (req, res) => {
-    res.json(dubbing.undoRedo(dubOr404(req), 'undo'));
+  router.post('/:session_id/dubs/:dub_id/edits/undo', async (req, res) => {
+    res.json(dubbing.undoRedo(await dubOr404(req), 'undo'));
   });
 
-  router.post('/:session_id/dubs/:dub_id/edits/redo', (req, res) => {
-    res.json(dubbing.undoRedo(dubOr404(req), 'redo'));
+  router.post('/:session_id/dubs/:dub_id/edits/redo', async (req, res) => {
+    res.json(dubbing.undoRedo(await dubOr404(req), 'redo'));
   });
 
-  router.get('/:session_id/dubs/:dub_id/export', (req, res, next) => {
-    const dub = dubOr404(req);
+  router.get('/:session_id/dubs/:dub_id/export', async (req, res, next) => {
+    const dub = await dubOr404(req);
     const { format } = parseInput(DubExportQuery, req.query, 'query');
-    const summary = ctx.sessions.summary(dub.sessionId)!;
-    const { input, revision, regions } = dubbing.exportInput(dub, summary.media, ctx.speakerNames(dub.sessionId));
+    const summary = (await ctx.sessions.summary(dub.sessionId))!;
+    const { input, revision, regions } = dubbing.exportInput(dub, summary.media, await ctx.speakerNames(dub.sessionId));
     if (format === 'stem_wav') {
       const { stream, size } = stemStream(dubbing.revisionFile(dub, revision), regions);
       res.attachment(exportFileName(dub.name, `r${revision.number}.stem.wav`)).type('audio/wav').setHeader('Content-Length', size);
@@ -179,24 +179,24 @@ export function dubsRouter(ctx: ServiceContext): Router {
 
   // ---- end of the dubbing workflow block ----
 
-  router.get('/:session_id/dubs/:dub_id/revisions', (req, res) => {
-    const dub = dubOr404(req);
+  router.get('/:session_id/dubs/:dub_id/revisions', async (req, res) => {
+    const dub = await dubOr404(req);
     res.json({ data: dubbing.store.revisions(dub.id).map((r) => dubbing.revisionJson(dub, r, baseUrl(req))) });
   });
 
-  router.get('/:session_id/dubs/:dub_id/revisions/:number', (req, res) => {
-    const dub = dubOr404(req);
+  router.get('/:session_id/dubs/:dub_id/revisions/:number', async (req, res) => {
+    const dub = await dubOr404(req);
     res.json(dubbing.revisionJson(dub, dubbing.revisionOr404(dub, String(req.params.number)), baseUrl(req)));
   });
 
-  router.get('/:session_id/dubs/:dub_id/revisions/:number/audio', (req, res) => {
-    const dub = dubOr404(req);
+  router.get('/:session_id/dubs/:dub_id/revisions/:number/audio', async (req, res) => {
+    const dub = await dubOr404(req);
     const revision = dubbing.revisionOr404(dub, String(req.params.number));
     res.json(dubbing.audioAddress(dub, revision.number, baseUrl(req)));
   });
 
   router.get('/:session_id/dubs/:dub_id/revisions/:number/peaks', async (req, res) => {
-    const dub = dubOr404(req);
+    const dub = await dubOr404(req);
     const revision = dubbing.revisionOr404(dub, String(req.params.number));
     // A dub from the recording has no revision file until its audio is converted.
     if (dub.status === 'preparing' && dub.source === 'recording') throw new HttpError(409, "The dub's audio is still being converted from the recording; its peaks follow once it is ready.");
@@ -212,13 +212,13 @@ export function dubsRouter(ctx: ServiceContext): Router {
     res.json(peaks);
   });
 
-  router.post('/:session_id/dubs/:dub_id/revisions/:number/restore', (req, res) => {
-    const dub = dubOr404(req);
+  router.post('/:session_id/dubs/:dub_id/revisions/:number/restore', async (req, res) => {
+    const dub = await dubOr404(req);
     res.json(dubbing.toJson(dubbing.restore(dub, dubbing.revisionOr404(dub, String(req.params.number)))));
   });
 
   router.post('/:session_id/dubs/:dub_id/revoice', async (req, res) => {
-    const dub = dubOr404(req);
+    const dub = await dubOr404(req);
     const { wait } = parseInput(RevoiceQuery, req.query, 'query');
     const revoice = dubbing.startRevoice(dub);
     if (!revoice) {
@@ -236,13 +236,13 @@ export function dubsRouter(ctx: ServiceContext): Router {
       .json(dubbing.revoiceJson(current, latest, baseUrl(req)));
   });
 
-  router.get('/:session_id/dubs/:dub_id/revoices', (req, res) => {
-    const dub = dubOr404(req);
+  router.get('/:session_id/dubs/:dub_id/revoices', async (req, res) => {
+    const dub = await dubOr404(req);
     res.json({ data: dubbing.store.revoices(dub.id).map((r) => dubbing.revoiceJson(dub, r, baseUrl(req))) });
   });
 
-  router.get('/:session_id/dubs/:dub_id/revoices/:revoice_id', (req, res) => {
-    const dub = dubOr404(req);
+  router.get('/:session_id/dubs/:dub_id/revoices/:revoice_id', async (req, res) => {
+    const dub = await dubOr404(req);
     res.json(dubbing.revoiceJson(dub, dubbing.revoiceOr404(dub, String(req.params.revoice_id)), baseUrl(req)));
   });
 
@@ -252,7 +252,7 @@ export function dubsRouter(ctx: ServiceContext): Router {
 /** A revision's WAV at its signed address: no key, the signature is the credential. HEAD and Range come from sendFile. */
 export function signedDubAudioRouter(ctx: ServiceContext): Router {
   const router = Router();
-  router.get('/:session_id/dubs/:dub_id/revisions/:number/file', (req, res, next) => {
+  router.get('/:session_id/dubs/:dub_id/revisions/:number/file', async (req, res, next) => {
     const refused = new HttpError(403, 'This audio address is invalid or has expired; ask the API for a new one.');
     const parsed = DubPath.extend({ number: z.string().regex(/^\d{1,9}$/) }).safeParse(req.params);
     if (!parsed.success) throw refused;

@@ -17,40 +17,40 @@ export const IntelligenceQuery = z.strictObject({
  */
 export function intelligenceRouter(ctx: ServiceContext): Router {
   const router = Router();
-  const sessionOr404 = (req: Request) => {
+  const sessionOr404 = async (req: Request) => {
     const { session_id } = parseInput(SessionRef, req.params, 'path');
-    const summary = ctx.sessions.summary(session_id);
+    const summary = await ctx.sessions.summary(session_id);
     if (!summary) throw new HttpError(404, 'Transcription session not found.');
     return summary;
   };
 
-  router.get('/:session_id/intelligence', (req, res) => {
+  router.get('/:session_id/intelligence', async (req, res) => {
     const { session_id } = parseInput(SessionRef, req.params, 'path');
     const { run_id } = parseInput(IntelligenceQuery, req.query, 'query');
     // The document changes with the session's analysis (its revision in the analysis store) and with the
     // session, its speaker map and its project's speakers (its change counter): both validate the cache and
     // make the ETag.
-    const seq = ctx.sessions.changeSeq(session_id);
+    const seq = await ctx.sessions.changeSeq(session_id);
     if (seq === null) throw new HttpError(404, 'Transcription session not found.');
     if (run_id !== undefined) ctx.analysis.assertRun(session_id, run_id);
     const etag = ctx.documents.etag('i', ctx.analysis.revision(session_id), seq);
-    sendConditionalJson(req, res, etag, () =>
-      ctx.documents.bytes(`${session_id}:intelligence:${run_id ?? ''}`, etag, () => {
-        const summary = sessionOr404(req);
+    await sendConditionalJson(req, res, etag, () =>
+      ctx.documents.bytes(`${session_id}:intelligence:${run_id ?? ''}`, etag, async () => {
+        const summary = await sessionOr404(req);
         return Buffer.from(
           JSON.stringify({
             id: summary.id,
-            intelligence: ctx.analysis.intelligence(summary.id, run_id),
-            speaker_map: ctx.speakerMap(summary.id),
-            project: { ...summary.project, speakers: ctx.projects.speakers(summary.project.id) },
+            intelligence: await ctx.analysis.intelligence(summary.id, run_id),
+            speaker_map: await ctx.speakerMap(summary.id),
+            project: { ...summary.project, speakers: await ctx.database.speakers.projectSpeakers(summary.project.id) },
           }),
         );
       }),
     );
   });
 
-  router.post('/:session_id/intelligence', (req, res) => {
-    const summary = sessionOr404(req);
+  router.post('/:session_id/intelligence', async (req, res) => {
+    const summary = await sessionOr404(req);
     if (summary.status !== 'complete') {
       throw new HttpError(
         409,
@@ -59,13 +59,13 @@ export function intelligenceRouter(ctx: ServiceContext): Router {
           : `The transcript is not complete yet (status: ${summary.status}); the analysis starts by itself when it completes.`,
       );
     }
-    const { run, created } = ctx.analysis.queue(summary.id);
+    const { run, created } = ctx.analysis.queue(summary.id, summary.duration);
     res.status(202).setHeader('Location', `/v1/speech/transcriptions/${summary.id}/intelligence?run_id=${run.run_id}`);
     res.json({ ...publicRun(run), created });
   });
 
-  router.get('/:session_id/intelligence/runs', (req, res) => {
-    const summary = sessionOr404(req);
+  router.get('/:session_id/intelligence/runs', async (req, res) => {
+    const summary = await sessionOr404(req);
     res.setHeader('Cache-Control', 'no-store');
     res.json({ data: ctx.analysis.runs(summary.id) });
   });

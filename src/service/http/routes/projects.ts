@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ProjectCreate, ProjectSpeakerUpdate, ProjectVocabulary, uniqueTerms } from '../../../shared/schemas';
 import { HttpError } from '../errors';
 import { ProjectKeyTaken, type ProjectStore } from '../../storage/project-store';
+import type { SpeakerStore } from '../../storage/speaker-store';
 import type { AdaptationSummary } from '../../speakers/speaker-adaptation';
 import { parseInput } from '../../validation';
 import { accessOf } from '../authenticate';
@@ -15,7 +16,7 @@ const SpeakerRef = ProjectRef.extend({ speaker_id: z.uuid() });
 /** How far each project speaker's voice is adapted (null: no transform); a stub for tests without one. */
 export type AdaptationOf = (projectId: string, speakerId: string) => AdaptationSummary | null;
 
-export function projectsRouter(projects: ProjectStore, adaptationOf: AdaptationOf = () => null): Router {
+export function projectsRouter(projects: ProjectStore, speakers: SpeakerStore, adaptationOf: AdaptationOf = () => null): Router {
   const router = Router();
 
   router.post('/', requireUnlimited('create projects'), async (req, res) => {
@@ -43,7 +44,7 @@ export function projectsRouter(projects: ProjectStore, adaptationOf: AdaptationO
   router.get('/:project', async (req, res) => {
     const { project: ref } = parseInput(ProjectRef, req.params, 'path');
     const project = await findProject(ref);
-    res.json({ ...project, speakers: projects.speakers(project.id).map((s) => ({ ...s, adaptation: adaptationOf(project.id, s.id) })) });
+    res.json({ ...project, speakers: (await speakers.projectSpeakers(project.id)).map((s) => ({ ...s, adaptation: adaptationOf(project.id, s.id) })) });
   });
 
   // Names and terms every transcription in the project expects (see README, "Custom vocabulary").
@@ -63,7 +64,7 @@ export function projectsRouter(projects: ProjectStore, adaptationOf: AdaptationO
     const params = parseInput(SpeakerRef, req.params, 'path');
     const body = parseInput(ProjectSpeakerUpdate, req.body, 'body');
     const project = await findProject(params.project);
-    const speaker = projects.renameSpeaker(project.id, params.speaker_id, body.name);
+    const speaker = await speakers.renameProjectSpeaker(project.id, params.speaker_id, body.name);
     if (!speaker) throw new HttpError(404, 'Speaker not found in this project.');
     res.json({ ...speaker, adaptation: adaptationOf(project.id, speaker.id) });
   });

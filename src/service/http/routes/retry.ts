@@ -8,18 +8,19 @@ import { parseInput } from '../../validation';
 /** `POST …/{session_id}/retry`: a failed transcription is queued again (its checkpoints are reused). */
 export function retryRouter(ctx: ServiceContext): Router {
   const router = Router();
-  router.post('/:session_id/retry', (req, res) => {
+  router.post('/:session_id/retry', async (req, res) => {
     const { session_id } = parseInput(z.object({ session_id: z.uuid() }), req.params, 'path');
-    const summary = ctx.sessions.summary(session_id);
+    const summary = await ctx.sessions.summary(session_id);
     if (!summary) throw new HttpError(404, 'Transcription session not found.');
     if (summary.status !== 'failed') throw new HttpError(409, `Only a failed transcription can be retried (status: ${summary.status}).`);
-    const queued = ctx.db.transaction(() => {
+    const queued = await ctx.database.transaction(async ({ sessions }) => {
+      // The queue is still synchronous on the embedded database: same connection, inside this transaction.
       const id = ctx.jobs.retry(TRANSCRIBE_JOB, session_id);
-      if (id) ctx.sessions.setProgress(session_id, 'queued', 0, 'queued');
+      if (id) await sessions.setProgress(session_id, 'queued', 0, 'queued');
       return id;
-    })();
+    });
     if (!queued) throw new HttpError(409, 'This transcription is already queued again.');
-    res.status(202).location(`/v1/speech/transcriptions/${session_id}`).json(ctx.sessions.summary(session_id));
+    res.status(202).location(`/v1/speech/transcriptions/${session_id}`).json(await ctx.sessions.summary(session_id));
   });
   return router;
 }

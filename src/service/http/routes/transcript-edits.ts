@@ -17,62 +17,62 @@ const RevisionRef = SessionRef.extend({ revision: z.coerce.number().int().min(0)
  */
 export function transcriptEditsRouter(ctx: ServiceContext): Router {
   const router = Router();
-  const sessionId = (req: Request) => {
+  const sessionId = async (req: Request) => {
     const { session_id } = parseInput(SessionRef, req.params, 'path');
-    if (!ctx.sessions.summary(session_id)) throw new HttpError(404, 'Transcription session not found.');
+    if (!(await ctx.sessions.summary(session_id))) throw new HttpError(404, 'Transcription session not found.');
     return session_id;
   };
-  const result = (id: string, revision: RevisionRecord) => ({
-    revision,
-    session: { ...ctx.sessions.get(id)!, speaker_map: ctx.speakerMap(id) },
+  const result = async (id: string, revision: RevisionRecord | Promise<RevisionRecord>) => ({
+    revision: await revision,
+    session: { ...(await ctx.sessions.get(id))!, speaker_map: await ctx.speakerMap(id) },
   });
 
-  router.post('/:session_id/transcript/reassign', (req, res) => {
-    const id = sessionId(req);
+  router.post('/:session_id/transcript/reassign', async (req, res) => {
+    const id = await sessionId(req);
     const body = parseInput(SpeakerReassign, req.body ?? {}, 'body');
     if ((body.speaker === undefined) === (body.speaker_id === undefined)) {
       throw new InvalidInputError([issue(['body', 'speaker'], 'Give exactly one of speaker (a label or "new") and speaker_id', 'value_error', body.speaker ?? null)]);
     }
     const to = body.speaker !== undefined ? { speaker: body.speaker } : { speakerId: body.speaker_id! };
-    const revision = ctx.transcriptEdits.reassign(id, { segmentId: body.segment_id, wordStart: body.word_start, wordEnd: body.word_end, to, baseRevision: body.base_revision });
-    res.json(result(id, revision));
+    const revision = await ctx.transcriptEdits.reassign(id, { segmentId: body.segment_id, wordStart: body.word_start, wordEnd: body.word_end, to, baseRevision: body.base_revision });
+    res.json(await result(id, revision));
   });
 
-  router.post('/:session_id/transcript/merge', (req, res) => {
-    const id = sessionId(req);
+  router.post('/:session_id/transcript/merge', async (req, res) => {
+    const id = await sessionId(req);
     const body = parseInput(SpeakerMerge, req.body ?? {}, 'body');
-    res.json(result(id, ctx.transcriptEdits.merge(id, { from: body.from, into: body.into, baseRevision: body.base_revision })));
+    res.json(await result(id, ctx.transcriptEdits.merge(id, { from: body.from, into: body.into, baseRevision: body.base_revision })));
   });
 
-  router.post('/:session_id/transcript/split', (req, res) => {
-    const id = sessionId(req);
+  router.post('/:session_id/transcript/split', async (req, res) => {
+    const id = await sessionId(req);
     const body = parseInput(SegmentSplit, req.body ?? {}, 'body');
-    res.json(result(id, ctx.transcriptEdits.split(id, { segmentId: body.segment_id, wordIndex: body.word_index, baseRevision: body.base_revision })));
+    res.json(await result(id, ctx.transcriptEdits.split(id, { segmentId: body.segment_id, wordIndex: body.word_index, baseRevision: body.base_revision })));
   });
 
-  router.get('/:session_id/transcript/revisions', (req, res) => {
-    res.json(ctx.transcriptEdits.revisions(sessionId(req)));
+  router.get('/:session_id/transcript/revisions', async (req, res) => {
+    res.json(await ctx.transcriptEdits.revisions(await sessionId(req)));
   });
 
-  router.get('/:session_id/transcript/revisions/:revision', (req, res) => {
+  router.get('/:session_id/transcript/revisions/:revision', async (req, res) => {
     const { session_id, revision } = parseInput(RevisionRef, req.params, 'path');
-    if (!ctx.sessions.summary(session_id)) throw new HttpError(404, 'Transcription session not found.');
-    const found = ctx.transcriptEdits.revision(session_id, revision);
+    if (!(await ctx.sessions.summary(session_id))) throw new HttpError(404, 'Transcription session not found.');
+    const found = await ctx.transcriptEdits.revision(session_id, revision);
     res.json({ ...found.record, transcript: publicTranscript(found.transcript) });
   });
 
-  router.post('/:session_id/transcript/revisions/:revision/restore', (req, res) => {
+  router.post('/:session_id/transcript/revisions/:revision/restore', async (req, res) => {
     const { session_id, revision } = parseInput(RevisionRef, req.params, 'path');
-    if (!ctx.sessions.summary(session_id)) throw new HttpError(404, 'Transcription session not found.');
+    if (!(await ctx.sessions.summary(session_id))) throw new HttpError(404, 'Transcription session not found.');
     const body = parseInput(RevisionRestore, req.body ?? {}, 'body');
-    res.json(result(session_id, ctx.transcriptEdits.restore(session_id, revision, body.base_revision)));
+    res.json(await result(session_id, ctx.transcriptEdits.restore(session_id, revision, body.base_revision)));
   });
 
   // ---- Word corrections (issue 31)
   const SegmentRef = SessionRef.extend({ segment_id: z.coerce.number().int().min(0) });
 
   router.patch('/:session_id/transcript/segments/:segment_id', async (req, res) => {
-    const id = sessionId(req);
+    const id = await sessionId(req);
     const { segment_id } = parseInput(SegmentRef, req.params, 'path');
     const body = parseInput(TranscriptTextEdit, req.body ?? {}, 'body');
     const revision = await ctx.transcriptEdits.editText(id, {
@@ -82,11 +82,11 @@ export function transcriptEditsRouter(ctx: ServiceContext): Router {
       wordEnd: body.word_end,
       baseRevision: body.base_revision,
     });
-    res.json(result(id, revision));
+    res.json(await result(id, revision));
   });
 
   router.post('/:session_id/transcript/replace', async (req, res) => {
-    const id = sessionId(req);
+    const id = await sessionId(req);
     const body = parseInput(TranscriptReplace, req.body ?? {}, 'body');
     const outcome = await ctx.transcriptEdits.replace(id, {
       find: body.find,
@@ -97,12 +97,12 @@ export function transcriptEditsRouter(ctx: ServiceContext): Router {
       baseRevision: body.base_revision,
     });
     const preview = body.preview ?? false;
-    res.json({ preview, ...outcome, ...(preview ? {} : { session: { ...ctx.sessions.get(id)!, speaker_map: ctx.speakerMap(id) } }) });
+    res.json({ preview, ...outcome, ...(preview ? {} : { session: { ...(await ctx.sessions.get(id))!, speaker_map: await ctx.speakerMap(id) } }) });
   });
 
   // --- Script alignment: POST …/transcript/align ---
   router.post('/:session_id/transcript/align', async (req, res) => {
-    const id = sessionId(req);
+    const id = await sessionId(req);
     const body = parseInput(ScriptAlign, req.body ?? {}, 'body');
     // A client that goes away stops the alignment (nothing is stored).
     const abort = new AbortController();
@@ -110,7 +110,7 @@ export function transcriptEditsRouter(ctx: ServiceContext): Router {
       if (!res.writableFinished) abort.abort();
     });
     const done = await ctx.scriptAlignment.align(id, { text: body.text, baseRevision: body.base_revision }, abort.signal);
-    res.json({ ...result(id, done.revision), alignment: done.alignment });
+    res.json({ ...(await result(id, done.revision)), alignment: done.alignment });
   });
 
   return router;

@@ -44,9 +44,9 @@ export function baseUrl(req: Request): string {
 export function transcriptionsRouter(ctx: ServiceContext): Router {
   const router = Router();
 
-  const sessionOr404 = (req: Request) => {
+  const sessionOr404 = async (req: Request) => {
     const { session_id } = parseInput(SessionRef, req.params, 'path');
-    const summary = ctx.sessions.summary(session_id);
+    const summary = await ctx.sessions.summary(session_id);
     if (!summary) throw new HttpError(404, 'Transcription session not found.');
     return summary;
   };
@@ -90,58 +90,58 @@ export function transcriptionsRouter(ctx: ServiceContext): Router {
       if (!project || (projectIds && !projectIds.includes(project.id))) throw new HttpError(404, 'Project not found.');
       projectId = project.id;
     }
-    const page = ctx.sessions.list({ projectId, projectIds, limit: query.limit, offset: query.offset });
+    const page = await ctx.sessions.list({ projectId, projectIds, limit: query.limit, offset: query.offset });
     res.json({ ...page, limit: query.limit, offset: query.offset });
   });
 
-  router.get('/:session_id', (req, res) => {
+  router.get('/:session_id', async (req, res) => {
     const { session_id } = parseInput(SessionRef, req.params, 'path');
     // Polled often (the studio, scripts waiting for a transcript): the change counter alone says whether
     // the cached document (or the client's copy, by its ETag) is current.
-    const seq = ctx.sessions.changeSeq(session_id);
+    const seq = await ctx.sessions.changeSeq(session_id);
     if (seq === null) throw new HttpError(404, 'Transcription session not found.');
     const etag = ctx.documents.etag('s', seq);
-    sendConditionalJson(req, res, etag, () =>
-      ctx.documents.bytes(`${session_id}:session`, etag, () => {
-        const summary = ctx.sessions.summary(session_id);
+    await sendConditionalJson(req, res, etag, () =>
+      ctx.documents.bytes(`${session_id}:session`, etag, async () => {
+        const summary = await ctx.sessions.summary(session_id);
         if (!summary) throw new HttpError(404, 'Transcription session not found.');
-        return ctx.sessions.documentBytes(summary, ctx.speakerMap(session_id));
+        return ctx.sessions.documentBytes(summary, await ctx.speakerMap(session_id));
       }),
     );
   });
 
   router.delete('/:session_id', async (req, res) => {
-    const summary = sessionOr404(req);
+    const summary = await sessionOr404(req);
     await ctx.jobs.cancelSession(summary.id);
-    ctx.sessions.delete(summary.id);
+    await ctx.sessions.delete(summary.id);
     ctx.documents.forget(summary.id);
     fs.rmSync(ctx.layout.recording(summary.id), { recursive: true, force: true });
     res.status(204).end();
   });
 
-  router.patch('/:session_id/media', (req, res) => {
-    const summary = sessionOr404(req);
+  router.patch('/:session_id/media', async (req, res) => {
+    const summary = await sessionOr404(req);
     const patch = parseInput(MediaPatch, req.body ?? {}, 'body');
     const media = mergeTimebase(summary.media, patch);
-    ctx.sessions.setMedia(summary.id, media);
+    await ctx.sessions.setMedia(summary.id, media);
     res.json({ media });
   });
 
-  router.get('/:session_id/audio', (req, res) => {
-    const summary = sessionOr404(req);
+  router.get('/:session_id/audio', async (req, res) => {
+    const summary = await sessionOr404(req);
     const expires = Math.floor(Date.now() / 1000) + AUDIO_URL_TTL_SECONDS;
     const signature = signAudio(ctx.audioSecret, summary.id, expires);
     const url = `${baseUrl(req)}/v1/speech/transcriptions/${summary.id}/audio/original?expires=${expires}&signature=${signature}`;
     res.json({ url, expires_in: AUDIO_URL_TTL_SECONDS });
   });
 
-  router.get('/:session_id/export', (req, res) => {
-    const summary = sessionOr404(req);
+  router.get('/:session_id/export', async (req, res) => {
+    const summary = await sessionOr404(req);
     const { format } = parseInput(z.object({ format: z.enum(EXPORT_FORMATS) }), req.query, 'query');
-    const transcript = ctx.sessions.transcript(summary.id);
+    const transcript = await ctx.sessions.transcript(summary.id);
     if (!transcript) throw new HttpError(409, `The transcript is not ready (status: ${summary.status}).`);
     // Moments mark the editor exports whenever the analysis has them; the analysis formats need it complete.
-    const intelligence = ctx.analysis.intelligence(summary.id);
+    const intelligence = await ctx.analysis.intelligence(summary.id);
     if (ANALYSIS_FORMATS.has(format) && intelligence.status !== 'complete') {
       throw new HttpError(
         409,
@@ -154,14 +154,14 @@ export function transcriptionsRouter(ctx: ServiceContext): Router {
       media: summary.media,
       moments: intelligence.moments,
       lines: intelligence.segments,
-      speakerNames: ctx.speakerNames(summary.id),
+      speakerNames: await ctx.speakerNames(summary.id),
     });
     // attachment() sets a type from the file name's extension (.edl → octet-stream), so the export's own type goes after it.
     res.attachment(exportFileName(summary.file_name, file.extension)).type(file.contentType).send(file.body);
   });
 
   router.get('/:session_id/peaks', async (req, res) => {
-    const summary = sessionOr404(req);
+    const summary = await sessionOr404(req);
     res.json(await ctx.peaks.get(summary.id));
   });
 
@@ -171,12 +171,12 @@ export function transcriptionsRouter(ctx: ServiceContext): Router {
 /** The signed original: no key, the signature is the credential. HEAD and Range come from sendFile. */
 export function signedAudioRouter(ctx: ServiceContext, verify: (id: string, expires: unknown, signature: unknown) => boolean): Router {
   const router = Router();
-  router.get('/:session_id/audio/original', (req, res, next) => {
+  router.get('/:session_id/audio/original', async (req, res, next) => {
     const parsed = SessionRef.safeParse(req.params);
     const refused = new HttpError(403, 'This audio address is invalid or has expired; ask the API for a new one.');
     if (!parsed.success || !verify(parsed.data.session_id, req.query.expires, req.query.signature)) throw refused;
-    const summary = ctx.sessions.summary(parsed.data.session_id);
-    const stored = ctx.sessions.storedName(parsed.data.session_id);
+    const summary = await ctx.sessions.summary(parsed.data.session_id);
+    const stored = await ctx.sessions.storedName(parsed.data.session_id);
     if (!summary || !stored) throw refused;
     res.setHeader('Content-Type', summary.format.content_type);
     res.setHeader('Cache-Control', 'private, max-age=3600');

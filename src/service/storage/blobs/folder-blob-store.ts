@@ -1,0 +1,150 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
+import { checkKey, checkPrefix, type BlobInfo, type BlobStore, type ByteRange } from './blob-store';
+
+/**
+ * Objects as files under a folder: the desktop's data folder, or a volume every node mounts (a NAS or SAN,
+ * the way facilities already keep media). Writes go to a temporary name in the same folder, are flushed,
+ * then renamed: a crash leaves the old object or the new one, never half of one.
+ */
+export class FolderBlobStore implements BlobStore {
+  constructor(readonly root: string) {
+    fs.mkdirSync(root, { recursive: true });
+  }
+
+  get description(): string {
+    return `folder ${this.root}`;
+  }
+
+  async put(key: string, data: Buffer | string): Promise<void> {
+    await this.atomically(key, async (temp) => {
+      await fs.promises.writeFile(temp, data);
+    });
+  }
+
+  async putFile(key: string, file: string): Promise<void> {
+    await this.atomically(key, async (temp) => {
+      await pipeline(fs.createReadStream(file), fs.createWriteStream(temp));
+    });
+  }
+
+  async putIfAbsent(key: string, data: Buffer | string): Promise<boolean> {
+    const target = this.file(key);
+    await fs.promises.mkdir(path.dirname(target), { recursive: true });
+    const temp = this.tempFor(target);
+    await fs.promises.writeFile(temp, data);
+    await flush(temp);
+    try {
+      // link() fails when the name exists: the first writer wins, atomically, also on NFS.
+      await fs.promises.link(temp, target);
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw error;
+    } finally {
+      await fs.promises.rm(temp, { force: true });
+    }
+  }
+
+  async get(key: string): Promise<Buffer | null> {
+    try {
+      return await fs.promises.readFile(this.file(key));
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+  }
+
+  async read(key: string, range?: ByteRange): Promise<Readable | null> {
+    const file = this.file(key);
+    try {
+      const handle = await fs.promises.open(file, 'r');
+      return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+  }
+
+  async stat(key: string): Promise<BlobInfo | null> {
+    try {
+      const stat = await fs.promises.stat(this.file(key));
+      return stat.isFile() ? { size: stat.size, modified: stat.mtime } : null;
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+  }
+
+  async download(key: string, file: string): Promise<boolean> {
+    try {
+      await fs.promises.copyFile(this.file(key), file);
+      return true;
+    } catch (error) {
+      if (isMissing(error)) return false;
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await fs.promises.rm(this.file(key), { force: true });
+  }
+
+  async list(prefix: string): Promise<string[]> {
+    const dir = path.join(this.root, checkPrefix(prefix));
+    const entries = await fs.promises.readdir(dir, { recursive: true, withFileTypes: true }).catch((error: unknown) => {
+      if (isMissing(error)) return [];
+      throw error;
+    });
+    return entries
+      .filter((e) => e.isFile() && !e.name.startsWith('.tl-'))
+      .map((e) => path.relative(this.root, path.join(e.parentPath, e.name)).split(path.sep).join('/'));
+  }
+
+  async deletePrefix(prefix: string): Promise<number> {
+    const keys = await this.list(prefix);
+    if (prefix === '') for (const key of keys) await this.delete(key);
+    else await fs.promises.rm(path.join(this.root, prefix), { recursive: true, force: true });
+    return keys.length;
+  }
+
+  private file(key: string): string {
+    return path.join(this.root, checkKey(key));
+  }
+
+  /** Hidden temporary names (`.tl-…`) next to the target, so the rename stays on one file system. */
+  private tempFor(target: string): string {
+    return path.join(path.dirname(target), `.tl-${path.basename(target)}.${crypto.randomBytes(6).toString('hex')}`);
+  }
+
+  private async atomically(key: string, write: (temp: string) => Promise<void>): Promise<void> {
+    const target = this.file(key);
+    await fs.promises.mkdir(path.dirname(target), { recursive: true });
+    const temp = this.tempFor(target);
+    try {
+      await write(temp);
+      await flush(temp);
+      await fs.promises.rename(temp, target);
+    } catch (error) {
+      await fs.promises.rm(temp, { force: true });
+      throw error;
+    }
+  }
+}
+
+async function flush(file: string): Promise<void> {
+  const handle = await fs.promises.open(file, 'r+');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}

@@ -1,0 +1,27 @@
+import { SqlProjectStore, type ProjectStore } from './project-store';
+import { SqlRevisionStore, type TranscriptRevisionStore } from './revision-store';
+import { SqlSessionStore, type SessionStore } from './session-store';
+import { SqlSpeakerStore, type SpeakerStore } from './speaker-store';
+import type { Sql } from './sql/sql';
+
+/** The stores, all on one connection or transaction. */
+export interface Stores {
+  projects: ProjectStore;
+  sessions: SessionStore;
+  revisions: TranscriptRevisionStore;
+  speakers: SpeakerStore;
+}
+
+/** The stores over a database, with a way to run work that must commit whole. */
+export interface Database extends Stores {
+  /** Runs `work` on stores bound to one transaction: all of its writes commit, or none. */
+  transaction<T>(work: (stores: Stores) => Promise<T>): Promise<T>;
+}
+
+function storesOn(sql: Sql): Stores {
+  return { projects: new SqlProjectStore(sql), sessions: new SqlSessionStore(sql), revisions: new SqlRevisionStore(sql), speakers: new SqlSpeakerStore(sql) };
+}
+
+export function openStores(sql: Sql): Database {
+  return { ...storesOn(sql), transaction: (work) => sql.transaction((tx) => work(storesOn(tx))) };
+}
