@@ -129,6 +129,18 @@ eachBackend('DubStore', (backend) => {
     await expect(dubs.takeLineId(crypto.randomUUID())).rejects.toThrow(/does not exist/);
   });
 
+  it('sets the hundreds of lines of a long recording, every one as given', async () => {
+    const dubs = store();
+    const dub = newDub(await session(backend().sql));
+    await dubs.insertDub(dub, 'r0001.wav');
+    const many = Array.from({ length: 450 }, (_, i) => ({ id: 450 - i, speaker: `S${i % 3}`, start: (450 - i) * 2, end: (450 - i) * 2 + 1.5, text: `line ${450 - i}`, voice: null, words: [] }));
+    await dubs.setLines(dub.id, many);
+    const lines = await dubs.lines(dub.id);
+    expect(lines.map((l) => l.id)).toEqual(Array.from({ length: 450 }, (_, i) => i + 1));
+    expect(lines.map((l) => [l.speaker, l.start, l.end, l.text])).toEqual([...many].reverse().map((l) => [l.speaker, l.start, l.end, l.text]));
+    expect((await dubs.dubById(dub.id))!.lineSeq).toBe(450);
+  });
+
   it('writes whole lines (inserted or replaced), corrects them, and counts their review statuses', async () => {
     const dubs = store();
     const dub = newDub(await session(backend().sql));
