@@ -340,12 +340,16 @@ export class Dubbing {
       ]),
       body.default_voice ? this.checkVoice(body.default_voice, ['body', 'default_voice']) : null,
     ]);
-    const voices = { ...dub.voices };
-    for (const [speaker, ref] of Object.entries(body.voices ?? {})) {
-      if (ref === null) delete voices[speaker];
-      else voices[speaker] = ref;
-    }
-    await this.store.updateDub(dub.id, { name: body.name, defaultVoice: body.default_voice, voices });
+    await this.store.transaction(async (store) => {
+      // The voices as they are now (another request may have set a speaker's since): only the ones sent change.
+      if (!(await store.lockDub(dub.id))) throw new NotFoundError('Dub not found.');
+      const voices = { ...(await store.dubById(dub.id))!.voices };
+      for (const [speaker, ref] of Object.entries(body.voices ?? {})) {
+        if (ref === null) delete voices[speaker];
+        else voices[speaker] = ref;
+      }
+      await store.updateDub(dub.id, { name: body.name, defaultVoice: body.default_voice, voices });
+    });
     return (await this.store.dubById(dub.id))!;
   }
 
@@ -469,11 +473,6 @@ export class Dubbing {
     if (dub.status !== 'ready') throw new ConflictError(`The dub's lines are not ready (status: ${dub.status}).`);
   }
 
-  /**
-   * Corrects a line: its text, voice, timing (within its neighbours) or speed, and/or its review status.
-   * A change of text, voice, timing or speed puts the review back to `todo` (unless `review_status` is
-   * sent with it) and is recorded for undo. Nothing changes unless all of it is valid.
-   */
   /**
    * Runs an edit of a dub's lines in one transaction that holds the dub, on the line as it is now (another
    * request may have changed it since it was looked up): nothing changes unless `edit` completes.
