@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { DataLayout } from '../storage/files';
-import type { DubStore } from './dub-store';
+import type { DubStore } from '../storage/dub-store';
 
 /**
  * Where a dub's files live, inside its recording's folder (so deleting the recording takes them along):
@@ -45,13 +45,13 @@ export function revisionStem(number: number): string {
  * no row names (a revoice killed between its rename and its commit), temporary files, and the work
  * folders of revoices that are no longer running. Runs at start, before jobs resume.
  */
-export function sweepDubFiles(files: DubFiles, layout: DataLayout, store: DubStore): number {
+export async function sweepDubFiles(files: DubFiles, layout: DataLayout, store: DubStore): Promise<number> {
   let removed = 0;
   const remove = (target: string) => {
     fs.rmSync(target, { recursive: true, force: true });
     removed++;
   };
-  const known = new Map(store.allDubIds().map((d) => [d.dubId, d.sessionId]));
+  const known = new Map((await store.allDubIds()).map((d) => [d.dubId, d.sessionId]));
   for (const sessionId of fs.existsSync(layout.recordings) ? fs.readdirSync(layout.recordings) : []) {
     const dubsDir = path.join(layout.recording(sessionId), 'dubs');
     if (!fs.existsSync(dubsDir)) continue;
@@ -61,12 +61,12 @@ export function sweepDubFiles(files: DubFiles, layout: DataLayout, store: DubSto
         continue;
       }
       const revisionsDir = files.revisionsDir(sessionId, dubId);
-      const named = new Set(store.revisions(dubId).map((r) => r.fileName));
+      const named = new Set((await store.revisions(dubId)).map((r) => r.fileName));
       for (const name of fs.existsSync(revisionsDir) ? fs.readdirSync(revisionsDir) : []) {
         if (!named.has(name)) remove(path.join(revisionsDir, name));
       }
       const workDir = path.join(files.dir(sessionId, dubId), 'work');
-      const active = new Set(store.revoices(dubId).filter((r) => r.status === 'queued' || r.status === 'running').map((r) => r.id));
+      const active = new Set((await store.revoices(dubId)).filter((r) => r.status === 'queued' || r.status === 'running').map((r) => r.id));
       for (const name of fs.existsSync(workDir) ? fs.readdirSync(workDir) : []) {
         if (!active.has(name)) remove(path.join(workDir, name));
         else for (const file of fs.readdirSync(path.join(workDir, name))) if (file.endsWith('.tmp')) remove(path.join(workDir, name, file));

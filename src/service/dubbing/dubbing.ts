@@ -22,6 +22,7 @@ import {
   type ValidationIssue,
 } from '../../shared/schemas';
 import type { Db } from '../storage/database';
+import type { Sql } from '../storage/sql/sql';
 import type { DataLayout } from '../storage/files';
 import { fsyncDir } from '../storage/files';
 import type { JobRunner } from '../jobs/job-runner';
@@ -34,7 +35,7 @@ import { createPocketSphinxAligner, type ClosableAligner } from '../speech/align
 import { pocketSphinxAvailable } from '../speech/recognition/pocketsphinx/model';
 import type { UploadedFile } from '../storage/uploaded-file';
 import { signResource } from '../auth/signed-url';
-import { DubStore, type DubRecord, type LineEditRecord, type LineRecord, type PlannedLine, type RevisionRecord, type RevoiceRecord } from './dub-store';
+import { SqlDubStore, type DubStore, type DubRecord, type LineEditRecord, type LineRecord, type NoteRecord, type PlannedLine, type RevisionRecord, type RevoiceRecord } from '../storage/dub-store';
 import type { SessionStore } from '../storage/session-store';
 import { mergeLines, splitLine } from './line-edits';
 import type { DubExportInput } from '../export/dub-cues';
@@ -49,7 +50,9 @@ import { parseInput } from '../validation';
 export const DUB_URL_TTL_SECONDS = 3600;
 
 export interface DubbingDeps {
-  db: Db;
+  /** The embedded database's synchronous handle: only for what the job runner still reads synchronously. */
+  db: Db | null;
+  sql: Sql;
   layout: DataLayout;
   tools: MediaTools;
   jobs: JobRunner;
@@ -103,7 +106,7 @@ export class Dubbing {
   private aligner: ClosableAligner | null = null;
 
   constructor(private readonly deps: DubbingDeps) {
-    this.store = new DubStore(deps.db);
+    this.store = new SqlDubStore(deps.sql, deps.db);
     this.files = new DubFiles(deps.layout);
   }
 
@@ -114,9 +117,9 @@ export class Dubbing {
   }
 
   /** At start, before jobs resume: what a crash left half-done is swept or queued again. */
-  recover(): void {
-    sweepDubFiles(this.files, this.deps.layout, this.store);
-    this.store.recoverInterrupted();
+  async recover(): Promise<void> {
+    await sweepDubFiles(this.files, this.deps.layout, this.store);
+    await this.store.recoverInterrupted();
   }
 
   async close(): Promise<void> {
@@ -126,8 +129,8 @@ export class Dubbing {
 
   // ---- dubs ----
 
-  dubOr404(sessionId: string, dubId: string): DubRecord {
-    const dub = z.uuid().safeParse(dubId).success ? this.store.dub(sessionId, dubId) : null;
+  async dubOr404(sessionId: string, dubId: string): Promise<DubRecord> {
+    const dub = z.uuid().safeParse(dubId).success ? await this.store.dub(sessionId, dubId) : null;
     if (!dub) throw new NotFoundError('Dub not found.');
     return dub;
   }
@@ -202,8 +205,10 @@ export class Dubbing {
       fs.renameSync(tmp, path.join(revisionsDir, revisionFile));
       fsyncDir(revisionsDir);
       fsyncDir(dir);
-      this.deps.db.transaction(() => {
-        this.store.insertDub(
+      // with the job queue: until the queue is async. On SQLite the enqueue writes the jobs table through the
+      // same connection, inside this transaction, so the dub and its job commit (or roll back) together.
+      await this.store.transaction(async (store) => {
+        await store.insertDub(
           {
             id,
             sessionId,
@@ -221,20 +226,20 @@ export class Dubbing {
           revisionFile,
         );
         if (accepted?.ok) {
-          this.store.setLines(
+          await store.setLines(
             id,
             accepted.lines.map((l) => ({ id: l.id, speaker: l.speaker, start: l.start, end: l.end, text: l.text, voice: l.voice ?? null, words: [] })),
           );
-          this.store.setProgress(id, 'ready', 1, 'complete');
+          await store.setProgress(id, 'ready', 1, 'complete');
         } else {
           this.deps.jobs.enqueue(DUB_PREPARE_JOB, sessionId, { dub_id: id });
         }
-      })();
+      });
     } catch (error) {
       fs.rmSync(dir, { recursive: true, force: true });
       throw error;
     }
-    return this.store.dubById(id)!;
+    return (await this.store.dubById(id))!;
   }
 
   /**
@@ -276,10 +281,11 @@ export class Dubbing {
     const duration = audio.duration > 0 ? audio.duration : summary.duration;
     const lines = linesFromSegments(transcript.segments, duration, DUB_LINE_TEXT_MAX);
     const id = crypto.randomUUID();
-    // The transcript revision the lines were taken from (read before the dub's synchronous transaction).
+    // with the job queue: until the queue is async (see create).
+    // The transcript revision the lines were taken from.
     const transcriptRevision = await this.deps.transcriptRevision(sessionId);
-    this.deps.db.transaction(() => {
-      this.store.insertDub(
+    await this.store.transaction(async (store) => {
+      await store.insertDub(
         {
           id,
           sessionId,
@@ -299,11 +305,11 @@ export class Dubbing {
         },
         `${revisionStem(1)}.wav`,
       );
-      this.store.setLines(id, lines);
-      this.store.setProgress(id, 'preparing', 0, 'queued');
+      await store.setLines(id, lines);
+      await store.setProgress(id, 'preparing', 0, 'queued');
       this.deps.jobs.enqueue(DUB_PREPARE_JOB, sessionId, { dub_id: id, source: 'recording' });
-    })();
-    return this.store.dubById(id)!;
+    });
+    return (await this.store.dubById(id))!;
   }
 
   /** Probes an uploaded part: decodable audio, at most 8 channels, small enough for WAV. */
@@ -325,8 +331,8 @@ export class Dubbing {
     }
   }
 
-  patch(dub: DubRecord, body: DubPatch): DubRecord {
-    const speakers = new Set(this.store.lines(dub.id).map((l) => l.speaker));
+  async patch(dub: DubRecord, body: DubPatch): Promise<DubRecord> {
+    const speakers = new Set((await this.store.lines(dub.id)).map((l) => l.speaker));
     this.fail([
       ...Object.entries(body.voices ?? {}).flatMap(([speaker, ref]) => [
         dub.status === 'ready' && !speakers.has(speaker)
@@ -336,18 +342,22 @@ export class Dubbing {
       ]),
       body.default_voice ? this.checkVoice(body.default_voice, ['body', 'default_voice']) : null,
     ]);
-    const voices = { ...dub.voices };
-    for (const [speaker, ref] of Object.entries(body.voices ?? {})) {
-      if (ref === null) delete voices[speaker];
-      else voices[speaker] = ref;
-    }
-    this.store.updateDub(dub.id, { name: body.name, defaultVoice: body.default_voice, voices });
-    return this.store.dubById(dub.id)!;
+    await this.store.transaction(async (store) => {
+      // The voices as they are now (another request may have set a speaker's since): only the ones sent change.
+      if (!(await store.lockDub(dub.id))) throw new NotFoundError('Dub not found.');
+      const voices = { ...(await store.dubById(dub.id))!.voices };
+      for (const [speaker, ref] of Object.entries(body.voices ?? {})) {
+        if (ref === null) delete voices[speaker];
+        else voices[speaker] = ref;
+      }
+      await store.updateDub(dub.id, { name: body.name, defaultVoice: body.default_voice, voices });
+    });
+    return (await this.store.dubById(dub.id))!;
   }
 
   async delete(dub: DubRecord): Promise<void> {
     this.cancellers.get(dub.id)?.abort(new Error('dub deleted'));
-    this.store.deleteDub(dub.id);
+    await this.store.deleteDub(dub.id);
     fs.rmSync(this.files.dir(dub.sessionId, dub.id), { recursive: true, force: true });
   }
 
@@ -355,11 +365,17 @@ export class Dubbing {
     return line.voice ?? dub.voices[line.speaker] ?? dub.defaultVoice ?? this.deps.voices.defaultRef();
   }
 
-  toJson(dub: DubRecord): Dub {
-    const lines = this.store.lines(dub.id);
-    const renders = this.store.revision(dub.id, dub.currentRevision)?.renders ?? {};
+  async toJson(dub: DubRecord): Promise<Dub> {
+    const [lines, revision, revisions, active, counts] = await Promise.all([
+      this.store.lines(dub.id),
+      this.store.revision(dub.id, dub.currentRevision),
+      this.store.revisions(dub.id),
+      this.store.activeRevoice(dub.id),
+      this.store.reviewCounts(dub.id),
+    ]);
+    const renders = revision?.renders ?? {};
     const states = lines.map((l) => ({ line: l, ...lineState(l, this.effectiveVoice(dub, l), renders[l.id], coveredByOther(l, renders)) }));
-    const review = Object.fromEntries(REVIEW_STATUSES.map((status) => [status, lines.filter((l) => l.reviewStatus === status).length])) as Record<ReviewStatus, number>;
+    const review = Object.fromEntries(REVIEW_STATUSES.map((status) => [status, counts[status]])) as Record<ReviewStatus, number>;
     return {
       id: dub.id,
       session_id: dub.sessionId,
@@ -381,7 +397,7 @@ export class Dubbing {
       voices: dub.voices,
       speakers: [...new Set(lines.map((l) => l.speaker))],
       current_revision: dub.currentRevision,
-      revision_count: this.store.revisions(dub.id).length,
+      revision_count: revisions.length,
       lines: {
         total: lines.length,
         corrected: lines.filter((l) => l.text !== l.originalText).length,
@@ -390,7 +406,7 @@ export class Dubbing {
       review: { ...review, left: lines.length - review.approved },
       source: dub.source,
       transcript_revision: dub.transcriptRevision,
-      active_revoice: this.store.activeRevoice(dub.id)?.id ?? null,
+      active_revoice: active?.id ?? null,
       created_at: dub.createdAt,
       updated_at: dub.updatedAt,
     };
@@ -398,7 +414,8 @@ export class Dubbing {
 
   // ---- lines ----
 
-  lineJson(dub: DubRecord, line: LineRecord, revision: RevisionRecord | null, notes?: LineNote[]): DubLine {
+  /** A line as the API shows it; `notes` are all of the dub's notes (read them with `store.notes`). */
+  lineJson(dub: DubRecord, line: LineRecord, revision: RevisionRecord | null, notes: NoteRecord[]): DubLine {
     const render = revision?.renders[line.id];
     const effective = this.effectiveVoice(dub, line);
     const { state, needsRevoice } = lineState(line, effective, render, coveredByOther(line, revision?.renders ?? {}));
@@ -419,7 +436,7 @@ export class Dubbing {
       words: state === 'voiced' && render ? render.words : line.words,
       render: render ?? null,
       review_status: line.reviewStatus,
-      notes: notes ?? this.notesOf(dub, line),
+      notes: this.notesOf(line, notes),
       history: line.history,
       speed: line.speed,
       updated_at: line.updatedAt,
@@ -427,30 +444,29 @@ export class Dubbing {
   }
 
   /** A line's notes: its own, and those of the lines merged into it (their ids are in its history). */
-  private notesOf(dub: DubRecord, line: LineRecord, all = this.store.notes(dub.id)): LineNote[] {
+  private notesOf(line: LineRecord, all: NoteRecord[]): LineNote[] {
     const ids = new Set([line.id, ...line.history.filter((h) => h.op === 'merge').flatMap((h) => h.from.map((f) => f.id))]);
     return all.filter((n) => ids.has(n.lineId)).map((n) => ({ id: n.id, line_id: n.lineId, author: n.author, created_at: n.createdAt, text: n.text }));
   }
 
-  lines(dub: DubRecord, filter: { review_status?: ReviewStatus; left?: boolean } = {}): DubLine[] {
-    const revision = this.store.revision(dub.id, dub.currentRevision);
-    const notes = this.store.notes(dub.id);
-    return this.store
-      .lines(dub.id)
+  async lines(dub: DubRecord, filter: { review_status?: ReviewStatus; left?: boolean } = {}): Promise<DubLine[]> {
+    const [revision, notes, lines] = await Promise.all([this.store.revision(dub.id, dub.currentRevision), this.store.notes(dub.id), this.store.lines(dub.id)]);
+    return lines
       .filter((l) => filter.review_status === undefined || l.reviewStatus === filter.review_status)
       .filter((l) => filter.left === undefined || (l.reviewStatus !== 'approved') === filter.left)
-      .map((l) => this.lineJson(dub, l, revision, this.notesOf(dub, l, notes)));
+      .map((l) => this.lineJson(dub, l, revision, notes));
   }
 
-  private lineJsonNow(dubId: string, lineId: number): DubLine {
-    const dub = this.store.dubById(dubId)!;
-    const line = this.store.lines(dubId).find((l) => l.id === lineId)!;
-    return this.lineJson(dub, line, this.store.revision(dubId, dub.currentRevision));
+  /** A line as it is now, with the dub's current revision and notes. */
+  async lineJsonNow(dubId: string, lineId: number): Promise<DubLine> {
+    const dub = (await this.store.dubById(dubId))!;
+    const [lines, revision, notes] = await Promise.all([this.store.lines(dubId), this.store.revision(dubId, dub.currentRevision), this.store.notes(dubId)]);
+    return this.lineJson(dub, lines.find((l) => l.id === lineId)!, revision, notes);
   }
 
-  lineOr404(dub: DubRecord, rawId: string): LineRecord {
+  async lineOr404(dub: DubRecord, rawId: string): Promise<LineRecord> {
     const id = /^\d{1,9}$/.test(rawId) ? Number(rawId) : NaN;
-    const line = this.store.lines(dub.id).find((l) => l.id === id);
+    const line = (await this.store.lines(dub.id)).find((l) => l.id === id);
     if (!line) throw new NotFoundError('Line not found.');
     return line;
   }
@@ -460,74 +476,87 @@ export class Dubbing {
   }
 
   /**
+   * Runs an edit of a dub's lines in one transaction that holds the dub, on the line as it is now (another
+   * request may have changed it since it was looked up): nothing changes unless `edit` completes.
+   */
+  private editLines<T>(dub: DubRecord, lineId: number, edit: (store: DubStore, line: LineRecord, lines: LineRecord[]) => Promise<T>): Promise<T> {
+    return this.store.transaction(async (store) => {
+      if (!(await store.lockDub(dub.id))) throw new NotFoundError('Dub not found.');
+      const lines = await store.lines(dub.id);
+      const line = lines.find((l) => l.id === lineId);
+      if (!line) throw new NotFoundError('Line not found.');
+      return edit(store, line, lines);
+    });
+  }
+
+  /**
    * Corrects a line: its text, voice, timing (within its neighbours) or speed, and/or its review status.
    * A change of text, voice, timing or speed puts the review back to `todo` (unless `review_status` is
    * sent with it) and is recorded for undo. Nothing changes unless all of it is valid.
    */
-  patchLine(dub: DubRecord, line: LineRecord, body: LinePatch, author: string): DubLine {
+  async patchLine(dub: DubRecord, found: LineRecord, body: LinePatch, author: string): Promise<DubLine> {
     this.requireReady(dub);
     if (Object.keys(body).length === 0) {
       throw new InvalidInputError([issue(['body'], 'Send at least one of text, voice, start, end, speed, review_status', 'missing', {})]);
     }
     this.fail([body.voice ? this.checkVoice(body.voice, ['body', 'voice']) : null]);
-    const start = body.start ?? line.start;
-    const end = body.end ?? line.end;
-    let timing = { start: line.start, end: line.end };
-    if (start !== line.start || end !== line.end) {
-      const checked = checkRetiming(this.store.lines(dub.id), line.id, start, end, dub.frames / dub.sampleRate);
-      if (!checked.ok) throw new InvalidInputError(checked.issues);
-      timing = checked;
-    }
-    const text = body.text ?? line.text;
-    const voice = body.voice !== undefined ? body.voice : line.voice;
-    const speed = body.speed !== undefined ? body.speed : line.speed;
-    const changed = text !== line.text || voice !== line.voice || speed !== line.speed || timing.start !== line.start || timing.end !== line.end;
-    const reviewStatus = body.review_status ?? (changed ? 'todo' : line.reviewStatus);
-    this.deps.db.transaction(() => {
-      this.store.updateLine(dub.id, { id: line.id, text, voice, speed, reviewStatus, ...timing });
-      if (changed) {
-        const after = this.store.lines(dub.id).find((l) => l.id === line.id)!;
-        this.store.insertEdit(dub.id, { op: 'correct', author, before: [line], after: [after] });
+    await this.editLines(dub, found.id, async (store, line, lines) => {
+      const start = body.start ?? line.start;
+      const end = body.end ?? line.end;
+      let timing = { start: line.start, end: line.end };
+      if (start !== line.start || end !== line.end) {
+        const checked = checkRetiming(lines, line.id, start, end, dub.frames / dub.sampleRate);
+        if (!checked.ok) throw new InvalidInputError(checked.issues);
+        timing = checked;
       }
-    })();
-    return this.lineJsonNow(dub.id, line.id);
+      const text = body.text ?? line.text;
+      const voice = body.voice !== undefined ? body.voice : line.voice;
+      const speed = body.speed !== undefined ? body.speed : line.speed;
+      const changed = text !== line.text || voice !== line.voice || speed !== line.speed || timing.start !== line.start || timing.end !== line.end;
+      const reviewStatus = body.review_status ?? (changed ? 'todo' : line.reviewStatus);
+      await store.updateLine(dub.id, { id: line.id, text, voice, speed, reviewStatus, ...timing });
+      if (changed) {
+        const after = (await store.lines(dub.id)).find((l) => l.id === line.id)!;
+        await store.insertEdit(dub.id, { op: 'correct', author, before: [line], after: [after] });
+      }
+    });
+    return this.lineJsonNow(dub.id, found.id);
   }
 
   /** The word timings of a line's current text: the voiced words when voiced at it, the original's while unchanged. */
-  private currentTimings(dub: DubRecord, line: LineRecord) {
-    const render = this.store.revision(dub.id, dub.currentRevision)?.renders[line.id];
+  private async currentTimings(store: DubStore, dub: DubRecord, line: LineRecord) {
+    const render = (await store.revision(dub.id, dub.currentRevision))?.renders[line.id];
     if (render && render.text === line.text && render.line_start === line.start && render.line_end === line.end && render.words.length) return render.words;
     if (line.text === line.originalText && line.words.length) return line.words;
     return null;
   }
 
   /** Splits a line in two (at a word, a time, or both); the second part gets a new id. Undoable. */
-  splitLine(dub: DubRecord, line: LineRecord, body: LineSplit, author: string): { lines: DubLine[] } {
+  async splitLine(dub: DubRecord, found: LineRecord, body: LineSplit, author: string): Promise<{ lines: DubLine[] }> {
     this.requireReady(dub);
     const at = new Date().toISOString();
-    let ids: number[] = [];
-    this.deps.db.transaction(() => {
-      const newId = this.store.takeLineId(dub.id);
-      const result = splitLine(line, this.currentTimings(dub, line), { wordIndex: body.word_index, at: body.at }, newId, at);
+    const ids = await this.editLines(dub, found.id, async (store, line) => {
+      const newId = await store.takeLineId(dub.id);
+      const result = splitLine(line, await this.currentTimings(store, dub, line), { wordIndex: body.word_index, at: body.at }, newId, at);
       if (!result.ok) throw new InvalidInputError(result.issues);
-      this.store.putLines(dub.id, [result.first, result.second]);
-      this.store.insertEdit(dub.id, { op: 'split', author, before: [line], after: [result.first, result.second] });
-      ids = [result.first.id, result.second.id];
-    })();
-    return { lines: ids.map((id) => this.lineJsonNow(dub.id, id)) };
+      await store.putLines(dub.id, [result.first, result.second]);
+      await store.insertEdit(dub.id, { op: 'split', author, before: [line], after: [result.first, result.second] });
+      return [result.first.id, result.second.id];
+    });
+    return { lines: await Promise.all(ids.map((id) => this.lineJsonNow(dub.id, id))) };
   }
 
   /** Merges the next line into this one. Undoable. */
-  mergeLine(dub: DubRecord, line: LineRecord, nextId: number, author: string): DubLine {
+  async mergeLine(dub: DubRecord, found: LineRecord, nextId: number, author: string): Promise<DubLine> {
     this.requireReady(dub);
-    const result = mergeLines(this.store.lines(dub.id), line, nextId, new Date().toISOString());
-    if (!result.ok) throw new InvalidInputError(result.issues);
-    this.deps.db.transaction(() => {
-      this.store.deleteLines(dub.id, [result.removed.id]);
-      this.store.putLines(dub.id, [result.merged]);
-      this.store.insertEdit(dub.id, { op: 'merge', author, before: [line, result.removed], after: [result.merged] });
-    })();
-    return this.lineJsonNow(dub.id, line.id);
+    await this.editLines(dub, found.id, async (store, line, lines) => {
+      const result = mergeLines(lines, line, nextId, new Date().toISOString());
+      if (!result.ok) throw new InvalidInputError(result.issues);
+      await store.deleteLines(dub.id, [result.removed.id]);
+      await store.putLines(dub.id, [result.merged]);
+      await store.insertEdit(dub.id, { op: 'merge', author, before: [line, result.removed], after: [result.merged] });
+    });
+    return this.lineJsonNow(dub.id, found.id);
   }
 
   editJson(edit: LineEditRecord): LineEdit {
@@ -546,41 +575,52 @@ export class Dubbing {
    * Undoes the latest edit still in force (or redoes the earliest undone one): the lines it made are
    * replaced by the lines it took, as they were (text, timing, voice, speed, review status, history).
    */
-  undoRedo(dub: DubRecord, direction: 'undo' | 'redo'): { edit: LineEdit; lines: DubLine[] } {
+  async undoRedo(dub: DubRecord, direction: 'undo' | 'redo'): Promise<{ edit: LineEdit; lines: DubLine[] }> {
     this.requireReady(dub);
-    const edits = this.store.edits(dub.id);
-    const edit = direction === 'undo' ? edits.filter((e) => !e.undone).at(-1) : edits.find((e) => e.undone);
-    if (!edit) throw new ConflictError(direction === 'undo' ? 'There is no line edit to undo.' : 'There is no undone line edit to redo.');
-    const [remove, put] = direction === 'undo' ? [edit.after, edit.before] : [edit.before, edit.after];
-    const current = new Map(this.store.lines(dub.id).map((l) => [l.id, l]));
-    // Every edit of the lines goes through this stack, so the lines it made are still as it left them.
-    const same = (a: LineRecord, b: LineRecord | undefined) =>
-      b !== undefined && a.text === b.text && a.start === b.start && a.end === b.end && a.voice === b.voice && a.speaker === b.speaker;
-    if (!remove.every((l) => same(l, current.get(l.id)))) {
-      throw new ConflictError(`The lines of edit ${edit.seq} have changed since; it cannot be ${direction === 'undo' ? 'undone' : 'redone'}.`);
-    }
-    this.deps.db.transaction(() => {
-      this.store.deleteLines(dub.id, remove.map((l) => l.id));
-      this.store.putLines(dub.id, put.map((l) => ({ ...l, updatedAt: new Date().toISOString() })));
-      this.store.setEditUndone(dub.id, edit.seq, direction === 'undo');
-    })();
-    const after = this.store.edits(dub.id).find((e) => e.seq === edit.seq)!;
-    return { edit: this.editJson(after), lines: put.map((l) => this.lineJsonNow(dub.id, l.id)) };
+    const { seq, put } = await this.store.transaction(async (store) => {
+      if (!(await store.lockDub(dub.id))) throw new NotFoundError('Dub not found.');
+      const edits = await store.edits(dub.id);
+      const edit = direction === 'undo' ? edits.filter((e) => !e.undone).at(-1) : edits.find((e) => e.undone);
+      if (!edit) throw new ConflictError(direction === 'undo' ? 'There is no line edit to undo.' : 'There is no undone line edit to redo.');
+      const [remove, put] = direction === 'undo' ? [edit.after, edit.before] : [edit.before, edit.after];
+      const current = new Map((await store.lines(dub.id)).map((l) => [l.id, l]));
+      // Every edit of the lines goes through this stack, so the lines it made are still as it left them.
+      const same = (a: LineRecord, b: LineRecord | undefined) =>
+        b !== undefined && a.text === b.text && a.start === b.start && a.end === b.end && a.voice === b.voice && a.speaker === b.speaker;
+      if (!remove.every((l) => same(l, current.get(l.id)))) {
+        throw new ConflictError(`The lines of edit ${edit.seq} have changed since; it cannot be ${direction === 'undo' ? 'undone' : 'redone'}.`);
+      }
+      await store.deleteLines(dub.id, remove.map((l) => l.id));
+      await store.putLines(dub.id, put.map((l) => ({ ...l, updatedAt: new Date().toISOString() })));
+      await store.setEditUndone(dub.id, edit.seq, direction === 'undo');
+      return { seq: edit.seq, put };
+    });
+    const after = (await this.store.edits(dub.id)).find((e) => e.seq === seq)!;
+    return { edit: this.editJson(after), lines: await Promise.all(put.map((l) => this.lineJsonNow(dub.id, l.id))) };
   }
 
-  addNote(dub: DubRecord, line: LineRecord, text: string, author: string): LineNote {
+  async addNote(dub: DubRecord, line: LineRecord, text: string, author: string): Promise<LineNote> {
     const note = { id: crypto.randomUUID(), lineId: line.id, author, text, createdAt: new Date().toISOString() };
-    this.store.insertNote(dub.id, note);
+    await this.store.insertNote(dub.id, note);
     return { id: note.id, line_id: note.lineId, author: note.author, created_at: note.createdAt, text: note.text };
+  }
+
+  /** A line's notes: its own, and those of the lines merged into it. */
+  async lineNotes(dub: DubRecord, line: LineRecord): Promise<LineNote[]> {
+    return this.notesOf(line, await this.store.notes(dub.id));
   }
 
   // ---- exports (issue 32) ----
 
   /** What the dub's exports read: its lines against the current revision, and the regions its revoices wrote. */
-  exportInput(dub: DubRecord, media: DubExportInput['media'], speakerNames: Record<string, string>): { input: DubExportInput; revision: RevisionRecord; regions: Array<{ start: number; end: number }> } {
+  async exportInput(
+    dub: DubRecord,
+    media: DubExportInput['media'],
+    speakerNames: Record<string, string>,
+  ): Promise<{ input: DubExportInput; revision: RevisionRecord; regions: Array<{ start: number; end: number }> }> {
     this.requireReady(dub);
-    const revision = this.store.revision(dub.id, dub.currentRevision)!;
-    const lines = this.lines(dub).map((l) => ({ ...l, revoiced: revision.renders[l.id] !== undefined }));
+    const revision = (await this.store.revision(dub.id, dub.currentRevision))!;
+    const lines = (await this.lines(dub)).map((l) => ({ ...l, revoiced: revision.renders[l.id] !== undefined }));
     return {
       revision,
       // Every region a revoice wrote in this revision's chain: together, all of its revoiced audio.
@@ -599,9 +639,9 @@ export class Dubbing {
 
   // ---- revisions ----
 
-  revisionOr404(dub: DubRecord, raw: string): RevisionRecord {
+  async revisionOr404(dub: DubRecord, raw: string): Promise<RevisionRecord> {
     const number = /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
-    const revision = Number.isFinite(number) ? this.store.revision(dub.id, number) : null;
+    const revision = Number.isFinite(number) ? await this.store.revision(dub.id, number) : null;
     if (!revision) throw new NotFoundError('Revision not found.');
     return revision;
   }
@@ -631,19 +671,22 @@ export class Dubbing {
   }
 
   /** Makes an earlier (or later) revision the current one again; the others stay. */
-  restore(dub: DubRecord, revision: RevisionRecord): DubRecord {
-    const active = this.store.activeRevoice(dub.id);
-    if (active) throw new ConflictError(`A revoice is running (${active.id}); restore once it has finished.`);
-    this.store.updateDub(dub.id, { currentRevision: revision.number });
-    return this.store.dubById(dub.id)!;
+  async restore(dub: DubRecord, revision: RevisionRecord): Promise<DubRecord> {
+    await this.store.transaction(async (store) => {
+      if (!(await store.lockDub(dub.id))) throw new NotFoundError('Dub not found.');
+      const active = await store.activeRevoice(dub.id);
+      if (active) throw new ConflictError(`A revoice is running (${active.id}); restore once it has finished.`);
+      await store.updateDub(dub.id, { currentRevision: revision.number });
+    });
+    return (await this.store.dubById(dub.id))!;
   }
 
   // ---- revoice ----
 
   /** The lines a revoice of the current revision would voice, frozen as they are now. */
-  plan(dub: DubRecord): PlannedLine[] {
-    const lines = this.store.lines(dub.id);
-    const renders = this.store.revision(dub.id, dub.currentRevision)?.renders ?? {};
+  async plan(dub: DubRecord, store: DubStore = this.store): Promise<PlannedLine[]> {
+    const lines = await store.lines(dub.id);
+    const renders = (await store.revision(dub.id, dub.currentRevision))?.renders ?? {};
     const duration = dub.frames / dub.sampleRate;
     const planned: PlannedLine[] = [];
     lines.forEach((line, i) => {
@@ -673,51 +716,56 @@ export class Dubbing {
    * Starts a revoice of every line that needs one, or returns the one already running. Null when no line
    * needs voicing (a no-op: no revision is written).
    */
-  startRevoice(dub: DubRecord): RevoiceRecord | null {
+  async startRevoice(dub: DubRecord): Promise<RevoiceRecord | null> {
     if (dub.status !== 'ready') throw new ConflictError(`The dub's lines are not ready (status: ${dub.status}).`);
-    const active = this.store.activeRevoice(dub.id);
-    if (active) return active;
-    const plan = this.plan(dub);
-    if (plan.length === 0) return null;
-    const id = crypto.randomUUID();
-    this.deps.db.transaction(() => {
+    const id = await this.store.transaction(async (store) => {
+      // The dub is held, so two requests (or two API nodes) never start two revoices of it.
+      if (!(await store.lockDub(dub.id))) throw new NotFoundError('Dub not found.');
+      const active = await store.activeRevoice(dub.id);
+      if (active) return active.id;
+      const plan = await this.plan(dub, store);
+      if (plan.length === 0) return null;
+      const id = crypto.randomUUID();
+      // with the job queue: until the queue is async (see create).
       const jobId = this.deps.jobs.enqueue(DUB_REVOICE_JOB, dub.sessionId, { revoice_id: id, dub_id: dub.id });
-      this.store.insertRevoice({ id, dubId: dub.id, jobId, baseRevision: dub.currentRevision, plan });
-    })();
-    return this.store.revoice(id)!;
+      await store.insertRevoice({ id, dubId: dub.id, jobId, baseRevision: dub.currentRevision, plan });
+      return id;
+    });
+    return id === null ? null : (await this.store.revoice(id))!;
   }
 
-  revoiceOr404(dub: DubRecord, id: string): RevoiceRecord {
-    const revoice = z.uuid().safeParse(id).success ? this.store.revoice(id) : null;
+  async revoiceOr404(dub: DubRecord, id: string): Promise<RevoiceRecord> {
+    const revoice = z.uuid().safeParse(id).success ? await this.store.revoice(id) : null;
     if (!revoice || revoice.dubId !== dub.id) throw new NotFoundError('Revoice not found.');
     return revoice;
   }
 
   /** Resolves when the revoice's job settles, or after `seconds`. */
-  waitFor(revoice: RevoiceRecord, seconds: number): Promise<void> {
-    const settledAlready = () => {
-      const status = this.store.revoice(revoice.id)?.status;
-      return status === undefined || status === 'complete' || status === 'failed';
-    };
-    if (seconds <= 0 || settledAlready()) return Promise.resolve();
-    return new Promise((resolve) => {
+  async waitFor(revoice: RevoiceRecord, seconds: number): Promise<void> {
+    if (seconds <= 0) return;
+    let finish!: () => void;
+    const settled = new Promise<void>((resolve) => {
       const onSettled = (job: { id: string }) => {
         if (job.id === revoice.jobId) finish();
       };
       const timer = setTimeout(() => finish(), seconds * 1000);
-      const finish = () => {
+      finish = () => {
         clearTimeout(timer);
         this.deps.jobs.off('settled', onSettled);
         resolve();
       };
       this.deps.jobs.on('settled', onSettled);
     });
+    // Listening before looking, so a job that settles while the status is read is not missed.
+    const status = (await this.store.revoice(revoice.id))?.status;
+    if (status === undefined || status === 'complete' || status === 'failed') finish();
+    return settled;
   }
 
-  revoiceJson(dub: DubRecord, revoice: RevoiceRecord, baseUrl: string): Revoice {
+  async revoiceJson(dub: DubRecord, revoice: RevoiceRecord, baseUrl: string): Promise<Revoice> {
     const job = this.deps.jobs.get(revoice.jobId);
-    const checkpoints = new Map(this.store.checkpoints(revoice.id).map((c) => [c.lineId, c]));
-    const revision = revoice.revision !== null ? this.store.revision(dub.id, revoice.revision) : null;
+    const checkpoints = new Map((await this.store.checkpoints(revoice.id)).map((c) => [c.lineId, c]));
+    const revision = revoice.revision !== null ? await this.store.revision(dub.id, revoice.revision) : null;
     return {
       id: revoice.id,
       dub_id: dub.id,
@@ -745,8 +793,8 @@ export class Dubbing {
   }
 
   /** The answer to a revoice request with nothing to do. */
-  noOpJson(dub: DubRecord, baseUrl: string): Revoice {
-    const current = this.store.revision(dub.id, dub.currentRevision)!;
+  async noOpJson(dub: DubRecord, baseUrl: string): Promise<Revoice> {
+    const current = (await this.store.revision(dub.id, dub.currentRevision))!;
     return {
       id: null,
       dub_id: dub.id,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LineRender } from '../../shared/schemas';
-import type { LineRecord } from './dub-store';
+import type { LineRecord } from '../storage/dub-store';
 import { mergeLines, splitLine } from './line-edits';
 import { coveredByOther, lineState } from './line-rules';
 

@@ -1,6 +1,6 @@
 import type { ValidationIssue, WordTiming } from '../../shared/schemas';
 import { DUB_LINE_TEXT_MAX } from '../../shared/schemas';
-import type { LineHistoryEntry, LineRecord } from './dub-store';
+import type { LineHistoryEntry, LineRecord } from '../storage/dub-store';
 import { issue } from '../errors';
 
 /**

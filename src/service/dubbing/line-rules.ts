@@ -1,6 +1,6 @@
 import type { DubLineInput, LineRender, ValidationIssue } from '../../shared/schemas';
 import { issue } from '../errors';
-import type { NewLine } from './dub-store';
+import type { NewLine } from '../storage/dub-store';
 import type { TranscriptSegment } from '../speech/types';
 
 /** Line ends may pass the dub's end by this much (rounding in the caller's timings); they are clamped. */

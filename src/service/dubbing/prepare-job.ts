@@ -4,7 +4,7 @@ import type { ModelRegistry } from '../models/registry';
 import type { SessionStore } from '../storage/session-store';
 import type { TranscriptionEngine } from '../transcription/engine';
 import { ServiceError } from '../errors';
-import type { DubStore } from './dub-store';
+import type { DubStore } from '../storage/dub-store';
 import { linesFromSegments } from './line-rules';
 import type { DubFiles } from './dub-files';
 import { DUB_LINE_TEXT_MAX } from '../../shared/schemas';
@@ -14,7 +14,7 @@ import type { DataLayout } from '../storage/files';
 import { fsyncDir } from '../storage/files';
 import { frameBytes, readWavLayout } from '../media/wav';
 import { decodeToWav } from './dub-audio';
-import type { DubRecord } from './dub-store';
+import type { DubRecord } from '../storage/dub-store';
 
 export const DUB_PREPARE_JOB = 'dub-prepare';
 
@@ -26,6 +26,25 @@ export interface PrepareDeps {
   transcription: TranscriptionEngine;
   tools: MediaTools;
   layout: DataLayout;
+  /** Where a progress write that failed is reported (progress is advisory: the job goes on). */
+  log?: (line: string) => void;
+}
+
+/**
+ * Progress writes reported from synchronous callbacks (the decoder's, a timer's), run one after another in
+ * the order reported; `idle` waits for the last, so a late progress write never lands after the result.
+ */
+function progressWrites(log: (line: string) => void) {
+  let last: Promise<void> = Promise.resolve();
+  return {
+    write(write: () => Promise<unknown>): void {
+      last = last.then(write).then(
+        () => undefined,
+        (error: unknown) => log(`dub progress not recorded: ${(error as Error).message}`),
+      );
+    },
+    idle: () => last,
+  };
 }
 
 /** How often the conversion's progress is read (the size of the WAV written so far). */
@@ -40,25 +59,29 @@ async function convertRecording(deps: PrepareDeps, dub: DubRecord, signal: Abort
   const { store } = deps;
   const stored = await deps.sessions.storedName(dub.sessionId);
   if (!stored) throw new JobFailure('The recording was deleted.');
-  const revision = store.revision(dub.id, 1)!;
+  const revision = (await store.revision(dub.id, 1))!;
   const target = deps.files.revision(dub.sessionId, dub.id, revision.fileName);
   fs.mkdirSync(path.dirname(target), { recursive: true });
   const tmp = path.join(path.dirname(target), `.${revision.fileName}.tmp`);
   const expected = Math.max(1, dub.frames * frameBytes(dub));
+  const writes = progressWrites(deps.log ?? console.error);
   const report = (fraction: number) => {
     progress(fraction, 'converting audio');
-    store.setProgress(dub.id, 'preparing', Math.min(0.99, fraction), 'converting audio');
+    writes.write(async () => {
+      if ((await store.dubById(dub.id))?.status === 'preparing') await store.setProgress(dub.id, 'preparing', Math.min(0.99, fraction), 'converting audio');
+    });
   };
   report(0);
   const timer = setInterval(() => {
     fs.stat(tmp, (error, stat) => {
-      if (!error && store.dubById(dub.id)?.status === 'preparing') report(Math.min(0.99, stat.size / expected));
+      if (!error) report(Math.min(0.99, stat.size / expected));
     });
   }, CONVERT_POLL_MS);
   try {
     await decodeToWav(deps.tools, deps.layout.original(dub.sessionId, stored), tmp, dub, signal);
   } finally {
     clearInterval(timer);
+    await writes.idle();
   }
   signal.throwIfAborted();
   const fd = fs.openSync(tmp, 'r');
@@ -72,14 +95,14 @@ async function convertRecording(deps: PrepareDeps, dub: DubRecord, signal: Abort
   fs.renameSync(tmp, target);
   fsyncDir(path.dirname(target));
   const duration = layout.frames / layout.sampleRate;
-  store.db.transaction(() => {
-    if (!store.dubById(dub.id)) return;
-    store.setFormat(dub.id, layout);
-    for (const line of store.lines(dub.id)) {
-      if (line.end > duration) store.putLines(dub.id, [{ ...line, end: Math.max(line.start, duration), originalEnd: Math.min(line.originalEnd, duration) }]);
+  await store.transaction(async (tx) => {
+    if (!(await tx.lockDub(dub.id))) return;
+    await tx.setFormat(dub.id, layout);
+    for (const line of await tx.lines(dub.id)) {
+      if (line.end > duration) await tx.putLines(dub.id, [{ ...line, end: Math.max(line.start, duration), originalEnd: Math.min(line.originalEnd, duration) }]);
     }
-    store.setProgress(dub.id, 'ready', 1, 'complete');
-  })();
+    await tx.setProgress(dub.id, 'ready', 1, 'complete');
+  });
 }
 
 /**
@@ -88,8 +111,9 @@ async function convertRecording(deps: PrepareDeps, dub: DubRecord, signal: Abort
  */
 export function registerPrepareJob(runner: JobRunner, deps: PrepareDeps): void {
   const { store } = deps;
+  const log = deps.log ?? console.error;
   runner.register(DUB_PREPARE_JOB, async ({ job, signal, progress }) => {
-    const dub = store.dubById(String(job.payload.dub_id));
+    const dub = await store.dubById(String(job.payload.dub_id));
     if (!dub) throw new JobFailure('The dub was deleted.');
     if (job.payload.source === 'recording') return convertRecording(deps, dub, signal, progress);
     const session = await deps.sessions.summary(dub.sessionId);
@@ -99,30 +123,40 @@ export function registerPrepareJob(runner: JobRunner, deps: PrepareDeps): void {
     } catch (error) {
       throw new JobFailure(error instanceof ServiceError ? error.message : 'No speech recognizer is installed.');
     }
-    store.setProgress(dub.id, 'preparing', 0, 'transcribing');
+    await store.setProgress(dub.id, 'preparing', 0, 'transcribing');
+    const writes = progressWrites(log);
+    const file = deps.files.revision(dub.sessionId, dub.id, (await store.revision(dub.id, 1))!.fileName);
     const transcript = await deps.transcription.transcribe({
-      file: deps.files.revision(dub.sessionId, dub.id, store.revision(dub.id, 1)!.fileName),
+      file,
       engine,
       language: session?.language ?? 'en',
       signal,
       onProgress: (fraction, stage) => {
         progress(fraction, stage);
-        store.setProgress(dub.id, 'preparing', Math.min(0.99, fraction), stage);
+        writes.write(() => store.setProgress(dub.id, 'preparing', Math.min(0.99, fraction), stage));
       },
-    });
+    }).finally(() => writes.idle());
     signal.throwIfAborted();
     const duration = dub.frames / dub.sampleRate;
     const lines = linesFromSegments(transcript.segments, duration, DUB_LINE_TEXT_MAX);
-    store.db.transaction(() => {
-      store.setLines(dub.id, lines);
-      store.setProgress(dub.id, 'ready', 1, lines.length ? 'complete' : 'no speech found');
-    })();
+    await store.transaction(async (tx) => {
+      if (!(await tx.lockDub(dub.id))) return;
+      await tx.setLines(dub.id, lines);
+      await tx.setProgress(dub.id, 'ready', 1, lines.length ? 'complete' : 'no speech found');
+    });
   });
 
   runner.on('settled', (job) => {
     if (job.kind !== DUB_PREPARE_JOB) return;
     const id = String(job.payload.dub_id);
-    if (job.status === 'failed' || job.status === 'cancelled') store.setProgress(id, 'failed', job.progress, 'failed', job.error ?? 'cancelled');
-    if (job.status === 'queued') store.setProgress(id, 'preparing', 0, 'queued');
+    // The runner's listeners are synchronous: the write is started here (on SQLite it runs at once) and
+    // its failure logged.
+    const written =
+      job.status === 'failed' || job.status === 'cancelled'
+        ? store.setProgress(id, 'failed', job.progress, 'failed', job.error ?? 'cancelled')
+        : job.status === 'queued'
+          ? store.setProgress(id, 'preparing', 0, 'queued')
+          : null;
+    written?.catch((error: unknown) => log(`dub ${id}: status not recorded: ${(error as Error).message}`));
   });
 }

@@ -10,7 +10,7 @@ import type { VoiceRegistry } from '../speech/synthesis/voice-registry';
 import type { Aligner } from '../speech/types';
 import { SAMPLE_RATE } from '../speech/types';
 import { JobFailure } from '../jobs/job-runner';
-import type { PlannedLine } from './dub-store';
+import type { PlannedLine } from '../storage/dub-store';
 
 /** Loudness a line is brought to when the original line has none to match (EBU R128's programme target). */
 export const FALLBACK_LOUDNESS = -23;

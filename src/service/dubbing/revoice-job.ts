@@ -8,7 +8,7 @@ import { crossfadeRegion } from '../dsp/crossfade';
 import type { MediaTools } from '../media/tools';
 import type { VoiceRegistry } from '../speech/synthesis/voice-registry';
 import type { Aligner } from '../speech/types';
-import type { DubRecord, DubStore, RevoiceRecord } from './dub-store';
+import type { DubRecord, DubStore, RevoiceRecord } from '../storage/dub-store';
 import { revisionStem, type DubFiles } from './dub-files';
 import { readPatchFile, writePatchFile } from './patch-file';
 import { renderLine, type WavSource } from './render-line';
@@ -24,6 +24,8 @@ export interface RevoiceDeps {
   aligner(): Aligner | null;
   /** Stops a dub's running revoice when the dub is deleted. */
   cancellers: Map<string, AbortController>;
+  /** Where a status write from the runner's (synchronous) settled event that failed is reported. */
+  log?: (line: string) => void;
 }
 
 function openWav(file: string): WavSource {
@@ -45,13 +47,15 @@ function openWav(file: string): WavSource {
  */
 export function registerRevoiceJob(runner: JobRunner, deps: RevoiceDeps): void {
   const { store } = deps;
-  runner.register(DUB_REVOICE_JOB, { keptWork: (job) => store.checkpoints(String(job.payload.revoice_id)).length }, async ({ job, signal, progress }) => {
-    const revoice = store.revoice(String(job.payload.revoice_id));
-    const dub = revoice ? store.dubById(revoice.dubId) : null;
+  const log = deps.log ?? console.error;
+  // with the job queue: until the queue is async (keptWork is asked synchronously at its restart).
+  runner.register(DUB_REVOICE_JOB, { keptWork: (job) => store.checkpointCountNow(String(job.payload.revoice_id)) }, async ({ job, signal, progress }) => {
+    const revoice = await store.revoice(String(job.payload.revoice_id));
+    const dub = revoice ? await store.dubById(revoice.dubId) : null;
     if (!revoice || !dub) throw new JobFailure('The dub was deleted.');
     // Killed after the revision was recorded but before the job was: nothing is left to do.
     if (revoice.status === 'complete') return;
-    store.setRevoiceStatus(revoice.id, 'running');
+    await store.setRevoiceStatus(revoice.id, 'running');
     const deleted = new AbortController();
     deps.cancellers.set(dub.id, deleted);
     const stop = AbortSignal.any([signal, deleted.signal]);
@@ -59,7 +63,7 @@ export function registerRevoiceJob(runner: JobRunner, deps: RevoiceDeps): void {
       await renderPlan(deps, dub, revoice, job.attempts, stop, progress);
       stop.throwIfAborted();
       progress(0.95, 'writing the revision');
-      assemble(deps, dub, revoice);
+      await assemble(deps, dub, revoice);
       progress(1, 'complete');
     } catch (error) {
       if (deleted.signal.aborted) throw new JobFailure('The dub was deleted while it was being revoiced.');
@@ -72,8 +76,15 @@ export function registerRevoiceJob(runner: JobRunner, deps: RevoiceDeps): void {
   runner.on('settled', (job) => {
     if (job.kind !== DUB_REVOICE_JOB) return;
     const id = String(job.payload.revoice_id);
-    if (job.status === 'failed' || job.status === 'cancelled') store.setRevoiceStatus(id, 'failed', { error: job.error ?? 'cancelled' });
-    if (job.status === 'queued') store.setRevoiceStatus(id, 'queued');
+    // The runner's listeners are synchronous: the write is started here (on SQLite it runs at once, before
+    // a waiting request reads the revoice) and its failure logged.
+    const written =
+      job.status === 'failed' || job.status === 'cancelled'
+        ? store.setRevoiceStatus(id, 'failed', { error: job.error ?? 'cancelled' })
+        : job.status === 'queued'
+          ? store.setRevoiceStatus(id, 'queued')
+          : null;
+    written?.catch((error: unknown) => log(`revoice ${id}: status not recorded: ${(error as Error).message}`));
   });
 }
 
@@ -86,10 +97,10 @@ async function renderPlan(
   progress: (fraction: number, stage?: string) => void,
 ): Promise<void> {
   const { store, files } = deps;
-  const done = new Set(store.checkpoints(revoice.id).map((c) => c.lineId));
+  const done = new Set((await store.checkpoints(revoice.id)).map((c) => c.lineId));
   const work = files.work(dub.sessionId, dub.id, revoice.id);
   fs.mkdirSync(work, { recursive: true });
-  const source = openWav(files.revision(dub.sessionId, dub.id, store.revision(dub.id, 1)!.fileName));
+  const source = openWav(files.revision(dub.sessionId, dub.id, (await store.revision(dub.id, 1))!.fileName));
   const background = dub.background ? openWav(files.background(dub.sessionId, dub.id)) : null;
   try {
     const total = revoice.plan.length;
@@ -101,7 +112,7 @@ async function renderPlan(
       signal.throwIfAborted();
       const patchFile = `line-${line.lineId}.patch`;
       writePatchFile(path.join(work, patchFile), { fadeIn: rendered.fadeIn, fadeOut: rendered.fadeOut, channels: dub.channels, samples: rendered.patch });
-      store.insertCheckpoint(revoice.id, { lineId: line.lineId, render: { ...rendered.render, revision: 0, revoice_id: revoice.id }, patchFile, attempt });
+      await store.insertCheckpoint(revoice.id, { lineId: line.lineId, render: { ...rendered.render, revision: 0, revoice_id: revoice.id }, patchFile, attempt });
       progress(((index + 1) / total) * 0.95, `voiced line ${line.lineId} (${index + 1} of ${total})`);
     }
   } finally {
@@ -111,13 +122,13 @@ async function renderPlan(
 }
 
 /** Builds the new revision from the base and the rendered lines, then records it in one transaction. */
-function assemble(deps: RevoiceDeps, dub: DubRecord, revoice: RevoiceRecord): number {
+async function assemble(deps: RevoiceDeps, dub: DubRecord, revoice: RevoiceRecord): Promise<number> {
   const { store, files } = deps;
-  const base = store.revision(dub.id, revoice.baseRevision);
+  const base = await store.revision(dub.id, revoice.baseRevision);
   if (!base) throw new JobFailure(`Revision ${revoice.baseRevision} no longer exists.`);
-  const checkpoints = store.checkpoints(revoice.id).sort((a, b) => a.render.region.start_frame - b.render.region.start_frame);
+  const checkpoints = (await store.checkpoints(revoice.id)).sort((a, b) => a.render.region.start_frame - b.render.region.start_frame);
   const work = files.work(dub.sessionId, dub.id, revoice.id);
-  const number = store.nextRevisionNumber(dub.id);
+  const number = await store.nextRevisionNumber(dub.id);
   const fileName = `${revisionStem(number)}.wav`;
   const target = files.revision(dub.sessionId, dub.id, fileName);
   const tmp = path.join(path.dirname(target), `.${fileName}.${crypto.randomBytes(4).toString('hex')}.tmp`);
@@ -145,8 +156,8 @@ function assemble(deps: RevoiceDeps, dub: DubRecord, revoice: RevoiceRecord): nu
   }
   const renders = { ...base.renders };
   for (const checkpoint of checkpoints) renders[checkpoint.lineId] = { ...checkpoint.render, revision: number };
-  store.db.transaction(() => {
-    store.insertRevision(dub.id, {
+  await store.transaction(async (tx) => {
+    await tx.insertRevision(dub.id, {
       number,
       base: base.number,
       source: 'revoice',
@@ -155,9 +166,9 @@ function assemble(deps: RevoiceDeps, dub: DubRecord, revoice: RevoiceRecord): nu
       renders,
       linesRevoiced: checkpoints.map((c) => c.lineId),
     });
-    store.updateDub(dub.id, { currentRevision: number });
-    store.setRevoiceStatus(revoice.id, 'complete', { revision: number });
-  })();
+    await tx.updateDub(dub.id, { currentRevision: number });
+    await tx.setRevoiceStatus(revoice.id, 'complete', { revision: number });
+  });
   fs.rmSync(work, { recursive: true, force: true });
   return number;
 }

@@ -58,7 +58,7 @@ export function dubsRouter(ctx: ServiceContext): Router {
   const author = (res: Response): string => authorOf(accessOf(res));
   const lineOf = async (req: Request) => {
     const dub = await dubOr404(req);
-    return { dub, line: dubbing.lineOr404(dub, String(req.params.line_id)) };
+    return { dub, line: await dubbing.lineOr404(dub, String(req.params.line_id)) };
   };
 
   router.post('/:session_id/dubs', async (req, res) => {
@@ -67,7 +67,7 @@ export function dubsRouter(ctx: ServiceContext): Router {
     if (!req.is('multipart/form-data') && req.body !== undefined) {
       const body = parseInput(DubFromRecording, req.body, 'body');
       const dub = await dubbing.createFromRecording(session.id, body);
-      res.status(201).location(`/v1/speech/transcriptions/${session.id}/dubs/${dub.id}`).json(dubbing.toJson(dub));
+      res.status(201).location(`/v1/speech/transcriptions/${session.id}/dubs/${dub.id}`).json(await dubbing.toJson(dub));
       return;
     }
     const form = await readMultipart(req, ctx.layout.uploads, { maxFileBytes: ctx.config.maxUploadBytes, maxFieldBytes: 4 * 1024 * 1024 });
@@ -82,7 +82,7 @@ export function dubsRouter(ctx: ServiceContext): Router {
         voices: singleField(form, 'voices'),
         defaultVoice: singleField(form, 'default_voice'),
       });
-      res.status(201).location(`/v1/speech/transcriptions/${session.id}/dubs/${dub.id}`).json(dubbing.toJson(dub));
+      res.status(201).location(`/v1/speech/transcriptions/${session.id}/dubs/${dub.id}`).json(await dubbing.toJson(dub));
     } finally {
       form.cleanup();
     }
@@ -90,16 +90,17 @@ export function dubsRouter(ctx: ServiceContext): Router {
 
   router.get('/:session_id/dubs', async (req, res) => {
     const session = await sessionOr404(req);
-    res.json({ data: dubbing.store.dubs(session.id).map((d) => dubbing.toJson(d)) });
+    const dubs = await dubbing.store.dubs(session.id);
+    res.json({ data: await Promise.all(dubs.map((d) => dubbing.toJson(d))) });
   });
 
   router.get('/:session_id/dubs/:dub_id', async (req, res) => {
-    res.json(dubbing.toJson(await dubOr404(req)));
+    res.json(await dubbing.toJson(await dubOr404(req)));
   });
 
   router.patch('/:session_id/dubs/:dub_id', async (req, res) => {
     const dub = await dubOr404(req);
-    res.json(dubbing.toJson(dubbing.patch(dub, parseInput(DubPatch, req.body ?? {}, 'body'))));
+    res.json(await dubbing.toJson(await dubbing.patch(dub, parseInput(DubPatch, req.body ?? {}, 'body'))));
   });
 
   router.delete('/:session_id/dubs/:dub_id', async (req, res) => {
@@ -109,62 +110,60 @@ export function dubsRouter(ctx: ServiceContext): Router {
 
   router.get('/:session_id/dubs/:dub_id/lines', async (req, res) => {
     const dub = await dubOr404(req);
-    res.json({ data: dubbing.lines(dub, parseInput(LinesQuery, req.query, 'query')) });
+    res.json({ data: await dubbing.lines(dub, parseInput(LinesQuery, req.query, 'query')) });
   });
 
   router.get('/:session_id/dubs/:dub_id/lines/:line_id', async (req, res) => {
-    const dub = await dubOr404(req);
-    const line = dubbing.lineOr404(dub, String(req.params.line_id));
-    res.json(dubbing.lineJson(dub, line, dubbing.store.revision(dub.id, dub.currentRevision)));
+    const { dub, line } = await lineOf(req);
+    res.json(await dubbing.lineJsonNow(dub.id, line.id));
   });
 
   router.patch('/:session_id/dubs/:dub_id/lines/:line_id', async (req, res) => {
-    const dub = await dubOr404(req);
-    const line = dubbing.lineOr404(dub, String(req.params.line_id));
-    res.json(dubbing.patchLine(dub, line, parseInput(LinePatch, req.body ?? {}, 'body'), author(res)));
+    const { dub, line } = await lineOf(req);
+    res.json(await dubbing.patchLine(dub, line, parseInput(LinePatch, req.body ?? {}, 'body'), author(res)));
   });
 
   // ---- dubbing workflow (issue 32): split, merge, undo/redo, notes, exports ----
 
   router.post('/:session_id/dubs/:dub_id/lines/:line_id/split', async (req, res) => {
     const { dub, line } = await lineOf(req);
-    res.json(dubbing.splitLine(dub, line, parseInput(LineSplit, req.body ?? {}, 'body'), author(res)));
+    res.json(await dubbing.splitLine(dub, line, parseInput(LineSplit, req.body ?? {}, 'body'), author(res)));
   });
 
   router.post('/:session_id/dubs/:dub_id/lines/:line_id/merge', async (req, res) => {
     const { dub, line } = await lineOf(req);
-    res.json(dubbing.mergeLine(dub, line, parseInput(LineMerge, req.body ?? {}, 'body').with, author(res)));
+    res.json(await dubbing.mergeLine(dub, line, parseInput(LineMerge, req.body ?? {}, 'body').with, author(res)));
   });
 
   router.get('/:session_id/dubs/:dub_id/lines/:line_id/notes', async (req, res) => {
     const { dub, line } = await lineOf(req);
-    res.json({ data: dubbing.lineJson(dub, line, null).notes });
+    res.json({ data: await dubbing.lineNotes(dub, line) });
   });
 
   router.post('/:session_id/dubs/:dub_id/lines/:line_id/notes', async (req, res) => {
     const { dub, line } = await lineOf(req);
-    const note = dubbing.addNote(dub, line, parseInput(LineNoteInput, req.body ?? {}, 'body').text, author(res));
+    const note = await dubbing.addNote(dub, line, parseInput(LineNoteInput, req.body ?? {}, 'body').text, author(res));
     res.status(201).json(note);
   });
 
   router.get('/:session_id/dubs/:dub_id/edits', async (req, res) => {
     const dub = await dubOr404(req);
-    res.json({ data: dubbing.store.edits(dub.id).map((e) => dubbing.editJson(e)) });
+    res.json({ data: (await dubbing.store.edits(dub.id)).map((e) => dubbing.editJson(e)) });
   });
 
   router.post('/:session_id/dubs/:dub_id/edits/undo', async (req, res) => {
-    res.json(dubbing.undoRedo(await dubOr404(req), 'undo'));
+    res.json(await dubbing.undoRedo(await dubOr404(req), 'undo'));
   });
 
   router.post('/:session_id/dubs/:dub_id/edits/redo', async (req, res) => {
-    res.json(dubbing.undoRedo(await dubOr404(req), 'redo'));
+    res.json(await dubbing.undoRedo(await dubOr404(req), 'redo'));
   });
 
   router.get('/:session_id/dubs/:dub_id/export', async (req, res, next) => {
     const dub = await dubOr404(req);
     const { format } = parseInput(DubExportQuery, req.query, 'query');
     const summary = (await ctx.sessions.summary(dub.sessionId))!;
-    const { input, revision, regions } = dubbing.exportInput(dub, summary.media, await ctx.speakerNames(dub.sessionId));
+    const { input, revision, regions } = await dubbing.exportInput(dub, summary.media, await ctx.speakerNames(dub.sessionId));
     if (format === 'stem_wav') {
       const { stream, size } = stemStream(dubbing.revisionFile(dub, revision), regions);
       res.attachment(exportFileName(dub.name, `r${revision.number}.stem.wav`)).type('audio/wav').setHeader('Content-Length', size);
@@ -181,23 +180,23 @@ export function dubsRouter(ctx: ServiceContext): Router {
 
   router.get('/:session_id/dubs/:dub_id/revisions', async (req, res) => {
     const dub = await dubOr404(req);
-    res.json({ data: dubbing.store.revisions(dub.id).map((r) => dubbing.revisionJson(dub, r, baseUrl(req))) });
+    res.json({ data: (await dubbing.store.revisions(dub.id)).map((r) => dubbing.revisionJson(dub, r, baseUrl(req))) });
   });
 
   router.get('/:session_id/dubs/:dub_id/revisions/:number', async (req, res) => {
     const dub = await dubOr404(req);
-    res.json(dubbing.revisionJson(dub, dubbing.revisionOr404(dub, String(req.params.number)), baseUrl(req)));
+    res.json(dubbing.revisionJson(dub, await dubbing.revisionOr404(dub, String(req.params.number)), baseUrl(req)));
   });
 
   router.get('/:session_id/dubs/:dub_id/revisions/:number/audio', async (req, res) => {
     const dub = await dubOr404(req);
-    const revision = dubbing.revisionOr404(dub, String(req.params.number));
+    const revision = await dubbing.revisionOr404(dub, String(req.params.number));
     res.json(dubbing.audioAddress(dub, revision.number, baseUrl(req)));
   });
 
   router.get('/:session_id/dubs/:dub_id/revisions/:number/peaks', async (req, res) => {
     const dub = await dubOr404(req);
-    const revision = dubbing.revisionOr404(dub, String(req.params.number));
+    const revision = await dubbing.revisionOr404(dub, String(req.params.number));
     // A dub from the recording has no revision file until its audio is converted.
     if (dub.status === 'preparing' && dub.source === 'recording') throw new HttpError(409, "The dub's audio is still being converted from the recording; its peaks follow once it is ready.");
     const cache = dubbing.files.peaks(dub.sessionId, dub.id, revision.number);
@@ -207,43 +206,44 @@ export function dubsRouter(ctx: ServiceContext): Router {
     } catch {
       peaks = await computePeaks(dubbing.revisionFile(dub, revision), ctx.tools);
       fs.mkdirSync(path.dirname(cache), { recursive: true });
-      if (dubbing.store.dubById(dub.id)) writeFileAtomic(cache, JSON.stringify(peaks));
+      if (await dubbing.store.dubById(dub.id)) writeFileAtomic(cache, JSON.stringify(peaks));
     }
     res.json(peaks);
   });
 
   router.post('/:session_id/dubs/:dub_id/revisions/:number/restore', async (req, res) => {
     const dub = await dubOr404(req);
-    res.json(dubbing.toJson(dubbing.restore(dub, dubbing.revisionOr404(dub, String(req.params.number)))));
+    res.json(await dubbing.toJson(await dubbing.restore(dub, await dubbing.revisionOr404(dub, String(req.params.number)))));
   });
 
   router.post('/:session_id/dubs/:dub_id/revoice', async (req, res) => {
     const dub = await dubOr404(req);
     const { wait } = parseInput(RevoiceQuery, req.query, 'query');
-    const revoice = dubbing.startRevoice(dub);
+    const revoice = await dubbing.startRevoice(dub);
     if (!revoice) {
-      res.json(dubbing.noOpJson(dub, baseUrl(req)));
+      res.json(await dubbing.noOpJson(dub, baseUrl(req)));
       return;
     }
     await dubbing.waitFor(revoice, wait);
-    const latest = dubbing.store.revoice(revoice.id);
-    const current = dubbing.store.dubById(dub.id);
+    const latest = await dubbing.store.revoice(revoice.id);
+    const current = await dubbing.store.dubById(dub.id);
     if (!latest || !current) throw new HttpError(404, 'The dub was deleted.');
     const finished = latest.status === 'complete' || latest.status === 'failed';
     res
       .status(finished ? 200 : 202)
       .location(`/v1/speech/transcriptions/${dub.sessionId}/dubs/${dub.id}/revoices/${revoice.id}`)
-      .json(dubbing.revoiceJson(current, latest, baseUrl(req)));
+      .json(await dubbing.revoiceJson(current, latest, baseUrl(req)));
   });
 
   router.get('/:session_id/dubs/:dub_id/revoices', async (req, res) => {
     const dub = await dubOr404(req);
-    res.json({ data: dubbing.store.revoices(dub.id).map((r) => dubbing.revoiceJson(dub, r, baseUrl(req))) });
+    const revoices = await dubbing.store.revoices(dub.id);
+    res.json({ data: await Promise.all(revoices.map((r) => dubbing.revoiceJson(dub, r, baseUrl(req)))) });
   });
 
   router.get('/:session_id/dubs/:dub_id/revoices/:revoice_id', async (req, res) => {
     const dub = await dubOr404(req);
-    res.json(dubbing.revoiceJson(dub, dubbing.revoiceOr404(dub, String(req.params.revoice_id)), baseUrl(req)));
+    res.json(await dubbing.revoiceJson(dub, await dubbing.revoiceOr404(dub, String(req.params.revoice_id)), baseUrl(req)));
   });
 
   return router;
@@ -258,8 +258,8 @@ export function signedDubAudioRouter(ctx: ServiceContext): Router {
     if (!parsed.success) throw refused;
     const { session_id, dub_id, number } = parsed.data;
     if (!verifyResourceSignature(ctx.audioSecret, revisionResource(dub_id, Number(number)), req.query.expires, req.query.signature)) throw refused;
-    const dub = ctx.dubbing.store.dub(session_id, dub_id);
-    const revision = dub ? ctx.dubbing.store.revision(dub.id, Number(number)) : null;
+    const dub = await ctx.dubbing.store.dub(session_id, dub_id);
+    const revision = dub ? await ctx.dubbing.store.revision(dub.id, Number(number)) : null;
     if (!dub || !revision) throw refused;
     res.setHeader('Content-Type', 'audio/wav');
     res.setHeader('Cache-Control', 'private, max-age=3600');

@@ -1,0 +1,697 @@
+import type { Db } from './database';
+import { UniqueViolation, type Sql } from './sql/sql';
+import type { LineRender, WordTiming } from '../../shared/schemas';
+import type { SampleFormat } from '../media/wav';
+
+export type DubStatus = 'preparing' | 'ready' | 'failed';
+export type DubSource = 'upload' | 'recording';
+export type ReviewStatus = 'todo' | 'needs_changes' | 'approved';
+export type RevoiceStatus = 'queued' | 'running' | 'complete' | 'failed';
+
+export interface DubRecord {
+  id: string;
+  sessionId: string;
+  name: string;
+  fileName: string;
+  status: DubStatus;
+  progress: number;
+  stage: string | null;
+  error: string | null;
+  sampleRate: number;
+  channels: number;
+  sampleFormat: SampleFormat;
+  frames: number;
+  background: boolean;
+  defaultVoice: string | null;
+  voices: Record<string, string>;
+  currentRevision: number;
+  source: DubSource;
+  /** The recording's transcript revision the lines came from (dubs from the recording). */
+  transcriptRevision: number | null;
+  lineSeq: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** What a line was before an edit that made it (split, merge): kept, oldest first, in `history`. */
+export interface LineHistoryEntry {
+  op: 'split' | 'merge';
+  at: string;
+  /** The line(s) the edit took, as they were. */
+  from: Array<{ id: number; speaker: string; start: number; end: number; text: string; original_start: number; original_end: number; original_text: string }>;
+}
+
+export interface LineRecord {
+  id: number;
+  speaker: string;
+  start: number;
+  end: number;
+  originalStart: number;
+  originalEnd: number;
+  text: string;
+  originalText: string;
+  voice: string | null;
+  words: WordTiming[];
+  reviewStatus: ReviewStatus;
+  history: LineHistoryEntry[];
+  /** Speaking rate asked for when revoiced (1: as the engine reads), or null. */
+  speed: number | null;
+  updatedAt: string;
+}
+
+export interface NoteRecord {
+  id: string;
+  lineId: number;
+  author: string;
+  text: string;
+  createdAt: string;
+}
+
+export interface LineEditRecord {
+  seq: number;
+  op: string;
+  author: string;
+  before: LineRecord[];
+  after: LineRecord[];
+  undone: boolean;
+  createdAt: string;
+}
+
+export interface RevisionRecord {
+  number: number;
+  base: number | null;
+  source: 'upload' | 'revoice';
+  revoiceId: string | null;
+  fileName: string;
+  /** Line id → how this revision voiced it (carried over from its base, plus this revision's own). */
+  renders: Record<number, LineRender>;
+  linesRevoiced: number[];
+  createdAt: string;
+}
+
+/** A line as a revoice will voice it, frozen when the revoice is asked for. */
+export interface PlannedLine {
+  lineId: number;
+  speaker: string;
+  text: string;
+  voice: string;
+  start: number;
+  end: number;
+  originalStart: number;
+  originalEnd: number;
+  /** Where the next line starts (the dub's end for the last line): the limit for borrowing silence. */
+  nextStart: number;
+  /** Where the previous line ends (0 for the first). */
+  previousEnd: number;
+  /** The line's own speaking rate (pitch kept), or null to fit the reading to the slot. Absent in plans made before speeds existed. */
+  speed?: number | null;
+}
+
+export interface RevoiceRecord {
+  id: string;
+  dubId: string;
+  jobId: string;
+  baseRevision: number;
+  revision: number | null;
+  status: RevoiceStatus;
+  plan: PlannedLine[];
+  error: string | null;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+/** One line a revoice has rendered: its patch file is on disk, durable, before this row exists. */
+export interface CheckpointRecord {
+  lineId: number;
+  render: LineRender;
+  patchFile: string;
+  attempt: number;
+}
+
+interface DubRow {
+  id: string;
+  session_id: string;
+  name: string;
+  file_name: string;
+  status: DubStatus;
+  progress: number;
+  stage: string | null;
+  error: string | null;
+  sample_rate: number;
+  channels: number;
+  sample_format: SampleFormat;
+  frames: number;
+  background: number;
+  default_voice: string | null;
+  voices_json: string;
+  current_revision: number;
+  source: DubSource;
+  transcript_revision: number | null;
+  line_seq: number;
+  created_at: string;
+  updated_at: string;
+}
+
+interface LineRow {
+  id: number;
+  speaker: string;
+  start: number;
+  end: number;
+  original_start: number;
+  original_end: number;
+  text: string;
+  original_text: string;
+  voice: string | null;
+  words_json: string;
+  review_status: ReviewStatus;
+  history_json: string;
+  speed: number | null;
+  updated_at: string;
+}
+
+interface RevisionRow {
+  number: number;
+  base: number | null;
+  source: 'upload' | 'revoice';
+  revoice_id: string | null;
+  file_name: string;
+  renders_json: string;
+  lines_revoiced_json: string;
+  created_at: string;
+}
+
+interface RevoiceRow {
+  id: string;
+  dub_id: string;
+  job_id: string;
+  base_revision: number;
+  revision: number | null;
+  status: RevoiceStatus;
+  plan_json: string;
+  error: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+const toDub = (r: DubRow): DubRecord => ({
+  id: r.id,
+  sessionId: r.session_id,
+  name: r.name,
+  fileName: r.file_name,
+  status: r.status,
+  progress: r.progress,
+  stage: r.stage,
+  error: r.error,
+  sampleRate: r.sample_rate,
+  channels: r.channels,
+  sampleFormat: r.sample_format,
+  frames: r.frames,
+  background: r.background === 1,
+  defaultVoice: r.default_voice,
+  voices: JSON.parse(r.voices_json) as Record<string, string>,
+  currentRevision: r.current_revision,
+  source: r.source,
+  transcriptRevision: r.transcript_revision,
+  lineSeq: r.line_seq,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+const toLine = (r: LineRow): LineRecord => ({
+  id: r.id,
+  speaker: r.speaker,
+  start: r.start,
+  end: r.end,
+  originalStart: r.original_start,
+  originalEnd: r.original_end,
+  text: r.text,
+  originalText: r.original_text,
+  voice: r.voice,
+  words: JSON.parse(r.words_json) as WordTiming[],
+  reviewStatus: r.review_status,
+  history: JSON.parse(r.history_json) as LineHistoryEntry[],
+  speed: r.speed,
+  updatedAt: r.updated_at,
+});
+
+const toRevision = (r: RevisionRow): RevisionRecord => ({
+  number: r.number,
+  base: r.base,
+  source: r.source,
+  revoiceId: r.revoice_id,
+  fileName: r.file_name,
+  renders: JSON.parse(r.renders_json) as Record<number, LineRender>,
+  linesRevoiced: JSON.parse(r.lines_revoiced_json) as number[],
+  createdAt: r.created_at,
+});
+
+const toRevoice = (r: RevoiceRow): RevoiceRecord => ({
+  id: r.id,
+  dubId: r.dub_id,
+  jobId: r.job_id,
+  baseRevision: r.base_revision,
+  revision: r.revision,
+  status: r.status,
+  plan: JSON.parse(r.plan_json) as PlannedLine[],
+  error: r.error,
+  createdAt: r.created_at,
+  finishedAt: r.finished_at,
+});
+
+export type NewDub = Omit<DubRecord, 'status' | 'progress' | 'stage' | 'error' | 'currentRevision' | 'createdAt' | 'updatedAt' | 'source' | 'transcriptRevision' | 'lineSeq'> & {
+  status: DubStatus;
+  source?: DubSource;
+  transcriptRevision?: number | null;
+};
+export type NewLine = Omit<LineRecord, 'updatedAt' | 'originalStart' | 'originalEnd' | 'originalText' | 'reviewStatus' | 'history' | 'speed'>;
+
+const REVISION_COLUMNS = 'number, base, source, revoice_id, file_name, renders_json, lines_revoiced_json, created_at';
+const REVOICE_COLUMNS = 'id, dub_id, job_id, base_revision, revision, status, plan_json, error, created_at, finished_at';
+
+const now = () => new Date().toISOString();
+/** Rows per INSERT when a dub's lines are set (12 values each: far below either database's limit on parameters). */
+const LINES_PER_INSERT = 200;
+
+/** A revision number already recorded for the dub (two revoices finishing at once): the later one must take the next. */
+export class RevisionTaken extends Error {
+  constructor(dubId: string, number: number) {
+    super(`Dub ${dubId} already has a revision ${number}.`);
+    this.name = 'RevisionTaken';
+  }
+}
+
+/** Lines counted by review status. */
+export type ReviewCounts = Record<ReviewStatus, number>;
+
+/**
+ * The dubbing tables — dubs, dub_lines, dub_line_notes, dub_line_edits, dub_revisions, dub_revoices and
+ * dub_revoice_lines — and nothing else writes them. Writes that belong together run in `transaction`, on
+ * the store it hands over; a dub's line edits there start with `lockDub`, so two people editing the same
+ * dub from two API nodes take turns instead of reading each other's half-done lines.
+ */
+export interface DubStore {
+  /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(work: (store: DubStore) => Promise<T>): Promise<T>;
+  /**
+   * Inside a transaction: holds the dub's row until the commit, so other writers of the dub wait (on
+   * PostgreSQL; SQLite's transactions run one at a time already). False when the dub is gone.
+   */
+  lockDub(dubId: string): Promise<boolean>;
+
+  // ---- dubs ----
+  /** The dub and its revision 1 (the uploaded or converted audio). */
+  insertDub(dub: NewDub, revisionFile: string): Promise<void>;
+  dub(sessionId: string, dubId: string): Promise<DubRecord | null>;
+  dubById(dubId: string): Promise<DubRecord | null>;
+  /** A recording's dubs, oldest first. */
+  dubs(sessionId: string): Promise<DubRecord[]>;
+  /** Every dub folder that should exist: (session id, dub id). */
+  allDubIds(): Promise<Array<{ sessionId: string; dubId: string }>>;
+  /** The revision-1 file's format, once a dub from the recording has been converted. */
+  setFormat(dubId: string, format: { sampleRate: number; channels: number; sampleFormat: SampleFormat; frames: number }): Promise<void>;
+  setProgress(dubId: string, status: DubStatus, progress: number, stage: string | null, error?: string | null): Promise<void>;
+  /** Changes only the fields given (`defaultVoice: null` clears it). */
+  updateDub(dubId: string, fields: { name?: string; defaultVoice?: string | null; voices?: Record<string, string>; currentRevision?: number }): Promise<void>;
+  /** The dub and everything under it (lines, notes, edits, revisions, revoices and their lines). */
+  deleteDub(dubId: string): Promise<void>;
+
+  // ---- lines ----
+  /** A dub's lines in time order (ids are stable: a line split off gets a new id, so ids need not follow time). */
+  lines(dubId: string): Promise<LineRecord[]>;
+  /** Replaces every line (a dub's lines are set once: at upload, or when its transcript is ready). */
+  setLines(dubId: string, lines: NewLine[]): Promise<void>;
+  /** The next unused line id (never one given before, even to a line since removed). */
+  takeLineId(dubId: string): Promise<number>;
+  /** Writes whole lines as given (split, merge, undo, redo): inserted, or replaced when the id exists. */
+  putLines(dubId: string, lines: LineRecord[]): Promise<void>;
+  deleteLines(dubId: string, ids: number[]): Promise<void>;
+  /** A correction: text, voice and timing; review status and speed when given (`speed: null` clears it). */
+  updateLine(dubId: string, line: Pick<LineRecord, 'id' | 'text' | 'voice' | 'start' | 'end'> & Partial<Pick<LineRecord, 'reviewStatus' | 'speed'>>): Promise<void>;
+  setReviewStatus(dubId: string, lineId: number, status: ReviewStatus): Promise<void>;
+  reviewCounts(dubId: string): Promise<ReviewCounts>;
+
+  // ---- notes ----
+  /** A dub's notes (or one line's), oldest first. */
+  notes(dubId: string, lineId?: number): Promise<NoteRecord[]>;
+  insertNote(dubId: string, note: NoteRecord): Promise<void>;
+
+  // ---- line edits (undo / redo) ----
+  edits(dubId: string): Promise<LineEditRecord[]>;
+  /** Records an edit; the undone edits after the last one in force are dropped (a new edit ends redo). */
+  insertEdit(dubId: string, edit: { op: string; author: string; before: LineRecord[]; after: LineRecord[] }): Promise<number>;
+  setEditUndone(dubId: string, seq: number, undone: boolean): Promise<void>;
+
+  // ---- revisions ----
+  revisions(dubId: string): Promise<RevisionRecord[]>;
+  revision(dubId: string, number: number): Promise<RevisionRecord | null>;
+  nextRevisionNumber(dubId: string): Promise<number>;
+  /** Throws RevisionTaken when the number is in use. */
+  insertRevision(dubId: string, revision: Omit<RevisionRecord, 'createdAt'>): Promise<void>;
+
+  // ---- revoices ----
+  insertRevoice(revoice: Pick<RevoiceRecord, 'id' | 'dubId' | 'jobId' | 'baseRevision' | 'plan'>): Promise<void>;
+  revoice(id: string): Promise<RevoiceRecord | null>;
+  /** A dub's revoices, newest first. */
+  revoices(dubId: string): Promise<RevoiceRecord[]>;
+  /** The dub's queued or running revoice, if any. */
+  activeRevoice(dubId: string): Promise<RevoiceRecord | null>;
+  setRevoiceStatus(id: string, status: RevoiceStatus, fields?: { error?: string | null; revision?: number }): Promise<void>;
+  /** After a crash: revoices that were running are queued again (their jobs are re-queued at start). */
+  recoverInterrupted(): Promise<void>;
+  /** The lines a revoice has rendered, by line id. */
+  checkpoints(revoiceId: string): Promise<CheckpointRecord[]>;
+  insertCheckpoint(revoiceId: string, checkpoint: CheckpointRecord): Promise<void>;
+  /**
+   * How many lines a revoice has rendered, read synchronously: the job runner's `keptWork` asks while it
+   * restarts jobs, and it is synchronous. Embedded database only.
+   */
+  checkpointCountNow(revoiceId: string): number;
+}
+
+type EditRow = { seq: number; op: string; author: string; before_json: string; after_json: string; undone: number; created_at: string };
+type NoteRow = { id: string; line_id: number; author: string; text: string; created_at: string };
+type CheckpointRow = { line_id: number; render_json: string; patch_file: string; attempt: number };
+
+const LINE_COLUMNS = 'id, speaker, start, "end", original_start, original_end, text, original_text, voice, words_json, review_status, history_json, speed, updated_at';
+const DUB_COLUMNS =
+  'id, session_id, name, file_name, status, progress, stage, error, sample_rate, channels, sample_format, frames, background, default_voice, voices_json, current_revision, source, transcript_revision, line_seq, created_at, updated_at';
+
+/** The dubbing tables in portable SQL: one implementation for the embedded SQLite file and for PostgreSQL. */
+export class SqlDubStore implements DubStore {
+  /** Rows inserted in the same millisecond keep their insertion order: SQLite's rowid; PostgreSQL has none, so the id breaks the tie. */
+  private readonly insertion: string;
+
+  constructor(
+    private readonly sql: Sql,
+    /** The embedded database's synchronous handle, for `checkpointCountNow` only (null on PostgreSQL). */
+    private readonly db: Db | null = null,
+  ) {
+    this.insertion = sql.dialect === 'sqlite' ? 'rowid' : 'id';
+  }
+
+  transaction<T>(work: (store: DubStore) => Promise<T>): Promise<T> {
+    return this.sql.transaction((tx) => work(new SqlDubStore(tx, this.db)));
+  }
+
+  async lockDub(dubId: string): Promise<boolean> {
+    const lock = this.sql.dialect === 'postgres' ? ' FOR UPDATE' : '';
+    return (await this.sql.get(`SELECT id FROM dubs WHERE id = ?${lock}`, [dubId])) !== undefined;
+  }
+
+  // ---- dubs ----
+
+  async insertDub(dub: NewDub, revisionFile: string): Promise<void> {
+    const at = now();
+    await this.sql.run(
+      `INSERT INTO dubs (id, session_id, name, file_name, status, sample_rate, channels, sample_format, frames, background, default_voice, voices_json, source, transcript_revision, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        dub.id,
+        dub.sessionId,
+        dub.name,
+        dub.fileName,
+        dub.status,
+        dub.sampleRate,
+        dub.channels,
+        dub.sampleFormat,
+        dub.frames,
+        dub.background ? 1 : 0,
+        dub.defaultVoice,
+        JSON.stringify(dub.voices),
+        dub.source ?? 'upload',
+        dub.transcriptRevision ?? null,
+        at,
+        at,
+      ],
+    );
+    await this.sql.run("INSERT INTO dub_revisions (dub_id, number, base, source, file_name, created_at) VALUES (?, 1, NULL, 'upload', ?, ?)", [dub.id, revisionFile, at]);
+  }
+
+  async dub(sessionId: string, dubId: string): Promise<DubRecord | null> {
+    const row = await this.sql.get<DubRow>(`SELECT ${DUB_COLUMNS} FROM dubs WHERE id = ? AND session_id = ?`, [dubId, sessionId]);
+    return row ? toDub(row) : null;
+  }
+
+  async dubById(dubId: string): Promise<DubRecord | null> {
+    const row = await this.sql.get<DubRow>(`SELECT ${DUB_COLUMNS} FROM dubs WHERE id = ?`, [dubId]);
+    return row ? toDub(row) : null;
+  }
+
+  async dubs(sessionId: string): Promise<DubRecord[]> {
+    return (await this.sql.all<DubRow>(`SELECT ${DUB_COLUMNS} FROM dubs WHERE session_id = ? ORDER BY created_at, ${this.insertion}`, [sessionId])).map(toDub);
+  }
+
+  async allDubIds(): Promise<Array<{ sessionId: string; dubId: string }>> {
+    return (await this.sql.all<{ session_id: string; id: string }>('SELECT session_id, id FROM dubs')).map((r) => ({ sessionId: r.session_id, dubId: r.id }));
+  }
+
+  async setFormat(dubId: string, format: { sampleRate: number; channels: number; sampleFormat: SampleFormat; frames: number }): Promise<void> {
+    await this.sql.run('UPDATE dubs SET sample_rate = ?, channels = ?, sample_format = ?, frames = ?, updated_at = ? WHERE id = ?', [
+      format.sampleRate,
+      format.channels,
+      format.sampleFormat,
+      format.frames,
+      now(),
+      dubId,
+    ]);
+  }
+
+  async setProgress(dubId: string, status: DubStatus, progress: number, stage: string | null, error: string | null = null): Promise<void> {
+    await this.sql.run('UPDATE dubs SET status = ?, progress = ?, stage = ?, error = ?, updated_at = ? WHERE id = ?', [status, progress, stage, error, now(), dubId]);
+  }
+
+  async updateDub(dubId: string, fields: { name?: string; defaultVoice?: string | null; voices?: Record<string, string>; currentRevision?: number }): Promise<void> {
+    // One statement, so a concurrent change of another field is not overwritten with what was read before it.
+    await this.sql.run(
+      `UPDATE dubs SET name = COALESCE(?, name), default_voice = CASE WHEN ? = 1 THEN ? ELSE default_voice END, voices_json = COALESCE(?, voices_json),
+         current_revision = COALESCE(?, current_revision), updated_at = ? WHERE id = ?`,
+      [
+        fields.name ?? null,
+        fields.defaultVoice !== undefined ? 1 : 0,
+        fields.defaultVoice ?? null,
+        fields.voices ? JSON.stringify(fields.voices) : null,
+        fields.currentRevision ?? null,
+        now(),
+        dubId,
+      ],
+    );
+  }
+
+  async deleteDub(dubId: string): Promise<void> {
+    await this.sql.run('DELETE FROM dubs WHERE id = ?', [dubId]);
+  }
+
+  // ---- lines ----
+
+  async lines(dubId: string): Promise<LineRecord[]> {
+    return (await this.sql.all<LineRow>(`SELECT ${LINE_COLUMNS} FROM dub_lines WHERE dub_id = ? ORDER BY start, id`, [dubId])).map(toLine);
+  }
+
+  async setLines(dubId: string, lines: NewLine[]): Promise<void> {
+    await this.sql.run('DELETE FROM dub_lines WHERE dub_id = ?', [dubId]);
+    const at = now();
+    // Many rows per statement: a recording's hundreds of lines would otherwise cost a round trip each on PostgreSQL.
+    for (let from = 0; from < lines.length; from += LINES_PER_INSERT) {
+      const chunk = lines.slice(from, from + LINES_PER_INSERT);
+      await this.sql.run(
+        `INSERT INTO dub_lines (dub_id, id, speaker, start, "end", original_start, original_end, text, original_text, voice, words_json, updated_at)
+         VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+        chunk.flatMap((l) => [dubId, l.id, l.speaker, l.start, l.end, l.start, l.end, l.text, l.text, l.voice, JSON.stringify(l.words), at]),
+      );
+    }
+    const highest = lines.reduce((m, l) => Math.max(m, l.id), 0);
+    await this.sql.run('UPDATE dubs SET line_seq = CASE WHEN line_seq < ? THEN ? ELSE line_seq END WHERE id = ?', [highest, highest, dubId]);
+  }
+
+  async takeLineId(dubId: string): Promise<number> {
+    // Read and bumped in one statement (the row is locked while it runs), so two callers never get the same id.
+    const row = await this.sql.get<{ line_seq: number }>(
+      `UPDATE dubs SET line_seq = 1 + CASE WHEN line_seq >= (SELECT COALESCE(MAX(id), 0) FROM dub_lines WHERE dub_id = ?) THEN line_seq
+         ELSE (SELECT COALESCE(MAX(id), 0) FROM dub_lines WHERE dub_id = ?) END WHERE id = ? RETURNING line_seq`,
+      [dubId, dubId, dubId],
+    );
+    if (!row) throw new Error(`Dub ${dubId} does not exist.`);
+    return row.line_seq;
+  }
+
+  async putLines(dubId: string, lines: LineRecord[]): Promise<void> {
+    for (const l of lines) {
+      await this.sql.run(
+        `INSERT INTO dub_lines (dub_id, id, speaker, start, "end", original_start, original_end, text, original_text, voice, words_json, review_status, history_json, speed, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (dub_id, id) DO UPDATE SET speaker = excluded.speaker, start = excluded.start, "end" = excluded."end",
+           original_start = excluded.original_start, original_end = excluded.original_end, text = excluded.text, original_text = excluded.original_text,
+           voice = excluded.voice, words_json = excluded.words_json, review_status = excluded.review_status, history_json = excluded.history_json,
+           speed = excluded.speed, updated_at = excluded.updated_at`,
+        [dubId, l.id, l.speaker, l.start, l.end, l.originalStart, l.originalEnd, l.text, l.originalText, l.voice, JSON.stringify(l.words), l.reviewStatus, JSON.stringify(l.history), l.speed, l.updatedAt],
+      );
+    }
+  }
+
+  async deleteLines(dubId: string, ids: number[]): Promise<void> {
+    for (const id of ids) await this.sql.run('DELETE FROM dub_lines WHERE dub_id = ? AND id = ?', [dubId, id]);
+  }
+
+  async updateLine(dubId: string, line: Pick<LineRecord, 'id' | 'text' | 'voice' | 'start' | 'end'> & Partial<Pick<LineRecord, 'reviewStatus' | 'speed'>>): Promise<void> {
+    await this.sql.run(
+      `UPDATE dub_lines SET text = ?, voice = ?, start = ?, "end" = ?, review_status = COALESCE(?, review_status), speed = CASE WHEN ? = 1 THEN ? ELSE speed END, updated_at = ?
+       WHERE dub_id = ? AND id = ?`,
+      [line.text, line.voice, line.start, line.end, line.reviewStatus ?? null, line.speed !== undefined ? 1 : 0, line.speed ?? null, now(), dubId, line.id],
+    );
+  }
+
+  async setReviewStatus(dubId: string, lineId: number, status: ReviewStatus): Promise<void> {
+    await this.sql.run('UPDATE dub_lines SET review_status = ?, updated_at = ? WHERE dub_id = ? AND id = ?', [status, now(), dubId, lineId]);
+  }
+
+  async reviewCounts(dubId: string): Promise<ReviewCounts> {
+    const counts: ReviewCounts = { todo: 0, needs_changes: 0, approved: 0 };
+    const rows = await this.sql.all<{ review_status: ReviewStatus; n: number }>('SELECT review_status, COUNT(*) AS n FROM dub_lines WHERE dub_id = ? GROUP BY review_status', [dubId]);
+    for (const row of rows) counts[row.review_status] = Number(row.n);
+    return counts;
+  }
+
+  // ---- notes ----
+
+  async notes(dubId: string, lineId?: number): Promise<NoteRecord[]> {
+    const columns = 'id, line_id, author, text, created_at';
+    const rows =
+      lineId === undefined
+        ? await this.sql.all<NoteRow>(`SELECT ${columns} FROM dub_line_notes WHERE dub_id = ? ORDER BY created_at, ${this.insertion}`, [dubId])
+        : await this.sql.all<NoteRow>(`SELECT ${columns} FROM dub_line_notes WHERE dub_id = ? AND line_id = ? ORDER BY created_at, ${this.insertion}`, [dubId, lineId]);
+    return rows.map((r) => ({ id: r.id, lineId: r.line_id, author: r.author, text: r.text, createdAt: r.created_at }));
+  }
+
+  async insertNote(dubId: string, note: NoteRecord): Promise<void> {
+    await this.sql.run('INSERT INTO dub_line_notes (id, dub_id, line_id, author, text, created_at) VALUES (?, ?, ?, ?, ?, ?)', [note.id, dubId, note.lineId, note.author, note.text, note.createdAt]);
+  }
+
+  // ---- line edits (undo / redo) ----
+
+  async edits(dubId: string): Promise<LineEditRecord[]> {
+    const rows = await this.sql.all<EditRow>('SELECT seq, op, author, before_json, after_json, undone, created_at FROM dub_line_edits WHERE dub_id = ? ORDER BY seq', [dubId]);
+    return rows.map((r) => ({
+      seq: r.seq,
+      op: r.op,
+      author: r.author,
+      before: JSON.parse(r.before_json) as LineRecord[],
+      after: JSON.parse(r.after_json) as LineRecord[],
+      undone: r.undone === 1,
+      createdAt: r.created_at,
+    }));
+  }
+
+  async insertEdit(dubId: string, edit: { op: string; author: string; before: LineRecord[]; after: LineRecord[] }): Promise<number> {
+    await this.sql.run('DELETE FROM dub_line_edits WHERE dub_id = ? AND undone = 1', [dubId]);
+    const top = await this.sql.get<{ n: number | null }>('SELECT MAX(seq) AS n FROM dub_line_edits WHERE dub_id = ?', [dubId]);
+    const seq = (top?.n ?? 0) + 1;
+    await this.sql.run('INSERT INTO dub_line_edits (dub_id, seq, op, author, before_json, after_json, undone, created_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?)', [
+      dubId,
+      seq,
+      edit.op,
+      edit.author,
+      JSON.stringify(edit.before),
+      JSON.stringify(edit.after),
+      now(),
+    ]);
+    return seq;
+  }
+
+  async setEditUndone(dubId: string, seq: number, undone: boolean): Promise<void> {
+    await this.sql.run('UPDATE dub_line_edits SET undone = ? WHERE dub_id = ? AND seq = ?', [undone ? 1 : 0, dubId, seq]);
+  }
+
+  // ---- revisions ----
+
+  async revisions(dubId: string): Promise<RevisionRecord[]> {
+    return (await this.sql.all<RevisionRow>(`SELECT ${REVISION_COLUMNS} FROM dub_revisions WHERE dub_id = ? ORDER BY number`, [dubId])).map(toRevision);
+  }
+
+  async revision(dubId: string, number: number): Promise<RevisionRecord | null> {
+    const row = await this.sql.get<RevisionRow>(`SELECT ${REVISION_COLUMNS} FROM dub_revisions WHERE dub_id = ? AND number = ?`, [dubId, number]);
+    return row ? toRevision(row) : null;
+  }
+
+  async nextRevisionNumber(dubId: string): Promise<number> {
+    return ((await this.sql.get<{ n: number | null }>('SELECT MAX(number) AS n FROM dub_revisions WHERE dub_id = ?', [dubId]))?.n ?? 0) + 1;
+  }
+
+  async insertRevision(dubId: string, revision: Omit<RevisionRecord, 'createdAt'>): Promise<void> {
+    try {
+      await this.sql.run(
+        'INSERT INTO dub_revisions (dub_id, number, base, source, revoice_id, file_name, renders_json, lines_revoiced_json, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        [dubId, revision.number, revision.base, revision.source, revision.revoiceId, revision.fileName, JSON.stringify(revision.renders), JSON.stringify(revision.linesRevoiced), now()],
+      );
+    } catch (error) {
+      if (error instanceof UniqueViolation) throw new RevisionTaken(dubId, revision.number);
+      throw error;
+    }
+  }
+
+  // ---- revoices ----
+
+  async insertRevoice(revoice: Pick<RevoiceRecord, 'id' | 'dubId' | 'jobId' | 'baseRevision' | 'plan'>): Promise<void> {
+    await this.sql.run("INSERT INTO dub_revoices (id, dub_id, job_id, base_revision, status, plan_json, created_at) VALUES (?, ?, ?, ?, 'queued', ?, ?)", [
+      revoice.id,
+      revoice.dubId,
+      revoice.jobId,
+      revoice.baseRevision,
+      JSON.stringify(revoice.plan),
+      now(),
+    ]);
+  }
+
+  async revoice(id: string): Promise<RevoiceRecord | null> {
+    const row = await this.sql.get<RevoiceRow>(`SELECT ${REVOICE_COLUMNS} FROM dub_revoices WHERE id = ?`, [id]);
+    return row ? toRevoice(row) : null;
+  }
+
+  async revoices(dubId: string): Promise<RevoiceRecord[]> {
+    return (await this.sql.all<RevoiceRow>(`SELECT ${REVOICE_COLUMNS} FROM dub_revoices WHERE dub_id = ? ORDER BY created_at DESC, ${this.insertion} DESC`, [dubId])).map(toRevoice);
+  }
+
+  async activeRevoice(dubId: string): Promise<RevoiceRecord | null> {
+    const row = await this.sql.get<RevoiceRow>(
+      `SELECT ${REVOICE_COLUMNS} FROM dub_revoices WHERE dub_id = ? AND status IN ('queued','running') ORDER BY created_at DESC, ${this.insertion} DESC LIMIT 1`,
+      [dubId],
+    );
+    return row ? toRevoice(row) : null;
+  }
+
+  async setRevoiceStatus(id: string, status: RevoiceStatus, fields: { error?: string | null; revision?: number } = {}): Promise<void> {
+    const finished = status === 'complete' || status === 'failed' ? now() : null;
+    await this.sql.run('UPDATE dub_revoices SET status = ?, error = ?, revision = COALESCE(?, revision), finished_at = ? WHERE id = ?', [
+      status,
+      fields.error ?? null,
+      fields.revision ?? null,
+      finished,
+      id,
+    ]);
+  }
+
+  async recoverInterrupted(): Promise<void> {
+    await this.sql.run("UPDATE dub_revoices SET status = 'queued' WHERE status = 'running'");
+  }
+
+  async checkpoints(revoiceId: string): Promise<CheckpointRecord[]> {
+    const rows = await this.sql.all<CheckpointRow>('SELECT line_id, render_json, patch_file, attempt FROM dub_revoice_lines WHERE revoice_id = ? ORDER BY line_id', [revoiceId]);
+    return rows.map((r) => ({ lineId: r.line_id, render: JSON.parse(r.render_json) as LineRender, patchFile: r.patch_file, attempt: r.attempt }));
+  }
+
+  async insertCheckpoint(revoiceId: string, checkpoint: CheckpointRecord): Promise<void> {
+    await this.sql.run('INSERT INTO dub_revoice_lines (revoice_id, line_id, render_json, patch_file, attempt, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
+      revoiceId,
+      checkpoint.lineId,
+      JSON.stringify(checkpoint.render),
+      checkpoint.patchFile,
+      checkpoint.attempt,
+      now(),
+    ]);
+  }
+
+  checkpointCountNow(revoiceId: string): number {
+    // with the job queue: until the queue is async (its restart asks keptWork synchronously)
+    if (!this.db) throw new Error('checkpointCountNow reads the embedded database only.');
+    return (this.db.prepare('SELECT COUNT(*) AS n FROM dub_revoice_lines WHERE revoice_id = ?').get(revoiceId) as { n: number }).n;
+  }
+}
