@@ -34,7 +34,7 @@ interface Line {
   review_status: string;
   notes: Array<{ author: string; text: string }>;
   words: Array<{ word: string; start: number; end: number }>;
-  render: { flags: string[]; synthesized_duration: number; slot: { start: number; end: number } } | null;
+  render: { flags: string[]; synthesized_duration: number; slot: { start: number; end: number }; overflow: number; line_start: number; line_end: number } | null;
 }
 
 describe.skipIf(!canRun)('the dubbing workflow in the studio', { timeout: 600_000 }, () => {
@@ -319,9 +319,32 @@ describe.skipIf(!canRun)('the dubbing workflow in the studio', { timeout: 600_00
       }
     }
     // The long line cannot fit at any allowed speed.
-    expect(voiced.find((l) => l.id === long.id)!.render!.flags).toContain('does_not_fit');
+    const unfit = voiced.find((l) => l.id === long.id)!;
+    expect(unfit.render!.flags).toContain('does_not_fit');
     await row(long.id).scrollIntoViewIfNeeded();
     await f.shot('dubflow-06-speed-and-fit');
+
+    // "Make room": the line ends where its reading ended; the next line, if it started before that, starts there.
+    const r = unfit.render!;
+    const end = Math.round((r.slot.end + r.overflow) * 1e6) / 1e6;
+    const next = voiced[voiced.indexOf(unfit) + 1];
+    const duration = (await api(dubPath())).body.format.duration as number;
+    const possible = next ? end <= next.end - 0.05 : end <= duration;
+    console.log(`line ${unfit.id}: the reading ended at ${end.toFixed(3)} s, the line at ${unfit.end.toFixed(3)} s; next line ${next ? `${next.start.toFixed(3)}–${next.end.toFixed(3)} s` : 'none'}`);
+    expect(await row(long.id).getByTestId('make-room').count()).toBe(possible ? 1 : 0);
+    if (possible) {
+      await row(long.id).getByTestId('make-room').click();
+      await expect.poll(async () => (await lines()).find((l) => l.id === long.id)!).toMatchObject({ end, state: 'corrected' });
+      const after = await lines();
+      if (next) expect(after.find((l) => l.id === next.id)!.start).toBe(Math.max(next.start, end));
+      // Two undoable edits: undo both and the timing is back.
+      await page.getByTestId('undo-edit').click();
+      await expect.poll(async () => (await lines()).find((l) => l.id === long.id)!.end).toBe(unfit.end);
+      if (next && next.start < end) {
+        await page.getByTestId('undo-edit').click();
+        await expect.poll(async () => (await lines()).find((l) => l.id === next.id)!.start).toBe(next.start);
+      }
+    }
   });
 
   it('lists the dub keys on its shortcut sheet', async () => {

@@ -2,7 +2,7 @@ import { Fragment, useEffect, useRef, useState } from 'react';
 import type { ReviewStatus } from '../api/dub-workflow';
 import type { DubLine } from '../api/types';
 import { cutLabel, flagLabel, isWarningFlag, type VoiceChoice } from '../lib/dub';
-import { fitAdvice, LINE_SPEEDS, LINE_SPEED_MAX, REVIEW_LABELS } from '../lib/dub-lines';
+import { fitAdvice, LINE_SPEEDS, LINE_SPEED_MAX, REVIEW_LABELS, type RoomPlan } from '../lib/dub-lines';
 import { speakerColor } from '../lib/format';
 import { formatReadout, type Timebase } from '../lib/timecode';
 import type { DubEdits } from './use-dub-edits';
@@ -19,6 +19,8 @@ export interface DubLinesProps {
   notesOpen: number | null;
   disabled: boolean;
   edits: DubEdits;
+  /** For lines that did not fit: the retiming that makes room (lib/dub-lines `makeRoom`), where there is one. */
+  rooms: ReadonlyMap<number, RoomPlan>;
   onSelect(line: DubLine): void;
   onNotes(lineId: number): void;
   onAb(line: DubLine, side: 'A' | 'B'): void;
@@ -31,19 +33,18 @@ const REVIEW_ORDER: ReviewStatus[] = ['todo', 'needs_changes', 'approved'];
  * corrected text edited in place: Enter saves, Escape puts back), a voice and a speed per line, its state
  * and the last revoice's flags, its review status and notes, and A/B playback of the line before and after.
  */
-export function DubLines({ lines, voices, timebase, playing, selected, notesOpen, disabled, edits, onSelect, onNotes, onAb }: DubLinesProps) {
+export function DubLines({ lines, voices, timebase, playing, selected, notesOpen, disabled, edits, rooms, onSelect, onNotes, onAb }: DubLinesProps) {
   return (
     <table className="list dub-lines" data-testid="dub-lines">
       <thead>
         <tr>
           <th>#</th>
-          <th>In / out</th>
+          <th>In / out · A/B</th>
           <th>Original</th>
           <th>Line</th>
           <th>Voice · speed</th>
           <th>State</th>
           <th>Review</th>
-          <th>A/B</th>
         </tr>
       </thead>
       <tbody>
@@ -58,6 +59,7 @@ export function DubLines({ lines, voices, timebase, playing, selected, notesOpen
               notesShown={notesOpen === line.id}
               disabled={disabled}
               edits={edits}
+              room={rooms.get(line.id) ?? null}
               onSelect={onSelect}
               onNotes={onNotes}
               onAb={onAb}
@@ -79,10 +81,17 @@ function LineRow({
   notesShown,
   disabled,
   edits,
+  room,
   onSelect,
   onNotes,
   onAb,
-}: Omit<DubLinesProps, 'lines' | 'playing' | 'selected' | 'notesOpen'> & { line: DubLine; playing: 'A' | 'B' | null; selected: boolean; notesShown: boolean }) {
+}: Omit<DubLinesProps, 'lines' | 'playing' | 'selected' | 'notesOpen' | 'rooms'> & {
+  line: DubLine;
+  playing: 'A' | 'B' | null;
+  selected: boolean;
+  notesShown: boolean;
+  room: RoomPlan | null;
+}) {
   const [draft, setDraft] = useState(line.text);
   const draftRef = useRef(draft);
   draftRef.current = draft;
@@ -133,6 +142,19 @@ function LineRow({
         </button>
         <div className="hint time-out" data-testid="line-out">
           {formatReadout(line.end, timebase)}
+        </div>
+        <div className="ab">
+          {(['A', 'B'] as const).map((side) => (
+            <button
+              key={side}
+              className={playing === side ? 'primary' : undefined}
+              title={side === 'A' ? 'Play this line before (the previous revision)' : 'Play this line now (the current revision)'}
+              data-testid={`ab-${side}`}
+              onClick={() => onAb(line, side)}
+            >
+              {side}
+            </button>
+          ))}
         </div>
       </td>
       <td className="original" data-testid="original-text">
@@ -211,6 +233,17 @@ function LineRow({
             Needs {advice.needed.toFixed(2)}× to fit (at most {LINE_SPEED_MAX}×): shorten the text
           </div>
         )}
+        {room && (
+          <button
+            className="fit-advice"
+            data-testid="make-room"
+            disabled={disabled || saving}
+            onClick={() => void edits.makeRoom(line, room)}
+            title={`End this line where its reading ended (${formatReadout(room.end, timebase)})${room.next ? `; line ${room.next.id} then starts there, shortened` : ''}. Two undoable edits; Revoice voices it again.`}
+          >
+            Make room{room.next ? `: shorten line ${room.next.id}` : ''}
+          </button>
+        )}
       </td>
       <td>
         {/* A voiced line that does not fit is a problem, not a success: its state shows red, not green. */}
@@ -252,19 +285,6 @@ function LineRow({
           Notes ({line.notes.length})
         </button>
       </td>
-      <td className="ab">
-        {(['A', 'B'] as const).map((side) => (
-          <button
-            key={side}
-            className={playing === side ? 'primary' : undefined}
-            title={side === 'A' ? 'Play this line before (the previous revision)' : 'Play this line now (the current revision)'}
-            data-testid={`ab-${side}`}
-            onClick={() => onAb(line, side)}
-          >
-            {side}
-          </button>
-        ))}
-      </td>
     </tr>
   );
 }
@@ -285,7 +305,7 @@ function NotesRow({ line, edits, disabled }: { line: DubLine; edits: DubEdits; d
   return (
     <tr className="notes-row" data-testid="line-notes" data-line={line.id}>
       <td />
-      <td colSpan={7}>
+      <td colSpan={6}>
         {line.notes.length === 0 ? (
           <div className="hint">No notes on this line yet.</div>
         ) : (

@@ -3,7 +3,7 @@ import type { ApiClient } from '../api/client';
 import type { LinePatch, ReviewStatus } from '../api/dub-workflow';
 import { ApiError, messageOf } from '../api/errors';
 import type { DubLine } from '../api/types';
-import { clampRetime, editFailureMessage, lineAt, neighbour, splitProblem } from '../lib/dub-lines';
+import { clampRetime, editFailureMessage, lineAt, neighbour, splitProblem, type RoomPlan } from '../lib/dub-lines';
 import type { Timebase } from '../lib/timecode';
 
 export interface DubEdits {
@@ -14,6 +14,8 @@ export interface DubEdits {
   review(line: DubLine, status: ReviewStatus): Promise<DubLine | null>;
   addNote(line: DubLine, text: string): Promise<boolean>;
   retime(id: number, proposed: { start: number; end: number }, side: 'start' | 'end' | undefined, duration: number, tb: Timebase | null): Promise<void>;
+  /** Retimes a line that did not fit (and its next line) by the plan of lib/dub-lines `makeRoom`: two undoable edits. */
+  makeRoom(line: DubLine, plan: RoomPlan): Promise<void>;
   splitAt(seconds: number): Promise<void>;
   mergeWithNext(line: DubLine): Promise<void>;
   undo(): Promise<void>;
@@ -104,6 +106,15 @@ export function useDubEdits({
         updateLines((list) => list.map((l) => (l.id === id ? { ...l, ...times } : l)));
         const saved = await patch(`Retiming line ${id}`, line, times);
         if (saved) notify(`Line ${id} retimed`);
+      },
+      makeRoom: async (line, plan) => {
+        // The neighbour first: the line may not end past its start.
+        if (plan.next) {
+          const next = linesRef.current.find((l) => l.id === plan.next!.id);
+          if (!next || !(await patch(`Shortening line ${plan.next.id}`, next, { start: plan.next.start }))) return;
+        }
+        const saved = await patch(`Retiming line ${line.id}`, line, { end: plan.end });
+        if (saved) notify(`Line ${line.id} now ends at its reading's end${plan.next ? `; line ${plan.next.id} starts there` : ''}: Revoice to voice it again`);
       },
       splitAt: async (seconds) => {
         const line = lineAt(linesRef.current, seconds);

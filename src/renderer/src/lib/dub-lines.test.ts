@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clampRetime, dubActionForKey, editFailureMessage, fitAdvice, lineAt, neighbour, nextLeft, retimeRoom, snapToFrame, splitProblem } from './dub-lines';
+import { clampRetime, dubActionForKey, editFailureMessage, fitAdvice, lineAt, makeRoom, neighbour, nextLeft, retimeRoom, snapToFrame, splitProblem } from './dub-lines';
 import type { Timebase } from './timecode';
 
 // Listed out of id order on purpose: line 4 was split off line 1 and sits between 1 and 2.
@@ -103,5 +103,20 @@ describe('a refused line edit', () => {
     );
     expect(editFailureMessage('Undo', 409, 'The lines of edit 3 have changed since; it cannot be undone')).toMatch(/cannot be undone\. The lines changed since/);
     expect(editFailureMessage('Retiming line 2', 422, 'end: The line would overlap line 3')).toBe('Retiming line 2 failed: end: The line would overlap line 3.');
+  });
+});
+
+describe('making room for a line that did not fit', () => {
+  const render = { flags: ['does_not_fit' as const], slot: { start: 3, end: 5.9 }, overflow: 1.1, line_start: 3, line_end: 4.5 };
+  it('ends the line where its reading ended and starts the next line there', () => {
+    expect(makeRoom({ id: 2, start: 3, end: 4.5, render }, lines, 10)).toEqual({ end: 7, next: { id: 3, start: 7 } });
+    // The next line already starts after it: only the line's end moves.
+    expect(makeRoom({ id: 2, start: 3, end: 4.5, render: { ...render, overflow: 0.05 } }, lines, 10)).toEqual({ end: 5.95, next: null });
+  });
+  it('refuses what would leave the next line too short, pass the dub end, or use a stale rendering', () => {
+    expect(makeRoom({ id: 2, start: 3, end: 4.5, render: { ...render, overflow: 2.1 } }, lines, 10)).toBeNull();
+    expect(makeRoom({ id: 3, start: 6, end: 8, render: { ...render, slot: { start: 6, end: 9.9 }, line_start: 6, line_end: 8 } }, lines, 10)).toBeNull();
+    expect(makeRoom({ id: 2, start: 3, end: 4.4, render }, lines, 10)).toBeNull();
+    expect(makeRoom({ id: 2, start: 3, end: 4.5, render: { ...render, flags: [] } }, lines, 10)).toBeNull();
   });
 });

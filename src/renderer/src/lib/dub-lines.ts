@@ -197,3 +197,30 @@ export function editFailureMessage(what: string, status: number, message: string
     ? `${what} failed: ${reason} The lines changed since this view read them (in another window or through the API); they have been reloaded.${kept}`
     : `${what} failed: ${reason}${kept}`;
 }
+
+/** How to make room for a line that did not fit by retiming: its new end, and its next line's new start. */
+export interface RoomPlan {
+  end: number;
+  next: { id: number; start: number } | null;
+}
+
+/**
+ * Room for a voiced line that did not fit, taken from its neighbour: the line ends where its reading ended as
+ * rendered (the slot's end plus what was cut), and the next line starts no earlier than that. Null when the
+ * rendering is not the line's current one, or the room does not exist (the next line would be left under
+ * MIN_LINE_SECONDS, or the dub ends first). The reading then fits at the stretch it had.
+ */
+export function makeRoom(
+  line: TimedLine & { render: Pick<LineRender, 'flags' | 'slot' | 'overflow' | 'line_start' | 'line_end'> | null },
+  lines: readonly TimedLine[],
+  duration: number,
+): RoomPlan | null {
+  const r = line.render;
+  if (!r || !r.flags.includes('does_not_fit') || r.line_start !== line.start || r.line_end !== line.end) return null;
+  const end = round6(r.slot.end + r.overflow);
+  const next = neighbour(lines, line.id, 1);
+  if (!next) return end <= duration ? { end, next: null } : null;
+  if (next.start >= end) return { end, next: null };
+  if (end > next.end - MIN_LINE_SECONDS) return null;
+  return { end, next: { id: next.id, start: end } };
+}

@@ -17,7 +17,7 @@ import { ZoomControls } from '../components/ZoomControls';
 import { useLoad, usePolling } from '../hooks';
 import { displayPeak } from '../lib/display-scale';
 import { abRevisions, abWindow, unfitLabel, voiceChoices } from '../lib/dub';
-import { dubActionForKey, lineAt, neighbour, nextLeft, type DubAction } from '../lib/dub-lines';
+import { dubActionForKey, lineAt, makeRoom, neighbour, nextLeft, type DubAction, type RoomPlan } from '../lib/dub-lines';
 import { formatDuration, speakerColor } from '../lib/format';
 import { routeHash } from '../lib/route';
 import { actionForKey, isTypingTarget, type EditorAction } from '../lib/shortcuts';
@@ -464,6 +464,14 @@ function DubEditor({
 
   const speakers = dub.speakers;
   const unfit = lines.filter((l) => l.state === 'voiced' && l.render?.flags.includes('does_not_fit'));
+  const rooms = useMemo(() => {
+    const plans = new Map<number, RoomPlan>();
+    for (const l of unfit) {
+      const plan = makeRoom(l, lines, dub.format.duration);
+      if (plan) plans.set(l.id, plan);
+    }
+    return plans;
+  }, [lines, dub.format.duration]);
   const selectedLine = lines.find((l) => l.id === selected);
   const review = dub.review;
   return (
@@ -572,6 +580,7 @@ function DubEditor({
                 notesOpen={notesOpen}
                 disabled={busy}
                 edits={edits}
+                rooms={rooms}
                 onSelect={(line) => select(line)}
                 onNotes={(id) => setNotesOpen((open) => (open === id ? null : id))}
                 onAb={playAb}
