@@ -213,6 +213,23 @@ describe.skipIf(!canRun)('the dubbing workflow in the studio', { timeout: 600_00
     await page.keyboard.press('Control+z');
     await expect.poll(async () => (await lines()).length).toBe(before.length);
     expect((await lines()).map((l) => l.text)).toEqual(before.map((l) => l.text));
+
+    // Alt+S in a line's text splits it before the word at the caret (the API's word_index).
+    const text = row(long.id).getByTestId('line-text');
+    const words = long.text.split(/\s+/);
+    const caret = `${words[0]} ${words[1]} `.length;
+    await text.click();
+    await text.evaluate((el: HTMLTextAreaElement, at) => el.setSelectionRange(at, at), caret);
+    await page.keyboard.press('Alt+s');
+    await expect.poll(async () => (await lines()).length).toBe(before.length + 1);
+    const byWord = await lines();
+    const head = byWord.find((l) => l.id === long.id)!;
+    expect(head.text).toBe(words.slice(0, 2).join(' '));
+    expect(byWord[byWord.indexOf(head) + 1]!.text).toBe(words.slice(2).join(' '));
+    // Between the two words' timings, as the API places a word split.
+    expect(head.end).toBeCloseTo((long.words[1]!.end + long.words[2]!.start) / 2, 6);
+    await page.getByTestId('undo-edit').click();
+    await expect.poll(async () => (await lines()).length).toBe(before.length);
   });
 
   it('reviews by keys: A approves and goes to the next line left, N asks for changes and takes a note; counts and "lines left" follow the API', async () => {
@@ -285,7 +302,8 @@ describe.skipIf(!canRun)('the dubbing workflow in the studio', { timeout: 600_00
   it('sets a line speed, revoices, and shows what a line that did not fit needs', async () => {
     const all = await lines();
     const slow = all[0]!;
-    const long = all.slice(1).reduce((s, l) => (l.end - l.start < s.end - s.start ? l : s));
+    // The shortest line with a line after it (so that room can be made by shortening that one).
+    const long = all.slice(1, -1).reduce((s, l) => (l.end - l.start < s.end - s.start ? l : s));
     // A line is voiced once its text is corrected (a speed alone leaves the original performance, by the API's rule).
     await row(slow.id).getByTestId('line-text').fill(`${slow.text.replace(/[.!?]*$/, '')}, then.`);
     await row(slow.id).getByTestId('line-text').press('Enter');
@@ -321,6 +339,7 @@ describe.skipIf(!canRun)('the dubbing workflow in the studio', { timeout: 600_00
     // The long line cannot fit at any allowed speed.
     const unfit = voiced.find((l) => l.id === long.id)!;
     expect(unfit.render!.flags).toContain('does_not_fit');
+    await page.locator('[data-testid=waveform][data-ready=true]').waitFor({ timeout: 60_000 });
     await row(long.id).scrollIntoViewIfNeeded();
     await f.shot('dubflow-06-speed-and-fit');
 
@@ -331,6 +350,7 @@ describe.skipIf(!canRun)('the dubbing workflow in the studio', { timeout: 600_00
     const duration = (await api(dubPath())).body.format.duration as number;
     const possible = next ? end <= next.end - 0.05 : end <= duration;
     console.log(`line ${unfit.id}: the reading ended at ${end.toFixed(3)} s, the line at ${unfit.end.toFixed(3)} s; next line ${next ? `${next.start.toFixed(3)}–${next.end.toFixed(3)} s` : 'none'}`);
+    expect(next).toBeDefined();
     expect(await row(long.id).getByTestId('make-room').count()).toBe(possible ? 1 : 0);
     if (possible) {
       await row(long.id).getByTestId('make-room').click();

@@ -2,7 +2,7 @@ import { Fragment, useEffect, useRef, useState } from 'react';
 import type { ReviewStatus } from '../api/dub-workflow';
 import type { DubLine } from '../api/types';
 import { cutLabel, flagLabel, isWarningFlag, type VoiceChoice } from '../lib/dub';
-import { fitAdvice, LINE_SPEEDS, LINE_SPEED_MAX, REVIEW_LABELS, type RoomPlan } from '../lib/dub-lines';
+import { fitAdvice, LINE_SPEEDS, LINE_SPEED_MAX, REVIEW_LABELS, wordIndexAtCaret, type RoomPlan } from '../lib/dub-lines';
 import { speakerColor } from '../lib/format';
 import { formatReadout, type Timebase } from '../lib/timecode';
 import type { DubEdits } from './use-dub-edits';
@@ -99,6 +99,7 @@ function LineRow({
   // undo), the draft is kept and the new text is offered, never overwritten silently.
   const baseRef = useRef(line.text);
   const [changedTo, setChangedTo] = useState<string | null>(null);
+  const [splitHint, setSplitHint] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   useEffect(() => {
     if (line.text === baseRef.current) return;
@@ -168,8 +169,24 @@ function LineRow({
           disabled={disabled || saving}
           aria-label={`Line ${line.id} text`}
           data-testid="line-text"
-          onChange={(e) => setDraft(e.target.value)}
+          title="Enter saves · Escape puts back · Alt+S splits the line at the caret"
+          onChange={(e) => {
+            setDraft(e.target.value);
+            setSplitHint(null);
+          }}
           onKeyDown={(e) => {
+            // Alt+S splits the line at the caret's word (the saved text: an unsaved edit is saved or put back first).
+            if (e.altKey && e.code === 'KeyS') {
+              e.preventDefault();
+              const index = wordIndexAtCaret(line.text, e.currentTarget.selectionStart);
+              if (dirty) setSplitHint('Save (Enter) or put back (Escape) the text before splitting it.');
+              else if (index === null) setSplitHint('Put the caret between two words to split there.');
+              else {
+                setSplitHint(null);
+                void edits.splitAtWord(line, index);
+              }
+              return;
+            }
             // A line is one paragraph: Enter saves, it never adds a line break.
             if (e.key === 'Enter') {
               e.preventDefault();
@@ -184,6 +201,10 @@ function LineRow({
         {changedTo !== null ? (
           <div className="field-error" data-testid="changed-elsewhere">
             Changed elsewhere to “{changedTo}” — your text is kept: Enter saves it, Escape takes the new one.
+          </div>
+        ) : splitHint ? (
+          <div className="field-error" data-testid="split-hint">
+            {splitHint}
           </div>
         ) : (
           dirty && <div className="hint">Enter saves · Escape puts back</div>

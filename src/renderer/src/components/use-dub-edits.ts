@@ -17,6 +17,8 @@ export interface DubEdits {
   /** Retimes a line that did not fit (and its next line) by the plan of lib/dub-lines `makeRoom`: two undoable edits. */
   makeRoom(line: DubLine, plan: RoomPlan): Promise<void>;
   splitAt(seconds: number): Promise<void>;
+  /** Splits a line before its word `wordIndex` (the API finds the time from the word timings). */
+  splitAtWord(line: DubLine, wordIndex: number): Promise<void>;
   mergeWithNext(line: DubLine): Promise<void>;
   undo(): Promise<void>;
   redo(): Promise<void>;
@@ -122,6 +124,10 @@ export function useDubEdits({
         if (problem) return notify(problem, 'error');
         const result = await run(`Splitting line ${line!.id}`, () => api.splitDubLine(sessionId, dubId, line!.id, { at: seconds }));
         if (result) notify(`Line ${line!.id} split in two (lines ${result.lines.map((l) => l.id).join(' and ')})`);
+      },
+      splitAtWord: async (line, wordIndex) => {
+        const result = await run(`Splitting line ${line.id}`, () => api.splitDubLine(sessionId, dubId, line.id, { word_index: wordIndex }));
+        if (result) notify(`Line ${line.id} split before word ${wordIndex + 1} (lines ${result.lines.map((l) => l.id).join(' and ')})`);
       },
       mergeWithNext: async (line) => {
         const next = neighbour(linesRef.current, line.id, 1);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clampRetime, dubActionForKey, editFailureMessage, fitAdvice, lineAt, makeRoom, neighbour, nextLeft, retimeRoom, snapToFrame, splitProblem } from './dub-lines';
+import { clampRetime, dubActionForKey, editFailureMessage, fitAdvice, lineAt, makeRoom, wordIndexAtCaret, neighbour, nextLeft, retimeRoom, snapToFrame, splitProblem } from './dub-lines';
 import type { Timebase } from './timecode';
 
 // Listed out of id order on purpose: line 4 was split off line 1 and sits between 1 and 2.
@@ -118,5 +118,18 @@ describe('making room for a line that did not fit', () => {
     expect(makeRoom({ id: 3, start: 6, end: 8, render: { ...render, slot: { start: 6, end: 9.9 }, line_start: 6, line_end: 8 } }, lines, 10)).toBeNull();
     expect(makeRoom({ id: 2, start: 3, end: 4.4, render }, lines, 10)).toBeNull();
     expect(makeRoom({ id: 2, start: 3, end: 4.5, render: { ...render, flags: [] } }, lines, 10)).toBeNull();
+  });
+});
+
+describe('splitting at the text caret', () => {
+  it('counts the words before the caret, a word cut by the caret staying in the first part', () => {
+    const text = 'We leave at dawn.';
+    expect(wordIndexAtCaret(text, 2)).toBe(1); // "We|"
+    expect(wordIndexAtCaret(text, 8)).toBe(2); // "We leave|"
+    expect(wordIndexAtCaret(text, 9)).toBe(2); // "We leave |at"
+    expect(wordIndexAtCaret(text, 5)).toBe(2); // "We le|ave"
+    expect(wordIndexAtCaret(text, 0)).toBeNull();
+    expect(wordIndexAtCaret(text, text.length)).toBeNull();
+    expect(wordIndexAtCaret('  Hello  ', 4)).toBeNull();
   });
 });

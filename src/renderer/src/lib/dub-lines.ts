@@ -154,6 +154,7 @@ export const DUB_SHORTCUTS: DubShortcutDoc[] = [
   { keys: 'A', description: 'Approve the selected line and go to the next line left to review' },
   { keys: 'N', description: 'Mark the selected line “needs changes” and write a note' },
   { keys: 'S', description: 'Split the line under the playhead at the playhead' },
+  { keys: 'Alt+S (in a line’s text)', description: 'Split the line before the word at the caret' },
   { keys: 'M', description: 'Merge the selected line with the next one' },
   { keys: 'Ctrl+Z / Ctrl+Shift+Z', description: 'Undo / redo the last line edit (text, voice, timing, speed, split, merge)' },
   { keys: 'Drag a line on the waveform', description: 'Move it; drag its left or right edge to retime its start or end (kept between its neighbours, on frames)' },
@@ -223,4 +224,14 @@ export function makeRoom(
   if (next.start >= end) return { end, next: null };
   if (end > next.end - MIN_LINE_SECONDS) return null;
   return { end, next: { id: next.id, start: end } };
+}
+
+/**
+ * The API's `word_index` for a split at the text caret: the words before the caret stay in the first part (a
+ * caret inside a word keeps that word there too). Null when one part would have no words.
+ */
+export function wordIndexAtCaret(text: string, caret: number): number | null {
+  const before = text.slice(0, caret).trim().split(/\s+/).filter(Boolean).length;
+  const total = text.trim().split(/\s+/).filter(Boolean).length;
+  return before >= 1 && before < total ? before : null;
 }
