@@ -218,6 +218,9 @@ describe.skipIf(!canRun)('the dubbing workflow in the studio', { timeout: 600_00
     const text = row(long.id).getByTestId('line-text');
     const words = long.text.split(/\s+/);
     const caret = `${words[0]} ${words[1]} `.length;
+    // The view has read the lines back after the undo.
+    await expect.poll(rowIds).toEqual(before.map((l) => l.id));
+    await expect.poll(() => text.inputValue()).toBe(long.text);
     await text.click();
     await text.evaluate((el: HTMLTextAreaElement, at) => el.setSelectionRange(at, at), caret);
     await page.keyboard.press('Alt+s');
@@ -264,8 +267,10 @@ describe.skipIf(!canRun)('the dubbing workflow in the studio', { timeout: 600_00
     await expect.poll(rowIds).toEqual(left);
     // Approving from the filtered list takes the line out of it.
     await row(b!.id).getByTestId('line-review').selectOption('approved');
-    await expect.poll(rowIds).toEqual((await lines('?left=true')).map((l) => l.id));
-    expect(await rowIds()).not.toContain(b!.id);
+    await expect.poll(async () => (await lines()).find((l) => l.id === b!.id)!.review_status).toBe('approved');
+    const leftNow = (await lines('?left=true')).map((l) => l.id);
+    expect(leftNow).not.toContain(b!.id);
+    await expect.poll(rowIds).toEqual(leftNow);
     await page.getByTestId('filter-left').uncheck();
     await expect.poll(rowIds).toEqual(all.map((l) => l.id));
   });
@@ -365,6 +370,19 @@ describe.skipIf(!canRun)('the dubbing workflow in the studio', { timeout: 600_00
         await expect.poll(async () => (await lines()).find((l) => l.id === next.id)!.start).toBe(next.start);
       }
     }
+  });
+
+  it('exports the ADR cue sheet from the top bar, as the API serves it, on the timebase', async () => {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('dub-export').selectOption('cues_csv')]);
+    expect(download.suggestedFilename()).toMatch(/\.cues\.csv$/);
+    const target = path.join(f.work, download.suggestedFilename());
+    await download.saveAs(target);
+    const csv = fs.readFileSync(target, 'utf8');
+    const served = await (await fetch(`${f.service.url}${dubPath()}/export?format=cues_csv`, { headers: { Authorization: `Bearer ${f.key}` } })).text();
+    expect(csv).toBe(served);
+    const first = (await lines())[0]!;
+    expect(csv.split('\r\n')[1]!.split(',').slice(4, 6)).toEqual([secondsToTimecode(first.start, CLOCK), secondsToTimecode(first.end, CLOCK)]);
+    expect(await page.getByTestId('dub-export').inputValue()).toBe('');
   });
 
   it('lists the dub keys on its shortcut sheet', async () => {
