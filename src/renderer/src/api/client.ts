@@ -9,6 +9,7 @@ import type { AnalysisDocument, AnalysisRun, AnalysisRunStarted } from '../../..
 import { ApiError, toApiError } from './errors';
 import { whisperModelsApi, type WhisperModelsApi } from './whisper-models';
 import { transcriptEditsApi, type TranscriptEditsApi } from './transcript-edits';
+import { dubWorkflowApi, type DubWorkflowApi } from './dub-workflow';
 import { ConditionalDocuments } from './conditional-documents';
 import type {
   AudioAddress,
@@ -44,7 +45,7 @@ export interface DownloadedFile {
   fileName: string;
 }
 
-export interface ApiClient extends WhisperModelsApi, TranscriptEditsApi {
+export interface ApiClient extends WhisperModelsApi, TranscriptEditsApi, DubWorkflowApi {
   listProjects(signal?: AbortSignal): Promise<Project[]>;
   createProject(input: { key: string; name: string }): Promise<Project>;
   getProject(idOrKey: string, signal?: AbortSignal): Promise<ProjectDetail>;
@@ -216,6 +217,10 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
   return {
     ...whisperModelsApi(json),
     ...transcriptEditsApi(json),
+    ...dubWorkflowApi(json, async (path, fallback) => {
+      const res = await request(path, { headers: { Accept: '*/*' } });
+      return { blob: await res.blob(), fileName: fileNameFromDisposition(res.headers.get('Content-Disposition'), fallback) };
+    }),
     listProjects: async (signal) => (await json<{ data: Project[] }>('/v1/speech/projects', { signal })).data,
     createProject: (input) => json<Project>('/v1/speech/projects', jsonBody('POST', input)),
     getProject: (idOrKey, signal) => json<ProjectDetail>(`/v1/speech/projects/${enc(idOrKey)}`, { signal }),

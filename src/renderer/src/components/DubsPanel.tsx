@@ -6,7 +6,8 @@ import { formatDuration } from '../lib/format';
 import { routeHash } from '../lib/route';
 
 /**
- * A recording's dubs, in the recording view's side panel: open one, or add one (its audio, an optional
+ * A recording's dubs, in the recording view's side panel: open one, or add one: first a dub of the recording
+ * itself (its own audio and current transcript lines, no file), else an upload (its audio, an optional
  * music-and-effects stem, and optional lines as JSON; without lines the service transcribes the dub).
  */
 export function DubsPanel({ sessionId }: { sessionId: string }) {
@@ -15,6 +16,20 @@ export function DubsPanel({ sessionId }: { sessionId: string }) {
   const [adding, setAdding] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+
+  async function fromRecording() {
+    setBusy(true);
+    setError(null);
+    try {
+      const dub = await api.createDubFromRecording(sessionId, {});
+      store.getState().notify(`Dub ${dub.name} added from the recording`);
+      navigate(routeHash({ name: 'dub', sessionId, dubId: dub.id }));
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  }
 
   async function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -88,9 +103,27 @@ export function DubsPanel({ sessionId }: { sessionId: string }) {
           </div>
         </form>
       ) : (
-        <button onClick={() => setAdding(true)} data-testid="add-dub">
-          Add dub…
-        </button>
+        <>
+          {error && (
+            <div className="field-error" role="alert">
+              {error}
+            </div>
+          )}
+          <div className="row">
+            <button
+              className="primary"
+              onClick={() => void fromRecording()}
+              disabled={busy}
+              data-testid="dub-from-recording"
+              title="A dub of this recording's own audio, its current transcript lines as the dub's lines"
+            >
+              {busy ? 'Adding…' : 'Dub this recording'}
+            </button>
+            <button onClick={() => setAdding(true)} disabled={busy} data-testid="add-dub">
+              Upload a dub…
+            </button>
+          </div>
+        </>
       )}
     </div>
   );

@@ -35,6 +35,11 @@ export function Waveform(props: {
   onLineClick?: (segmentId: number) => void;
   onTransport: (t: Transport | null) => void;
   onAudioError: () => void;
+  /**
+   * Makes the segments' regions draggable (move) and resizable (either edge); called when a drag ends with
+   * the region's new times and the edge moved (none: the whole region). The dub view retimes lines so.
+   */
+  onRegionChange?: (segmentId: number, times: { start: number; end: number }, side: 'start' | 'end' | undefined) => void;
   /** Tint of a segment's region (default: its speaker's colour); the dub view marks corrected lines. */
   regionColor?: (segment: TranscriptSegment) => string;
   /**
@@ -60,6 +65,9 @@ export function Waveform(props: {
   onMarkerSelectRef.current = props.onMarkerSelect;
   const onLineClickRef = useRef(props.onLineClick);
   onLineClickRef.current = props.onLineClick;
+  const onRegionChangeRef = useRef(props.onRegionChange);
+  onRegionChangeRef.current = props.onRegionChange;
+  const editable = props.onRegionChange !== undefined;
   const [hover, setHover] = useState<{ marker: Marker; left: number; top: number } | null>(null);
   const ownPeak = useMemo(() => displayPeak(peaks.peaks), [peaks]);
   const fullScale = props.displayPeak ?? ownPeak;
@@ -136,6 +144,10 @@ export function Waveform(props: {
         const id = /^seg-(\d+)$/.exec(region.id)?.[1];
         if (id !== undefined) onLineClickRef.current?.(Number(id));
       }),
+      regions.on('region-updated', (region, side) => {
+        const id = /^seg-(\d+)$/.exec(region.id)?.[1];
+        if (id !== undefined) onRegionChangeRef.current?.(Number(id), { start: region.start, end: region.end }, side === 'start' || side === 'end' ? side : undefined);
+      }),
     ];
     // Zoom with Ctrl/Cmd + wheel over the waveform, as in editing suites.
     const onWheel = (e: WheelEvent) => {
@@ -182,8 +194,8 @@ export function Waveform(props: {
             start: seg.start,
             end: Math.max(seg.end, seg.start + 0.01),
             color: regionColor ? regionColor(seg) : speakerColor(seg.speaker, 0.2),
-            drag: false,
-            resize: false,
+            drag: editable,
+            resize: editable,
           }),
         );
       }
@@ -195,7 +207,7 @@ export function Waveform(props: {
       cancelAnimationFrame(frame);
       created.forEach((r) => r.remove());
     };
-  }, [ws, ready, segments, regionColor]);
+  }, [ws, ready, segments, regionColor, editable]);
 
   // In/out points as a highlighted region.
   const inPoint = useStore(store, (s) => s.inPoint);

@@ -1,22 +1,28 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
+import { saveFile } from '../api/client';
+import type { DubExportFormat } from '../api/dub-workflow';
 import { messageOf } from '../api/errors';
 import type { Dub, DubLine, DubRevision, Revoice, TranscriptSegment } from '../api/types';
 import { useApp } from '../app-context';
 import { DubLines } from '../components/DubLines';
+import { DubShortcutSheet } from '../components/DubShortcutSheet';
 import { PlayLabel } from '../components/PlayLabel';
 import { ProgressBar } from '../components/ProgressBar';
 import { ErrorState, Empty, Loading } from '../components/States';
 import { TopBar } from '../components/TopBar';
+import { useDubEdits, type DubEdits } from '../components/use-dub-edits';
 import { Waveform } from '../components/Waveform';
 import { ZoomControls } from '../components/ZoomControls';
 import { useLoad, usePolling } from '../hooks';
 import { displayPeak } from '../lib/display-scale';
 import { abRevisions, abWindow, unfitLabel, voiceChoices } from '../lib/dub';
+import { dubActionForKey, lineAt, makeRoom, neighbour, nextLeft, type DubAction, type RoomPlan } from '../lib/dub-lines';
 import { formatDuration, speakerColor } from '../lib/format';
 import { routeHash } from '../lib/route';
 import { actionForKey, isTypingTarget, type EditorAction } from '../lib/shortcuts';
-import { formatReadout } from '../lib/timecode';
+import { shuttleLabel } from '../lib/shuttle';
+import { formatReadout, timebaseFromMedia, type Timebase } from '../lib/timecode';
 import type { Marker } from '../markers/model';
 import { AbPlayer } from '../player/ab-player';
 import type { Transport } from '../player/transport';
@@ -25,10 +31,18 @@ import { createPlayerStore, type PlayerStore } from '../state/player-store';
 const POLL_MS = 500;
 const NO_MARKERS: readonly Marker[] = [];
 
+const DUB_EXPORTS: { format: DubExportFormat; label: string }[] = [
+  { format: 'cues_csv', label: 'ADR cue sheet (CSV)' },
+  { format: 'edl', label: 'EDL (a marker per revoiced line)' },
+  { format: 'fcpxml', label: 'Final Cut Pro XML (markers)' },
+  { format: 'stem_wav', label: 'Stem of the revoiced lines (WAV)' },
+];
+
 /**
- * A dub for its supervisor: the current revision's waveform with the lines as regions, the lines with
- * their original and corrected text, voices per line and per speaker, Revoice with progress and the
- * lines' flags, A/B of a line before and after, and the revision history with restore.
+ * A dub for its supervisor: the current revision's waveform with the lines as regions (dragged to retime
+ * them), the lines with their original and corrected text on the recording's timebase, voices and speed per
+ * line, split / merge with undo and redo, review status and notes with a "lines left" filter, Revoice with
+ * progress and the lines' flags, A/B of a line before and after, and the revision history with restore.
  */
 export function DubView({ sessionId, dubId }: { sessionId: string; dubId: string }) {
   const { api, store: appStore } = useApp();
@@ -39,6 +53,10 @@ export function DubView({ sessionId, dubId }: { sessionId: string; dubId: string
   const [models] = useLoad((signal) => api.listSpeechModels(signal), []);
   const voices = useMemo(() => (models.state === 'ready' ? voiceChoices(models.value) : []), [models]);
   const [revoice, setRevoice] = useState<Revoice | null>(null);
+  const [exporting, setExporting] = useState(false);
+  const [sheet, setSheet] = useState(false);
+  // The recording's timebase: every time the dub view shows is on it, as in the recording view.
+  const timebase = useMemo(() => (session.state === 'ready' ? timebaseFromMedia(session.value.media) : null), [session]);
   const notify = appStore.getState().notify;
 
   const reloadAll = useCallback(() => {
@@ -46,6 +64,13 @@ export function DubView({ sessionId, dubId }: { sessionId: string; dubId: string
     reloadLines();
     reloadRevisions();
   }, [reloadDub, reloadLines, reloadRevisions]);
+
+  /** Reads the lines and the dub's counts again in place (no loading state: the waveform stays). */
+  const refresh = useCallback(async () => {
+    const [l, d] = await Promise.all([api.listLines(sessionId, dubId), api.getDub(sessionId, dubId)]);
+    updateLines(() => l);
+    updateDub(() => d);
+  }, [api, sessionId, dubId]);
 
   // Lines still being derived (the dub is being transcribed): poll until ready.
   const preparing = dub.state === 'ready' && dub.value.status === 'preparing';
@@ -98,20 +123,15 @@ export function DubView({ sessionId, dubId }: { sessionId: string; dubId: string
     }
   }
 
-  const saveLine = useCallback(
-    async (line: DubLine, patch: { text?: string; voice?: string | null }) => {
-      try {
-        const saved = await api.updateLine(sessionId, dubId, line.id, patch);
-        updateLines((list) => list.map((l) => (l.id === saved.id ? saved : l)));
-        reloadDub();
-        return true;
-      } catch (error) {
-        notify(messageOf(error), 'error');
-        return false;
-      }
-    },
-    [api, sessionId, dubId],
-  );
+  const edits = useDubEdits({
+    api,
+    sessionId,
+    dubId,
+    lines: lines.state === 'ready' ? lines.value : [],
+    updateLines,
+    refresh,
+    notify,
+  });
 
   async function setSpeakerVoice(speaker: string, ref: string | null) {
     try {
@@ -130,6 +150,19 @@ export function DubView({ sessionId, dubId }: { sessionId: string; dubId: string
       reloadAll();
     } catch (error) {
       notify(messageOf(error), 'error');
+    }
+  }
+
+  async function exportAs(format: DubExportFormat) {
+    setExporting(true);
+    try {
+      const file = await api.exportDub(sessionId, dubId, format);
+      saveFile(file);
+      notify(`Exported ${file.fileName}`);
+    } catch (error) {
+      notify(`Export failed: ${messageOf(error)}`, 'error');
+    } finally {
+      setExporting(false);
     }
   }
 
@@ -159,6 +192,27 @@ export function DubView({ sessionId, dubId }: { sessionId: string; dubId: string
   return (
     <>
       <TopBar crumbs={crumbs}>
+        <span className="hint" data-testid="dub-timebase" title="The recording's timebase: set it in the recording view">
+          {timebase ? `${timebase.frameRate}${timebase.dropFrame ? ' DF' : ''}${timebase.startTimecode ? ` from ${timebase.startTimecode}` : ''}` : 'no timebase (clock time)'}
+        </span>
+        <select
+          value=""
+          disabled={exporting || dub.value.status !== 'ready'}
+          aria-label="Export the dub"
+          className="dub-export"
+          data-testid="dub-export"
+          onChange={(e) => e.target.value && void exportAs(e.target.value as DubExportFormat)}
+        >
+          <option value="">{exporting ? 'Exporting…' : 'Export…'}</option>
+          {DUB_EXPORTS.map((x) => (
+            <option key={x.format} value={x.format}>
+              {x.label}
+            </option>
+          ))}
+        </select>
+        <button className="ghost" aria-label="Keyboard shortcuts" onClick={() => setSheet(true)}>
+          ?
+        </button>
         <button
           className="primary"
           onClick={startRevoice}
@@ -172,7 +226,7 @@ export function DubView({ sessionId, dubId }: { sessionId: string; dubId: string
       <div className="editor dub-editor">
         {dub.value.status === 'preparing' && (
           <div className="transport">
-            <ProgressBar value={dub.value.progress || null} label="Deriving lines (transcribing the dub)" testId="dub-preparing" />
+            <ProgressBar value={dub.value.progress || null} label={dub.value.source === 'recording' ? 'Preparing the dub from the recording' : 'Deriving lines (transcribing the dub)'} testId="dub-preparing" />
           </div>
         )}
         {dub.value.status === 'failed' && <ErrorState message={dub.value.error ?? 'The lines could not be derived'} />}
@@ -191,9 +245,12 @@ export function DubView({ sessionId, dubId }: { sessionId: string; dubId: string
             revision={currentRevision}
             revisions={revisions.value}
             lines={lines.value}
+            timebase={timebase}
             voices={voices}
             busy={running}
-            onSaveLine={saveLine}
+            edits={edits}
+            sheetOpen={sheet}
+            onShowShortcuts={() => setSheet(true)}
             onSpeakerVoice={setSpeakerVoice}
             onRestore={restore}
           />
@@ -203,6 +260,7 @@ export function DubView({ sessionId, dubId }: { sessionId: string; dubId: string
           <Loading label="Loading lines…" />
         )}
       </div>
+      {sheet && <DubShortcutSheet onClose={() => setSheet(false)} />}
     </>
   );
 }
@@ -212,9 +270,12 @@ function DubEditor({
   revision,
   revisions,
   lines,
+  timebase,
   voices,
   busy,
-  onSaveLine,
+  edits,
+  sheetOpen,
+  onShowShortcuts,
   onSpeakerVoice,
   onRestore,
 }: {
@@ -222,13 +283,17 @@ function DubEditor({
   revision: DubRevision;
   revisions: DubRevision[];
   lines: DubLine[];
+  timebase: Timebase | null;
   voices: ReturnType<typeof voiceChoices>;
   busy: boolean;
-  onSaveLine: (line: DubLine, patch: { text?: string; voice?: string | null }) => Promise<boolean>;
+  edits: DubEdits;
+  sheetOpen: boolean;
+  onShowShortcuts: () => void;
   onSpeakerVoice: (speaker: string, ref: string | null) => void;
   onRestore: (number: number) => void;
 }) {
   const { api, store: appStore } = useApp();
+  const notify = appStore.getState().notify;
   // Every revision is drawn on the uploaded revision's scale: scaled to its own peak, a revision that removed
   // a click would look several times louder everywhere.
   const uploaded = revisions.find((r) => r.source === 'upload')?.number ?? 1;
@@ -248,6 +313,9 @@ function DubEditor({
   const [ab, setAb] = useState<{ lineId: number; side: 'A' | 'B'; revision: number } | null>(null);
   const abHost = useRef<HTMLDivElement>(null);
   const abPlayer = useRef<AbPlayer | null>(null);
+  const [selected, setSelected] = useState<number | null>(null);
+  const [notesOpen, setNotesOpen] = useState<number | null>(null);
+  const [leftOnly, setLeftOnly] = useState(false);
   useEffect(() => {
     const playerInstance = new AbPlayer((playing) => {
       if (!playing) setAb(null);
@@ -260,59 +328,180 @@ function DubEditor({
     };
   }, []);
 
-  // Lines as waveform regions: corrected lines (a revoice would voice them) stand out.
+  // "Lines left": the service's own filter (`?left=true`), read again whenever the lines change; the rows
+  // shown until the first answer are none, later the previous answer's (no flicker on each edit).
+  const [leftIds, setLeftIds] = useState<Set<number> | null>(null);
+  useEffect(() => {
+    if (!leftOnly) return setLeftIds(null);
+    const controller = new AbortController();
+    api.listDubLines(dub.session_id, dub.id, { left: true }, controller.signal).then(
+      (list) => setLeftIds(new Set(list.map((l) => l.id))),
+      (error: unknown) => !controller.signal.aborted && notify(`Lines left: ${messageOf(error)}`, 'error'),
+    );
+    return () => controller.abort();
+  }, [leftOnly, lines, api, dub.session_id, dub.id, notify]);
+  const shown = useMemo(() => (!leftOnly ? lines : leftIds ? lines.filter((l) => leftIds.has(l.id)) : null), [leftOnly, leftIds, lines]);
+
+  // Lines as waveform regions: corrected lines (a revoice would voice them) stand out, the selected one most.
   const segments = useMemo<TranscriptSegment[]>(() => lines.map((l) => ({ id: l.id, speaker: l.speaker, start: l.start, end: l.end, text: l.text, words: [] })), [lines]);
   const pending = useMemo(() => new Set(lines.filter((l) => l.needs_revoice).map((l) => l.id)), [lines]);
-  const regionColor = useCallback((s: TranscriptSegment) => (pending.has(s.id) ? 'rgba(255, 255, 255, 0.28)' : speakerColor(s.speaker, 0.2)), [pending]);
+  const regionColor = useCallback(
+    (s: TranscriptSegment) => (s.id === selected ? 'rgba(255, 204, 0, 0.30)' : pending.has(s.id) ? 'rgba(255, 255, 255, 0.28)' : speakerColor(s.speaker, 0.2)),
+    [pending, selected],
+  );
+
+  const select = useCallback(
+    (line: DubLine | undefined, seek = true) => {
+      if (!line) return;
+      setSelected(line.id);
+      if (seek) transport?.seek(line.start);
+      requestAnimationFrame(() => document.querySelector(`[data-testid=dub-line][data-line="${line.id}"]`)?.scrollIntoView({ block: 'nearest' }));
+    },
+    [transport],
+  );
+  /** The line an action is about: the selected one, else the one under the playhead. */
+  const target = useCallback(() => lines.find((l) => l.id === selected) ?? lineAt(lines, player.getState().currentTime), [lines, selected, player]);
 
   const playAb = useCallback(
     (line: DubLine, side: 'A' | 'B') => {
       const { before, after } = abRevisions(line, revisions, revision.number);
       const number = side === 'A' ? before : after;
-      const target = revisions.find((r) => r.number === number);
-      if (!target || !abPlayer.current) return;
+      const targetRevision = revisions.find((r) => r.number === number);
+      if (!targetRevision || !abPlayer.current) return;
       transport?.stop();
       setAb({ lineId: line.id, side, revision: number });
-      abPlayer.current.play({ url: target.audio.url, ...abWindow(line) }).catch((error: unknown) => {
+      abPlayer.current.play({ url: targetRevision.audio.url, ...abWindow(line) }).catch((error: unknown) => {
         setAb(null);
-        appStore.getState().notify(messageOf(error), 'error');
+        notify(messageOf(error), 'error');
       });
     },
-    [revisions, revision.number, transport, appStore],
+    [revisions, revision.number, transport, notify],
   );
 
-  // The editor's zoom and play keys, as in the recording view (never while typing a line).
+  const approveAndNext = useCallback(async () => {
+    const line = target();
+    if (!line) return notify('Select a line to approve (click it, or ↓ / ↑)');
+    const saved = await edits.review(line, 'approved');
+    if (!saved) return;
+    const next = nextLeft(
+      lines.map((l) => (l.id === saved.id ? saved : l)),
+      saved.id,
+    );
+    if (next) select(next);
+    else notify('Every line is approved');
+  }, [target, edits, lines, select, notify]);
+
+  // The recording view's keys (J/K/L, frame and second steps, I/O, Home/End, zoom, Space) and the dub's own.
   useEffect(() => {
-    if (!transport) return;
+    if (!transport || sheetOpen) return;
     const onKey = (e: KeyboardEvent) => {
       if (isTypingTarget(e.target as HTMLElement)) return;
+      const dubAction = dubActionForKey(e);
+      if (dubAction) {
+        e.preventDefault();
+        return runDub(dubAction);
+      }
       const action = actionForKey(e);
+      const tag = (e.target as HTMLElement | null)?.tagName;
+      // Space and Enter on a focused button are that button's.
+      if ((action === 'play-pause' || action === 'edit-word') && (tag === 'BUTTON' || tag === 'A')) return;
       const run: Partial<Record<EditorAction, () => void>> = {
         'play-pause': () => transport.playPause(),
+        'shuttle-reverse': () => transport.shuttle('j'),
+        'shuttle-stop': () => transport.shuttle('k'),
+        'shuttle-forward': () => transport.shuttle('l'),
+        'frame-back': () => transport.stepFrames(-1),
+        'frame-forward': () => transport.stepFrames(1),
+        'second-back': () => transport.stepSeconds(-1),
+        'second-forward': () => transport.stepSeconds(1),
+        'mark-in': () => transport.markIn(),
+        'mark-out': () => transport.markOut(),
+        'clear-marks': () => transport.clearMarks(),
+        'go-start': () => transport.seek(0),
+        'go-end': () => transport.seek(transport.duration),
         'zoom-in': () => transport.zoomIn(),
         'zoom-out': () => transport.zoomOut(),
         'zoom-fit': () => transport.setZoom(0),
+        undo: () => void edits.undo(),
+        redo: () => void edits.redo(),
+        'show-shortcuts': onShowShortcuts,
+        close: () => setSelected(null),
       };
       const fn = action ? run[action] : undefined;
       if (!fn) return;
       e.preventDefault();
       fn();
     };
+    const runDub = (action: DubAction) => {
+      const line = target();
+      if (action === 'next-line' || action === 'previous-line') {
+        const from = lines.find((l) => l.id === selected) ?? lineAt(lines, player.getState().currentTime);
+        const order = [...lines].sort((a, b) => a.start - b.start);
+        const t = player.getState().currentTime;
+        if (!from) return select(action === 'next-line' ? order.find((l) => l.start > t) ?? order[0] : [...order].reverse().find((l) => l.end <= t) ?? order.at(-1));
+        return select(neighbour(lines, from.id, action === 'next-line' ? 1 : -1) ?? from);
+      }
+      if (action === 'approve-next') return void approveAndNext();
+      if (action === 'split') return void edits.splitAt(player.getState().currentTime);
+      if (!line) return notify('Select a line first (click it, or ↓ / ↑)');
+      if (action === 'merge') return void edits.mergeWithNext(line);
+      if (action === 'needs-changes') {
+        void edits.review(line, 'needs_changes');
+        setNotesOpen(line.id);
+      }
+    };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [transport]);
+  }, [transport, sheetOpen, edits, lines, selected, player, target, select, approveAndNext, onShowShortcuts, notify]);
+
+  const onRegionChange = useCallback(
+    (id: number, times: { start: number; end: number }, side: 'start' | 'end' | undefined) => {
+      setSelected(id);
+      void edits.retime(id, times, side, dub.format.duration, timebase);
+    },
+    [edits, dub.format.duration, timebase],
+  );
 
   const speakers = dub.speakers;
   const unfit = lines.filter((l) => l.state === 'voiced' && l.render?.flags.includes('does_not_fit'));
+  const rooms = useMemo(() => {
+    const plans = new Map<number, RoomPlan>();
+    for (const l of unfit) {
+      const plan = makeRoom(l, lines, dub.format.duration);
+      if (plan) plans.set(l.id, plan);
+    }
+    return plans;
+  }, [lines, dub.format.duration]);
+  const selectedLine = lines.find((l) => l.id === selected);
+  const review = dub.review;
   return (
     <>
       <div className="transport">
-        <DubReadout store={player} />
+        <DubReadout store={player} timebase={timebase} />
         <span className="hint" data-testid="playing-revision">
           Revision {revision.number}
-          {revision.number === 1 ? ' (as uploaded)' : ''}
+          {revision.number === 1 ? (dub.source === 'recording' ? ' (the recording)' : ' (as uploaded)') : ''}
         </span>
         <div className="spacer" />
+        <div className="row dub-edit-tools" role="toolbar" aria-label="Line edits">
+          <button onClick={() => void edits.splitAt(player.getState().currentTime)} disabled={edits.busy || dub.status !== 'ready'} data-testid="split-line" title="Split the line under the playhead at the playhead (S)">
+            Split
+          </button>
+          <button
+            onClick={() => (selectedLine ? void edits.mergeWithNext(selectedLine) : notify('Select a line first (click it, or ↓ / ↑)'))}
+            disabled={edits.busy || !selectedLine}
+            data-testid="merge-line"
+            title="Merge the selected line with the next one (M)"
+          >
+            Merge with next
+          </button>
+          <button onClick={() => void edits.undo()} disabled={edits.busy || dub.status !== 'ready'} data-testid="undo-edit" title="Undo the last line edit (Ctrl+Z)">
+            Undo
+          </button>
+          <button onClick={() => void edits.redo()} disabled={edits.busy || dub.status !== 'ready'} data-testid="redo-edit" title="Redo (Ctrl+Shift+Z)">
+            Redo
+          </button>
+        </div>
         <ZoomControls transport={transport} />
         <button className="primary" onClick={() => transport?.playPause()} disabled={!transport} data-testid="play">
           <PlayLabel store={player} />
@@ -331,12 +520,14 @@ function DubEditor({
             displayPeak={peaks.value.fullScale}
             audioUrl={revision.audio.url}
             segments={segments}
-            timebase={null}
+            timebase={timebase}
             store={player}
             markers={NO_MARKERS}
             onTransport={onTransport}
             onAudioError={reloadPeaks}
             regionColor={regionColor}
+            onLineClick={(id) => select(lines.find((l) => l.id === id), false)}
+            onRegionChange={busy || dub.status !== 'ready' ? undefined : onRegionChange}
           />
         )}
       </div>
@@ -348,6 +539,15 @@ function DubEditor({
                 ? 'Lines being derived'
                 : `${lines.length} lines · ${dub.lines.corrected} corrected · ${dub.lines.pending} to revoice`}
             </span>
+            {dub.status === 'ready' && (
+              <span className="hint review-counts" data-testid="review-counts" data-todo={review.todo} data-needs-changes={review.needs_changes} data-approved={review.approved} data-left={review.left}>
+                <span className="badge review-approved">{review.approved} approved</span> <span className="badge review-needs_changes">{review.needs_changes} needs changes</span>{' '}
+                <span className="badge review-todo">{review.todo} to review</span>
+              </span>
+            )}
+            <label className="hint left-filter">
+              <input type="checkbox" checked={leftOnly} onChange={(e) => setLeftOnly(e.target.checked)} data-testid="filter-left" /> Only lines left ({review.left})
+            </label>
             {unfit.length > 0 && (
               <span className="field-error" data-testid="unfit-summary">
                 {unfit.length} line{unfit.length === 1 ? '' : 's'} did not fit: shorten the text
@@ -359,15 +559,32 @@ function DubEditor({
               // Still transcribing the dub: its lines are on their way, not missing.
               <div className="state" data-testid="lines-preparing">
                 <div className="title">Preparing the lines</div>
-                <ProgressBar value={dub.progress || null} label="Transcribing the dub" />
-                <div>The lines appear here when the dub has been transcribed.</div>
+                <ProgressBar value={dub.progress || null} label={dub.source === 'recording' ? 'Preparing the dub' : 'Transcribing the dub'} />
+                <div>The lines appear here when the dub {dub.source === 'recording' ? 'is ready' : 'has been transcribed'}.</div>
               </div>
             ) : dub.status === 'failed' ? (
               <Empty title="No lines">The lines could not be derived: {dub.error ?? 'the transcription failed'}.</Empty>
             ) : lines.length === 0 ? (
               <Empty title="No lines">The dub has no lines (no speech was found in it).</Empty>
+            ) : shown === null ? (
+              <Loading label="Loading the lines left…" />
+            ) : shown.length === 0 ? (
+              <Empty title="Nothing left">Every line is approved.</Empty>
             ) : (
-              <DubLines lines={lines} voices={voices} playing={ab} disabled={busy} onSave={onSaveLine} onSeek={(t) => transport?.seek(t)} onAb={playAb} />
+              <DubLines
+                lines={shown}
+                voices={voices}
+                timebase={timebase}
+                playing={ab}
+                selected={selected}
+                notesOpen={notesOpen}
+                disabled={busy}
+                edits={edits}
+                rooms={rooms}
+                onSelect={(line) => select(line)}
+                onNotes={(id) => setNotesOpen((open) => (open === id ? null : id))}
+                onAb={playAb}
+              />
             )}
           </div>
           <div ref={abHost} hidden />
@@ -384,6 +601,8 @@ function DubEditor({
               </dd>
               <dt>Stem</dt>
               <dd>{dub.background ? 'music and effects' : 'none (full mix)'}</dd>
+              <dt>Timebase</dt>
+              <dd>{timebase ? `${timebase.frameRate} ${timebase.dropFrame ? 'DF' : 'NDF'}` : 'none'}</dd>
             </dl>
           </div>
           <div>
@@ -410,7 +629,7 @@ function DubEditor({
             <ul className="plain-list">
               {[...revisions].reverse().map((r) => (
                 <li key={r.number} data-testid="revision" data-revision={r.number} data-current={r.current ? 'true' : 'false'}>
-                  <b>r{r.number}</b> <span className="hint">{r.source === 'upload' ? 'as uploaded' : `lines ${r.lines_revoiced.join(', ')}`}</span>
+                  <b>r{r.number}</b> <span className="hint">{r.source === 'upload' ? (dub.source === 'recording' ? 'the recording' : 'as uploaded') : `lines ${r.lines_revoiced.join(', ')}`}</span>
                   <div className="row">
                     {r.current ? (
                       <span className="badge complete">current</span>
@@ -436,22 +655,29 @@ function DubEditor({
               ))}
             </div>
           )}
+          <div className="hint">
+            Press <kbd>?</kbd> for keyboard shortcuts.
+          </div>
         </aside>
       </div>
     </>
   );
 }
 
-function DubReadout({ store }: { store: PlayerStore }) {
+function DubReadout({ store, timebase }: { store: PlayerStore; timebase: Timebase | null }) {
   const t = useStore(store, (s) => s.currentTime);
   const duration = useStore(store, (s) => s.duration);
+  const rate = useStore(store, (s) => s.rate);
   return (
     <>
       <span className="readout" data-testid="readout" aria-label="Current time">
-        {formatReadout(t, null)}
+        {formatReadout(t, timebase)}
+      </span>
+      <span className="shuttle" data-testid="shuttle">
+        {shuttleLabel(rate)}
       </span>
       <span className="readout-small">
-        of <b>{formatReadout(duration, null)}</b>
+        of <b>{formatReadout(duration, timebase)}</b>
       </span>
     </>
   );
