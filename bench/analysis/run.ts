@@ -35,7 +35,8 @@ import { openDatabase } from '../../src/service/storage/database';
 import { DataLayout } from '../../src/service/storage/files';
 import { SessionStore } from '../../src/service/storage/session-store';
 import { JobRunner } from '../../src/service/jobs/job-runner';
-import { AnalysisStore } from '../../src/service/analysis/analysis-store';
+import { SqlAnalysisStore } from '../../src/service/storage/analysis-store';
+import { SqliteSql } from '../../src/service/storage/sql/sqlite-sql';
 import { AnalysisService } from '../../src/service/analysis/analysis-service';
 import { treeCpuSeconds } from '../lib/proc-cpu';
 import { TreeMemory } from '../lib/tree-memory';
@@ -164,7 +165,7 @@ async function latency(transcript: Transcript): Promise<Record<string, unknown>>
   const db = openDatabase(new DataLayout(first.dataDir).database);
   db.prepare("UPDATE jobs SET status = 'cancelled' WHERE session_id = ? AND status IN ('queued', 'running')").run(id);
   const sessions = new SessionStore(db);
-  new AnalysisService(db, new AnalysisStore(db), sessions, new JobRunner(db)).queue(id);
+  new AnalysisService(db, new SqlAnalysisStore(new SqliteSql(db), db), sessions, new JobRunner(db)).queue(id);
   sessions.complete(id, transcript);
   db.close();
 

@@ -35,6 +35,22 @@ export class DocumentCache {
     return bytes;
   }
 
+  /** `bytes` for a document whose making reads the database through the async stores. */
+  async bytesAsync(key: string, etag: string, make: () => Promise<Buffer>): Promise<Buffer> {
+    const hit = this.entries.get(key);
+    if (hit?.etag === etag) {
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return hit.bytes;
+    }
+    const bytes = await make();
+    // Another request may have stored it meanwhile: the last one made is as current as the ETag says.
+    this.entries.delete(key);
+    if (this.entries.size >= this.capacity) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, { etag, bytes });
+    return bytes;
+  }
+
   /** Drops a deleted session's documents (keys start with its id and a colon). */
   forget(sessionId: string): void {
     for (const key of [...this.entries.keys()]) if (key.startsWith(`${sessionId}:`)) this.entries.delete(key);

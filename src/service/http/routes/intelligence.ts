@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { ServiceContext } from '../../context';
 import { HttpError } from '../errors';
 import { publicRun } from '../../analysis/analysis-service';
-import { sendConditionalJson } from '../conditional-get';
+import { sendConditionalJsonAsync } from '../conditional-get';
 import { parseInput } from '../../validation';
 
 const SessionRef = z.object({ session_id: z.uuid() });
@@ -24,7 +24,7 @@ export function intelligenceRouter(ctx: ServiceContext): Router {
     return summary;
   };
 
-  router.get('/:session_id/intelligence', (req, res) => {
+  router.get('/:session_id/intelligence', async (req, res) => {
     const { session_id } = parseInput(SessionRef, req.params, 'path');
     const { run_id } = parseInput(IntelligenceQuery, req.query, 'query');
     // The document changes with the session's analysis (its revision in the analysis store) and with the
@@ -32,15 +32,16 @@ export function intelligenceRouter(ctx: ServiceContext): Router {
     // make the ETag.
     const seq = ctx.sessions.changeSeq(session_id);
     if (seq === null) throw new HttpError(404, 'Transcription session not found.');
-    if (run_id !== undefined) ctx.analysis.assertRun(session_id, run_id);
-    const etag = ctx.documents.etag('i', ctx.analysis.revision(session_id), seq);
-    sendConditionalJson(req, res, etag, () =>
-      ctx.documents.bytes(`${session_id}:intelligence:${run_id ?? ''}`, etag, () => {
+    if (run_id !== undefined) await ctx.analysis.assertRun(session_id, run_id);
+    const etag = ctx.documents.etag('i', await ctx.analysis.revision(session_id), seq);
+    await sendConditionalJsonAsync(req, res, etag, () =>
+      ctx.documents.bytesAsync(`${session_id}:intelligence:${run_id ?? ''}`, etag, async () => {
         const summary = sessionOr404(req);
+        const intelligence = await ctx.analysis.intelligence(summary.id, run_id);
         return Buffer.from(
           JSON.stringify({
             id: summary.id,
-            intelligence: ctx.analysis.intelligence(summary.id, run_id),
+            intelligence,
             speaker_map: ctx.speakerMap(summary.id),
             project: { ...summary.project, speakers: ctx.projects.speakers(summary.project.id) },
           }),
@@ -64,10 +65,11 @@ export function intelligenceRouter(ctx: ServiceContext): Router {
     res.json({ ...publicRun(run), created });
   });
 
-  router.get('/:session_id/intelligence/runs', (req, res) => {
+  router.get('/:session_id/intelligence/runs', async (req, res) => {
     const summary = sessionOr404(req);
+    const data = await ctx.analysis.runs(summary.id);
     res.setHeader('Cache-Control', 'no-store');
-    res.json({ data: ctx.analysis.runs(summary.id) });
+    res.json({ data });
   });
 
   return router;

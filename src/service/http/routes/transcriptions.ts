@@ -135,13 +135,13 @@ export function transcriptionsRouter(ctx: ServiceContext): Router {
     res.json({ url, expires_in: AUDIO_URL_TTL_SECONDS });
   });
 
-  router.get('/:session_id/export', (req, res) => {
+  router.get('/:session_id/export', async (req, res) => {
     const summary = sessionOr404(req);
     const { format } = parseInput(z.object({ format: z.enum(EXPORT_FORMATS) }), req.query, 'query');
     const transcript = ctx.sessions.transcript(summary.id);
     if (!transcript) throw new HttpError(409, `The transcript is not ready (status: ${summary.status}).`);
     // Moments mark the editor exports whenever the analysis has them; the analysis formats need it complete.
-    const intelligence = ctx.analysis.intelligence(summary.id);
+    const intelligence = await ctx.analysis.intelligence(summary.id);
     if (ANALYSIS_FORMATS.has(format) && intelligence.status !== 'complete') {
       throw new HttpError(
         409,
