@@ -36,7 +36,8 @@ import { DataLayout } from '../../src/service/storage/files';
 import { SqlSessionStore } from '../../src/service/storage/session-store';
 import { SqliteSql } from '../../src/service/storage/sql/sqlite-sql';
 import { JobRunner } from '../../src/service/jobs/job-runner';
-import { AnalysisStore } from '../../src/service/analysis/analysis-store';
+import { SqlAnalysisStore } from '../../src/service/storage/analysis-store';
+import { SqliteSql } from '../../src/service/storage/sql/sqlite-sql';
 import { AnalysisService } from '../../src/service/analysis/analysis-service';
 import { treeCpuSeconds } from '../lib/proc-cpu';
 import { TreeMemory } from '../lib/tree-memory';
@@ -165,7 +166,7 @@ async function latency(transcript: Transcript): Promise<Record<string, unknown>>
   const db = openDatabase(new DataLayout(first.dataDir).database);
   db.prepare("UPDATE jobs SET status = 'cancelled' WHERE session_id = ? AND status IN ('queued', 'running')").run(id);
   const sessions = new SqlSessionStore(new SqliteSql(db));
-  new AnalysisService(db, new AnalysisStore(db), sessions, new JobRunner(db)).queue(id, transcript.duration);
+  new AnalysisService(db, new SqlAnalysisStore(new SqliteSql(db), db), sessions, new JobRunner(db)).queue(id, transcript.duration);
   await sessions.complete(id, transcript);
   db.close();
 

@@ -28,7 +28,7 @@ import { createLocalTranscription } from './transcription/local-engine';
 import { SpeakerDirectory } from './speakers/speaker-directory';
 import { spectralVoiceMatcher } from './speakers/voice-matcher';
 import { ConfigError } from './config';
-import { AnalysisStore } from './analysis/analysis-store';
+import { SqlAnalysisStore } from './storage/analysis-store';
 import { AnalysisService } from './analysis/analysis-service';
 import { registerAnalysisJob } from './analysis/analysis-job';
 import { pocketSphinxAvailable, resolvePocketSphinxModel } from './speech/recognition/pocketsphinx/model';
@@ -125,7 +125,7 @@ async function open(
   // Engines are listed afresh each time (a Whisper model can be installed while the service runs).
   const models = new ModelRegistry(() => [...installedEngines(env, config), ...voices.descriptors()]);
   const speakers = new SpeakerDirectory(database, spectralVoiceMatcher);
-  const analysisStore = new AnalysisStore(db);
+  const analysisStore = new SqlAnalysisStore(sql, db);
   const analysis = new AnalysisService(db, analysisStore, sessions, jobs);
   const audioSecret = readOrCreateSecret(path.join(layout.secrets, 'audio-url.key'));
   const dubbing = new Dubbing({ db, sql, layout, tools, jobs, voices, audioSecret, env, sessions, transcriptRevision: (id) => revisions.current(id) });
@@ -219,10 +219,10 @@ async function open(
   const apiKey = await ensureStudioKey(keys, layout.secrets, log);
   registerTranscribeJob(context, jobs, context.afterTranscript);
   registerAnalysisJob(
-    { store: analysisStore, sessions, layout, tools, modelsDir: config.modelsDir, dictionary: resolvePocketSphinxModel(env).dict },
+    { store: analysisStore, sessions, layout, tools, modelsDir: config.modelsDir, dictionary: resolvePocketSphinxModel(env).dict, log },
     jobs,
   );
-  analysisStore.recoverInterrupted();
+  await analysisStore.recoverInterrupted();
   await dubbing.recover();
   registerPrepareJob(jobs, { store: dubbing.store, files: dubbing.files, sessions, models, transcription: context.transcription, tools, layout, log });
   registerRevoiceJob(jobs, { store: dubbing.store, files: dubbing.files, tools, voices, aligner: () => dubbing.wordAligner(), cancellers: dubbing.cancellers, log });

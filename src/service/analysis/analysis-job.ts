@@ -1,6 +1,6 @@
 import { JobFailure, type JobContext, type JobRunner } from '../jobs/job-runner';
 import { forkModule } from '../module-runners';
-import type { AnalysisStore } from './analysis-store';
+import type { AnalysisStore } from '../storage/analysis-store';
 import type { SessionStore } from '../storage/session-store';
 import type { DataLayout } from '../storage/files';
 import type { MediaTools } from '../media/tools';
@@ -17,6 +17,30 @@ export interface AnalysisJobDeps {
   modelsDir: string | null;
   /** The recognizer's pronunciation dictionary, for syllable counts. */
   dictionary: string;
+  /** Where a run's settling write that failed is told (the job runner's `settled` event does not wait for it). */
+  log?: (line: string) => void;
+}
+
+/**
+ * The store's writes of one run, made one after another in the order the process reported them (on
+ * PostgreSQL two writes in flight could land in either order). The first failure stops the run: it is
+ * thrown at the next write and by `drained()`.
+ */
+class OrderedWrites {
+  private tail: Promise<void> = Promise.resolve();
+  private failure: { error: unknown } | null = null;
+
+  add(write: () => Promise<void>): void {
+    if (this.failure) throw this.failure.error;
+    this.tail = this.tail.then(() => (this.failure ? undefined : write())).catch((error: unknown) => {
+      this.failure ??= { error };
+    });
+  }
+
+  async drained(): Promise<void> {
+    await this.tail;
+    if (this.failure) throw this.failure.error;
+  }
 }
 
 /**
@@ -64,9 +88,11 @@ export async function runAnalysisProcess(
 export function registerAnalysisJob(deps: AnalysisJobDeps, runner: JobRunner): void {
   const { store, sessions } = deps;
 
-  runner.register(ANALYSIS_JOB, { background: true, keptWork: (job) => store.keptWork(String(job.payload.run_id ?? '')) }, async ({ job, signal, progress }: JobContext) => {
+  // with the job queue: until the queue is async (the runner reads kept work synchronously at its start).
+  const keptWork = (job: { payload: Record<string, unknown> }) => store.withJobQueue.keptWork(String(job.payload.run_id ?? ''));
+  runner.register(ANALYSIS_JOB, { background: true, keptWork }, async ({ job, signal, progress }: JobContext) => {
     const runId = String(job.payload.run_id ?? '');
-    const run = store.run(runId);
+    const run = await store.run(runId);
     if (!run) throw new JobFailure('The analysis run no longer exists.');
     if (run.status !== 'queued' && run.status !== 'running') return; // settled just before a crash
     const summary = await sessions.summary(run.session_id);
@@ -74,14 +100,14 @@ export function registerAnalysisJob(deps: AnalysisJobDeps, runner: JobRunner): v
     const transcript = await sessions.transcript(run.session_id);
     if (!summary || !stored || !transcript) throw new JobFailure('The recording or its transcript no longer exists.');
     if (summary.format.codec === null) {
-      store.finish(runId, 'unavailable', 'The recording has no audio stream.');
+      await store.finish(runId, 'unavailable', 'The recording has no audio stream.');
       return;
     }
     if (transcript.segments.length === 0) {
-      store.finish(runId, 'unavailable', 'The recording has no speech to analyse.');
+      await store.finish(runId, 'unavailable', 'The recording has no speech to analyse.');
       return;
     }
-    store.markRunning(runId);
+    await store.markRunning(runId);
     const request: AnalysisRequest = {
       file: deps.layout.original(run.session_id, stored),
       tools: deps.tools,
@@ -95,10 +121,11 @@ export function registerAnalysisJob(deps: AnalysisJobDeps, runner: JobRunner): v
         text: s.text,
         words: s.words.map((w) => ({ word: w.word, start: w.start, end: w.end })),
       })),
-      parts: store.parts(runId),
-      doneLines: store.lineIds(runId),
-      published: store.lines(runId),
+      parts: await store.parts(runId),
+      doneLines: await store.lineIds(runId),
+      published: await store.lines(runId),
     };
+    const writes = new OrderedWrites();
 
     // Wall-clock time is charged to the stage running, and written at least every second, so timings
     // survive a kill with at most a second lost.
@@ -111,7 +138,9 @@ export function registerAnalysisJob(deps: AnalysisJobDeps, runner: JobRunner): v
       pending += (now - mark) / 1000;
       mark = now;
       if (force || now - lastFlush >= 1000) {
-        store.addTime(runId, current, pending);
+        const stage = current;
+        const seconds = pending;
+        writes.add(() => store.addTime(runId, stage, seconds));
         pending = 0;
         lastFlush = now;
       }
@@ -126,12 +155,15 @@ export function registerAnalysisJob(deps: AnalysisJobDeps, runner: JobRunner): v
             charge(changed);
             current = message.stage;
             const overall = overallProgress(message.stage, message.fraction);
-            store.progress(runId, message.stage, overall);
+            const stage = message.stage;
+            writes.add(() => store.progress(runId, stage, overall));
             progress(overall, message.stage);
           } else if (message.type === 'part') {
-            store.savePart(runId, message.name, message.value);
+            const { name, value } = message;
+            writes.add(() => store.savePart(runId, name, value));
           } else if (message.type === 'lines') {
-            store.saveLines(runId, message.lines);
+            const lines = message.lines;
+            writes.add(() => store.saveLines(runId, lines));
           } else if (message.type === 'unavailable') {
             unavailable = message.reason;
           }
@@ -140,16 +172,22 @@ export function registerAnalysisJob(deps: AnalysisJobDeps, runner: JobRunner): v
       );
     } finally {
       charge(true);
+      // What was reported is stored before the job ends, whichever way it ends (the checkpoints of a resumed run).
+      await writes.drained().catch(() => undefined);
     }
-    if (unavailable) store.finish(runId, 'unavailable', unavailable);
-    else store.finish(runId, 'complete', null);
+    await writes.drained();
+    if (unavailable) await store.finish(runId, 'unavailable', unavailable);
+    else await store.finish(runId, 'complete', null);
   });
 
   runner.on('settled', (job) => {
     if (job.kind !== ANALYSIS_JOB) return;
     const runId = String(job.payload.run_id ?? '');
-    if (job.status === 'failed') store.finish(runId, 'failed', job.error ?? 'The analysis failed.', 'failed');
-    else if (job.status === 'cancelled') store.finish(runId, 'failed', 'The analysis was cancelled.', 'failed');
-    else if (job.status === 'queued') store.requeue(runId);
+    let settled: Promise<void> | null = null;
+    if (job.status === 'failed') settled = store.finish(runId, 'failed', job.error ?? 'The analysis failed.', 'failed');
+    else if (job.status === 'cancelled') settled = store.finish(runId, 'failed', 'The analysis was cancelled.', 'failed');
+    else if (job.status === 'queued') settled = store.requeue(runId);
+    // Not written (a full disk): the next start's recovery settles the run from its job.
+    settled?.catch((error: unknown) => deps.log?.(`analysis run ${runId}: could not record its job's outcome: ${(error as Error)?.message ?? String(error)}`));
   });
 }

@@ -1,9 +1,10 @@
+import crypto from 'node:crypto';
 import type { Db } from '../storage/database';
 import type { SessionStore } from '../storage/session-store';
 import type { JobRunner } from '../jobs/job-runner';
 import type { AnalysisRun, Intelligence } from '../../shared/schemas/analysis';
 import { NotFoundError } from '../errors';
-import type { AnalysisStore, RunRecord } from './analysis-store';
+import type { AnalysisStore, RunRecord } from '../storage/analysis-store';
 import { buildIntelligence } from './document';
 import { ANALYSIS_JOB } from './analysis-job';
 import { ANALYSIS_VERSION } from './stages';
@@ -34,12 +35,13 @@ export class AnalysisService {
 
   /**
    * Queues a run for a transcribed session, or returns the one already queued or running. Row and job are
-   * written in one transaction (callers completing a transcript wrap both writes in theirs). `duration` is
-   * the recording's, read by the caller in its own transaction.
+   * written in one transaction (callers completing a transcript wrap both writes in theirs), which is why
+   * this stays synchronous on the embedded database: with the job queue, until the queue is async.
+   * `duration` is the recording's, read by the caller in its own transaction.
    */
   queue(sessionId: string, duration: number): { run: RunRecord; created: boolean } {
     return this.db.transaction(() => {
-      const active = this.store.latest(sessionId, ['queued', 'running']);
+      const active = this.store.withJobQueue.latest(sessionId, ['queued', 'running']);
       if (active) return { run: active, created: false };
       return { run: this.createRun(sessionId, duration), created: true };
     })();
@@ -51,32 +53,32 @@ export class AnalysisService {
    */
   queueAfterEdit(sessionId: string, duration: number): { run: RunRecord; created: boolean } {
     return this.db.transaction(() => {
-      const queued = this.store.latest(sessionId, ['queued']);
+      const queued = this.store.withJobQueue.latest(sessionId, ['queued']);
       if (queued) return { run: queued, created: false };
       return { run: this.createRun(sessionId, duration), created: true };
     })();
   }
 
   private createRun(sessionId: string, duration: number): RunRecord {
-    const run = this.store.create(sessionId, duration, ANALYSIS_VERSION);
-    const jobId = this.jobs.enqueue(ANALYSIS_JOB, sessionId, { run_id: run.run_id });
-    this.store.setJob(run.run_id, jobId);
-    return this.store.run(run.run_id)!;
+    // The job names the run, so the run's id comes first; both rows are written in the caller's transaction.
+    const id = crypto.randomUUID();
+    const jobId = this.jobs.enqueue(ANALYSIS_JOB, sessionId, { run_id: id });
+    return this.store.withJobQueue.create({ id, sessionId, duration, version: ANALYSIS_VERSION, jobId });
   }
 
-  /** Raised by every write to the session's analysis: part of its analysis document's ETag. */
-  revision(sessionId: string): number {
+  /** Raised by every write to the session's analysis (kept in the database): part of its analysis document's ETag. */
+  revision(sessionId: string): Promise<number> {
     return this.store.revision(sessionId);
   }
 
   /** 404 unless `runId` is one of the session's runs (checked before a 304 is answered for it). */
-  assertRun(sessionId: string, runId: string): void {
-    const run = this.store.run(runId);
+  async assertRun(sessionId: string, runId: string): Promise<void> {
+    const run = await this.store.run(runId);
     if (!run || run.session_id !== sessionId) throw new NotFoundError('Analysis run not found for this recording.');
   }
 
-  runs(sessionId: string): AnalysisRun[] {
-    return this.store.runs(sessionId).map(publicRun);
+  async runs(sessionId: string): Promise<AnalysisRun[]> {
+    return (await this.store.runs(sessionId)).map(publicRun);
   }
 
   /**
@@ -91,12 +93,12 @@ export class AnalysisService {
     let run: RunRecord | null;
     let lastFailure: Intelligence['last_failure'] = null;
     if (runId !== undefined) {
-      run = this.store.run(runId);
+      run = await this.store.run(runId);
       if (!run || run.session_id !== sessionId) throw new NotFoundError('Analysis run not found for this recording.');
     } else {
-      run = this.store.latest(sessionId);
+      run = await this.store.latest(sessionId);
       if (run?.status === 'failed') {
-        const complete = this.store.latest(sessionId, ['complete']);
+        const complete = await this.store.latest(sessionId, ['complete']);
         if (complete) {
           lastFailure = { run_id: run.run_id, error: run.error ?? 'The analysis failed.', failed_at: run.completed_at ?? run.created_at };
           run = complete;
@@ -109,8 +111,8 @@ export class AnalysisService {
       awaitingTranscript: summary.status === 'queued' || summary.status === 'running',
       unavailable: summary.status === 'complete' && lines === 0 ? 'The recording has no speech to analyse.' : null,
       run,
-      parts: run ? this.store.parts(run.run_id) : {},
-      lines: run ? this.store.lines(run.run_id) : [],
+      parts: run ? await this.store.parts(run.run_id) : {},
+      lines: run ? await this.store.lines(run.run_id) : [],
       lastFailure,
     });
   }

@@ -12,7 +12,7 @@ import type {
   SpeakerProfile,
   AnalysisSummary,
 } from '../../shared/schemas/analysis';
-import type { RunRecord } from './analysis-store';
+import type { RunRecord } from '../storage/analysis-store';
 import { mosOnScale } from '../speech/quality/mos-scale';
 import { ANALYSIS_VERSION } from './stages';
 

@@ -52,4 +52,23 @@ describe('DocumentCache', () => {
     expect(one.etag('s', 3)).toMatch(/^"[A-Za-z0-9_-]+\.s\.3"$/);
     expect(one.etag('s', 3)).not.toBe(two.etag('s', 3));
   });
+
+  it('makes the same ETags in caches given the same epoch (API nodes sharing a database)', () => {
+    const one = new DocumentCache(4, 'team1');
+    const two = new DocumentCache(4, 'team1');
+    expect(one.etag('i', 12, 3)).toBe('"team1.i.12.3"');
+    expect(two.etag('i', 12, 3)).toBe(one.etag('i', 12, 3));
+    expect(two.etag('i', 13, 3)).not.toBe(one.etag('i', 12, 3));
+  });
+
+  it('keeps the bytes a document was made into by an async maker, once per ETag', async () => {
+    const cache = new DocumentCache(4);
+    let made = 0;
+    const make = async () => Buffer.from(`doc ${++made}`);
+    expect((await cache.bytesAsync('s', cache.etag(1), make)).toString()).toBe('doc 1');
+    expect((await cache.bytesAsync('s', cache.etag(1), make)).toString()).toBe('doc 1');
+    expect(cache.bytes('s', cache.etag(1), () => Buffer.from('not made')).toString()).toBe('doc 1');
+    expect((await cache.bytesAsync('s', cache.etag(2), make)).toString()).toBe('doc 2');
+    expect(cache.size).toBe(1);
+  });
 });

@@ -8,13 +8,20 @@ import crypto from 'node:crypto';
  */
 export class DocumentCache {
   /**
-   * Part of every ETag, new at each start: some validators are in-memory counters (the analysis store's
-   * revision) that restart from 0, so an ETag from before a restart must never match one made after it.
+   * Part of every ETag. By default new at each start, so an ETag never outlives the service that made it
+   * (a document's shape may change with an upgrade, a restored data folder may count its changes again).
+   * The validators themselves are all kept in the database (the sessions' change counters, the analysis
+   * runs' revisions), so API nodes sharing one database and given one epoch make the same ETags.
    */
-  readonly epoch = crypto.randomBytes(6).toString('base64url');
+  readonly epoch: string;
   private readonly entries = new Map<string, { etag: string; bytes: Buffer }>();
 
-  constructor(private readonly capacity = 32) {}
+  constructor(
+    private readonly capacity = 32,
+    epoch?: string,
+  ) {
+    this.epoch = epoch ?? crypto.randomBytes(6).toString('base64url');
+  }
 
   /** A strong ETag from the validators of a document (change counters, revisions). */
   etag(...validators: Array<string | number>): string {
@@ -30,6 +37,22 @@ export class DocumentCache {
       return hit.bytes;
     }
     const bytes = await make();
+    if (this.entries.size >= this.capacity) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, { etag, bytes });
+    return bytes;
+  }
+
+  /** `bytes` for a document whose making reads the database through the async stores. */
+  async bytesAsync(key: string, etag: string, make: () => Promise<Buffer>): Promise<Buffer> {
+    const hit = this.entries.get(key);
+    if (hit?.etag === etag) {
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return hit.bytes;
+    }
+    const bytes = await make();
+    // Another request may have stored it meanwhile: the last one made is as current as the ETag says.
+    this.entries.delete(key);
     if (this.entries.size >= this.capacity) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(key, { etag, bytes });
     return bytes;

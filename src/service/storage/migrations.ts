@@ -418,4 +418,24 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     `,
   },
   // ---- end of the dubbing workflow block ----
+  // ---- analysis store (issue 34): the analysis document's revision in the database ----
+  {
+    version: 13,
+    name: "analysis runs: a revision raised by every write (the analysis document's ETag), and their order per session",
+    sql: `
+      -- Raised by every write to a run, its parts or its lines; a session's analysis revision is the sum over
+      -- its runs, the same on every node sharing the database and after a restart (it was a counter in memory).
+      ALTER TABLE analysis_runs ADD COLUMN revision INTEGER NOT NULL DEFAULT 1;
+      -- The run's number within its session, 1 for the first: "newest" without SQLite's rowid.
+      ALTER TABLE analysis_runs ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
+      UPDATE analysis_runs SET seq = (
+        SELECT count(*) FROM analysis_runs r
+        WHERE r.session_id = analysis_runs.session_id
+          AND (r.created_at < analysis_runs.created_at OR (r.created_at = analysis_runs.created_at AND r.id <= analysis_runs.id))
+      );
+      DROP INDEX analysis_runs_session;
+      CREATE UNIQUE INDEX analysis_runs_session_seq ON analysis_runs(session_id, seq);
+    `,
+  },
+  // ---- end of the analysis store block ----
 ];

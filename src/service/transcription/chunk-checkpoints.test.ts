@@ -1,7 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../storage/database';
+import { openDatabase, type Db } from '../storage/database';
 import type { RecognizedSegment, Recognizer } from '../speech/types';
-import { checkpointedRecognizer, TranscriptionCheckpointStore } from './chunk-checkpoints';
+import { SqlChunkCheckpointStore } from '../storage/chunk-checkpoint-store';
+import { SqliteSql } from '../storage/sql/sqlite-sql';
+import { checkpointedRecognizer, storedChunkCheckpoints } from './chunk-checkpoints';
+
+class TestCheckpoints extends SqlChunkCheckpointStore {
+  constructor(db: Db) {
+    super(new SqliteSql(db), db);
+  }
+
+  for(sessionId: string, context: string) {
+    return storedChunkCheckpoints(this, sessionId, context);
+  }
+}
 
 const segment = (start: number, text: string): RecognizedSegment => ({ start, end: start + 1, text, words: [], avgLogprob: -0.1 });
 
@@ -27,14 +39,14 @@ function withSession() {
 
 describe('checkpointed recognition', () => {
   it('keeps what the engine is: one that writes its own text is not written over', () => {
-    const store = new TranscriptionCheckpointStore(withSession());
+    const store = new TestCheckpoints(withSession());
     const whisperLike = { ...countingRecognizer(), writesText: true };
     expect(checkpointedRecognizer(whisperLike, store.for('s', 'ctx')).writesText).toBe(true);
   });
 
   it('recognizes each chunk once: a resumed run takes finished chunks from the checkpoints', async () => {
     const db = withSession();
-    const store = new TranscriptionCheckpointStore(db);
+    const store = new TestCheckpoints(db);
     const first = countingRecognizer();
     const run1 = checkpointedRecognizer(first, store.for('s', 'ctx'));
     expect(await run1.recognize(new Float32Array(16000), { offset: 0 })).toEqual([segment(0, 'chunk of 16000')]);
@@ -50,29 +62,29 @@ describe('checkpointed recognition', () => {
     await run2.recognize(new Float32Array(4000), { offset: 2 });
     expect(second.calls).toBe(1);
     expect(reused).toBe(2);
-    expect(store.count('s')).toBe(3);
+    expect(await store.count('s')).toBe(3);
   });
 
   it('does not reuse chunks of another context or another length, and forgets them when discarded or the session goes', async () => {
     const db = withSession();
-    const store = new TranscriptionCheckpointStore(db);
-    store.for('s', 'engine-a').put(0, 16000, [segment(0, 'a')]);
-    expect(store.for('s', 'engine-b').get(0, 16000)).toBeNull();
-    expect(store.for('s', 'engine-a').get(0, 15999)).toBeNull();
-    expect(store.for('s', 'engine-a').get(0.0004, 16000)).toEqual([segment(0, 'a')]);
-    store.discard('s');
-    expect(store.count('s')).toBe(0);
-    store.for('s', 'engine-a').put(0, 16000, [segment(0, 'a')]);
+    const store = new TestCheckpoints(db);
+    await store.for('s', 'engine-a').put(0, 16000, [segment(0, 'a')]);
+    expect(await store.for('s', 'engine-b').get(0, 16000)).toBeNull();
+    expect(await store.for('s', 'engine-a').get(0, 15999)).toBeNull();
+    expect(await store.for('s', 'engine-a').get(0.0004, 16000)).toEqual([segment(0, 'a')]);
+    await store.discard('s');
+    expect(await store.count('s')).toBe(0);
+    await store.for('s', 'engine-a').put(0, 16000, [segment(0, 'a')]);
     db.prepare("DELETE FROM sessions WHERE id = 's'").run();
-    expect(store.count('s')).toBe(0);
+    expect(await store.count('s')).toBe(0);
   });
 
   it('keeps nothing from a recognition that was aborted', async () => {
     const db = withSession();
-    const store = new TranscriptionCheckpointStore(db);
+    const store = new TestCheckpoints(db);
     const controller = new AbortController();
     const inner: Recognizer = { id: 'x', recognize: async () => (controller.abort(), [segment(0, 'partial')]), close: async () => undefined };
     await checkpointedRecognizer(inner, store.for('s', 'c')).recognize(new Float32Array(10), { offset: 0, signal: controller.signal });
-    expect(store.count('s')).toBe(0);
+    expect(await store.count('s')).toBe(0);
   });
 });

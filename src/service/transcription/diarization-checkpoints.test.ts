@@ -1,7 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../storage/database';
+import { openDatabase, type Db } from '../storage/database';
 import type { DiarizationResult, Diarizer, Span } from '../speech/types';
-import { TranscriptionCheckpointStore } from './chunk-checkpoints';
+import { SqlChunkCheckpointStore } from '../storage/chunk-checkpoint-store';
+import { SqliteSql } from '../storage/sql/sqlite-sql';
+import { storedDiarizationCheckpoints } from './chunk-checkpoints';
+
+class TestCheckpoints extends SqlChunkCheckpointStore {
+  constructor(db: Db) {
+    super(new SqliteSql(db), db);
+  }
+
+  diarization(sessionId: string, context: string) {
+    return storedDiarizationCheckpoints(this, sessionId, context);
+  }
+}
 import { checkpointedDiarizer, checkpointedRefiner } from './diarization-checkpoints';
 
 function withSession() {
@@ -33,12 +45,12 @@ function countingDiarizer(): Diarizer & { calls: number } {
 
 describe('diarization checkpoints', () => {
   it('diarizes once: a resumed run takes the result from the checkpoint', async () => {
-    const store = new TranscriptionCheckpointStore(withSession());
+    const store = new TestCheckpoints(withSession());
     const first = countingDiarizer();
     const run1 = checkpointedDiarizer(first, store.diarization('s', '[null,null]'));
     expect(run1.concurrent).toBe(true);
     expect(await run1.diarize(new Float32Array(10), [{ start: 0, end: 3 }])).toEqual(result);
-    expect(store.stages('s')).toEqual(['diarization']);
+    expect(await store.stages('s')).toEqual(['diarization']);
 
     // The process died before the transcript was stored; the next run does not diarize again.
     const second = countingDiarizer();
@@ -53,7 +65,7 @@ describe('diarization checkpoints', () => {
   });
 
   it('keeps nothing from a diarization that was stopped', async () => {
-    const store = new TranscriptionCheckpointStore(withSession());
+    const store = new TestCheckpoints(withSession());
     const controller = new AbortController();
     const stopping: Diarizer = {
       async diarize() {
@@ -64,11 +76,11 @@ describe('diarization checkpoints', () => {
     await checkpointedDiarizer(stopping, store.diarization('s', 'c')).diarize(new Float32Array(10), [], { signal: controller.signal });
     const spans = checkpointedRefiner(async () => [{ start: 1, end: 2 }], store.diarization('s', 'c'));
     await spans(new Float32Array(10), [], controller.signal);
-    expect(store.stages('s')).toEqual([]);
+    expect(await store.stages('s')).toEqual([]);
   });
 
   it('finds diarization speech once and says when it is kept, found now or before', async () => {
-    const store = new TranscriptionCheckpointStore(withSession());
+    const store = new TestCheckpoints(withSession());
     const found: Span[] = [{ start: 0.5, end: 2.25 }];
     let passes = 0;
     let kept = 0;
@@ -83,13 +95,13 @@ describe('diarization checkpoints', () => {
 
   it('forgets the steps with the chunks, and when the session goes', async () => {
     const db = withSession();
-    const store = new TranscriptionCheckpointStore(db);
-    store.diarization('s', 'c').saveSpeech([{ start: 0, end: 1 }]);
-    store.diarization('s', 'c').saveResult(result);
-    expect(store.stages('s')).toEqual(['diarization-speech', 'diarization']);
-    store.discard('s');
-    expect(store.stages('s')).toEqual([]);
-    store.diarization('s', 'c').saveResult(result);
+    const store = new TestCheckpoints(db);
+    await store.diarization('s', 'c').saveSpeech([{ start: 0, end: 1 }]);
+    await store.diarization('s', 'c').saveResult(result);
+    expect(await store.stages('s')).toEqual(['diarization-speech', 'diarization']);
+    await store.discard('s');
+    expect(await store.stages('s')).toEqual([]);
+    await store.diarization('s', 'c').saveResult(result);
     db.prepare("DELETE FROM sessions WHERE id = 's'").run();
     expect(db.prepare('SELECT count(*) AS n FROM transcription_stage_checkpoints').get()).toEqual({ n: 0 });
   });

@@ -8,10 +8,11 @@ import type { DiarizationResult, Diarizer, Span } from '../speech/types';
  * are recognized, or before the transcript is stored) keeps the result.
  */
 export interface DiarizationCheckpoints {
-  speech(): Span[] | null;
-  saveSpeech(spans: Span[]): void;
-  result(): DiarizationResult | null;
-  saveResult(result: DiarizationResult): void;
+  speech(): Span[] | null | Promise<Span[] | null>;
+  /** Awaited: a promise it returns settles once the spans are kept (likewise `saveResult`). */
+  saveSpeech(spans: Span[]): unknown;
+  result(): DiarizationResult | null | Promise<DiarizationResult | null>;
+  saveResult(result: DiarizationResult): unknown;
 }
 
 export type SpeechRefiner = (pcm: Float32Array, speech: Span[], signal?: AbortSignal) => Promise<Span[]>;
@@ -22,14 +23,14 @@ export type SpeechRefiner = (pcm: Float32Array, speech: Span[], signal?: AbortSi
  */
 export function checkpointedRefiner(inner: SpeechRefiner, checkpoints: DiarizationCheckpoints, onKept?: () => void): SpeechRefiner {
   return async (pcm, speech, signal) => {
-    const kept = checkpoints.speech();
+    const kept = await checkpoints.speech();
     if (kept) {
       onKept?.();
       return kept;
     }
     const spans = await inner(pcm, speech, signal);
     if (!signal?.aborted) {
-      checkpoints.saveSpeech(spans);
+      await checkpoints.saveSpeech(spans);
       onKept?.();
     }
     return spans;
@@ -41,10 +42,10 @@ export function checkpointedDiarizer(inner: Diarizer, checkpoints: DiarizationCh
   return {
     concurrent: inner.concurrent,
     async diarize(pcm, speech, options) {
-      const kept = checkpoints.result();
+      const kept = await checkpoints.result();
       if (kept) return kept;
       const result = await inner.diarize(pcm, speech, options);
-      if (!options?.signal?.aborted) checkpoints.saveResult(result);
+      if (!options?.signal?.aborted) await checkpoints.saveResult(result);
       return result;
     },
   };

@@ -6,7 +6,8 @@ import { TRANSCRIBE_JOB } from '../recordings/intake';
 import { ServiceError } from '../errors';
 import { speakerHints } from './speaker-hints';
 import { MediaDecodeError } from '../media/decode';
-import { TranscriptionCheckpointStore } from './chunk-checkpoints';
+import { storedChunkCheckpoints, storedDiarizationCheckpoints } from './chunk-checkpoints';
+import { SqlChunkCheckpointStore } from '../storage/chunk-checkpoint-store';
 
 export interface TranscribeJobPayload {
   model?: string;
@@ -22,7 +23,7 @@ export interface TranscribeJobPayload {
  * when they were kept.
  */
 export function registerTranscribeJob(ctx: ServiceContext, runner: JobRunner, afterTranscript: (sessionId: string) => Promise<void>): void {
-  const checkpoints = new TranscriptionCheckpointStore(ctx.db);
+  const checkpoints = new SqlChunkCheckpointStore(ctx.sql, ctx.db);
   // A file that cannot be decoded (damaged, or ffmpeg stalled on it) is the user's to know about, not an internal error.
   const transcribeOrExplain = async (request: Parameters<ServiceContext['transcription']['transcribe']>[0]) => {
     try {
@@ -33,7 +34,8 @@ export function registerTranscribeJob(ctx: ServiceContext, runner: JobRunner, af
     }
   };
 
-  runner.register(TRANSCRIBE_JOB, { keptWork: (job) => checkpoints.count(job.session_id) + checkpoints.stages(job.session_id).length }, async ({ job, signal, progress }: JobContext) => {
+  // with the job queue: until the queue is async (the runner reads kept work synchronously at its start).
+  runner.register(TRANSCRIBE_JOB, { keptWork: (job) => checkpoints.withJobQueue.keptWork(job.session_id) }, async ({ job, signal, progress }: JobContext) => {
     const sessionId = job.session_id;
     const stored = await ctx.sessions.storedName(sessionId);
     const summary = await ctx.sessions.summary(sessionId);
@@ -50,8 +52,8 @@ export function registerTranscribeJob(ctx: ServiceContext, runner: JobRunner, af
     const vocabulary = await ctx.projects.vocabulary(summary.project.id);
     const checkpointContext = JSON.stringify([engine.model.id, summary.language, payload.prompt ?? null, vocabulary]);
     const hints = speakerHints(payload);
-    const resumed = checkpoints.count(sessionId);
-    const stages = checkpoints.stages(sessionId);
+    const resumed = await checkpoints.count(sessionId);
+    const stages = await checkpoints.stages(sessionId);
     if (resumed > 0 || stages.length > 0) {
       ctx.log(`transcription ${sessionId}: resuming with ${resumed} recognized chunks kept${stages.length ? `, ${stages.join(' and ')} kept` : ''}`);
     }
@@ -70,9 +72,9 @@ export function registerTranscribeJob(ctx: ServiceContext, runner: JobRunner, af
       vocabulary,
       ...hints,
       signal,
-      checkpoints: checkpoints.for(sessionId, checkpointContext),
+      checkpoints: storedChunkCheckpoints(checkpoints, sessionId, checkpointContext),
       // Diarization hears the audio, not the words: only the speaker-count hints set its context.
-      diarizationCheckpoints: checkpoints.diarization(sessionId, JSON.stringify([hints.minSpeakers ?? null, hints.maxSpeakers ?? null])),
+      diarizationCheckpoints: storedDiarizationCheckpoints(checkpoints, sessionId, JSON.stringify([hints.minSpeakers ?? null, hints.maxSpeakers ?? null])),
       onProgress: (fraction, stage) => {
         progress(fraction, stage);
         saved.push(() => ctx.sessions.setProgress(sessionId, 'running', Math.min(fraction, 0.99), stage));
@@ -80,7 +82,7 @@ export function registerTranscribeJob(ctx: ServiceContext, runner: JobRunner, af
     }).finally(() => saved.flush());
     if (signal.aborted) throw signal.reason;
     await ctx.completeTranscript(sessionId, transcript);
-    checkpoints.discard(sessionId);
+    await checkpoints.discard(sessionId);
     await afterTranscript(sessionId);
   });
 

@@ -32,8 +32,8 @@ export function intelligenceRouter(ctx: ServiceContext): Router {
     // make the ETag.
     const seq = await ctx.sessions.changeSeq(session_id);
     if (seq === null) throw new HttpError(404, 'Transcription session not found.');
-    if (run_id !== undefined) ctx.analysis.assertRun(session_id, run_id);
-    const etag = ctx.documents.etag('i', ctx.analysis.revision(session_id), seq);
+    if (run_id !== undefined) await ctx.analysis.assertRun(session_id, run_id);
+    const etag = ctx.documents.etag('i', await ctx.analysis.revision(session_id), seq);
     await sendConditionalJson(req, res, etag, () =>
       ctx.documents.bytes(`${session_id}:intelligence:${run_id ?? ''}`, etag, async () => {
         const summary = await sessionOr404(req);
@@ -66,8 +66,9 @@ export function intelligenceRouter(ctx: ServiceContext): Router {
 
   router.get('/:session_id/intelligence/runs', async (req, res) => {
     const summary = await sessionOr404(req);
+    const data = await ctx.analysis.runs(summary.id);
     res.setHeader('Cache-Control', 'no-store');
-    res.json({ data: ctx.analysis.runs(summary.id) });
+    res.json({ data });
   });
 
   return router;

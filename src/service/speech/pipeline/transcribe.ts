@@ -81,8 +81,9 @@ export interface ChunkPlan {
 const PLAN_INTERVAL_SECONDS = 20;
 
 export interface ChunkPlanCheckpoints {
-  load(): ChunkPlan | null;
-  save(plan: ChunkPlan): void;
+  load(): ChunkPlan | null | Promise<ChunkPlan | null>;
+  /** Awaited: a promise it returns settles once the plan is kept. */
+  save(plan: ChunkPlan): unknown;
 }
 
 export interface TranscribeOptions {
@@ -178,7 +179,7 @@ export async function transcribeBlocks(
   const speech: Span[] = [];
   // Every chunk handed on, for the plan; those of a kept plan are handed on again as their audio arrives.
   const handed: Span[] = [];
-  const keptPlan = options.plan?.load() ?? null;
+  const keptPlan = (await options.plan?.load()) ?? null;
   // A kept plan is checked against the recording's length, so a resumed run waits for the probe.
   if (keptPlan && hint instanceof Promise) expected = await hint;
   const { vad, resumed } = openPlannedVad(deps.vad, keptPlan, expected);
@@ -222,7 +223,7 @@ export async function transcribeBlocks(
   // Audio before the VAD's open speech, the merger's open chunk and the next kept chunk can never be read again.
   const release = () => store.release(toSample(Math.min(vad.settledUntil, pendingChunk?.start ?? Infinity, planned[0]?.start ?? Infinity)));
   let plannedAt = replayUntil / SAMPLE_RATE;
-  const onSpans = (spans: Span[]) => {
+  const onSpans = async (spans: Span[]) => {
     const before = handed.length;
     for (const span of spans) {
       speech.push(span);
@@ -234,7 +235,7 @@ export async function transcribeBlocks(
     // a resumed run re-runs the VAD over at most the interval, a fraction of a chunk's decoding.
     if (handed.length > before && options.plan && vad.snapshot && vad.position - plannedAt >= Math.max(PLAN_INTERVAL_SECONDS, 0.1 * vad.position)) {
       plannedAt = vad.position;
-      options.plan.save({ vad: vad.snapshot(), pending: merger.pending, speech: [...speech], chunks: [...handed] });
+      await options.plan.save({ vad: vad.snapshot(), pending: merger.pending, speech: [...speech], chunks: [...handed] });
     }
   };
   const frontier = () =>
@@ -255,7 +256,7 @@ export async function transcribeBlocks(
       let ready = 0;
       while (ready < planned.length && toSample(planned[ready]!.end) <= store.length) ready++;
       if (ready > 0) submit(planned.splice(0, ready));
-      if (covered < block.length) onSpans(await vad.push(covered > 0 ? block.subarray(covered) : block));
+      if (covered < block.length) await onSpans(await vad.push(covered > 0 ? block.subarray(covered) : block));
       else release();
       reportRecognized();
       // Backpressure: do not run far ahead of the recognizer (bounds memory without a diarizer). Reading ahead
@@ -264,7 +265,7 @@ export async function transcribeBlocks(
     }
     if (signal.aborted) throw abortReason(signal);
     if (planned.length > 0) submit(planned.splice(0));
-    onSpans(await vad.finish());
+    await onSpans(await vad.finish());
     submit(merger.finish());
     queue.close();
     pendingChunk = null;
