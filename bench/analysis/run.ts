@@ -37,7 +37,6 @@ import { SqlSessionStore } from '../../src/service/storage/session-store';
 import { SqliteSql } from '../../src/service/storage/sql/sqlite-sql';
 import { JobRunner } from '../../src/service/jobs/job-runner';
 import { SqlAnalysisStore } from '../../src/service/storage/analysis-store';
-import { SqliteSql } from '../../src/service/storage/sql/sqlite-sql';
 import { AnalysisService } from '../../src/service/analysis/analysis-service';
 import { treeCpuSeconds } from '../lib/proc-cpu';
 import { TreeMemory } from '../lib/tree-memory';

@@ -20,29 +20,29 @@ describe('ifNoneMatchHits', () => {
 });
 
 describe('DocumentCache', () => {
-  it('makes a document once per ETag and again when the ETag changes', () => {
+  it('makes a document once per ETag and again when the ETag changes', async () => {
     const cache = new DocumentCache(4);
     let made = 0;
     const make = () => Buffer.from(`doc ${++made}`);
-    expect(cache.bytes('s', cache.etag(1), make).toString()).toBe('doc 1');
-    expect(cache.bytes('s', cache.etag(1), make).toString()).toBe('doc 1');
-    expect(cache.bytes('s', cache.etag(2), make).toString()).toBe('doc 2');
+    expect((await cache.bytes('s', cache.etag(1), make)).toString()).toBe('doc 1');
+    expect((await cache.bytes('s', cache.etag(1), make)).toString()).toBe('doc 1');
+    expect((await cache.bytes('s', cache.etag(2), make)).toString()).toBe('doc 2');
     expect(made).toBe(2);
   });
 
-  it('keeps at most its capacity, dropping the least recently used', () => {
+  it('keeps at most its capacity, dropping the least recently used', async () => {
     const cache = new DocumentCache(2);
     let made = 0;
     const make = () => Buffer.from(String(++made));
-    cache.bytes('a', '"1"', make);
-    cache.bytes('b', '"1"', make);
-    cache.bytes('a', '"1"', make); // a is now the most recent
-    cache.bytes('c', '"1"', make); // b leaves
+    await cache.bytes('a', '"1"', make);
+    await cache.bytes('b', '"1"', make);
+    await cache.bytes('a', '"1"', make); // a is now the most recent
+    await cache.bytes('c', '"1"', make); // b leaves
     expect(cache.size).toBe(2);
     expect(made).toBe(3);
-    cache.bytes('a', '"1"', make);
+    await cache.bytes('a', '"1"', make);
     expect(made).toBe(3);
-    cache.bytes('b', '"1"', make);
+    await cache.bytes('b', '"1"', make);
     expect(made).toBe(4);
   });
 
@@ -65,10 +65,10 @@ describe('DocumentCache', () => {
     const cache = new DocumentCache(4);
     let made = 0;
     const make = async () => Buffer.from(`doc ${++made}`);
-    expect((await cache.bytesAsync('s', cache.etag(1), make)).toString()).toBe('doc 1');
-    expect((await cache.bytesAsync('s', cache.etag(1), make)).toString()).toBe('doc 1');
-    expect(cache.bytes('s', cache.etag(1), () => Buffer.from('not made')).toString()).toBe('doc 1');
-    expect((await cache.bytesAsync('s', cache.etag(2), make)).toString()).toBe('doc 2');
+    expect((await cache.bytes('s', cache.etag(1), make)).toString()).toBe('doc 1');
+    expect((await cache.bytes('s', cache.etag(1), make)).toString()).toBe('doc 1');
+    expect((await cache.bytes('s', cache.etag(1), () => Buffer.from('not made'))).toString()).toBe('doc 1');
+    expect((await cache.bytes('s', cache.etag(2), make)).toString()).toBe('doc 2');
     expect(cache.size).toBe(1);
   });
 });

@@ -26,15 +26,3 @@ export async function sendConditionalJson(req: Request, res: Response, etag: str
   }
   res.type('json').send(await body());
 }
-
-/** `sendConditionalJson` for a body made from the async stores (made only when the client's copy is stale). */
-export async function sendConditionalJsonAsync(req: Request, res: Response, etag: string, body: () => Promise<Buffer>): Promise<void> {
-  res.setHeader('ETag', etag);
-  res.setHeader('Cache-Control', 'private, no-cache');
-  if (ifNoneMatchHits(req.headers['if-none-match'], etag)) {
-    res.status(304).end();
-    return;
-  }
-  const bytes = await body();
-  res.type('json').send(bytes);
-}

@@ -28,22 +28,12 @@ export class DocumentCache {
     return `"${[this.epoch, ...validators].join('.')}"`;
   }
 
-  /** The bytes stored under `key` (`{session id}:{document}`) for `etag`, or what `make()` returns, then stored for it. */
+  /**
+   * The bytes stored under `key` (`{session id}:{document}`) for `etag`, or what `make()` returns, then stored
+   * for it. Making reads the database through the async stores, so another request may store the same
+   * document meanwhile: the last one made is as current as the ETag says.
+   */
   async bytes(key: string, etag: string, make: () => Buffer | Promise<Buffer>): Promise<Buffer> {
-    const hit = this.entries.get(key);
-    this.entries.delete(key);
-    if (hit?.etag === etag) {
-      this.entries.set(key, hit);
-      return hit.bytes;
-    }
-    const bytes = await make();
-    if (this.entries.size >= this.capacity) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, { etag, bytes });
-    return bytes;
-  }
-
-  /** `bytes` for a document whose making reads the database through the async stores. */
-  async bytesAsync(key: string, etag: string, make: () => Promise<Buffer>): Promise<Buffer> {
     const hit = this.entries.get(key);
     if (hit?.etag === etag) {
       this.entries.delete(key);
@@ -51,7 +41,6 @@ export class DocumentCache {
       return hit.bytes;
     }
     const bytes = await make();
-    // Another request may have stored it meanwhile: the last one made is as current as the ETag says.
     this.entries.delete(key);
     if (this.entries.size >= this.capacity) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(key, { etag, bytes });
