@@ -30,6 +30,17 @@ describe('keptRecordings', () => {
   });
 });
 
+describe('keptRecordings with corrected lines', () => {
+  it('keeps corrected lines’ statistics before recognized ones, newest first within each', () => {
+    const r = (at: string, seconds: number, corrected = false) => ({ at, seconds, ...(corrected ? { corrected } : {}) });
+    const list = [r('2026-01-01', 8, true), r('2026-01-04', 8), r('2026-01-02', 8, true), r('2026-01-03', 8)];
+    const { kept, dropped } = keptRecordings(list, { maxSeconds: 24, maxRecordings: 5 });
+    // The two corrected ones, though older, then the newest recognized one; the older recognized one goes.
+    expect(kept.map((k) => k.at)).toEqual(['2026-01-02', '2026-01-01', '2026-01-04']);
+    expect(dropped.map((k) => k.at)).toEqual(['2026-01-03']);
+  });
+});
+
 describe('dictionaryWord', () => {
   it('spells a written word as the dictionary does, or null when it has none', () => {
     const dict = new Set(['hello', "don't", 'i']);
