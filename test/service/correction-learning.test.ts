@@ -55,6 +55,8 @@ describe.skipIf(!pocketSphinxAvailable().ok || !resolveSphinxtrain())('correctio
   /** The speaker's adaptation once its updated_at is past `after` (the job after an edit ran). */
   const adaptationAfter = async (after: string) => {
     const speakers = await until(project, (p) => (p.speakers[0]?.adaptation?.updated_at ?? '') > after, 300_000);
+    // The job ran again (a line left out, or a failed tool, would leave the previous estimate in place).
+    expect(speakers.speakers[0]?.adaptation?.updated_at ?? '').toSatisfy((at: string) => at > after);
     return speakers.speakers[0]!.adaptation!;
   };
 
