@@ -1,14 +1,14 @@
 /**
  * Corrections teach the recognizer (issue 31; README here): for each reader of the ASR set, a project per
- * condition on a real service process. The reader's earlier recordings are uploaded one after another (each
- * after the previous one's transcription and adaptation job), then (a) left as recognized, or (b) corrected to
+ * condition on a real service process. The reader's earlier recordings are uploaded (transcribed in order, each
+ * adding to the speaker's adaptation), then (a) left as recognized, or (b) corrected to
  * their references through the API (a one-line transcript by `PATCH …/segments/0`, a longer one by aligning the
  * reference as a script, `POST …/transcript/align`); then the same later recordings are uploaded to both and
- * scored. Prints both conditions' WER of the later recordings per half (bench/lib/halves.ts), the relative
+ * scored, all decoded with the transform the earlier recordings taught. Prints both conditions' WER of the later recordings per half (bench/lib/halves.ts), the relative
  * change in errors with its paired bootstrap interval, what the corrected projects learnt (corrected seconds
  * behind each speaker's transform, words added to the vocabulary) and the CPU.
  *
- *   nice -n 10 node --import tsx bench/learning/run.ts [--readers amateur,ljspeech] [--earlier 0.5] [--every 1]
+ *   node --import tsx bench/learning/run.ts [--readers amateur,ljspeech] [--earlier 0.5] [--every 1]
  *
  * `--every N` keeps every N-th pair of files (halves alternate by name, so a pair is one file of each).
  * Both conditions run at the same time (one service each), so they share the machine's load.
@@ -126,13 +126,12 @@ async function runCondition(condition: Condition): Promise<ConditionResult> {
   try {
     for (const { reader, earlier, later } of plan) {
       const project = reader.replace(/[^a-z0-9_-]/g, '-');
+      // All of a phase's recordings are queued at once (uploaded in order): the service's one job queue still takes
+      // them in order (each transcription, then the adaptation jobs), and no time is lost between them.
       const taught: string[] = [];
-      for (const file of earlier) {
-        const id = await upload(svc, project, file);
-        await settled(svc, id);
-        await jobsIdle(db);
-        taught.push(id);
-      }
+      for (const file of earlier) taught.push(await upload(svc, project, file));
+      for (const id of taught) await settled(svc, id);
+      await jobsIdle(db);
       if (condition === 'corrected') {
         for (const [k, id] of taught.entries()) {
           const reference = refs.get(earlier[k]!)!.text;
@@ -148,19 +147,22 @@ async function runCondition(condition: Condition): Promise<ConditionResult> {
             else corrections.aligned++;
           } else if (res.status === 422 && JSON.stringify(res.json).includes('already the line')) corrections.unchanged++;
           else throw new Error(`correcting ${earlier[k]} failed: ${res.status} ${JSON.stringify(res.json)}`);
-          // Each correction's adaptation job before the next (as an editor correcting one recording after another).
-          await jobsIdle(db);
         }
+        // The corrections' adaptation jobs (one per recording) done before the later recordings come.
+        await jobsIdle(db);
         const detail = (await api(svc, 'GET', `/v1/speech/projects/${project}`)).json;
         for (const s of detail.speakers as Array<{ name: string; adaptation: { corrected_seconds: number } | null }>) {
           if (s.adaptation) corrections.correctedSeconds[`${reader} ${s.name}`] = s.adaptation.corrected_seconds;
         }
         corrections.vocabulary[reader] = (await api(svc, 'GET', `/v1/speech/projects/${project}/vocabulary`)).json.terms;
       }
-      for (const file of later) {
-        const id = await upload(svc, project, file);
+      // The later recordings are all decoded with what the earlier ones taught (their own adaptation jobs queue
+      // behind every transcription), so both conditions decode them with one transform each.
+      const ids: string[] = [];
+      for (const file of later) ids.push(await upload(svc, project, file));
+      for (const [k, id] of ids.entries()) {
+        const file = later[k]!;
         const session = await settled(svc, id);
-        await jobsIdle(db);
         const adaptation = session.transcript.adaptation as { chunks: number; speakers: Array<{ chunks: number }> } | undefined;
         scored.push({
           reader,
@@ -172,8 +174,12 @@ async function runCondition(condition: Condition): Promise<ConditionResult> {
         });
         process.stderr.write(`${condition} ${file}: ${errorCount(scored.at(-1)!.wer)} errors, ${scored.at(-1)!.adaptedChunks}/${scored.at(-1)!.chunks} chunks adapted\n`);
       }
+      await jobsIdle(db);
     }
     return { condition, scored, corrections, cpu: serviceCpu(svc.child.pid!), wall: (Date.now() - started) / 1000 };
+  } catch (error) {
+    process.stderr.write(`${condition}: the service's last log lines:\n${svc.output().slice(-4000)}\n`);
+    throw error;
   } finally {
     db.close();
     await svc.stop();
