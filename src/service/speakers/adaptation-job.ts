@@ -11,7 +11,7 @@ import type { Denoiser, Dereverberator } from '../speech/enhancement/types';
 import type { JobContext, JobRunner } from '../jobs/job-runner';
 import { float32ToInt16Le } from '../speech/recognition/pocketsphinx/pcm';
 import { SAMPLE_RATE, type Span, type Transcript } from '../speech/types';
-import { alignableWords, bareWord, MIN_RECORDING_SECONDS, type AdaptationChunk, type SpeakerAdaptation } from './speaker-adaptation';
+import { alignableWords, MIN_RECORDING_SECONDS, wordPieces, type AdaptationChunk, type SpeakerAdaptation } from './speaker-adaptation';
 
 export const SPEAKER_ADAPTATION_JOB = 'speaker-adaptation';
 
@@ -56,8 +56,9 @@ export function unknownLineWords(transcript: Transcript, labels: ReadonlySet<str
   for (const segment of transcript.segments) {
     if (!labels.has(segment.speaker)) continue;
     for (const w of segment.words) {
-      const bare = bareWord(w.word);
-      if (bare && !dictionary.has(bare) && /^[a-z][a-z']*$/.test(bare) && bare.length <= 40) out.add(bare);
+      for (const piece of wordPieces(w.word, dictionary)) {
+        if (!dictionary.has(piece) && /^[a-z][a-z']*$/.test(piece) && piece.length <= 40) out.add(piece);
+      }
     }
   }
   return [...out];
@@ -183,7 +184,12 @@ export function registerSpeakerAdaptationJob(deps: SpeakerAdaptationDeps, runner
         signal.throwIfAborted();
         const chunks = speakerChunks(transcript, label, pcm, dictionary);
         const seconds = chunks.reduce((a, c) => a + c.pcm.length / 2 / SAMPLE_RATE, 0);
-        if (seconds < MIN_RECORDING_SECONDS) continue;
+        if (seconds < MIN_RECORDING_SECONDS) {
+          // Nothing usable of this speaker here any more (lines moved away, or corrected into words without
+          // phones): what an earlier transcript of the recording taught goes, and the transform is solved without it.
+          if (!deps.adaptation.hasRecording(projectId, speaker_id, sessionId)) continue;
+          chunks.length = 0;
+        }
         try {
           const result = await deps.adaptation.addRecording(projectId, speaker_id, sessionId, chunks, { dictionary: lexicon.dictionary });
           if (!result) deps.log(`adaptation: speaker ${speaker_id} has too little speech for a transform yet`);

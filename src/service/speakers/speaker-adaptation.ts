@@ -108,12 +108,30 @@ export function bareWord(word: string): string {
 }
 
 /**
+ * The pieces of a written word as a dictionary would look them up: the bare word, or, when the dictionary lacks it,
+ * the word without quote marks around it (`debtors'`) or its parts between hyphens and periods (`picture-books`,
+ * `a.m.`). An editor's typed words are written this way far more often than the recognizer's.
+ */
+export function wordPieces(word: string, dictionary: ReadonlySet<string>): string[] {
+  const bare = bareWord(word);
+  if (!bare || dictionary.has(bare)) return bare ? [bare] : [];
+  const unquoted = bare.replace(/^'+|'+$/g, '');
+  if (dictionary.has(unquoted)) return [unquoted];
+  return unquoted.split(/[-.]+/).map((p) => p.replace(/^'+|'+$/g, '')).filter(Boolean);
+}
+
+/**
  * A line's words as the dictionary spells them, or null when one has no entry there: Baum-Welch needs every
  * word's phones, so such a line is left out whole.
  */
 export function alignableWords(words: ReadonlyArray<{ word: string }>, dictionary: ReadonlySet<string>): string[] | null {
-  const spelled = words.map((w) => dictionaryWord(w.word, dictionary));
-  return spelled.some((w) => w === null) ? null : (spelled as string[]);
+  const spelled: string[] = [];
+  for (const w of words) {
+    const pieces = wordPieces(w.word, dictionary);
+    if (pieces.some((p) => !dictionary.has(p))) return null;
+    spelled.push(...pieces);
+  }
+  return spelled;
 }
 
 const ID = /^[0-9a-f-]{36}$/;
@@ -191,6 +209,13 @@ export class SpeakerAdaptation {
     } catch {
       return null;
     }
+  }
+
+  /** Whether statistics of this recording are kept for the speaker (recognized or corrected lines). */
+  hasRecording(projectId: string, speakerId: string, sessionId: string): boolean {
+    if (!ID.test(sessionId)) return false;
+    const recDir = path.join(this.speakerDir(projectId, speakerId), 'rec');
+    return fs.existsSync(path.join(recDir, `${sessionId}.json`)) || fs.existsSync(path.join(recDir, `${sessionId}${CORRECTED}.json`));
   }
 
   /** Lower-case words of the recognizer's dictionary, read once. */
