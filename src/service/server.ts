@@ -38,6 +38,8 @@ import type { Span } from './speech/types';
 import { resolveSphinxtrain } from './speech/recognition/pocketsphinx/adaptation';
 import { SpeakerAdaptation } from './speakers/speaker-adaptation';
 import { queueSpeakerAdaptation, registerSpeakerAdaptationJob } from './speakers/adaptation-job';
+import { SqliteQueuedJobs } from './storage/queued-jobs';
+import { correctionLearning } from './transcription/correction-learning';
 import { createRnnoiseDenoiser } from './speech/enhancement/rnnoise';
 import { createWpeDereverberator } from './speech/enhancement/reverberant-speech';
 import { createVoiceRegistry } from './speech/synthesis/catalog';
@@ -139,6 +141,7 @@ async function open(
     model: resolvePocketSphinxModel(env),
     tools: resolveSphinxtrain(env),
     cacheDir: layout.adaptation,
+    espeak: env.TAKELINE_ESPEAK_NG || 'espeak-ng',
     log,
   });
   let boundPort = config.port;
@@ -148,7 +151,20 @@ async function open(
     aligner: () => (correctionAligner ??= pocketSphinxAvailable(env).ok ? createPocketSphinxAligner({ env, pronounceUnknown: true, tempDir: layout.scratch }) : null),
     audio: async (id: string, spans: readonly Span[]) => decodeSpans(layout.original(id, (await sessions.storedName(id)) ?? ''), tools, spans),
   };
-  const transcriptEdits = new TranscriptEditor({ db, database, speakers: sessionSpeakers, analysis, jobs, ...wordCorrections });
+  // Corrections teach the recognizer (README, "Corrections teach the recognizer").
+  const queuedJobs = new SqliteQueuedJobs(db);
+  const learning = correctionLearning({
+    dictionary: () => {
+      try {
+        return adaptation.words();
+      } catch {
+        return null; // no PocketSphinx dictionary here: nothing to compare typed words with
+      }
+    },
+    relearn: (id) => queueSpeakerAdaptation(adaptation, jobs, id, queuedJobs),
+    log,
+  });
+  const transcriptEdits = new TranscriptEditor({ db, database, speakers: sessionSpeakers, analysis, jobs, ...wordCorrections, learning });
 
   const context: ServiceContext = {
     config,

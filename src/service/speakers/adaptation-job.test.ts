@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { denoiseNoisyLines, dereverberateLines } from './adaptation-job';
+import { denoiseNoisyLines, dereverberateLines, speakerChunks, unknownLineWords } from './adaptation-job';
 import { createWpeDereverberator } from '../speech/enhancement/reverberant-speech';
 import { convolve, gainForSnr, haveAudio, loadAudio, matchPower, syntheticRoom, whiteNoise } from '../speech/quality/signals.testutil';
 import { SileroVad } from '../speech/vad/silero';
@@ -81,5 +81,40 @@ describe.skipIf(!haveAudio)('adaptation statistics on a reverberant recording', 
     const from = Math.round((shift + 0.3) * SAMPLE_RATE);
     const to = Math.round((2 * shift - 0.3) * SAMPLE_RATE);
     expect(energy(pcm.subarray(from, to))).toBeLessThan(0.95 * energy(before.subarray(from, to)));
+  });
+});
+
+describe('what adaptation learns from a corrected recording', () => {
+  const dictionary = new Set(['the', 'press', 'of', 'in', 'rome', 'printed', 'bread']);
+  const word = (w: string, start: number) => ({ word: w, start, end: start + 0.4, confidence: 0.5, speaker: 'S1' });
+  const transcript: Transcript = {
+    language: 'en',
+    duration: 4,
+    text: '',
+    speakers: ['S1', 'S2'],
+    engine: 'test',
+    segments: [
+      // Recognized: "the bread" where the reader said "the press".
+      { id: 0, speaker: 'S1', start: 0, end: 0.9, text: 'the bread', words: [word('the', 0), word('bread', 0.45)], avgLogprob: -1 },
+      // Corrected by the editor, with a name the dictionary lacks.
+      { id: 1, speaker: 'S1', start: 1, end: 2.4, text: 'Sweynheim printed in Rome.', words: [word('Sweynheim', 1), word('printed', 1.45), word('in', 1.7), word('Rome.', 2)], avgLogprob: -1, corrected: true },
+      { id: 2, speaker: 'S2', start: 3, end: 3.9, text: 'Pannartz', words: [word('Pannartz', 3)], avgLogprob: -1, corrected: true },
+    ],
+  };
+  const pcm = new Float32Array(4 * SAMPLE_RATE);
+
+  it('takes a corrected line’s words as supervision and says so', () => {
+    const withName = new Set([...dictionary, 'sweynheim']);
+    const chunks = speakerChunks(transcript, 'S1', pcm, withName);
+    expect(chunks.map((c) => [c.id, c.hypothesis, c.corrected ?? false])).toEqual([
+      ['s0', 'the bread', false],
+      ['s1', 'sweynheim printed in rome', true],
+    ]);
+  });
+
+  it('leaves out a line whose typed name has no pronunciation, and lists the names to pronounce', () => {
+    expect(speakerChunks(transcript, 'S1', pcm, dictionary).map((c) => c.id)).toEqual(['s0']);
+    expect(unknownLineWords(transcript, new Set(['S1']), dictionary)).toEqual(['sweynheim']);
+    expect(unknownLineWords(transcript, new Set(['S1', 'S2']), dictionary)).toEqual(['sweynheim', 'pannartz']);
   });
 });

@@ -1,6 +1,7 @@
 import type { DataLayout } from '../storage/files';
 import type { SessionStore } from '../storage/session-store';
 import type { SpeakerStore } from '../storage/speaker-store';
+import type { QueuedJobs } from '../storage/queued-jobs';
 import type { MediaTools } from '../media/tools';
 import { decodeAudioToArray } from '../media/decode';
 import { levelledRecording } from '../speech/pipeline/levelled-blocks';
@@ -8,36 +9,58 @@ import { denoisedIfNoisy, speechWithin } from '../speech/enhancement/noisy-speec
 import type { Denoiser, Dereverberator } from '../speech/enhancement/types';
 import type { JobContext, JobRunner } from '../jobs/job-runner';
 import { float32ToInt16Le } from '../speech/recognition/pocketsphinx/pcm';
-import type { SpeakerChunk } from '../speech/recognition/pocketsphinx/adaptation';
 import { SAMPLE_RATE, type Span, type Transcript } from '../speech/types';
-import { alignableWords, MIN_RECORDING_SECONDS, type SpeakerAdaptation } from './speaker-adaptation';
+import { alignableWords, MIN_RECORDING_SECONDS, wordPieces, type AdaptationChunk, type SpeakerAdaptation } from './speaker-adaptation';
 
 export const SPEAKER_ADAPTATION_JOB = 'speaker-adaptation';
 
 /** Audio kept either side of a line, so the aligner sees its first and last phones whole. */
 const PAD_SECONDS = 0.05;
 
-/**
- * One speaker's lines as Baum-Welch chunks: the line's audio and its words as the dictionary spells them.
- * A line with a word the dictionary lacks (a prompt's name) is left out whole.
- */
 /** Sample range of a line's audio, padded so the aligner sees its first and last phones whole. */
 function lineSamples(segment: Span, length: number): { from: number; to: number } {
   const from = Math.max(0, Math.floor((segment.start - PAD_SECONDS) * SAMPLE_RATE));
   return { from, to: Math.min(length, Math.ceil((segment.end + PAD_SECONDS) * SAMPLE_RATE)) };
 }
 
-export function speakerChunks(transcript: Transcript, label: string, pcm: Float32Array, dictionary: ReadonlySet<string>): SpeakerChunk[] {
-  const chunks: SpeakerChunk[] = [];
+/**
+ * One speaker's lines as Baum-Welch chunks: the line's audio and its words as the dictionary spells them.
+ * A line the editor corrected (or aligned a script to) carries the editor's words and says so (`corrected`):
+ * it is supervision. A line with a word the dictionary lacks (a name without a pronunciation) is left out whole.
+ */
+export function speakerChunks(transcript: Transcript, label: string, pcm: Float32Array, dictionary: ReadonlySet<string>): AdaptationChunk[] {
+  const chunks: AdaptationChunk[] = [];
   for (const segment of transcript.segments) {
     if (segment.speaker !== label || segment.words.length === 0) continue;
     const words = alignableWords(segment.words, dictionary);
     if (!words) continue;
     const { from, to } = lineSamples(segment, pcm.length);
     if (to - from < SAMPLE_RATE / 4) continue;
-    chunks.push({ id: `s${segment.id}`, pcm: float32ToInt16Le(pcm.subarray(from, to)), hypothesis: words.join(' ') });
+    chunks.push({
+      id: `s${segment.id}`,
+      pcm: float32ToInt16Le(pcm.subarray(from, to)),
+      hypothesis: words.join(' '),
+      ...(segment.corrected ? { corrected: true } : {}),
+    });
   }
   return chunks;
+}
+
+/**
+ * Words of the given speakers' lines that the dictionary lacks, as the dictionary would spell them (letters and
+ * apostrophes only): the names an editor typed, to be pronounced so their lines can be aligned.
+ */
+export function unknownLineWords(transcript: Transcript, labels: ReadonlySet<string>, dictionary: ReadonlySet<string>): string[] {
+  const out = new Set<string>();
+  for (const segment of transcript.segments) {
+    if (!labels.has(segment.speaker)) continue;
+    for (const w of segment.words) {
+      for (const piece of wordPieces(w.word, dictionary)) {
+        if (!dictionary.has(piece) && /^[a-z][a-z']*$/.test(piece) && piece.length <= 40) out.add(piece);
+      }
+    }
+  }
+  return [...out];
 }
 
 /**
@@ -105,9 +128,13 @@ export interface SpeakerAdaptationDeps {
   log: (line: string) => void;
 }
 
-/** After a recording's speakers are mapped to project speakers: queued when adaptation can run here. */
-export function queueSpeakerAdaptation(adaptation: SpeakerAdaptation, jobs: JobRunner, sessionId: string): void {
-  if (adaptation.estimating) jobs.enqueue(SPEAKER_ADAPTATION_JOB, sessionId);
+/**
+ * After a recording's speakers are mapped to project speakers, or after its transcript was corrected: queued when
+ * adaptation can run here and no such job already waits (a waiting one reads the newest transcript when it starts).
+ */
+export function queueSpeakerAdaptation(adaptation: SpeakerAdaptation, jobs: JobRunner, sessionId: string, queued?: QueuedJobs): void {
+  if (!adaptation.estimating || queued?.waiting(SPEAKER_ADAPTATION_JOB, sessionId)) return;
+  jobs.enqueue(SPEAKER_ADAPTATION_JOB, sessionId);
 }
 
 /**
@@ -143,18 +170,31 @@ export function registerSpeakerAdaptationJob(deps: SpeakerAdaptationDeps, runner
         deps.log(`adaptation: the denoiser failed (${(error as Error).message}); the rest of recording ${sessionId} is counted as it is`);
       }
     }
-    const dictionary = deps.adaptation.words();
-    for (const { label, speaker_id } of mapped) {
-      signal.throwIfAborted();
-      const chunks = speakerChunks(transcript, label, pcm, dictionary);
-      const seconds = chunks.reduce((a, c) => a + c.pcm.length / 2 / SAMPLE_RATE, 0);
-      if (seconds < MIN_RECORDING_SECONDS) continue;
-      try {
-        const result = await deps.adaptation.addRecording(projectId, speaker_id, sessionId, chunks);
-        if (!result) deps.log(`adaptation: speaker ${speaker_id} has too little speech for a transform yet`);
-      } catch (error) {
-        deps.log(`adaptation: speaker ${speaker_id} of recording ${sessionId} not adapted: ${(error as Error).message}`);
+    // Names the editor typed (or a vocabulary decoder wrote) are pronounced as the vocabulary feature does, so
+    // their lines are aligned rather than left out.
+    const base = deps.adaptation.words();
+    const lexicon = await deps.adaptation.pronounce(unknownLineWords(transcript, new Set(mapped.map((m) => m.label)), base), signal);
+    try {
+      const dictionary = lexicon.added.length ? new Set([...base, ...lexicon.added]) : base;
+      for (const { label, speaker_id } of mapped) {
+        signal.throwIfAborted();
+        const chunks = speakerChunks(transcript, label, pcm, dictionary);
+        const seconds = chunks.reduce((a, c) => a + c.pcm.length / 2 / SAMPLE_RATE, 0);
+        if (seconds < MIN_RECORDING_SECONDS) {
+          // Nothing usable of this speaker here any more (lines moved away, or corrected into words without
+          // phones): what an earlier transcript of the recording taught goes, and the transform is solved without it.
+          if (!deps.adaptation.hasRecording(projectId, speaker_id, sessionId)) continue;
+          chunks.length = 0;
+        }
+        try {
+          const result = await deps.adaptation.addRecording(projectId, speaker_id, sessionId, chunks, { dictionary: lexicon.dictionary });
+          if (!result) deps.log(`adaptation: speaker ${speaker_id} has too little speech for a transform yet`);
+        } catch (error) {
+          deps.log(`adaptation: speaker ${speaker_id} of recording ${sessionId} not adapted: ${(error as Error).message}`);
+        }
       }
+    } finally {
+      lexicon.dispose();
     }
   });
 }

@@ -9,7 +9,7 @@ import { float32ToInt16Le } from '../speech/recognition/pocketsphinx/pcm';
 import { resolveSphinxtrain } from '../speech/recognition/pocketsphinx/adaptation';
 import { parseMllrMatrix, mllrDistance } from '../speech/recognition/pocketsphinx/mllr-file';
 import { resolvePocketSphinxModel } from '../speech/recognition/pocketsphinx/model';
-import { dictionaryWord, keptRecordings, SpeakerAdaptation, type AdaptationSettings } from './speaker-adaptation';
+import { alignableWords, dictionaryWord, keptRecordings, SpeakerAdaptation, wordPieces, type AdaptationSettings } from './speaker-adaptation';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const asrDir = path.join(process.env.TAKELINE_SHARED_DIR || path.resolve(repoRoot, '../shared'), 'audio/asr');
@@ -27,6 +27,34 @@ describe('keptRecordings', () => {
     expect(dropped.map((k) => k.at)).toEqual(['2026-01-01']);
     expect(keptRecordings(list, { maxSeconds: 5, maxRecordings: 5 }).kept).toHaveLength(1);
     expect(keptRecordings(list, { maxSeconds: 100, maxRecordings: 1 }).kept.map((k) => k.at)).toEqual(['2026-01-03']);
+  });
+});
+
+describe('keptRecordings with corrected lines', () => {
+  it('keeps corrected lines’ statistics before recognized ones, newest first within each', () => {
+    const r = (at: string, seconds: number, corrected = false) => ({ at, seconds, ...(corrected ? { corrected } : {}) });
+    const list = [r('2026-01-01', 8, true), r('2026-01-04', 8), r('2026-01-02', 8, true), r('2026-01-03', 8)];
+    const { kept, dropped } = keptRecordings(list, { maxSeconds: 24, maxRecordings: 5 });
+    // The two corrected ones, though older, then the newest recognized one; the older recognized one goes.
+    expect(kept.map((k) => k.at)).toEqual(['2026-01-02', '2026-01-01', '2026-01-04']);
+    expect(dropped.map((k) => k.at)).toEqual(['2026-01-03']);
+  });
+});
+
+describe('wordPieces and alignableWords', () => {
+  const dict = new Set(['picture', 'books', 'a', 'm', 'debtors', 'nine', 'the', "don't"]);
+  it('looks up a typed word as written, then without quote marks, then by its parts', () => {
+    expect(wordPieces("Don't,", dict)).toEqual(["don't"]);
+    expect(wordPieces("debtors'", dict)).toEqual(['debtors']);
+    expect(wordPieces('picture-books', dict)).toEqual(['picture', 'books']);
+    expect(wordPieces('a.m.,', dict)).toEqual(['a', 'm']);
+    expect(wordPieces('—', dict)).toEqual([]);
+    expect(wordPieces('Subiaco', dict)).toEqual(['subiaco']);
+  });
+  it('spells a corrected line for Baum-Welch, or refuses it when a piece has no entry', () => {
+    const line = (text: string) => text.split(' ').map((word) => ({ word }));
+    expect(alignableWords(line("The debtors' picture-books — nine a.m."), dict)).toEqual(['the', 'debtors', 'picture', 'books', 'nine', 'a', 'm']);
+    expect(alignableWords(line('The Subiaco books'), dict)).toBeNull();
   });
 });
 

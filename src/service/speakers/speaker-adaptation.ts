@@ -4,6 +4,7 @@ import { writeFileAtomic } from '../storage/files';
 import type { PocketSphinxModel } from '../speech/recognition/pocketsphinx/model';
 import { createBatchMllrEstimator, type BatchEstimator } from '../speech/recognition/pocketsphinx/batch-mllr';
 import { dictionaryWords } from '../speech/recognition/pocketsphinx/vocabulary';
+import { scriptLexicon, type ScriptLexicon } from '../speech/alignment/script-lexicon';
 import {
   accumulateMllrStats,
   prepareTrainingModel,
@@ -17,6 +18,10 @@ import {
  * statistics of each known speaker's speech along the first pass's words are kept (not the audio), and
  * one transform is solved from the speaker's kept statistics; the project's later recordings decode that
  * speaker's chunks with it. Nothing is decoded twice.
+ *
+ * Lines the editor corrected (or aligned a script to) are supervision: their statistics are collected along
+ * the editor's words, kept apart from the recognized lines' (`rec/<session>.corrected/`), and kept in
+ * preference to them when the bounds leave out some (keptRecordings).
  *
  * Files, under `<data>/adaptation/<project>/<speaker>/`: `rec/<session>/` (bw's sums) with
  * `rec/<session>.json` (seconds, when), `transform.mllr` and `state.json` (what the API shows), the last
@@ -45,23 +50,39 @@ export interface AdaptationSettings {
 export interface AdaptationSummary {
   recordings: number;
   seconds: number;
+  /** Of `seconds`, those of lines the editor corrected or aligned a script to (issue 31). */
+  corrected_seconds: number;
   updated_at: string;
 }
 
 interface RecordingMeta {
   seconds: number;
   at: string;
+  /** Statistics along the editor's words (corrected lines), not the recognizer's. */
+  corrected?: boolean;
 }
+
+/** A chunk of a speaker's speech, and whether its words are the editor's (corrected) or the recognizer's. */
+export type AdaptationChunk = SpeakerChunk & { corrected?: boolean };
+
+/** Suffix of a recording's statistics from its corrected lines (kept beside those of its recognized lines). */
+const CORRECTED = '.corrected';
 
 /** Too little of one speaker in one recording to be worth a Baum-Welch run. */
 export const MIN_RECORDING_SECONDS = 1;
 
-/** The kept recordings (newest first) within the bounds; the rest are to be removed. */
-export function keptRecordings<T extends { seconds: number; at: string }>(
+/**
+ * The kept statistics within the bounds; the rest are to be removed. Corrected lines' statistics come first
+ * (supervision is worth more than the recognizer's guesses, which are wrong about one word in three), then
+ * the recognized ones; newest first within each.
+ */
+export function keptRecordings<T extends { seconds: number; at: string; corrected?: boolean }>(
   recordings: readonly T[],
   settings: Pick<AdaptationSettings, 'maxSeconds' | 'maxRecordings'>,
 ): { kept: T[]; dropped: T[] } {
-  const sorted = [...recordings].sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
+  const sorted = [...recordings].sort((a, b) =>
+    Boolean(a.corrected) !== Boolean(b.corrected) ? (a.corrected ? -1 : 1) : a.at < b.at ? 1 : a.at > b.at ? -1 : 0,
+  );
   const kept: T[] = [];
   let seconds = 0;
   for (const r of sorted) {
@@ -77,8 +98,26 @@ export function keptRecordings<T extends { seconds: number; at: string }>(
  * there (the whole line is then left out: Baum-Welch needs every word's phones).
  */
 export function dictionaryWord(word: string, dictionary: ReadonlySet<string>): string | null {
-  const bare = word.toLowerCase().replace(/^[^a-z0-9']+|[^a-z0-9']+$/g, '');
+  const bare = bareWord(word);
   return bare && dictionary.has(bare) ? bare : null;
+}
+
+/** A written word as a dictionary would spell it: lower case, without the punctuation around it. */
+export function bareWord(word: string): string {
+  return word.toLowerCase().replace(/’/g, "'").replace(/^[^a-z0-9']+|[^a-z0-9']+$/g, '');
+}
+
+/**
+ * The pieces of a written word as a dictionary would look them up: the bare word, or, when the dictionary lacks it,
+ * the word without quote marks around it (`debtors'`) or its parts between hyphens and periods (`picture-books`,
+ * `a.m.`). An editor's typed words are written this way far more often than the recognizer's.
+ */
+export function wordPieces(word: string, dictionary: ReadonlySet<string>): string[] {
+  const bare = bareWord(word);
+  if (!bare || dictionary.has(bare)) return bare ? [bare] : [];
+  const unquoted = bare.replace(/^'+|'+$/g, '');
+  if (dictionary.has(unquoted)) return [unquoted];
+  return unquoted.split(/[-.]+/).map((p) => p.replace(/^'+|'+$/g, '')).filter(Boolean);
 }
 
 /**
@@ -86,8 +125,13 @@ export function dictionaryWord(word: string, dictionary: ReadonlySet<string>): s
  * word's phones, so such a line is left out whole.
  */
 export function alignableWords(words: ReadonlyArray<{ word: string }>, dictionary: ReadonlySet<string>): string[] | null {
-  const spelled = words.map((w) => dictionaryWord(w.word, dictionary));
-  return spelled.some((w) => w === null) ? null : (spelled as string[]);
+  const spelled: string[] = [];
+  for (const w of words) {
+    const pieces = wordPieces(w.word, dictionary);
+    if (pieces.some((p) => !dictionary.has(p))) return null;
+    spelled.push(...pieces);
+  }
+  return spelled;
 }
 
 const ID = /^[0-9a-f-]{36}$/;
@@ -107,6 +151,8 @@ export class SpeakerAdaptation {
       tools: SphinxtrainTools | null;
       /** Where the expanded training model is built (once). */
       cacheDir: string;
+      /** espeak-ng's program, for names typed in corrections (default `espeak-ng`). */
+      espeak?: string;
       log?: (line: string) => void;
     },
   ) {}
@@ -157,10 +203,19 @@ export class SpeakerAdaptation {
 
   summary(projectId: string, speakerId: string): AdaptationSummary | null {
     try {
-      return JSON.parse(fs.readFileSync(path.join(this.speakerDir(projectId, speakerId), 'state.json'), 'utf8')) as AdaptationSummary;
+      const state = JSON.parse(fs.readFileSync(path.join(this.speakerDir(projectId, speakerId), 'state.json'), 'utf8')) as AdaptationSummary;
+      // A state written before corrections were told apart had none.
+      return { ...state, corrected_seconds: state.corrected_seconds ?? 0 };
     } catch {
       return null;
     }
+  }
+
+  /** Whether statistics of this recording are kept for the speaker (recognized or corrected lines). */
+  hasRecording(projectId: string, speakerId: string, sessionId: string): boolean {
+    if (!ID.test(sessionId)) return false;
+    const recDir = path.join(this.speakerDir(projectId, speakerId), 'rec');
+    return fs.existsSync(path.join(recDir, `${sessionId}.json`)) || fs.existsSync(path.join(recDir, `${sessionId}${CORRECTED}.json`));
   }
 
   /** Lower-case words of the recognizer's dictionary, read once. */
@@ -170,17 +225,36 @@ export class SpeakerAdaptation {
   }
 
   /**
-   * Adds one recording's speech of a speaker (chunks: 16-bit PCM and dictionary words) and solves the
-   * speaker's transform anew. Returns the new summary, or null when no transform results (too little
-   * speech so far); throws when a tool fails (the previous transform, if any, stays).
+   * A copy of the model's dictionary with `words` (which it lacks) pronounced by espeak-ng, as the project
+   * vocabulary and script alignment pronounce them; `dictionary` is null when none could be (no espeak-ng).
    */
-  addRecording(projectId: string, speakerId: string, sessionId: string, chunks: readonly SpeakerChunk[]): Promise<AdaptationSummary | null> {
-    const next = this.chain.then(() => this.add(projectId, speakerId, sessionId, chunks));
+  pronounce(words: readonly string[], signal?: AbortSignal): Promise<ScriptLexicon> {
+    if (words.length === 0) return Promise.resolve({ dictionary: null, added: [], missing: [], dispose: () => {} });
+    fs.mkdirSync(this.root, { recursive: true });
+    return scriptLexicon(this.deps.model.dict, words, { tempDir: this.root, signal, ...(this.deps.espeak ? { espeak: this.deps.espeak } : {}) });
+  }
+
+  /**
+   * Adds one recording's speech of a speaker (chunks: 16-bit PCM and dictionary words; corrected ones carry
+   * the editor's words) and solves the speaker's transform anew. The recording's earlier statistics are
+   * replaced (a recording transcribed again, or corrected since). `dictionary`: a dictionary file with the
+   * words the model's lacks (typed names) pronounced; the model's by default. Returns the new summary, or
+   * null when no transform results (too little speech so far); throws when a tool fails (the previous
+   * transform, if any, stays).
+   */
+  addRecording(
+    projectId: string,
+    speakerId: string,
+    sessionId: string,
+    chunks: readonly AdaptationChunk[],
+    options: { dictionary?: string | null } = {},
+  ): Promise<AdaptationSummary | null> {
+    const next = this.chain.then(() => this.add(projectId, speakerId, sessionId, chunks, options.dictionary ?? null));
     this.chain = next.catch(() => undefined);
     return next;
   }
 
-  private async add(projectId: string, speakerId: string, sessionId: string, chunks: readonly SpeakerChunk[]): Promise<AdaptationSummary | null> {
+  private async add(projectId: string, speakerId: string, sessionId: string, chunks: readonly AdaptationChunk[], dictionary: string | null): Promise<AdaptationSummary | null> {
     const tools = this.deps.tools;
     if (!this.settings.enabled || !tools) return null;
     if (!ID.test(sessionId)) throw new Error('adaptation: bad session id');
@@ -192,16 +266,24 @@ export class SpeakerAdaptation {
     for (const name of fs.readdirSync(dir)) if (name.startsWith('.work-')) fs.rmSync(path.join(dir, name), { recursive: true, force: true });
     const work = fs.mkdtempSync(path.join(dir, '.work-'));
     try {
-      // A re-transcribed recording replaces its statistics.
-      const acc = path.join(work, 'acc');
-      fs.mkdirSync(acc);
       const current = this.settings.alignAdapted ? this.transform(projectId, speakerId) : null;
-      const seconds = await accumulateMllrStats(this.deps.model, tools, hmm, chunks, acc, work, current);
-      if (seconds > 0) {
-        const target = path.join(recDir, sessionId);
+      const model = dictionary ? { ...this.deps.model, dict: dictionary } : this.deps.model;
+      // Both parts are collected before either replaces what was kept, so a failing tool leaves the recording as it was.
+      const parts: Array<{ id: string; acc: string; seconds: number; corrected: boolean }> = [];
+      for (const corrected of [false, true]) {
+        const own = chunks.filter((c) => Boolean(c.corrected) === corrected);
+        const acc = path.join(work, corrected ? 'acc-corrected' : 'acc');
+        fs.mkdirSync(acc);
+        const seconds = own.length ? await accumulateMllrStats(model, tools, hmm, own, acc, work, current) : 0;
+        parts.push({ id: corrected ? `${sessionId}${CORRECTED}` : sessionId, acc, seconds, corrected });
+      }
+      for (const part of parts) {
+        const target = path.join(recDir, part.id);
+        fs.rmSync(`${target}.json`, { force: true });
         fs.rmSync(target, { recursive: true, force: true });
-        fs.renameSync(acc, target);
-        writeFileAtomic(`${target}.json`, JSON.stringify({ seconds, at: new Date().toISOString() } satisfies RecordingMeta));
+        if (part.seconds <= 0) continue;
+        fs.renameSync(part.acc, target);
+        writeFileAtomic(`${target}.json`, JSON.stringify({ seconds: part.seconds, at: new Date().toISOString(), ...(part.corrected ? { corrected: true } : {}) } satisfies RecordingMeta));
       }
       const { kept, dropped } = keptRecordings(this.recordings(recDir), this.settings);
       for (const r of dropped) {
@@ -216,10 +298,16 @@ export class SpeakerAdaptation {
       const out = path.join(work, 'transform.mllr');
       const distance = await solveMllr(tools, hmm, kept.map((r) => path.join(recDir, r.id)), out, path.join(work, 'mllr.log'));
       writeFileAtomic(path.join(dir, 'transform.mllr'), fs.readFileSync(out));
-      const summary: AdaptationSummary = { recordings: kept.length, seconds: Math.round(total * 10) / 10, updated_at: new Date().toISOString() };
+      const corrected = kept.filter((r) => r.corrected).reduce((a, r) => a + r.seconds, 0);
+      const summary: AdaptationSummary = {
+        recordings: new Set(kept.map((r) => r.id.replace(CORRECTED, ''))).size,
+        seconds: Math.round(total * 10) / 10,
+        corrected_seconds: Math.round(corrected * 10) / 10,
+        updated_at: new Date().toISOString(),
+      };
       writeFileAtomic(path.join(dir, 'state.json'), JSON.stringify(summary));
       this.deps.log?.(
-        `adaptation: speaker ${speakerId} from ${kept.length} recordings, ${total.toFixed(1)} s (max |A−I| ${distance.matrix.toFixed(3)}, max |b| ${distance.offset.toFixed(3)})`,
+        `adaptation: speaker ${speakerId} from ${summary.recordings} recordings, ${total.toFixed(1)} s (${corrected.toFixed(1)} s corrected) (max |A−I| ${distance.matrix.toFixed(3)}, max |b| ${distance.offset.toFixed(3)})`,
       );
       return summary;
     } finally {

@@ -117,6 +117,11 @@ export interface TranscriptSegment extends Span {
   avgLogprob: number;
   /** 1 − the voice activity detector's mean speech probability over the segment, when known. */
   noSpeechProb?: number;
+  /**
+   * The editor corrected this line's words, or aligned a script to it (issue 31): its words are what was
+   * said, so speaker adaptation takes them as supervision instead of the recognizer's guess.
+   */
+  corrected?: true;
 }
 
 export interface Transcript {

@@ -5,7 +5,7 @@ import type { Transcript } from '../speech/types';
 import { SqlSessionStore } from './session-store';
 
 /** What an editor did to make a revision (stored as given; `touched` lists labels whose speech changed). */
-export type RevisionEdit =
+export type RevisionEdit = (
   | { op: 'reassign'; segment_id: number; word_start: number | null; word_end: number | null; from: string; speaker: string; speaker_id: string | null; touched: string[] }
   | { op: 'merge'; from: string; into: string; touched: string[] }
   | { op: 'split'; segment_id: number; word_index: number; touched: string[] }
@@ -14,7 +14,11 @@ export type RevisionEdit =
   | { op: 'edit_text'; segment_id: number; word_start: number | null; word_end: number | null; lines: CorrectionRecord[]; touched: string[] }
   | { op: 'replace'; find: string; replace: string; match_case: boolean; whole_words: boolean; matches: number; lines: CorrectionRecord[]; touched: string[] }
   // Script alignment (transcription/script-align.ts): how many words, how many the aligner placed.
-  | { op: 'align_script'; words: number; aligned: number; interpolated: number; speaker_names: Record<string, string> | null; touched: string[] };
+  | { op: 'align_script'; words: number; aligned: number; interpolated: number; speaker_names: Record<string, string> | null; touched: string[] }
+) & {
+  // Typed words the recognizer's dictionary lacked, added to the project's vocabulary (transcription/correction-learning.ts).
+  vocabulary_added?: string[];
+};
 
 export interface RevisionRecord {
   revision: number;

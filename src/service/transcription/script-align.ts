@@ -145,8 +145,9 @@ export function scriptTranscript(base: Transcript, script: ParsedScript, timed: 
       end: line.at(-1)!.end,
       text: line.map((w) => w.text).join(' '),
       words: line.map((w) => ({ word: w.text, start: w.start, end: w.end, confidence: w.confidence, speaker: w.speaker })),
-      // The text is the script's, not a guess.
+      // The text is the script's, not a guess: speaker adaptation learns from it as from a corrected line.
       avgLogprob: 0,
+      corrected: true,
     };
   });
   const speakers = [...new Set(segments.map((s) => s.speaker))];

@@ -249,7 +249,8 @@ export function applyCorrections(transcript: Transcript, corrections: readonly L
         else aligned.push(j);
       }
     });
-    segments[c.segmentIndex] = { ...segment, words, text: words.map((w) => w.word).join(' ') };
+    // The editor's words are what was said: speaker adaptation learns from them (speakers/adaptation-job.ts).
+    segments[c.segmentIndex] = { ...segment, words, text: words.map((w) => w.word).join(' '), corrected: true };
     records.push({ segment_id: segment.id, before: c.before, after: c.after, aligned, interpolated, retimed_unchanged: c.plan.retimedKept });
   });
   return { transcript: { ...transcript, segments, text: segments.map((s) => s.text).join(' ') }, records };

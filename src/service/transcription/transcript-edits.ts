@@ -10,6 +10,7 @@ import { ConflictError, InvalidInputError, issue, NotFoundError } from '../error
 import { mergeSpeakers, newSpeakerLabel, reassignSpeaker, SpeakerEditError, splitSegment, type EditResult } from './speaker-edits';
 import type { Aligner, Span } from '../speech/types';
 import { timeCorrections } from './correction-timing';
+import { typedWords, type CorrectionLearning } from './correction-learning';
 import {
   applyCorrections,
   correctLine,
@@ -32,6 +33,8 @@ export interface TranscriptEditDeps {
   aligner?: () => Aligner | null;
   /** Word corrections: the recording's audio over a few stretches (media/decode-spans.ts). */
   audio?: (sessionId: string, spans: readonly Span[]) => Promise<Float32Array[]>;
+  /** What corrections teach: typed words into the vocabulary, speakers adapted again (correction-learning.ts). */
+  learning?: CorrectionLearning;
 }
 
 export interface ReplaceOutcome {
@@ -278,6 +281,13 @@ export class TranscriptEditor {
         if (error instanceof SpeakerEditError) throw new InvalidInputError([issue(['body', error.field], error.message, 'value_error', null)]);
         throw error;
       }
+      const learning = this.deps.learning;
+      if (learning && (commit.edit.op === 'edit_text' || commit.edit.op === 'replace' || commit.edit.op === 'align_script')) {
+        // Issue 31: typed words the dictionary lacks join the project's vocabulary, in this transaction, and the edit says which.
+        const projectId = (await stores.sessions.summary(sessionId))!.project.id;
+        const added = await learning.learnWords(stores.projects, projectId, typedWords(commit.edit, commit.result.transcript));
+        if (added.length) commit.edit = { ...commit.edit, vocabulary_added: added };
+      }
       const revision = await revisions.append(sessionId, commit.result.transcript, commit.edit, await speakers.snapshot(stores, sessionId));
       const restoredMap = commit.edit.op === 'restore' ? ((await revisions.speakers(sessionId, commit.edit.revision)) as SpeakerSnapshot | null) : null;
       if (restoredMap) await speakers.restoreSnapshot(stores, sessionId, commit.result.transcript, restoredMap);
@@ -287,6 +297,9 @@ export class TranscriptEditor {
       // still synchronous on the embedded database, on the same connection, so inside this transaction.)
       analysis.queueAfterEdit(sessionId, (await stores.sessions.summary(sessionId))!.duration);
       if (commit.result.touched.length > 0 || commit.edit.op === 'restore') queueSpeakerProfiles(db, jobs, sessionId);
+      // Words or speakers changed: each speaker's adaptation statistics of this recording are collected again,
+      // corrected lines along the editor's words (queued after the profiles, which may remap the speakers).
+      learning?.relearn(sessionId);
       return (await revisions.list(sessionId, null)).find((r) => r.revision === revision)!;
     });
   }

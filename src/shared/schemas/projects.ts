@@ -35,6 +35,11 @@ export const ProjectSpeaker = z
       .object({
         recordings: z.number().int().meta({ description: 'Recordings whose speech the transform is estimated from' }),
         seconds: z.number().meta({ description: 'Seconds of aligned speech behind it' }),
+        // Issue 31: corrections teach the recognizer.
+        corrected_seconds: z.number().meta({
+          description:
+            'Of `seconds`, those of lines an editor corrected or aligned a script to: the transform learnt them along the corrected words (README, "Corrections teach the recognizer")',
+        }),
         updated_at: Timestamp,
       })
       .nullable()

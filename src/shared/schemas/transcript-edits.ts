@@ -50,7 +50,7 @@ export const TranscriptRevision = z
     edit: z
       .record(z.string(), z.unknown())
       .nullable()
-      .meta({ description: 'What was done: op (reassign, merge, split, restore, edit_text, replace, align_script) and its fields; `touched` lists the labels whose speech changed. Word corrections list per line (`lines`) which new words were timed by forced alignment (`aligned`), which by sharing their gap by syllables (`interpolated`: alignment failed or the word could not be decoded), and unchanged words retimed to make room (`retimed_unchanged`)' }),
+      .meta({ description: 'What was done: op (reassign, merge, split, restore, edit_text, replace, align_script) and its fields; `touched` lists the labels whose speech changed. Word corrections list per line (`lines`) which new words were timed by forced alignment (`aligned`), which by sharing their gap by syllables (`interpolated`: alignment failed or the word could not be decoded), and unchanged words retimed to make room (`retimed_unchanged`). `vocabulary_added` (word corrections, replace, align_script) lists typed words the recognizer\'s dictionary lacked that were added to the project\'s vocabulary (README, "Corrections teach the recognizer")' }),
     speakers: z.array(z.string()),
     segments: z.number().int(),
   })

@@ -15,6 +15,8 @@ export interface ProjectSpeaker {
   label: string;
   clip_count: number;
   evidence_seconds: number;
+  /** The speaker's acoustic adaptation; `corrected_seconds` of it come from corrected lines (issue 31). */
+  adaptation?: { recordings: number; seconds: number; corrected_seconds: number; updated_at: string } | null;
 }
 
 export interface ProjectDetail extends Project {

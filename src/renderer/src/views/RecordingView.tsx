@@ -4,6 +4,7 @@ import type { Media, Session, TranscriptSegment } from '../api/types';
 import type { MappedSession } from '../api/transcript-edits';
 import { AlignScriptDialog } from '../components/AlignScriptDialog';
 import { InlineEdit } from '../components/InlineEdit';
+import { LearningNote } from '../components/LearningNote';
 import { ReplaceDialog } from '../components/ReplaceDialog';
 import { useCorrections } from '../components/use-corrections';
 import { countDoubtful } from '../lib/confidence';
@@ -408,6 +409,8 @@ function Editor({
                     <span className="doubt-swatch" style={{ background: 'rgba(229, 72, 77, 0.5)' }} />
                     {doubtful} doubtful {doubtful === 1 ? 'word' : 'words'}
                   </span>
+                  {/* Issue 31: what corrections taught the recognizer. */}
+                  <LearningNote api={api} projectKey={session.project.key} speakerIds={Object.values(session.speaker_map ?? {}).map((m) => m.speaker_id)} revision={revision} />
                   <button onClick={() => setDialog('replace')} data-testid="open-replace" disabled={segments.length === 0}>
                     Replace…
                   </button>

@@ -1,0 +1,236 @@
+/**
+ * Corrections teach the recognizer (issue 31; README here): for each reader of the ASR set, a project per
+ * condition on a real service process. The reader's earlier recordings are uploaded (transcribed in order, each
+ * adding to the speaker's adaptation), then (a) left as recognized, or (b) corrected to
+ * their references through the API (a one-line transcript by `PATCH …/segments/0`, a longer one by aligning the
+ * reference as a script, `POST …/transcript/align`); then the same later recordings are uploaded to both and
+ * scored, all decoded with the transform the earlier recordings taught. Prints both conditions' WER of the later recordings per half (bench/lib/halves.ts), the relative
+ * change in errors with its paired bootstrap interval, what the corrected projects learnt (corrected seconds
+ * behind each speaker's transform, words added to the vocabulary) and the CPU.
+ *
+ *   node --import tsx bench/learning/run.ts [--readers amateur,ljspeech] [--earlier 0.5] [--every 1]
+ *
+ * `--every N` keeps every N-th pair of files (halves alternate by name, so a pair is one file of each).
+ * Both conditions run at the same time (one service each), so they share the machine's load.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { errorCount, sumWer, wordErrorRate, type WerResult } from '../../src/service/speech/scoring/wer';
+import { halves, type Half } from '../lib/halves';
+import { speakerOf } from '../lib/readers';
+import { relativeChangeInterval } from '../lib/bootstrap';
+import { childProcesses, readProcStat } from '../../test/helpers/proc-stat';
+import { multipartBody, rawRequest, startServiceProcess, type ServiceProcess } from '../../test/helpers/service';
+import { flagValue as flag } from '../lib/args';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const asrDir = path.join(process.env.TAKELINE_SHARED_DIR || path.resolve(repoRoot, '../shared'), 'audio/asr');
+const readers = (flag('--readers') ?? 'amateur,ljspeech').split(',');
+const earlierShare = Number(flag('--earlier') ?? 0.5);
+const every = Number(flag('--every') ?? 1);
+
+const refs = new Map(
+  readFileSync(path.join(asrDir, 'refs.tsv'), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split('\t'))
+    .map(([file, duration, text]) => [file!, { duration: Number(duration), text: text! }]),
+);
+const allFiles = readdirSync(asrDir).filter((f) => refs.has(f));
+const half = halves(allFiles);
+
+/** Each reader's recordings in file-name order: the first share earlier (taught), the rest later (scored). */
+const plan = readers.map((reader) => {
+  const files = allFiles
+    .filter((f) => speakerOf(f) === reader)
+    .sort()
+    // Every `every`-th pair of files, so both halves (which alternate by name) keep their share.
+    .filter((_, i) => Math.floor(i / 2) % every === 0);
+  const cut = Math.round(files.length * earlierShare);
+  return { reader, earlier: files.slice(0, cut), later: files.slice(cut) };
+});
+
+type Condition = 'as-recognized' | 'corrected';
+
+interface Scored {
+  reader: string;
+  file: string;
+  half: Half;
+  wer: WerResult;
+  adaptedChunks: number;
+  chunks: number;
+}
+
+interface ConditionResult {
+  condition: Condition;
+  scored: Scored[];
+  corrections: { patched: number; aligned: number; unchanged: number; correctedSeconds: Record<string, number>; vocabulary: Record<string, string[]> };
+  cpu: number;
+  wall: number;
+}
+
+const auth = (svc: ServiceProcess) => ({ Authorization: `Bearer ${svc.key}` });
+
+async function api(svc: ServiceProcess, method: string, route: string, body?: unknown): Promise<{ status: number; json: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const res = await fetch(`${svc.url}${route}`, {
+    method,
+    headers: { ...auth(svc), ...(body ? { 'Content-Type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: res.status, json: await res.json().catch(() => null) };
+}
+
+async function upload(svc: ServiceProcess, project: string, file: string): Promise<string> {
+  const { body, contentType } = multipartBody([
+    { name: 'project_key', value: project },
+    { name: 'file', file: readFileSync(path.join(asrDir, file)), filename: file },
+  ]);
+  const res = await rawRequest(`${svc.url}/v1/speech/transcriptions`, { method: 'POST', headers: { ...auth(svc), 'Content-Type': contentType }, body });
+  if (res.status !== 201) throw new Error(`upload of ${file} failed: ${res.status} ${res.text()}`);
+  return res.json().id;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function settled(svc: ServiceProcess, id: string): Promise<any> {
+  for (;;) {
+    const { json } = await api(svc, 'GET', `/v1/speech/transcriptions/${id}`);
+    if (json.status === 'complete') return json;
+    if (json.status === 'failed') throw new Error(`transcription failed: ${json.error}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** No job waiting or running: each recording's adaptation is done before the next one is uploaded (the online order). */
+async function jobsIdle(db: Database.Database): Promise<void> {
+  for (;;) {
+    const row = db.prepare("SELECT COUNT(*) AS n FROM jobs WHERE status IN ('queued', 'running') AND kind IN ('transcribe', 'speaker-adaptation', 'speaker-profiles')").get() as { n: number };
+    if (row.n === 0) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+function serviceCpu(pid: number): number {
+  const own = readProcStat(pid);
+  return own.cpuSeconds + own.childrenCpuSeconds + childProcesses(pid).reduce((a, c) => a + c.cpuSeconds + c.childrenCpuSeconds, 0);
+}
+
+async function runCondition(condition: Condition): Promise<ConditionResult> {
+  const svc = await startServiceProcess({});
+  const db = new Database(path.join(svc.dataDir, 'takeline.db'), { readonly: true, fileMustExist: true });
+  const started = Date.now();
+  const scored: Scored[] = [];
+  const corrections: ConditionResult['corrections'] = { patched: 0, aligned: 0, unchanged: 0, correctedSeconds: {}, vocabulary: {} };
+  try {
+    for (const { reader, earlier, later } of plan) {
+      const project = reader.replace(/[^a-z0-9_-]/g, '-');
+      // All of a phase's recordings are queued at once (uploaded in order): the service's one job queue still takes
+      // them in order (each transcription, then the adaptation jobs), and no time is lost between them.
+      const taught: string[] = [];
+      for (const file of earlier) taught.push(await upload(svc, project, file));
+      for (const id of taught) await settled(svc, id);
+      await jobsIdle(db);
+      if (condition === 'corrected') {
+        for (const [k, id] of taught.entries()) {
+          const reference = refs.get(earlier[k]!)!.text;
+          const session = await settled(svc, id);
+          const segments = session.transcript.segments as Array<{ id: number }>;
+          const S = `/v1/speech/transcriptions/${id}/transcript`;
+          const res =
+            segments.length === 1
+              ? await api(svc, 'PATCH', `${S}/segments/${segments[0]!.id}`, { text: reference })
+              : await api(svc, 'POST', `${S}/align`, { text: reference });
+          if (res.status === 200) {
+            if (segments.length === 1) corrections.patched++;
+            else corrections.aligned++;
+          } else if (res.status === 422 && JSON.stringify(res.json).includes('already the line')) corrections.unchanged++;
+          else throw new Error(`correcting ${earlier[k]} failed: ${res.status} ${JSON.stringify(res.json)}`);
+        }
+        // The corrections' adaptation jobs (one per recording) done before the later recordings come.
+        await jobsIdle(db);
+        const detail = (await api(svc, 'GET', `/v1/speech/projects/${project}`)).json;
+        for (const s of detail.speakers as Array<{ name: string; adaptation: { corrected_seconds: number } | null }>) {
+          if (s.adaptation) corrections.correctedSeconds[`${reader} ${s.name}`] = s.adaptation.corrected_seconds;
+        }
+        corrections.vocabulary[reader] = (await api(svc, 'GET', `/v1/speech/projects/${project}/vocabulary`)).json.terms;
+      }
+      // The later recordings are all decoded with what the earlier ones taught (their own adaptation jobs queue
+      // behind every transcription), so both conditions decode them with one transform each.
+      const ids: string[] = [];
+      for (const file of later) ids.push(await upload(svc, project, file));
+      for (const [k, id] of ids.entries()) {
+        const file = later[k]!;
+        const session = await settled(svc, id);
+        const adaptation = session.transcript.adaptation as { chunks: number; speakers: Array<{ chunks: number }> } | undefined;
+        scored.push({
+          reader,
+          file,
+          half: half.get(file)!,
+          wer: wordErrorRate(refs.get(file)!.text, session.transcript.text),
+          chunks: adaptation?.chunks ?? 0,
+          adaptedChunks: adaptation?.speakers.reduce((a, s) => a + s.chunks, 0) ?? 0,
+        });
+        process.stderr.write(`${condition} ${file}: ${errorCount(scored.at(-1)!.wer)} errors, ${scored.at(-1)!.adaptedChunks}/${scored.at(-1)!.chunks} chunks adapted\n`);
+      }
+      await jobsIdle(db);
+    }
+    return { condition, scored, corrections, cpu: serviceCpu(svc.child.pid!), wall: (Date.now() - started) / 1000 };
+  } catch (error) {
+    process.stderr.write(`${condition}: the service's last log lines:\n${svc.output().slice(-4000)}\n`);
+    throw error;
+  } finally {
+    db.close();
+    await svc.stop();
+  }
+}
+
+const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+const pooled = (rows: Scored[]) => {
+  const w = sumWer(rows.map((r) => r.wer));
+  return `${pct(w.wer).padStart(6)} (S ${w.substitutions} D ${w.deletions} I ${w.insertions} / ${w.referenceWords})`;
+};
+
+const seconds = (files: string[]) => files.reduce((a, f) => a + refs.get(f)!.duration, 0);
+for (const p of plan) {
+  console.log(
+    `${p.reader}: ${p.earlier.length} earlier recordings (${seconds(p.earlier).toFixed(1)} s) taught, ${p.later.length} later ones (${seconds(p.later).toFixed(1)} s) scored: ` +
+      `tuning half ${p.later.filter((f) => half.get(f) === 'tune').length}, test half ${p.later.filter((f) => half.get(f) === 'test').length}`,
+  );
+}
+console.log(`load before: ${readFileSync('/proc/loadavg', 'utf8').trim()}`);
+const [plain, corrected] = await Promise.all([runCondition('as-recognized'), runCondition('corrected')]);
+console.log(`load after: ${readFileSync('/proc/loadavg', 'utf8').trim()}\n`);
+
+const col = 34;
+console.log(['later recordings'.padEnd(22), 'as recognized'.padStart(col), 'corrected'.padStart(col)].join(''));
+const groups: Array<[string, (s: Scored) => boolean]> = [];
+for (const h of ['tune', 'test'] as const) {
+  groups.push([`all readers, ${h}`, (s) => s.half === h]);
+  if (readers.length > 1) for (const r of readers) groups.push([`  ${r}, ${h}`, (s) => s.half === h && s.reader === r]);
+}
+for (const [name, keep] of groups) console.log([name.padEnd(22), pooled(plain.scored.filter(keep)).padStart(col), pooled(corrected.scored.filter(keep)).padStart(col)].join(''));
+console.log();
+const plainByFile = new Map(plain.scored.map((s) => [s.file, errorCount(s.wer)]));
+for (const h of ['tune', 'test'] as const) {
+  const ours = corrected.scored.filter((s) => s.half === h);
+  const be = ours.reduce((a, s) => a + plainByFile.get(s.file)!, 0);
+  const ae = ours.reduce((a, s) => a + errorCount(s.wer), 0);
+  // Later files of a project are not independent (each teaches the next), so the interval says how much the
+  // file-to-file spread alone could move the change.
+  const ci = relativeChangeInterval(ours.map((s) => ({ stratum: s.reader, ours: errorCount(s.wer), baseline: plainByFile.get(s.file)! })), { target: -0.1 });
+  console.log(
+    `corrected vs as recognized, ${h} half: ${be} → ${ae} errors (${pct(ci.relative)}; 95% of a paired bootstrap over files ${pct(ci.low)} … ${pct(ci.high)}; ` +
+      `${pct(ci.atOrBelowTarget ?? 0)} of resamples at or below −10%)`,
+  );
+}
+const c = corrected.corrections;
+console.log(`\ncorrections: ${c.patched} one-line transcripts corrected by PATCH, ${c.aligned} aligned as a script, ${c.unchanged} already right`);
+console.log(`corrected seconds behind each adapted speaker: ${JSON.stringify(c.correctedSeconds)}`);
+for (const [reader, terms] of Object.entries(c.vocabulary)) console.log(`vocabulary learnt (${reader}, ${terms.length}): ${terms.join(', ')}`);
+for (const r of [plain, corrected]) {
+  const adapted = r.scored.reduce((a, s) => a + s.adaptedChunks, 0);
+  const chunks = r.scored.reduce((a, s) => a + s.chunks, 0);
+  console.log(`${r.condition.padEnd(14)} service CPU ${r.cpu.toFixed(1)} s, wall ${r.wall.toFixed(0)} s; later chunks decoded adapted ${adapted}/${chunks}`);
+}
