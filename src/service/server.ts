@@ -38,7 +38,6 @@ import type { Span } from './speech/types';
 import { resolveSphinxtrain } from './speech/recognition/pocketsphinx/adaptation';
 import { SpeakerAdaptation } from './speakers/speaker-adaptation';
 import { queueSpeakerAdaptation, registerSpeakerAdaptationJob } from './speakers/adaptation-job';
-import { SqliteQueuedJobs } from './storage/queued-jobs';
 import { correctionLearning } from './transcription/correction-learning';
 import { createRnnoiseDenoiser } from './speech/enhancement/rnnoise';
 import { createWpeDereverberator } from './speech/enhancement/reverberant-speech';
@@ -152,7 +151,6 @@ async function open(
     audio: async (id: string, spans: readonly Span[]) => decodeSpans(layout.original(id, (await sessions.storedName(id)) ?? ''), tools, spans),
   };
   // Corrections teach the recognizer (README, "Corrections teach the recognizer").
-  const queuedJobs = new SqliteQueuedJobs(db);
   const learning = correctionLearning({
     dictionary: () => {
       try {
@@ -161,10 +159,10 @@ async function open(
         return null; // no PocketSphinx dictionary here: nothing to compare typed words with
       }
     },
-    relearn: (id) => queueSpeakerAdaptation(adaptation, jobs, id, queuedJobs),
+    relearn: (id) => queueSpeakerAdaptation(adaptation, jobs, id),
     log,
   });
-  const transcriptEdits = new TranscriptEditor({ db, database, speakers: sessionSpeakers, analysis, jobs, ...wordCorrections, learning });
+  const transcriptEdits = new TranscriptEditor({ database, speakers: sessionSpeakers, analysis, jobs, ...wordCorrections, learning });
 
   const context: ServiceContext = {
     config,
@@ -242,7 +240,7 @@ async function open(
   await dubbing.recover();
   registerPrepareJob(jobs, { store: dubbing.store, files: dubbing.files, sessions, models, transcription: context.transcription, tools, layout, log });
   registerRevoiceJob(jobs, { store: dubbing.store, files: dubbing.files, tools, voices, aligner: () => dubbing.wordAligner(), cancellers: dubbing.cancellers, log });
-  registerSpeakerProfilesJob({ db, sessions, revisions, layout, tools, speakers: sessionSpeakers }, jobs);
+  registerSpeakerProfilesJob({ sessions, revisions, layout, tools, speakers: sessionSpeakers }, jobs);
   registerSpeakerAdaptationJob({ sessions, speakers: database.speakers, layout, tools, adaptation, denoiser, dereverberator, log }, jobs);
 
   const app = createApp(context);

@@ -2,6 +2,7 @@ import { userMessage } from '../errors';
 import crypto from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Db } from '../storage/database';
+import { SqliteJobStore } from '../storage/job-store';
 import { DISK_FULL_JOB_MESSAGE, isDiskFull } from '../storage/disk-full';
 
 export type JobStatus = 'queued' | 'running' | 'complete' | 'failed' | 'cancelled';
@@ -67,12 +68,14 @@ export class JobRunner extends EventEmitter<JobEvents> {
   private readonly running = new Map<string, { controller: AbortController; done: Promise<void>; requeue: boolean }>();
   private started = false;
   private stopping = false;
+  private readonly store: SqliteJobStore;
 
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly options: { concurrency?: number; log?: (line: string) => void } = {},
   ) {
     super();
+    this.store = new SqliteJobStore(db);
   }
 
   register(kind: string, handler: JobHandler): void;
@@ -85,18 +88,18 @@ export class JobRunner extends EventEmitter<JobEvents> {
 
   enqueue(kind: string, sessionId: string, payload: Record<string, unknown> = {}): string {
     const id = crypto.randomUUID();
-    this.db
-      .prepare("INSERT INTO jobs (id, kind, session_id, status, payload_json, created_at) VALUES (?, ?, ?, 'queued', ?, ?)")
-      .run(id, kind, sessionId, JSON.stringify(payload), new Date().toISOString());
+    this.store.insert(id, kind, sessionId, payload);
     setImmediate(() => this.pump());
     return id;
   }
 
   get(id: string): JobRecord | null {
-    const row = this.db.prepare('SELECT * FROM jobs WHERE id = ?').get(id) as (Omit<JobRecord, 'payload'> & { payload_json: string }) | undefined;
-    if (!row) return null;
-    const { payload_json, ...rest } = row;
-    return { ...rest, payload: JSON.parse(payload_json) as Record<string, unknown> } as JobRecord;
+    return this.store.get(id);
+  }
+
+  /** True when a job of `kind` for the session is queued and not yet started. */
+  waiting(kind: string, sessionId: string): boolean {
+    return this.store.waiting(kind, sessionId);
   }
 
   start(): void {
@@ -105,23 +108,18 @@ export class JobRunner extends EventEmitter<JobEvents> {
     // A job that got further than before the previous interruption is making progress (checkpoints keep
     // it): its count of interruptions starts again. Only one dying at the same point again and again is
     // crash-looping. (`attempts` still counts every run: revoice marks what each run rendered with it.)
-    const interrupted = this.db.prepare("SELECT id, kind FROM jobs WHERE status = 'running'").all() as Array<{ id: string; kind: string }>;
-    const further = this.db.prepare(
-      'UPDATE jobs SET stalled_interruptions = CASE WHEN progress > best_progress + ? OR ? > best_kept_work THEN 1 ELSE stalled_interruptions + 1 END, best_progress = max(best_progress, progress), best_kept_work = max(best_kept_work, ?) WHERE id = ?',
-    );
-    for (const { id, kind } of interrupted) {
+    for (const { id, kind } of this.store.interrupted()) {
       const keptWork = this.kinds.get(kind)?.keptWork;
       const kept = keptWork ? keptWork(this.get(id)!) : 0;
-      further.run(PROGRESS_EPSILON, kept, kept, id);
+      this.store.countInterruption(id, kept, PROGRESS_EPSILON);
     }
-    const crashLooping = this.db.prepare("SELECT id, stalled_interruptions AS n FROM jobs WHERE status = 'running' AND stalled_interruptions >= ?").all(MAX_ATTEMPTS) as Array<{ id: string; n: number }>;
-    for (const { id, n } of crashLooping) {
+    for (const { id, n } of this.store.crashLooping(MAX_ATTEMPTS)) {
       const job = this.get(id)!;
       this.finish(job, 'failed', `Processing was interrupted ${n} times at the same point (${Math.round(job.progress * 100)}%); retry it to try again.`);
       this.options.log?.(`job ${id} (${job.kind}) failed: interrupted ${n} times at the same point`);
       this.emit('settled', job);
     }
-    this.db.prepare("UPDATE jobs SET status = 'queued' WHERE status = 'running'").run();
+    this.store.requeueRunning();
     this.started = true;
     this.stopping = false;
     this.pump();
@@ -139,8 +137,8 @@ export class JobRunner extends EventEmitter<JobEvents> {
 
   /** Cancels the jobs of a session that is going away. */
   async cancelSession(sessionId: string): Promise<void> {
-    const ids = (this.db.prepare('SELECT id FROM jobs WHERE session_id = ?').all(sessionId) as Array<{ id: string }>).map((r) => r.id);
-    this.db.prepare("UPDATE jobs SET status = 'cancelled' WHERE session_id = ? AND status = 'queued'").run(sessionId);
+    const ids = this.store.sessionJobIds(sessionId);
+    this.store.cancelQueued(sessionId);
     const active = ids.map((id) => this.running.get(id)).filter((r) => r !== undefined);
     for (const entry of active) entry.controller.abort(new Error('session deleted'));
     await Promise.allSettled(active.map((r) => r.done));
@@ -152,23 +150,19 @@ export class JobRunner extends EventEmitter<JobEvents> {
    * never had a job (a transcription made inside a request that a crash interrupted) gets a fresh one.
    */
   retry(kind: string, sessionId: string): string | null {
-    const last = this.db
-      .prepare('SELECT id, status, payload_json FROM jobs WHERE kind = ? AND session_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1')
-      .get(kind, sessionId) as { id: string; status: JobStatus; payload_json: string } | undefined;
+    const last = this.store.latest(kind, sessionId);
     if (!last) return this.enqueue(kind, sessionId, {});
     if (last.status !== 'failed') return null;
-    return this.enqueue(kind, sessionId, JSON.parse(last.payload_json) as Record<string, unknown>);
+    return this.enqueue(kind, sessionId, last.payload);
   }
 
   private nextQueued(): JobRecord | null {
     const kinds = [...this.handlers.keys()];
-    if (kinds.length === 0) return null;
-    const background = kinds.filter((kind) => this.kinds.get(kind)?.background);
-    const backgroundLast = background.length ? `kind IN (${background.map(() => '?').join(',')}), ` : '';
-    const row = this.db
-      .prepare(`SELECT id FROM jobs WHERE status = 'queued' AND kind IN (${kinds.map(() => '?').join(',')}) ORDER BY ${backgroundLast}created_at, rowid LIMIT 1`)
-      .get(...kinds, ...background) as { id: string } | undefined;
-    return row ? this.get(row.id) : null;
+    const id = this.store.nextQueued(
+      kinds,
+      kinds.filter((kind) => this.kinds.get(kind)?.background),
+    );
+    return id ? this.get(id) : null;
   }
 
   private pump(): void {
@@ -185,9 +179,7 @@ export class JobRunner extends EventEmitter<JobEvents> {
     while (this.running.size < (this.options.concurrency ?? 1)) {
       const job = this.nextQueued();
       if (!job) return;
-      this.db
-        .prepare("UPDATE jobs SET status = 'running', attempts = attempts + 1, started_at = ? WHERE id = ?")
-        .run(new Date().toISOString(), job.id);
+      this.store.markRunning(job.id);
       job.status = 'running';
       job.attempts += 1;
       this.launch(job);
@@ -206,7 +198,7 @@ export class JobRunner extends EventEmitter<JobEvents> {
       // Progress is advisory: write at most a few times a second.
       if (now - lastWrite > 250 || fraction >= 1) {
         lastWrite = now;
-        this.guarded(job, 'write its progress', () => this.db.prepare('UPDATE jobs SET progress = ?, stage = ? WHERE id = ?').run(job.progress, job.stage, job.id));
+        this.guarded(job, 'write its progress', () => this.store.setProgress(job.id, job.progress, job.stage));
       }
       this.emit('progress', job);
     };
@@ -219,7 +211,7 @@ export class JobRunner extends EventEmitter<JobEvents> {
       } catch (error) {
         if (entry.requeue) {
           record = () => {
-            this.db.prepare("UPDATE jobs SET status = 'queued' WHERE id = ?").run(job.id);
+            this.store.requeue(job.id);
             job.status = 'queued';
           };
         } else if (controller.signal.aborted) {
@@ -252,8 +244,6 @@ export class JobRunner extends EventEmitter<JobEvents> {
     job.status = status;
     job.error = error;
     if (status === 'complete') job.progress = 1;
-    this.db
-      .prepare('UPDATE jobs SET status = ?, error = ?, progress = ?, finished_at = ? WHERE id = ?')
-      .run(status, error, job.progress, new Date().toISOString(), job.id);
+    this.store.finish(job.id, status, error, job.progress);
   }
 }

@@ -1,7 +1,6 @@
 import type { DataLayout } from '../storage/files';
 import type { SessionStore } from '../storage/session-store';
 import type { SpeakerStore } from '../storage/speaker-store';
-import type { QueuedJobs } from '../storage/queued-jobs';
 import type { MediaTools } from '../media/tools';
 import { decodeAudioToArray } from '../media/decode';
 import { levelledRecording } from '../speech/pipeline/levelled-blocks';
@@ -132,8 +131,8 @@ export interface SpeakerAdaptationDeps {
  * After a recording's speakers are mapped to project speakers, or after its transcript was corrected: queued when
  * adaptation can run here and no such job already waits (a waiting one reads the newest transcript when it starts).
  */
-export function queueSpeakerAdaptation(adaptation: SpeakerAdaptation, jobs: JobRunner, sessionId: string, queued?: QueuedJobs): void {
-  if (!adaptation.estimating || queued?.waiting(SPEAKER_ADAPTATION_JOB, sessionId)) return;
+export function queueSpeakerAdaptation(adaptation: SpeakerAdaptation, jobs: JobRunner, sessionId: string): void {
+  if (!adaptation.estimating || jobs.waiting(SPEAKER_ADAPTATION_JOB, sessionId)) return;
   jobs.enqueue(SPEAKER_ADAPTATION_JOB, sessionId);
 }
 

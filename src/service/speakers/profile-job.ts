@@ -1,4 +1,3 @@
-import type { Db } from '../storage/database';
 import type { DataLayout } from '../storage/files';
 import type { SessionStore } from '../storage/session-store';
 import type { TranscriptRevisionStore } from '../storage/revision-store';
@@ -12,7 +11,6 @@ import type { SessionSpeakerEditor } from './session-speakers';
 export const SPEAKER_PROFILES_JOB = 'speaker-profiles';
 
 export interface SpeakerProfilesDeps {
-  db: Db;
   sessions: SessionStore;
   revisions: TranscriptRevisionStore;
   layout: DataLayout;
@@ -28,9 +26,8 @@ export function speechOf(transcript: Transcript, label: string): Span[] {
 }
 
 /** Queues a measurement unless one is already waiting for the session (it will read the newest revision). */
-export function queueSpeakerProfiles(db: Db, jobs: JobRunner, sessionId: string): void {
-  const waiting = db.prepare("SELECT 1 FROM jobs WHERE session_id = ? AND kind = ? AND status = 'queued'").get(sessionId, SPEAKER_PROFILES_JOB);
-  if (!waiting) jobs.enqueue(SPEAKER_PROFILES_JOB, sessionId);
+export function queueSpeakerProfiles(jobs: JobRunner, sessionId: string): void {
+  if (!jobs.waiting(SPEAKER_PROFILES_JOB, sessionId)) jobs.enqueue(SPEAKER_PROFILES_JOB, sessionId);
 }
 
 /**

@@ -1,4 +1,3 @@
-import type { Db } from '../storage/database';
 import type { RevisionEdit, RevisionRecord } from '../storage/revision-store';
 import type { Database, Stores } from '../storage/stores';
 import type { JobRunner } from '../jobs/job-runner';
@@ -23,8 +22,6 @@ import {
 } from './text-corrections';
 
 export interface TranscriptEditDeps {
-  /** The embedded database, for the analysis and job queue calls that are not async stores yet. */
-  db: Db;
   database: Database;
   speakers: SessionSpeakerEditor;
   analysis: AnalysisService;
@@ -266,7 +263,7 @@ export class TranscriptEditor {
   }
 
   private commit(sessionId: string, baseRevision: number | undefined, build: (transcript: Transcript, stores: Stores) => Commit | Promise<Commit>): Promise<RevisionRecord> {
-    const { db, database, speakers, analysis, jobs } = this.deps;
+    const { database, speakers, analysis, jobs } = this.deps;
     return database.transaction(async (stores) => {
       const { revisions } = stores;
       const transcript = await this.completeTranscript(stores, sessionId);
@@ -296,7 +293,7 @@ export class TranscriptEditor {
       // Lines and speakers changed: the analysis' speaker fields and per-line results must follow. (Both are
       // still synchronous on the embedded database, on the same connection, so inside this transaction.)
       analysis.queueAfterEdit(sessionId, (await stores.sessions.summary(sessionId))!.duration);
-      if (commit.result.touched.length > 0 || commit.edit.op === 'restore') queueSpeakerProfiles(db, jobs, sessionId);
+      if (commit.result.touched.length > 0 || commit.edit.op === 'restore') queueSpeakerProfiles(jobs, sessionId);
       // Words or speakers changed: each speaker's adaptation statistics of this recording are collected again,
       // corrected lines along the editor's words (queued after the profiles, which may remap the speakers).
       learning?.relearn(sessionId);
