@@ -56,6 +56,8 @@ import {
 // ---- dubbing workflow (issue 32) ----
 import { DubExportQuery, DubFromRecording, LineEdit, LineMerge, LineNote, LineNoteInput, LineSplit, LinesQuery } from '../../shared/schemas';
 // ---- end of the dubbing workflow imports ----
+// editor's basics (issue 33)
+import { ExportRangeQuery, SpeakerMatchReject, SpeakerMatchRejected } from '../../shared/schemas/editor';
 import { UploadFields } from '../http/routes/transcriptions';
 import { OpenAITranscriptionFields } from '../http/routes/openai-transcriptions';
 import { EXPORT_FORMATS } from '../export/types';
@@ -336,10 +338,11 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
           operationId: 'exportSession',
           summary: 'Export for editors (srt, vtt, edl, fcpxml, csv, selects_edl, analysis_csv)',
           description:
-            'Times use the recording’s timebase (PATCH …/media); without one, 25 fps non-drop frame from 00:00:00:00, and the file says so. `srt`/`vtt` subtitles (VTT with voice tags); `edl` CMX3600 (one event over the recording, a locator per line and per analysis moment) and `fcpxml` (FCPXML 1.10, a marker per line and per moment), moments coloured by type (EDL: select GREEN, unusable RED, trim YELLOW; FCPXML: select a completed to-do, unusable an open to-do, trim a chapter marker); `csv` one row per line, marker and moment; `selects_edl` CMX3600 with one event per `select` moment, source in/out on the frames the moment starts and ends in, strung out on a record timeline from 01:00:00:00; `analysis_csv` one row per line with its analysis (columns in README). CSVs follow RFC 4180. 409 before the transcript exists, and for `selects_edl`/`analysis_csv` while the analysis is not complete.',
+            'Times use the recording’s timebase (PATCH …/media); without one, 25 fps non-drop frame from 00:00:00:00, and the file says so. `srt`/`vtt` subtitles (VTT with voice tags); `edl` CMX3600 (one event over the recording, a locator per line and per analysis moment) and `fcpxml` (FCPXML 1.10, a marker per line and per moment), moments coloured by type (EDL: select GREEN, unusable RED, trim YELLOW; FCPXML: select a completed to-do, unusable an open to-do, trim a chapter marker); `csv` one row per line, marker and moment; `selects_edl` CMX3600 with one event per `select` moment, source in/out on the frames the moment starts and ends in, strung out on a record timeline from 01:00:00:00; `analysis_csv` one row per line with its analysis (columns in README). CSVs follow RFC 4180. 409 before the transcript exists, and for `selects_edl`/`analysis_csv` while the analysis is not complete. **A part of the recording** (`start`/`end`, seconds; either alone runs from the start or to the end): only the lines, words, markers and moments in it, cut at its edges (a word goes with the side its middle is on; a cut line says only its words), at the recording’s own times and timecode; the `edl` event and the `fcpxml` clip span the part. 422 at `query.start` for a start at or past the end of the recording, at `query.end` for an end not after the start; an end past the recording’s end is taken as its end.',
           requestParams: {
             path: sessionParam,
-            query: z.object({ format: z.enum(EXPORT_FORMATS).meta({ description: 'The file to make; see the description' }) }),
+            // editor's basics (issue 33): `start`/`end`, a part of the recording
+            query: ExportRangeQuery.extend({ format: z.enum(EXPORT_FORMATS).meta({ description: 'The file to make; see the description' }) }),
           },
           responses: {
             '200': {
@@ -617,6 +620,19 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
         }),
       },
       // ---- end of the dubbing workflow block ----
+      // ---- editor's basics (issue 33): "not this person" ----
+      '/v1/speech/transcriptions/{session_id}/speakers/{label}/reject-match': {
+        post: op({
+          operationId: 'rejectSpeakerMatch',
+          summary: 'Reject a speaker match: this voice is not that project speaker',
+          description:
+            'The recording’s speaker `label` was matched by voice to a project speaker the project already knew (`speaker_map[label].matched`); the editor says it is someone else. The rejection is remembered (the voice is never matched to that speaker again, also when the recording is enrolled again); the voice takes the next known speaker it matches that no other voice of the recording has, or becomes a new project speaker (`Speaker N`), and the rejected speaker’s profile is pooled again without it. Every export and the session name the voice by its new speaker at once. 404: no such session, or the label has no project speaker; 409 `not_a_match` when the label was not matched by voice (new in this recording, or given to the speaker by hand), `stale_match` when `speaker_id` is not the speaker it is matched to now, `no_profile` before the voice is measured.',
+          requestParams: { path: sessionParam.extend({ label: z.string().meta({ description: 'A speaker label of the recording (S1, S2…)' }) }) },
+          requestBody: { content: { 'application/json': { schema: SpeakerMatchReject } } },
+          responses: { '200': json(SpeakerMatchRejected, 'The rejected speaker and the speaker map now'), ...speechErrors(401, 404, 409, 415, 422) },
+        }),
+      },
+      // ---- end of the editor's basics block ----
       '/v1/speech/models/whisper': {
         get: op({
           operationId: 'listWhisperModels',

@@ -36,3 +36,11 @@ export function createProjectSpeaker(db: Db, projectId: string, profile: number[
   );
   return id;
 }
+
+/** The project speakers each voice (label) of a session was said not to be ("not this person"), by label. */
+export function rejectedMatches(db: Db, sessionId: string): Map<string, Set<string>> {
+  const rows = db.prepare('SELECT label, speaker_id FROM speaker_match_rejections WHERE session_id = ?').all(sessionId) as Array<{ label: string; speaker_id: string }>;
+  const byLabel = new Map<string, Set<string>>();
+  for (const r of rows) (byLabel.get(r.label) ?? byLabel.set(r.label, new Set()).get(r.label)!).add(r.speaker_id);
+  return byLabel;
+}

@@ -113,4 +113,43 @@ describe('SessionSpeakerEditor', () => {
     expect(directory.speakerMap(id)).toEqual(before);
     expect(projects.speakers(project.id).map((s) => s.name)).toEqual(['Speaker 1', 'Speaker 2']);
   });
+
+  // ---- editor's basics (issue 33): "not this person" ----
+  it('rejects a voice match: the voice takes a new project speaker, and the rejected one loses its evidence', () => {
+    const { projects, project, editor, directory, addSession } = setup();
+    const a = addSession({ S1: voice(0) }, { S1: 10 });
+    const b = addSession({ S1: voice(0, 0.01) }, { S1: 30 });
+    const known = directory.speakerMap(a).S1!;
+    expect(directory.speakerMap(b).S1).toMatchObject({ speaker_id: known.speaker_id, matched: true });
+    const now = editor.rejectMatch(b, 'S1', known.speaker_id);
+    expect(now).not.toBe(known.speaker_id);
+    expect(directory.speakerMap(b).S1).toMatchObject({ speaker_id: now, matched: false, name: 'Speaker 2' });
+    const speakers = projects.speakersWithProfiles(project.id);
+    expect(speakers.find((s) => s.id === known.speaker_id)).toMatchObject({ clip_count: 1, evidence_seconds: 10, profile: voice(0) });
+    expect(speakers.find((s) => s.id === now)).toMatchObject({ clip_count: 1, evidence_seconds: 30 });
+  });
+
+  it('remembers the rejection: enrolled again, the voice is not matched to that speaker', () => {
+    const { editor, directory, addSession } = setup();
+    const a = addSession({ S1: voice(0) }, { S1: 10 });
+    const b = addSession({ S1: voice(0, 0.01) }, { S1: 30 });
+    const rejected = directory.speakerMap(a).S1!.speaker_id;
+    editor.rejectMatch(b, 'S1');
+    directory.enrol(b);
+    expect(directory.speakerMap(b).S1!.speaker_id).not.toBe(rejected);
+  });
+
+  it('refuses to reject what is not a voice match, a stale speaker and an unknown label, changing nothing', () => {
+    const { editor, directory, addSession } = setup();
+    const a = addSession({ S1: voice(0) }, { S1: 10 });
+    const b = addSession({ S1: voice(0, 0.01), S2: voice(7) }, { S1: 30, S2: 5 });
+    const before = directory.speakerMap(b);
+    expect(() => editor.rejectMatch(b, 'S2')).toThrow(expect.objectContaining({ kind: 'conflict', detail: { code: 'not_a_match' } }));
+    expect(() => editor.rejectMatch(b, 'S1', directory.speakerMap(b).S2!.speaker_id)).toThrow(
+      expect.objectContaining({ kind: 'conflict', detail: { code: 'stale_match' } }),
+    );
+    expect(() => editor.rejectMatch(b, 'S9')).toThrow(expect.objectContaining({ kind: 'not_found' }));
+    expect(directory.speakerMap(b)).toEqual(before);
+    expect(directory.speakerMap(a).S1!.speaker_id).toBe(before.S1!.speaker_id);
+  });
 });

@@ -3,7 +3,8 @@ import type { ProjectStore } from '../storage/project-store';
 import type { SessionStore } from '../storage/session-store';
 import type { Transcript } from '../speech/types';
 import type { VoiceMatcher } from './speaker-directory';
-import { bestKnownVoice, createProjectSpeaker } from './project-speakers';
+import { ConflictError, NotFoundError } from '../errors';
+import { bestKnownVoice, createProjectSpeaker, rejectedMatches } from './project-speakers';
 
 interface MapRow {
   label: string;
@@ -144,9 +145,11 @@ export class SessionSpeakerEditor {
       const unmapped = transcript.speakers
         .filter((l) => !kept.some((r) => r.label === l) && profiles[l])
         .sort((a, b) => (seconds.get(b) ?? 0) - (seconds.get(a) ?? 0));
+      const rejected = rejectedMatches(this.db, sessionId);
       for (const label of unmapped) {
         const profile = profiles[label]!;
-        const { best, similarity: bestSimilarity, matched } = bestKnownVoice(profile, known, taken, this.matcher);
+        const refused = new Set([...taken, ...(rejected.get(label) ?? [])]);
+        const { best, similarity: bestSimilarity, matched } = bestKnownVoice(profile, known, refused, this.matcher);
         const speakerId = matched ? best!.id : createProjectSpeaker(this.db, summary.project.id, profile, seconds.get(label) ?? 0, 0);
         this.db
           .prepare("INSERT INTO session_speakers (session_id, label, speaker_id, similarity, matched, seconds, assigned) VALUES (?, ?, ?, ?, ?, ?, 'voice')")
@@ -157,6 +160,50 @@ export class SessionSpeakerEditor {
       for (const id of changed) this.repool(id);
     })();
   }
+
+  // ---- editor's basics (issue 33): "not this person" ----
+  /**
+   * The editor says a recording's voice is not the project speaker it was matched to. Remembered (the voice is
+   * never matched to that speaker again, here or when the recording is enrolled again); the voice takes the
+   * next known speaker it matches that was not rejected and no other voice of the recording has, or becomes a
+   * new project speaker. The rejected speaker's profile is pooled again without this voice. Returns the
+   * project speaker the voice has now.
+   */
+  rejectMatch(sessionId: string, label: string, speakerId?: string): string {
+    const summary = this.sessions.summary(sessionId);
+    const transcript = this.sessions.transcript(sessionId);
+    if (!summary || !transcript) throw new NotFoundError('Transcription session not found.');
+    return this.db.transaction(() => {
+      const rows = this.rows(sessionId);
+      const row = rows.find((r) => r.label === label);
+      if (!row) throw new NotFoundError(`The recording has no speaker "${label}" filed under a project speaker.`, { param: 'label' });
+      if (speakerId !== undefined && row.speaker_id !== speakerId)
+        throw new ConflictError(`Speaker "${label}" is no longer matched to that project speaker; reload the speaker map.`, { code: 'stale_match' });
+      if (row.matched !== 1 || row.assigned !== 'voice')
+        throw new ConflictError(
+          row.assigned === 'editor'
+            ? `Speaker "${label}" was given to this project speaker by hand, not matched by voice; move its lines instead.`
+            : `Speaker "${label}" was not matched to a known speaker (it is new in this recording); there is no match to reject.`,
+          { code: 'not_a_match' },
+        );
+      const profile = transcript.profiles?.[label];
+      if (!profile) throw new ConflictError(`Speaker "${label}" has no voice profile yet; try again when it has been measured.`, { code: 'no_profile' });
+      this.db
+        .prepare('INSERT INTO speaker_match_rejections (session_id, label, speaker_id, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING')
+        .run(sessionId, label, row.speaker_id, new Date().toISOString());
+      const refused = new Set([...rows.filter((r) => r.label !== label).map((r) => r.speaker_id), ...(rejectedMatches(this.db, sessionId).get(label) ?? [])]);
+      const known = this.projects.speakersWithProfiles(summary.project.id);
+      const { best, similarity, matched } = bestKnownVoice(profile, known, refused, this.matcher);
+      const next = matched && best ? best.id : createProjectSpeaker(this.db, summary.project.id, profile, row.seconds, 0);
+      this.db
+        .prepare("UPDATE session_speakers SET speaker_id = ?, similarity = ?, matched = ?, assigned = 'voice' WHERE session_id = ? AND label = ?")
+        .run(next, similarity, matched ? 1 : 0, sessionId, label);
+      this.repool(row.speaker_id);
+      this.repool(next);
+      return next;
+    })();
+  }
+  // ---- end of the editor's basics block ----
 
   /**
    * A project speaker's clips, seconds and profile pooled again from every session that maps a label to it.

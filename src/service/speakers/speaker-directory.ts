@@ -1,7 +1,7 @@
 import type { Db } from '../storage/database';
 import type { ProjectStore } from '../storage/project-store';
 import type { SessionStore } from '../storage/session-store';
-import { bestKnownVoice, createProjectSpeaker } from './project-speakers';
+import { bestKnownVoice, createProjectSpeaker, rejectedMatches } from './project-speakers';
 
 /** How voices are compared; the spectral implementation lives in speech/speakers. */
 export interface VoiceMatcher {
@@ -44,12 +44,15 @@ export class SpeakerDirectory {
       this.db.prepare('DELETE FROM session_speakers WHERE session_id = ?').run(sessionId);
       const known = this.projects.speakersWithProfiles(projectId);
       const taken = new Set<string>();
+      // Matches the editor rejected ("not this person") are never made again.
+      const rejected = rejectedMatches(this.db, sessionId);
       // Longest speakers first: they carry the most evidence and claim their match before shorter ones.
       const labels = transcript.speakers.filter((l) => transcript.profiles![l]).sort((a, b) => (seconds.get(b) ?? 0) - (seconds.get(a) ?? 0));
       for (const label of labels) {
         const profile = transcript.profiles![label]!;
         const evidence = seconds.get(label) ?? 0;
-        const { best, similarity: bestSimilarity, matched } = bestKnownVoice(profile, known, taken, this.matcher);
+        const refused = new Set([...taken, ...(rejected.get(label) ?? [])]);
+        const { best, similarity: bestSimilarity, matched } = bestKnownVoice(profile, known, refused, this.matcher);
         let speakerId: string;
         if (matched && best) {
           speakerId = best.id;

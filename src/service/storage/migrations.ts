@@ -418,4 +418,21 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     `,
   },
   // ---- end of the dubbing workflow block ----
+  // ---- editor's basics (issue 33): speaker matches an editor rejected ----
+  {
+    version: 13,
+    name: 'speaker matches rejected by the editor',
+    sql: `
+      -- "Not this person": a recording's voice (session, label) is not this project speaker. Kept so the voice
+      -- is never matched to that speaker again (speakers/session-speakers.ts, speaker-directory.ts).
+      CREATE TABLE speaker_match_rejections (
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        label TEXT NOT NULL,
+        speaker_id TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (session_id, label, speaker_id)
+      );
+    `,
+  },
+  // ---- end of the editor's basics block ----
 ];

@@ -63,6 +63,11 @@ interface Commit {
 export class TranscriptEditor {
   constructor(private readonly deps: TranscriptEditDeps) {}
 
+  /** "Not this person" (issue 33): the voice `label` is not the project speaker it was matched to (session-speakers.ts). */
+  rejectSpeakerMatch(sessionId: string, label: string, speakerId?: string): string {
+    return this.deps.speakers.rejectMatch(sessionId, label, speakerId);
+  }
+
   reassign(sessionId: string, input: { segmentId: number; wordStart?: number; wordEnd?: number; to: SpeakerChoice; baseRevision?: number }): RevisionRecord {
     return this.commit(sessionId, input.baseRevision, (transcript) => {
       const { label, pinned } = this.resolveChoice(sessionId, transcript, input.to);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Router, type Request } from 'express';
 import { z } from 'zod';
-import { MediaPatch, PageQuery, ProjectKey, ProjectName, SpeakerCount } from '../../../shared/schemas';
+import { ExportRangeQuery, MediaPatch, PageQuery, ProjectKey, ProjectName, SpeakerCount } from '../../../shared/schemas';
 import { HttpError } from '../errors';
 import { clearFileHeaders, sendFileFailure } from '../send-file-errors';
 import { sendConditionalJson } from '../conditional-get';
@@ -14,7 +14,8 @@ import { mergeTimebase } from '../../recordings/timebase';
 import { NotMediaError } from '../../media/probe';
 import { signAudio } from '../../auth/signed-url';
 import type { ServiceContext } from '../../context';
-import { exportFileName, renderExport } from '../../export';
+import { exportFileName, renderExport, type ExportInput } from '../../export';
+import { exportInRange, requestedRange } from '../../export/range';
 import { EXPORT_FORMATS } from '../../export/types';
 import { parseInput } from '../../validation';
 import { accessOf } from '../authenticate';
@@ -137,7 +138,10 @@ export function transcriptionsRouter(ctx: ServiceContext): Router {
 
   router.get('/:session_id/export', (req, res) => {
     const summary = sessionOr404(req);
-    const { format } = parseInput(z.object({ format: z.enum(EXPORT_FORMATS) }), req.query, 'query');
+    const { format, ...rangeQuery } = parseInput(ExportRangeQuery.extend({ format: z.enum(EXPORT_FORMATS) }), req.query, 'query');
+    // ---- editor's basics (issue 33): part of the recording, between the studio's in and out points ----
+    const range = requestedRange(rangeQuery, summary.duration);
+    // ---- end of the editor's basics block ----
     const transcript = ctx.sessions.transcript(summary.id);
     if (!transcript) throw new HttpError(409, `The transcript is not ready (status: ${summary.status}).`);
     // Moments mark the editor exports whenever the analysis has them; the analysis formats need it complete.
@@ -148,14 +152,15 @@ export function transcriptionsRouter(ctx: ServiceContext): Router {
         `The analysis is not complete (status: ${intelligence.status}${intelligence.error ? `: ${intelligence.error}` : ''}); the ${format} export is made from it.`,
       );
     }
-    const file = renderExport(format, {
+    const input: ExportInput = {
       session: { id: summary.id, fileName: summary.file_name, duration: summary.duration, channels: summary.format.channels ?? undefined, sampleRate: summary.format.sample_rate ?? undefined },
       transcript,
       media: summary.media,
       moments: intelligence.moments,
       lines: intelligence.segments,
       speakerNames: ctx.speakerNames(summary.id),
-    });
+    };
+    const file = renderExport(format, range ? exportInRange(input, range) : input);
     // attachment() sets a type from the file name's extension (.edl → octet-stream), so the export's own type goes after it.
     res.attachment(exportFileName(summary.file_name, file.extension)).type(file.contentType).send(file.body);
   });

@@ -1,0 +1,33 @@
+/** The editor's basics (issue 33): part of a recording to export, and rejecting a speaker match. */
+import { z } from 'zod';
+import { SpeakerMapEntry } from './sessions';
+
+const seconds = (description: string) => z.coerce.number().min(0).optional().meta({ description });
+
+/** `start`/`end` on `GET …/export`: only that part of the recording (seconds). */
+export const ExportRangeQuery = z.object({
+  start: seconds('Export only from this time (seconds from the start of the recording; default 0)'),
+  end: seconds(
+    'Export only up to this time (seconds; default the end of the recording; a time past the end is taken as the end). Must be after `start`.',
+  ),
+});
+export type ExportRangeQuery = z.infer<typeof ExportRangeQuery>;
+
+/** `POST …/speakers/{label}/reject-match`: "not this person". */
+export const SpeakerMatchReject = z
+  .object({
+    speaker_id: z
+      .uuid()
+      .optional()
+      .meta({ description: 'The project speaker the editor saw the voice matched to; if the map changed since, 409 (stale_match)' }),
+  })
+  .meta({ id: 'SpeakerMatchReject' });
+
+export const SpeakerMatchRejected = z
+  .object({
+    label: z.string(),
+    rejected_speaker_id: z.uuid().meta({ description: 'The project speaker the voice is not (remembered: never matched again)' }),
+    speaker_map: z.record(z.string(), SpeakerMapEntry).meta({ description: 'The recording’s speaker map now' }),
+  })
+  .meta({ id: 'SpeakerMatchRejected' });
+export type SpeakerMatchRejected = z.infer<typeof SpeakerMatchRejected>;
