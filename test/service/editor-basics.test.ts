@@ -4,12 +4,14 @@
  * into one project, so the second one's voices are matched to the first one's speakers.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Session, SpeakerMatchRejected } from '../../src/shared/schemas';
 import { multipartBody, rawRequest, startServiceProcess, type ServiceProcess } from '../helpers/service';
 import { tempDir } from '../helpers/temp';
 import { twoReadersFile } from '../helpers/two-readers';
 import { until } from '../helpers/poll';
+import { decodeWav } from '../../src/service/media/wav';
 
 type SessionDoc = ReturnType<typeof Session.parse>;
 
@@ -33,6 +35,7 @@ describe("the editor's basics over HTTP", { timeout: 900_000 }, () => {
     expect(done.status).toBe('complete');
     return done;
   };
+  const leftovers = () => fs.readdirSync(path.join(svc.dataDir, 'scratch')).filter((n) => n.startsWith('export-'));
   const get = (path: string) => fetch(`${svc.url}/v1/speech/transcriptions/${path}`, { headers: auth });
   const reject = (id: string, label: string, body: unknown) =>
     fetch(`${svc.url}/v1/speech/transcriptions/${id}/speakers/${label}/reject-match`, {
@@ -105,6 +108,28 @@ describe("the editor's basics over HTTP", { timeout: 900_000 }, () => {
       expect(past.status).toBe(200);
     });
 
+    it('exports the audio of the range as WAV, sample for sample the same as that stretch of the whole', async () => {
+      const wav = async (query: string) => {
+        const res = await get(`${first.id}/export?format=wav${query}`);
+        expect(res.status).toBe(200);
+        expect(res.headers.get('content-type')).toBe('audio/wav');
+        expect(res.headers.get('content-disposition')).toMatch(/two-readers\.wav/);
+        return decodeWav(Buffer.from(await res.arrayBuffer()));
+      };
+      const whole = await wav('');
+      const part = await wav('&start=1.25&end=3.5');
+      expect([whole.sampleRate, whole.channels, whole.sampleFormat]).toEqual([16000, 1, 's16']);
+      expect([part.sampleRate, part.channels, part.sampleFormat]).toEqual([16000, 1, 's16']);
+      expect(whole.frames).toBeCloseTo(first.duration * 16000, -1);
+      expect(part.frames).toBe(2.25 * 16000);
+      const from = 1.25 * 16000;
+      let differing = 0;
+      for (let i = 0; i < part.frames; i++) if (part.samples[i] !== whole.samples[from + i]) differing++;
+      expect(differing).toBe(0);
+      // Nothing is left behind in the scratch folder (removed once the file is sent).
+      expect(await until(async () => leftovers(), (l) => l.length === 0, 5000)).toEqual([]);
+    });
+
     it('refuses bad ranges with the field located', async () => {
       const fault = async (query: string) => {
         const res = await get(`${first.id}/export?format=srt&${query}`);
@@ -116,6 +141,9 @@ describe("the editor's basics over HTTP", { timeout: 900_000 }, () => {
       expect(await fault(`start=${first.duration + 1}`)).toEqual([422, ['query.start']]);
       expect(await fault('start=-1')).toEqual([422, ['query.start']]);
       expect(await fault('end=soon')).toEqual([422, ['query.end']]);
+      const audio = await get(`${first.id}/export?format=wav&start=3&end=1`);
+      expect(audio.status).toBe(422);
+      expect(leftovers()).toEqual([]);
     });
   });
 

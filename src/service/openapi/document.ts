@@ -57,10 +57,10 @@ import {
 import { DubExportQuery, DubFromRecording, LineEdit, LineMerge, LineNote, LineNoteInput, LineSplit, LinesQuery } from '../../shared/schemas';
 // ---- end of the dubbing workflow imports ----
 // editor's basics (issue 33)
-import { ExportRangeQuery, SpeakerMatchReject, SpeakerMatchRejected } from '../../shared/schemas/editor';
+import { SpeakerMatchReject, SpeakerMatchRejected } from '../../shared/schemas/editor';
+import { ExportQuery } from '../http/routes/transcriptions';
 import { UploadFields } from '../http/routes/transcriptions';
 import { OpenAITranscriptionFields } from '../http/routes/openai-transcriptions';
-import { EXPORT_FORMATS } from '../export/types';
 import { IntelligenceQuery } from '../http/routes/intelligence';
 import { RevoiceQuery } from '../http/routes/dubs';
 
@@ -336,13 +336,13 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
       '/v1/speech/transcriptions/{session_id}/export': {
         get: op({
           operationId: 'exportSession',
-          summary: 'Export for editors (srt, vtt, edl, fcpxml, csv, selects_edl, analysis_csv)',
+          summary: 'Export for editors (srt, vtt, edl, fcpxml, csv, selects_edl, analysis_csv) and the audio (wav), whole or a part',
           description:
-            'Times use the recording’s timebase (PATCH …/media); without one, 25 fps non-drop frame from 00:00:00:00, and the file says so. `srt`/`vtt` subtitles (VTT with voice tags); `edl` CMX3600 (one event over the recording, a locator per line and per analysis moment) and `fcpxml` (FCPXML 1.10, a marker per line and per moment), moments coloured by type (EDL: select GREEN, unusable RED, trim YELLOW; FCPXML: select a completed to-do, unusable an open to-do, trim a chapter marker); `csv` one row per line, marker and moment; `selects_edl` CMX3600 with one event per `select` moment, source in/out on the frames the moment starts and ends in, strung out on a record timeline from 01:00:00:00; `analysis_csv` one row per line with its analysis (columns in README). CSVs follow RFC 4180. 409 before the transcript exists, and for `selects_edl`/`analysis_csv` while the analysis is not complete. **A part of the recording** (`start`/`end`, seconds; either alone runs from the start or to the end): only the lines, words, markers and moments in it, cut at its edges (a word goes with the side its middle is on; a cut line says only its words), at the recording’s own times and timecode; the `edl` event and the `fcpxml` clip span the part. 422 at `query.start` for a start at or past the end of the recording, at `query.end` for an end not after the start; an end past the recording’s end is taken as its end.',
+            'Times use the recording’s timebase (PATCH …/media); without one, 25 fps non-drop frame from 00:00:00:00, and the file says so. `srt`/`vtt` subtitles (VTT with voice tags); `edl` CMX3600 (one event over the recording, a locator per line and per analysis moment) and `fcpxml` (FCPXML 1.10, a marker per line and per moment), moments coloured by type (EDL: select GREEN, unusable RED, trim YELLOW; FCPXML: select a completed to-do, unusable an open to-do, trim a chapter marker); `csv` one row per line, marker and moment; `selects_edl` CMX3600 with one event per `select` moment, source in/out on the frames the moment starts and ends in, strung out on a record timeline from 01:00:00:00; `analysis_csv` one row per line with its analysis (columns in README). CSVs follow RFC 4180. 409 before the transcript exists, and for `selects_edl`/`analysis_csv` while the analysis is not complete. **A part of the recording** (`start`/`end`, seconds; either alone runs from the start or to the end): only the lines, words, markers and moments in it, cut at its edges (a word goes with the side its middle is on; a cut line says only its words), at the recording’s own times and timecode; the `edl` event and the `fcpxml` clip span the part. 422 at `query.start` for a start at or past the end of the recording, at `query.end` for an end not after the start; an end past the recording’s end is taken as its end. `wav`: the recording’s audio (of the part, cut on the sample) as 16-bit PCM WAV at the recording’s own sample rate and channels; it needs no transcript, so it is served while the recording is transcribed.',
           requestParams: {
             path: sessionParam,
-            // editor's basics (issue 33): `start`/`end`, a part of the recording
-            query: ExportRangeQuery.extend({ format: z.enum(EXPORT_FORMATS).meta({ description: 'The file to make; see the description' }) }),
+            // editor's basics (issue 33): `start`/`end`, a part of the recording; `wav`, its audio
+            query: ExportQuery,
           },
           responses: {
             '200': {
@@ -353,6 +353,7 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
                 'text/plain': { schema: z.string().meta({ description: 'edl and selects_edl' }) },
                 'application/xml': { schema: z.string().meta({ description: 'fcpxml' }) },
                 'text/csv': { schema: z.string().meta({ description: 'csv and analysis_csv (header=present)' }) },
+                'audio/wav': { schema: z.string().meta({ format: 'binary', description: 'wav: the recording’s audio (or the part), 16-bit PCM at its own rate and channels' }) },
               },
             },
             ...speechErrors(401, 404, 409, 422),

@@ -16,6 +16,8 @@ import { signAudio } from '../../auth/signed-url';
 import type { ServiceContext } from '../../context';
 import { exportFileName, renderExport, type ExportInput } from '../../export';
 import { exportInRange, requestedRange } from '../../export/range';
+import { writeAudioExport } from '../../export/audio-range';
+import crypto from 'node:crypto';
 import { EXPORT_FORMATS } from '../../export/types';
 import { parseInput } from '../../validation';
 import { accessOf } from '../authenticate';
@@ -27,6 +29,10 @@ export const AUDIO_URL_TTL_SECONDS = 3600;
 const ANALYSIS_FORMATS: ReadonlySet<string> = new Set(['selects_edl', 'analysis_csv']);
 
 const SessionRef = z.object({ session_id: z.uuid() });
+/** The recording's exports: the text formats, and (issue 33) its audio as WAV; any of them of a part (`start`/`end`). */
+export const ExportQuery = ExportRangeQuery.extend({
+  format: z.enum([...EXPORT_FORMATS, 'wav']).meta({ description: 'The file to make; see the description' }),
+});
 const ListQuery = PageQuery.extend({ project: z.string().min(1).max(64).optional() });
 
 export const UploadFields = z.object({
@@ -136,11 +142,30 @@ export function transcriptionsRouter(ctx: ServiceContext): Router {
     res.json({ url, expires_in: AUDIO_URL_TTL_SECONDS });
   });
 
-  router.get('/:session_id/export', (req, res) => {
+  router.get('/:session_id/export', async (req, res, next) => {
     const summary = sessionOr404(req);
-    const { format, ...rangeQuery } = parseInput(ExportRangeQuery.extend({ format: z.enum(EXPORT_FORMATS) }), req.query, 'query');
+    const { format, ...rangeQuery } = parseInput(ExportQuery, req.query, 'query');
     // ---- editor's basics (issue 33): part of the recording, between the studio's in and out points ----
     const range = requestedRange(rangeQuery, summary.duration);
+    if (format === 'wav') {
+      // The audio needs no transcript: it can be exported while the recording is transcribed.
+      const stored = ctx.sessions.storedName(summary.id);
+      if (!stored) throw new HttpError(404, 'Transcription session not found.');
+      const target = path.join(ctx.layout.scratch, `export-${crypto.randomUUID()}.wav`);
+      const cleanup = () => fs.rm(target, { force: true }, () => undefined);
+      try {
+        await writeAudioExport(ctx.tools, ctx.layout.original(summary.id, stored), target, range);
+      } catch (error) {
+        cleanup();
+        throw error;
+      }
+      res.attachment(exportFileName(summary.file_name, 'wav')).type('audio/wav');
+      res.sendFile(target, { dotfiles: 'allow' }, (error) => {
+        cleanup();
+        if (error && !res.headersSent) next(error);
+      });
+      return;
+    }
     // ---- end of the editor's basics block ----
     const transcript = ctx.sessions.transcript(summary.id);
     if (!transcript) throw new HttpError(409, `The transcript is not ready (status: ${summary.status}).`);
