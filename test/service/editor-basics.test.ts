@@ -200,4 +200,56 @@ describe("the editor's basics over HTTP", { timeout: 900_000 }, () => {
       expect((await session(second.id)).speaker_map).toEqual(before);
     });
   });
+
+  describe("the editor's own markers", () => {
+    const markers = (path = '', init: RequestInit = {}) =>
+      fetch(`${svc.url}/v1/speech/transcriptions/${first.id}/markers${path}`, {
+        ...init,
+        headers: { ...auth, 'Content-Type': 'application/json', ...(init.headers as Record<string, string>) },
+      });
+    const add = (body: unknown) => markers('', { method: 'POST', body: JSON.stringify(body) });
+
+    it('adds, lists in time order, renames, moves and removes markers; the exports list them', async () => {
+      const late = await add({ time: 20.5, name: 'Pickup here' });
+      expect(late.status).toBe(201);
+      const b = await late.json();
+      expect(late.headers.get('location')).toBe(`/v1/speech/transcriptions/${first.id}/markers/${b.id}`);
+      const early = await (await add({ time: 2.25, name: '  Retake: cough  ' })).json();
+      expect(early).toMatchObject({ time: 2.25, name: 'Retake: cough' });
+      const list = await (await markers()).json();
+      expect(list.data.map((m: { id: string }) => m.id)).toEqual([early.id, b.id]);
+
+      const edl = await (await get(`${first.id}/export?format=edl`)).text();
+      expect(edl).toMatch(/^\* LOC: 00:00:02:06 \S+ +marker: Retake: cough$/m);
+      expect(edl).toMatch(/^\* LOC: 00:00:20:12 \S+ +marker: Pickup here$/m);
+      expect(await (await get(`${first.id}/export?format=csv`)).text()).toContain('Pickup here');
+      // An export of a part lists only the markers in it.
+      const part = await (await get(`${first.id}/export?format=edl&start=1&end=5`)).text();
+      expect(part).toContain('Retake: cough');
+      expect(part).not.toContain('Pickup here');
+
+      const renamed = await markers(`/${b.id}`, { method: 'PATCH', body: JSON.stringify({ name: 'Pick up from here', time: 1 }) });
+      expect(renamed.status).toBe(200);
+      expect(await renamed.json()).toMatchObject({ id: b.id, name: 'Pick up from here', time: 1 });
+      expect((await (await markers()).json()).data.map((m: { id: string }) => m.id)).toEqual([b.id, early.id]);
+
+      expect((await markers(`/${b.id}`, { method: 'DELETE' })).status).toBe(204);
+      expect((await markers(`/${b.id}`, { method: 'DELETE' })).status).toBe(404);
+      expect((await (await markers()).json()).data.map((m: { id: string }) => m.id)).toEqual([early.id]);
+    });
+
+    it('refuses a time past the end, a blank name, unknown fields and unknown markers, storing nothing', async () => {
+      const before = (await (await markers()).json()).data;
+      const loc = async (res: Response) => [res.status, (await res.json()).detail.map((d: { loc: string[] }) => d.loc.join('.'))];
+      expect(await loc(await add({ time: first.duration + 1, name: 'x' }))).toEqual([422, ['body.time']]);
+      expect(await loc(await add({ time: -1, name: 'x' }))).toEqual([422, ['body.time']]);
+      expect(await loc(await add({ time: 1, name: '   ' }))).toEqual([422, ['body.name']]);
+      expect((await add({ time: 1, name: 'x', colour: 'red' })).status).toBe(422);
+      const id = before[0].id as string;
+      expect(await loc(await markers(`/${id}`, { method: 'PATCH', body: JSON.stringify({ time: first.duration + 5 }) }))).toEqual([422, ['body.time']]);
+      expect((await markers('/00000000-0000-4000-8000-000000000000', { method: 'PATCH', body: JSON.stringify({ name: 'y' }) })).status).toBe(404);
+      expect((await markers('/not-an-id', { method: 'DELETE' })).status).toBe(422);
+      expect((await (await markers()).json()).data).toEqual(before);
+    });
+  });
 });

@@ -57,7 +57,7 @@ import {
 import { DubExportQuery, DubFromRecording, LineEdit, LineMerge, LineNote, LineNoteInput, LineSplit, LinesQuery } from '../../shared/schemas';
 // ---- end of the dubbing workflow imports ----
 // editor's basics (issue 33)
-import { SpeakerMatchReject, SpeakerMatchRejected } from '../../shared/schemas/editor';
+import { EditorMarker, EditorMarkerCreate, EditorMarkerList, EditorMarkerUpdate, SpeakerMatchReject, SpeakerMatchRejected } from '../../shared/schemas/editor';
 import { ExportQuery } from '../http/routes/transcriptions';
 import { UploadFields } from '../http/routes/transcriptions';
 import { OpenAITranscriptionFields } from '../http/routes/openai-transcriptions';
@@ -631,6 +631,38 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
           requestParams: { path: sessionParam.extend({ label: z.string().meta({ description: 'A speaker label of the recording (S1, S2…)' }) }) },
           requestBody: { content: { 'application/json': { schema: SpeakerMatchReject } } },
           responses: { '200': json(SpeakerMatchRejected, 'The rejected speaker and the speaker map now'), ...speechErrors(401, 404, 409, 415, 422) },
+        }),
+      },
+      '/v1/speech/transcriptions/{session_id}/markers': {
+        get: op({
+          operationId: 'listEditorMarkers',
+          summary: "The editor's own markers on the recording, in time order",
+          requestParams: { path: sessionParam },
+          responses: { '200': json(EditorMarkerList, 'The markers'), ...speechErrors(401, 404, 422) },
+        }),
+        post: op({
+          operationId: 'createEditorMarker',
+          summary: 'Put a marker on the recording',
+          description:
+            'A time (seconds, within the recording) and a name. Kept with the recording and listed in its exports with the lines and moments: an EDL locator, an FCPXML marker and a CSV row each (kind `marker`), also in an export of a part that holds it. 422 at `body.time` past the end of the recording.',
+          requestParams: { path: sessionParam },
+          requestBody: { content: { 'application/json': { schema: EditorMarkerCreate } } },
+          responses: { '201': json(EditorMarker, 'The marker (Location names it)'), ...speechErrors(401, 404, 415, 422) },
+        }),
+      },
+      '/v1/speech/transcriptions/{session_id}/markers/{marker_id}': {
+        patch: op({
+          operationId: 'updateEditorMarker',
+          summary: 'Rename or move a marker',
+          requestParams: { path: sessionParam.extend({ marker_id: z.uuid() }) },
+          requestBody: { content: { 'application/json': { schema: EditorMarkerUpdate } } },
+          responses: { '200': json(EditorMarker, 'The marker'), ...speechErrors(401, 404, 415, 422) },
+        }),
+        delete: op({
+          operationId: 'deleteEditorMarker',
+          summary: 'Remove a marker',
+          requestParams: { path: sessionParam.extend({ marker_id: z.uuid() }) },
+          responses: { '204': { description: 'Removed' }, ...speechErrors(401, 404, 422) },
         }),
       },
       // ---- end of the editor's basics block ----

@@ -434,5 +434,20 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
       );
     `,
   },
+  {
+    version: 14,
+    name: "the editor's own markers",
+    sql: `
+      -- Markers an editor puts on a recording (a time and a name), listed in its exports with the others.
+      CREATE TABLE editor_markers (
+        id TEXT PRIMARY KEY,
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        time REAL NOT NULL,
+        name TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX editor_markers_session ON editor_markers(session_id, time);
+    `,
+  },
   // ---- end of the editor's basics block ----
 ];

@@ -31,3 +31,17 @@ export const SpeakerMatchRejected = z
   })
   .meta({ id: 'SpeakerMatchRejected' });
 export type SpeakerMatchRejected = z.infer<typeof SpeakerMatchRejected>;
+
+// ---- The editor's own markers ----
+const MarkerName = z.string().trim().min(1).max(200).meta({ description: 'What the marker says (1–200 characters)' });
+const MarkerTime = z.number().min(0).meta({ description: 'Seconds from the start of the recording (at most its length)' });
+
+export const EditorMarker = z
+  .object({ id: z.uuid(), time: z.number(), name: z.string(), created_at: z.string() })
+  .meta({ id: 'EditorMarker' });
+export type EditorMarker = z.infer<typeof EditorMarker>;
+export const EditorMarkerList = z.object({ data: z.array(EditorMarker) }).meta({ id: 'EditorMarkerList' });
+export const EditorMarkerCreate = z.strictObject({ time: MarkerTime, name: MarkerName }).meta({ id: 'EditorMarkerCreate' });
+export const EditorMarkerUpdate = z
+  .strictObject({ time: MarkerTime.optional(), name: MarkerName.optional() })
+  .meta({ id: 'EditorMarkerUpdate' });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Router, type Request } from 'express';
 import { z } from 'zod';
-import { ExportRangeQuery, MediaPatch, PageQuery, ProjectKey, ProjectName, SpeakerCount } from '../../../shared/schemas';
+import { EditorMarkerCreate, EditorMarkerUpdate, ExportRangeQuery, MediaPatch, PageQuery, ProjectKey, ProjectName, SpeakerCount } from '../../../shared/schemas';
 import { HttpError } from '../errors';
 import { clearFileHeaders, sendFileFailure } from '../send-file-errors';
 import { sendConditionalJson } from '../conditional-get';
@@ -18,6 +18,8 @@ import { exportFileName, renderExport, type ExportInput } from '../../export';
 import { exportInRange, requestedRange } from '../../export/range';
 import { writeAudioExport } from '../../export/audio-range';
 import crypto from 'node:crypto';
+import { EditorMarkerStore } from '../../storage/editor-marker-store';
+import { InvalidInputError, issue } from '../../errors';
 import { EXPORT_FORMATS } from '../../export/types';
 import { parseInput } from '../../validation';
 import { accessOf } from '../authenticate';
@@ -50,6 +52,7 @@ export function baseUrl(req: Request): string {
 
 export function transcriptionsRouter(ctx: ServiceContext): Router {
   const router = Router();
+  const markers = new EditorMarkerStore(ctx.db);
 
   const sessionOr404 = (req: Request) => {
     const { session_id } = parseInput(SessionRef, req.params, 'path');
@@ -184,11 +187,50 @@ export function transcriptionsRouter(ctx: ServiceContext): Router {
       moments: intelligence.moments,
       lines: intelligence.segments,
       speakerNames: ctx.speakerNames(summary.id),
+      // The editor's own markers (issue 33), beside the lines and moments.
+      markers: markers.list(summary.id).map((m) => ({ start: m.time, end: m.time, label: m.name, kind: 'marker' })),
     };
     const file = renderExport(format, range ? exportInRange(input, range) : input);
     // attachment() sets a type from the file name's extension (.edl → octet-stream), so the export's own type goes after it.
     res.attachment(exportFileName(summary.file_name, file.extension)).type(file.contentType).send(file.body);
   });
+
+  // ---- editor's basics (issue 33): the editor's own markers, listed in the exports ----
+  const MarkerRef = SessionRef.extend({ marker_id: z.uuid() });
+  const markerOr404 = (req: Request) => {
+    const { session_id, marker_id } = parseInput(MarkerRef, req.params, 'path');
+    const summary = ctx.sessions.summary(session_id);
+    if (!summary) throw new HttpError(404, 'Transcription session not found.');
+    return { summary, markerId: marker_id };
+  };
+  const withinRecording = (time: number | undefined, duration: number) => {
+    if (time !== undefined && time > duration)
+      throw new InvalidInputError([issue(['body', 'time'], `time must be within the recording (at most ${duration} s)`, 'less_than_equal', time, { le: duration })]);
+  };
+  router.get('/:session_id/markers', (req, res) => {
+    res.json({ data: markers.list(sessionOr404(req).id) });
+  });
+  router.post('/:session_id/markers', (req, res) => {
+    const summary = sessionOr404(req);
+    const body = parseInput(EditorMarkerCreate, req.body ?? {}, 'body');
+    withinRecording(body.time, summary.duration);
+    const marker = markers.add(summary.id, body.time, body.name);
+    res.status(201).location(`/v1/speech/transcriptions/${summary.id}/markers/${marker.id}`).json(marker);
+  });
+  router.patch('/:session_id/markers/:marker_id', (req, res) => {
+    const { summary, markerId } = markerOr404(req);
+    const body = parseInput(EditorMarkerUpdate, req.body ?? {}, 'body');
+    withinRecording(body.time, summary.duration);
+    const marker = markers.update(summary.id, markerId, body);
+    if (!marker) throw new HttpError(404, 'Marker not found on this recording.');
+    res.json(marker);
+  });
+  router.delete('/:session_id/markers/:marker_id', (req, res) => {
+    const { summary, markerId } = markerOr404(req);
+    if (!markers.remove(summary.id, markerId)) throw new HttpError(404, 'Marker not found on this recording.');
+    res.status(204).end();
+  });
+  // ---- end of the editor's basics block ----
 
   router.get('/:session_id/peaks', async (req, res) => {
     const summary = sessionOr404(req);
