@@ -93,10 +93,15 @@ export function renderEdl(input: ExportInput): ExportFile {
   // The event covers every frame that holds audio: out is exclusive, so it is the frame after the last.
   const outFrames = Math.max(1, secondsToFramesCeil(input.session.duration, clock.frameRate));
   const channel = input.session.channels === 1 ? 'A' : 'AA';
+  // A range export's event takes the source from its in to its out, recorded from the sequence's start.
+  const source = input.range
+    ? ([secondsToFrames(input.range.start, clock.frameRate), secondsToFramesCeil(input.range.end, clock.frameRate)] as const)
+    : ([0, outFrames] as const);
+  const recordOut = input.range ? Math.max(1, source[1] - source[0]) : outFrames;
 
   const lines = [
     ...header(tb, fileName, comment),
-    eventLine(1, reel, channel, [tc(0), tc(outFrames), tc(0), tc(outFrames)]),
+    eventLine(1, reel, channel, [tc(source[0]), tc(Math.max(source[0] + 1, source[1])), tc(0), tc(recordOut)]),
     `* FROM CLIP NAME: ${fileName}`,
   ];
   const speakers = input.transcript.speakers;

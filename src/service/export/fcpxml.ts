@@ -81,6 +81,9 @@ export function renderFcpxml(input: ExportInput): ExportFile {
   const name = baseName(fileName);
   const start = tb.startFrames;
   const durationFrames = Math.max(1, secondsToFramesCeil(input.session.duration, rate));
+  // A range export's clip starts at the range's in point of the asset and lasts to its out point.
+  const clipIn = input.range ? secondsToFrames(input.range.start, rate) : 0;
+  const clipFrames = input.range ? Math.max(1, secondsToFramesCeil(input.range.end, rate) - clipIn) : durationFrames;
   const tcFormat = tb.clock.dropFrame ? 'DF' : 'NDF';
   const { num, den } = frameDuration(rate);
   const channels = input.session.channels;
@@ -140,7 +143,7 @@ export function renderFcpxml(input: ExportInput): ExportFile {
     `      <project name="${escapeXml(name)}">`,
     `        <sequence${attrs([
       ['format', 'r1'],
-      ['duration', time(durationFrames)],
+      ['duration', time(clipFrames)],
       ['tcStart', time(start)],
       ['tcFormat', tcFormat],
       [
@@ -154,8 +157,8 @@ export function renderFcpxml(input: ExportInput): ExportFile {
       ['ref', 'r2'],
       ['offset', time(start)],
       ['name', name],
-      ['start', time(start)],
-      ['duration', time(durationFrames)],
+      ['start', time(start + clipIn)],
+      ['duration', time(clipFrames)],
       ['tcFormat', tcFormat],
       ['audioRole', 'dialogue'],
     ])}>`,

@@ -70,6 +70,8 @@ export interface ExportInput {
   lines?: ExportLineAnalysis[];
   /** Display names by speaker label (S1 → "Ada"); labels are used where a name is missing. */
   speakerNames?: Record<string, string>;
+  /** Part of the recording exported (seconds; see range.ts): the EDL event and the FCPXML clip span it. */
+  range?: { start: number; end: number };
 }
 
 export interface ExportFile {

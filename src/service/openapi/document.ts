@@ -56,9 +56,11 @@ import {
 // ---- dubbing workflow (issue 32) ----
 import { DubExportQuery, DubFromRecording, LineEdit, LineMerge, LineNote, LineNoteInput, LineSplit, LinesQuery } from '../../shared/schemas';
 // ---- end of the dubbing workflow imports ----
+// editor's basics (issue 33)
+import { EditorMarker, EditorMarkerCreate, EditorMarkerList, EditorMarkerUpdate, SpeakerMatchReject, SpeakerMatchRejected } from '../../shared/schemas/editor';
+import { ExportQuery } from '../http/routes/transcriptions';
 import { UploadFields } from '../http/routes/transcriptions';
 import { OpenAITranscriptionFields } from '../http/routes/openai-transcriptions';
-import { EXPORT_FORMATS } from '../export/types';
 import { IntelligenceQuery } from '../http/routes/intelligence';
 import { RevoiceQuery } from '../http/routes/dubs';
 
@@ -337,12 +339,13 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
       '/v1/speech/transcriptions/{session_id}/export': {
         get: op({
           operationId: 'exportSession',
-          summary: 'Export for editors (srt, vtt, edl, fcpxml, csv, selects_edl, analysis_csv)',
+          summary: 'Export for editors (srt, vtt, edl, fcpxml, csv, selects_edl, analysis_csv) and the audio (wav), whole or a part',
           description:
-            'Times use the recording’s timebase (PATCH …/media); without one, 25 fps non-drop frame from 00:00:00:00, and the file says so. `srt`/`vtt` subtitles (VTT with voice tags); `edl` CMX3600 (one event over the recording, a locator per line and per analysis moment) and `fcpxml` (FCPXML 1.10, a marker per line and per moment), moments coloured by type (EDL: select GREEN, unusable RED, trim YELLOW; FCPXML: select a completed to-do, unusable an open to-do, trim a chapter marker); `csv` one row per line, marker and moment; `selects_edl` CMX3600 with one event per `select` moment, source in/out on the frames the moment starts and ends in, strung out on a record timeline from 01:00:00:00; `analysis_csv` one row per line with its analysis (columns in README). CSVs follow RFC 4180. 409 before the transcript exists, and for `selects_edl`/`analysis_csv` while the analysis is not complete.',
+            'Times use the recording’s timebase (PATCH …/media); without one, 25 fps non-drop frame from 00:00:00:00, and the file says so. `srt`/`vtt` subtitles (VTT with voice tags); `edl` CMX3600 (one event over the recording, a locator per line and per analysis moment) and `fcpxml` (FCPXML 1.10, a marker per line and per moment), moments coloured by type (EDL: select GREEN, unusable RED, trim YELLOW; FCPXML: select a completed to-do, unusable an open to-do, trim a chapter marker); `csv` one row per line, marker and moment; `selects_edl` CMX3600 with one event per `select` moment, source in/out on the frames the moment starts and ends in, strung out on a record timeline from 01:00:00:00; `analysis_csv` one row per line with its analysis (columns in README). CSVs follow RFC 4180. 409 before the transcript exists, and for `selects_edl`/`analysis_csv` while the analysis is not complete. **A part of the recording** (`start`/`end`, seconds; either alone runs from the start or to the end): only the lines, words, markers and moments in it, cut at its edges (a word goes with the side its middle is on; a cut line says only its words), at the recording’s own times and timecode; the `edl` event and the `fcpxml` clip span the part. 422 at `query.start` for a start at or past the end of the recording, at `query.end` for an end not after the start; an end past the recording’s end is taken as its end. `wav`: the recording’s audio (of the part, cut on the sample) as 16-bit PCM WAV at the recording’s own sample rate and channels; it needs no transcript, so it is served while the recording is transcribed.',
           requestParams: {
             path: sessionParam,
-            query: z.object({ format: z.enum(EXPORT_FORMATS).meta({ description: 'The file to make; see the description' }) }),
+            // editor's basics (issue 33): `start`/`end`, a part of the recording; `wav`, its audio
+            query: ExportQuery,
           },
           responses: {
             '200': {
@@ -353,6 +356,7 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
                 'text/plain': { schema: z.string().meta({ description: 'edl and selects_edl' }) },
                 'application/xml': { schema: z.string().meta({ description: 'fcpxml' }) },
                 'text/csv': { schema: z.string().meta({ description: 'csv and analysis_csv (header=present)' }) },
+                'audio/wav': { schema: z.string().meta({ format: 'binary', description: 'wav: the recording’s audio (or the part), 16-bit PCM at its own rate and channels' }) },
               },
             },
             ...speechErrors(401, 404, 409, 422),
@@ -620,6 +624,51 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
         }),
       },
       // ---- end of the dubbing workflow block ----
+      // ---- editor's basics (issue 33): "not this person" ----
+      '/v1/speech/transcriptions/{session_id}/speakers/{label}/reject-match': {
+        post: op({
+          operationId: 'rejectSpeakerMatch',
+          summary: 'Reject a speaker match: this voice is not that project speaker',
+          description:
+            'The recording’s speaker `label` was matched by voice to a project speaker the project already knew (`speaker_map[label].matched`); the editor says it is someone else. The rejection is remembered (the voice is never matched to that speaker again, also when the recording is enrolled again); the voice takes the next known speaker it matches that no other voice of the recording has, or becomes a new project speaker (`Speaker N`), and the rejected speaker’s profile is pooled again without it. Every export and the session name the voice by its new speaker at once. 404: no such session, or the label has no project speaker; 409 `not_a_match` when the label was not matched by voice (new in this recording, or given to the speaker by hand), `stale_match` when `speaker_id` is not the speaker it is matched to now, `no_profile` before the voice is measured.',
+          requestParams: { path: sessionParam.extend({ label: z.string().meta({ description: 'A speaker label of the recording (S1, S2…)' }) }) },
+          requestBody: { content: { 'application/json': { schema: SpeakerMatchReject } } },
+          responses: { '200': json(SpeakerMatchRejected, 'The rejected speaker and the speaker map now'), ...speechErrors(401, 404, 409, 415, 422) },
+        }),
+      },
+      '/v1/speech/transcriptions/{session_id}/markers': {
+        get: op({
+          operationId: 'listEditorMarkers',
+          summary: "The editor's own markers on the recording, in time order",
+          requestParams: { path: sessionParam },
+          responses: { '200': json(EditorMarkerList, 'The markers'), ...speechErrors(401, 404, 422) },
+        }),
+        post: op({
+          operationId: 'createEditorMarker',
+          summary: 'Put a marker on the recording',
+          description:
+            'A time (seconds, within the recording) and a name. Kept with the recording and listed in its exports with the lines and moments: an EDL locator, an FCPXML marker and a CSV row each (kind `marker`), also in an export of a part that holds it. 422 at `body.time` past the end of the recording.',
+          requestParams: { path: sessionParam },
+          requestBody: { content: { 'application/json': { schema: EditorMarkerCreate } } },
+          responses: { '201': json(EditorMarker, 'The marker (Location names it)'), ...speechErrors(401, 404, 415, 422) },
+        }),
+      },
+      '/v1/speech/transcriptions/{session_id}/markers/{marker_id}': {
+        patch: op({
+          operationId: 'updateEditorMarker',
+          summary: 'Rename or move a marker',
+          requestParams: { path: sessionParam.extend({ marker_id: z.uuid() }) },
+          requestBody: { content: { 'application/json': { schema: EditorMarkerUpdate } } },
+          responses: { '200': json(EditorMarker, 'The marker'), ...speechErrors(401, 404, 415, 422) },
+        }),
+        delete: op({
+          operationId: 'deleteEditorMarker',
+          summary: 'Remove a marker',
+          requestParams: { path: sessionParam.extend({ marker_id: z.uuid() }) },
+          responses: { '204': { description: 'Removed' }, ...speechErrors(401, 404, 422) },
+        }),
+      },
+      // ---- end of the editor's basics block ----
       '/v1/speech/models/whisper': {
         get: op({
           operationId: 'listWhisperModels',

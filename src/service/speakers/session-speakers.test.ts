@@ -114,4 +114,41 @@ eachBackend('SessionSpeakerEditor', (backend) => {
     expect(await directory.speakerMap(id)).toEqual(before);
     expect(await names()).toEqual(['Speaker 1', 'Speaker 2']);
   });
+
+  // ---- editor's basics (issue 33): "not this person" ----
+  it('rejects a voice match: the voice takes a new project speaker, and the rejected one loses its evidence', async () => {
+    const { speakers, project, editor, directory, addSession } = await setup();
+    const a = await addSession({ S1: voice(0) }, { S1: 10 });
+    const b = await addSession({ S1: voice(0, 0.01) }, { S1: 30 });
+    const known = (await directory.speakerMap(a)).S1!;
+    expect((await directory.speakerMap(b)).S1).toMatchObject({ speaker_id: known.speaker_id, matched: true });
+    const now = await editor.rejectMatch(b, 'S1', known.speaker_id);
+    expect(now).not.toBe(known.speaker_id);
+    expect((await directory.speakerMap(b)).S1).toMatchObject({ speaker_id: now, matched: false, name: 'Speaker 2' });
+    const all = await speakers.projectSpeakersWithProfiles(project.id);
+    expect(all.find((s) => s.id === known.speaker_id)).toMatchObject({ clip_count: 1, evidence_seconds: 10, profile: voice(0) });
+    expect(all.find((s) => s.id === now)).toMatchObject({ clip_count: 1, evidence_seconds: 30 });
+  });
+
+  it('remembers the rejection: enrolled again, the voice is not matched to that speaker', async () => {
+    const { editor, directory, addSession } = await setup();
+    const a = await addSession({ S1: voice(0) }, { S1: 10 });
+    const b = await addSession({ S1: voice(0, 0.01) }, { S1: 30 });
+    const rejected = (await directory.speakerMap(a)).S1!.speaker_id;
+    await editor.rejectMatch(b, 'S1');
+    await directory.enrol(b);
+    expect((await directory.speakerMap(b)).S1!.speaker_id).not.toBe(rejected);
+  });
+
+  it('refuses to reject what is not a voice match, a stale speaker and an unknown label, changing nothing', async () => {
+    const { editor, directory, addSession } = await setup();
+    const a = await addSession({ S1: voice(0) }, { S1: 10 });
+    const b = await addSession({ S1: voice(0, 0.01), S2: voice(7) }, { S1: 30, S2: 5 });
+    const before = await directory.speakerMap(b);
+    await expect(editor.rejectMatch(b, 'S2')).rejects.toMatchObject({ kind: 'conflict', detail: { code: 'not_a_match' } });
+    await expect(editor.rejectMatch(b, 'S1', before.S2!.speaker_id)).rejects.toMatchObject({ kind: 'conflict', detail: { code: 'stale_match' } });
+    await expect(editor.rejectMatch(b, 'S9')).rejects.toMatchObject({ kind: 'not_found' });
+    expect(await directory.speakerMap(b)).toEqual(before);
+    expect((await directory.speakerMap(a)).S1!.speaker_id).toBe(before.S1!.speaker_id);
+  });
 });

@@ -1,3 +1,4 @@
+import { ConflictError, NotFoundError } from '../errors';
 import type { Database, Stores } from '../storage/stores';
 import type { SpeakerMapRow, SpeakerSnapshot } from '../storage/speaker-store';
 import type { Transcript } from '../speech/types';
@@ -98,12 +99,14 @@ export class SessionSpeakerEditor {
         await speakers.updateMapping(sessionId, r.label, seconds.get(r.label) ?? 0, similarity);
       }
       const taken = new Set(kept.map((r) => r.speaker_id));
+      const rejected = await speakers.rejectedMatches(sessionId);
       const unmapped = transcript.speakers
         .filter((l) => !kept.some((r) => r.label === l) && profiles[l])
         .sort((a, b) => (seconds.get(b) ?? 0) - (seconds.get(a) ?? 0));
       for (const label of unmapped) {
         const profile = profiles[label]!;
-        const { best, similarity, matched } = bestKnownVoice(profile, known, taken, this.matcher);
+        const refused = new Set([...taken, ...(rejected.get(label) ?? [])]);
+        const { best, similarity, matched } = bestKnownVoice(profile, known, refused, this.matcher);
         const speakerId = matched ? best!.id : await speakers.createProjectSpeaker(summary.project.id, profile, seconds.get(label) ?? 0, 0);
         await speakers.insertMapping(sessionId, { label, speaker_id: speakerId, similarity, matched: matched ? 1 : 0, seconds: seconds.get(label) ?? 0, assigned: 'voice' });
         taken.add(speakerId);
@@ -112,6 +115,48 @@ export class SessionSpeakerEditor {
       for (const id of changed) await this.repool(stores, id);
     });
   }
+
+  // ---- editor's basics (issue 33): "not this person" ----
+  /**
+   * The editor says a recording's voice is not the project speaker it was matched to. Remembered (the voice is
+   * never matched to that speaker again, here or when the recording is enrolled again); the voice takes the
+   * next known speaker it matches that was not rejected and no other voice of the recording has, or becomes a
+   * new project speaker. The rejected speaker's profile is pooled again without this voice. Returns the
+   * project speaker the voice has now.
+   */
+  rejectMatch(sessionId: string, label: string, speakerId?: string): Promise<string> {
+    return this.database.transaction(async (stores) => {
+      const { sessions, speakers } = stores;
+      const summary = await sessions.summary(sessionId);
+      const transcript = await sessions.transcript(sessionId);
+      if (!summary || !transcript) throw new NotFoundError('Transcription session not found.');
+      const rows = await speakers.map(sessionId);
+      const row = rows.find((r) => r.label === label);
+      if (!row) throw new NotFoundError(`The recording has no speaker "${label}" filed under a project speaker.`, { param: 'label' });
+      if (speakerId !== undefined && row.speaker_id !== speakerId)
+        throw new ConflictError(`Speaker "${label}" is no longer matched to that project speaker; reload the speaker map.`, { code: 'stale_match' });
+      if (row.matched !== 1 || row.assigned !== 'voice')
+        throw new ConflictError(
+          row.assigned === 'editor'
+            ? `Speaker "${label}" was given to this project speaker by hand, not matched by voice; move its lines instead.`
+            : `Speaker "${label}" was not matched to a known speaker (it is new in this recording); there is no match to reject.`,
+          { code: 'not_a_match' },
+        );
+      const profile = transcript.profiles?.[label];
+      if (!profile) throw new ConflictError(`Speaker "${label}" has no voice profile yet; try again when it has been measured.`, { code: 'no_profile' });
+      await speakers.rejectMatch(sessionId, label, row.speaker_id);
+      const rejected = (await speakers.rejectedMatches(sessionId)).get(label) ?? new Set<string>();
+      const refused = new Set([...rows.filter((r) => r.label !== label).map((r) => r.speaker_id), ...rejected]);
+      const known = await speakers.projectSpeakersWithProfiles(summary.project.id);
+      const { best, similarity, matched } = bestKnownVoice(profile, known, refused, this.matcher);
+      const next = matched && best ? best.id : await speakers.createProjectSpeaker(summary.project.id, profile, row.seconds, 0);
+      await speakers.rematch(sessionId, label, next, similarity, matched);
+      await this.repool(stores, row.speaker_id);
+      await this.repool(stores, next);
+      return next;
+    });
+  }
+  // ---- end of the editor's basics block ----
 
   /**
    * A project speaker's clips, seconds and profile pooled again from every session that maps a label to it.

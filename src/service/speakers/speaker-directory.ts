@@ -37,13 +37,16 @@ export class SpeakerDirectory {
       for (const segment of transcript.segments) seconds.set(segment.speaker, (seconds.get(segment.speaker) ?? 0) + (segment.end - segment.start));
       await speakers.clearMap(sessionId);
       const known = await speakers.projectSpeakersWithProfiles(projectId);
+      // Matches the editor rejected ("not this person") are never made again.
+      const rejected = await speakers.rejectedMatches(sessionId);
       const taken = new Set<string>();
       // Longest speakers first: they carry the most evidence and claim their match before shorter ones.
       const labels = transcript.speakers.filter((l) => transcript.profiles![l]).sort((a, b) => (seconds.get(b) ?? 0) - (seconds.get(a) ?? 0));
       for (const label of labels) {
         const profile = transcript.profiles![label]!;
         const evidence = seconds.get(label) ?? 0;
-        const { best, similarity: bestSimilarity, matched } = bestKnownVoice(profile, known, taken, this.matcher);
+        const refused = new Set([...taken, ...(rejected.get(label) ?? [])]);
+        const { best, similarity: bestSimilarity, matched } = bestKnownVoice(profile, known, refused, this.matcher);
         let speakerId: string;
         if (matched && best) {
           speakerId = best.id;

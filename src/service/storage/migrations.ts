@@ -438,4 +438,36 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     `,
   },
   // ---- end of the analysis store block ----
+  // ---- editor's basics (issue 33): speaker matches an editor rejected ----
+  {
+    version: 14,
+    name: 'speaker matches rejected by the editor',
+    sql: `
+      -- "Not this person": a recording's voice (session, label) is not this project speaker. Kept so the voice
+      -- is never matched to that speaker again (speakers/session-speakers.ts, speaker-directory.ts).
+      CREATE TABLE speaker_match_rejections (
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        label TEXT NOT NULL,
+        speaker_id TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (session_id, label, speaker_id)
+      );
+    `,
+  },
+  {
+    version: 15,
+    name: "the editor's own markers",
+    sql: `
+      -- Markers an editor puts on a recording (a time and a name), listed in its exports with the others.
+      CREATE TABLE editor_markers (
+        id TEXT PRIMARY KEY,
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        time REAL NOT NULL,
+        name TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX editor_markers_session ON editor_markers(session_id, time);
+    `,
+  },
+  // ---- end of the editor's basics block ----
 ];

@@ -63,6 +63,12 @@ export interface SpeakerStore {
   updateMapping(sessionId: string, label: string, seconds: number, similarity: number): Promise<void>;
   /** A label tied to a project speaker by hand (replacing any mapping the label had). */
   pin(sessionId: string, label: string, speakerId: string, seconds: number): Promise<void>;
+  /** A label matched by voice again, to another project speaker (or a new one). */
+  rematch(sessionId: string, label: string, speakerId: string, similarity: number, matched: boolean): Promise<void>;
+  /** "Not this person": the voice `label` of the session is never matched to `speakerId` again. */
+  rejectMatch(sessionId: string, label: string, speakerId: string): Promise<void>;
+  /** The project speakers each voice (label) of a session was said not to be, by label. */
+  rejectedMatches(sessionId: string): Promise<Map<string, Set<string>>>;
 }
 
 interface SpeakerRow extends ProjectSpeaker {
@@ -182,6 +188,32 @@ export class SqlSpeakerStore implements SpeakerStore {
        ON CONFLICT (session_id, label) DO UPDATE SET speaker_id = excluded.speaker_id, similarity = 0, matched = 1, seconds = excluded.seconds, assigned = 'editor'`,
       [sessionId, label, speakerId, seconds],
     );
+  }
+
+  async rematch(sessionId: string, label: string, speakerId: string, similarity: number, matched: boolean): Promise<void> {
+    await this.sql.run("UPDATE session_speakers SET speaker_id = ?, similarity = ?, matched = ?, assigned = 'voice' WHERE session_id = ? AND label = ?", [
+      speakerId,
+      similarity,
+      matched ? 1 : 0,
+      sessionId,
+      label,
+    ]);
+  }
+
+  async rejectMatch(sessionId: string, label: string, speakerId: string): Promise<void> {
+    await this.sql.run('INSERT INTO speaker_match_rejections (session_id, label, speaker_id, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING', [
+      sessionId,
+      label,
+      speakerId,
+      new Date().toISOString(),
+    ]);
+  }
+
+  async rejectedMatches(sessionId: string): Promise<Map<string, Set<string>>> {
+    const rows = await this.sql.all<{ label: string; speaker_id: string }>('SELECT label, speaker_id FROM speaker_match_rejections WHERE session_id = ?', [sessionId]);
+    const byLabel = new Map<string, Set<string>>();
+    for (const r of rows) (byLabel.get(r.label) ?? byLabel.set(r.label, new Set()).get(r.label)!).add(r.speaker_id);
+    return byLabel;
   }
 
   private async nextNumber(projectId: string): Promise<number | null> {

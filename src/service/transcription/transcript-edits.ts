@@ -61,6 +61,11 @@ interface Commit {
 export class TranscriptEditor {
   constructor(private readonly deps: TranscriptEditDeps) {}
 
+  /** "Not this person" (issue 33): the voice `label` is not the project speaker it was matched to (session-speakers.ts). */
+  rejectSpeakerMatch(sessionId: string, label: string, speakerId?: string): Promise<string> {
+    return this.deps.speakers.rejectMatch(sessionId, label, speakerId);
+  }
+
   reassign(sessionId: string, input: { segmentId: number; wordStart?: number; wordEnd?: number; to: SpeakerChoice; baseRevision?: number }): Promise<RevisionRecord> {
     return this.commit(sessionId, input.baseRevision, async (transcript, stores) => {
       const { label, pinned } = await this.resolveChoice(stores, sessionId, transcript, input.to);

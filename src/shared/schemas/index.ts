@@ -9,3 +9,4 @@ export * from './speech';
 export * from './dubs';
 export * from './whisper-models';
 export * from './transcript-edits';
+export * from './editor';

@@ -10,6 +10,7 @@ import { ApiError, toApiError } from './errors';
 import { whisperModelsApi, type WhisperModelsApi } from './whisper-models';
 import { transcriptEditsApi, type TranscriptEditsApi } from './transcript-edits';
 import { dubWorkflowApi, type DubWorkflowApi } from './dub-workflow';
+import { editorBasicsApi, type EditorBasicsApi } from './editor-basics';
 import { ConditionalDocuments } from './conditional-documents';
 import type {
   AudioAddress,
@@ -45,7 +46,7 @@ export interface DownloadedFile {
   fileName: string;
 }
 
-export interface ApiClient extends WhisperModelsApi, TranscriptEditsApi, DubWorkflowApi {
+export interface ApiClient extends WhisperModelsApi, TranscriptEditsApi, DubWorkflowApi, EditorBasicsApi {
   listProjects(signal?: AbortSignal): Promise<Project[]>;
   createProject(input: { key: string; name: string }): Promise<Project>;
   getProject(idOrKey: string, signal?: AbortSignal): Promise<ProjectDetail>;
@@ -64,7 +65,8 @@ export interface ApiClient extends WhisperModelsApi, TranscriptEditsApi, DubWork
   setMedia(id: string, media: MediaInput): Promise<Media>;
   getAudioAddress(id: string, signal?: AbortSignal): Promise<AudioAddress>;
   getPeaks(id: string, signal?: AbortSignal): Promise<Peaks>;
-  exportFile(id: string, format: ExportFormat): Promise<DownloadedFile>;
+  /** An export; with `range`, only that part of the recording (seconds; the studio's in→out points). */
+  exportFile(id: string, format: ExportFormat, range?: { start: number; end: number }): Promise<DownloadedFile>;
   /** The Analysis document: the newest run, or `runId`'s. */
   getIntelligence(id: string, options?: { runId?: string }, signal?: AbortSignal): Promise<AnalysisDocument>;
   /** Starts an analysis run (or returns the one already queued or running); 409 while the transcript is not complete. */
@@ -221,6 +223,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
       const res = await request(path, { headers: { Accept: '*/*' } });
       return { blob: await res.blob(), fileName: fileNameFromDisposition(res.headers.get('Content-Disposition'), fallback) };
     }),
+    ...editorBasicsApi(json),
     listProjects: async (signal) => (await json<{ data: Project[] }>('/v1/speech/projects', { signal })).data,
     createProject: (input) => json<Project>('/v1/speech/projects', jsonBody('POST', input)),
     getProject: (idOrKey, signal) => json<ProjectDetail>(`/v1/speech/projects/${enc(idOrKey)}`, { signal }),
@@ -264,8 +267,9 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
       const body = await json<unknown>(`/v1/speech/transcriptions/${enc(id)}/intelligence/runs`, { signal });
       return parseBody((await analysisSchemas()).AnalysisRunList, body, 'a list of analysis runs').data;
     },
-    exportFile: async (id, format) => {
-      const res = await request(`/v1/speech/transcriptions/${enc(id)}/export?format=${format}`, {
+    exportFile: async (id, format, range) => {
+      const part = range ? `&start=${range.start.toFixed(3)}&end=${range.end.toFixed(3)}` : '';
+      const res = await request(`/v1/speech/transcriptions/${enc(id)}/export?format=${format}${part}`, {
         headers: { Accept: '*/*' },
       });
       const fileName = fileNameFromDisposition(res.headers.get('Content-Disposition'), `${id}.${format}`);

@@ -102,7 +102,7 @@ export interface AudioAddress {
   expires_in: number;
 }
 
-export type ExportFormat = 'srt' | 'vtt' | 'edl' | 'fcpxml' | 'csv' | 'selects_edl' | 'analysis_csv';
+export type ExportFormat = 'srt' | 'vtt' | 'edl' | 'fcpxml' | 'csv' | 'selects_edl' | 'analysis_csv' | 'wav';
 
 export const EXPORT_FORMATS: { format: ExportFormat; label: string }[] = [
   { format: 'srt', label: 'Subtitles (SRT)' },
@@ -112,6 +112,7 @@ export const EXPORT_FORMATS: { format: ExportFormat; label: string }[] = [
   { format: 'csv', label: 'Spreadsheet (CSV)' },
   { format: 'selects_edl', label: 'Selects EDL (one cut per select)' },
   { format: 'analysis_csv', label: 'Lines with analysis (CSV)' },
+  { format: 'wav', label: 'Audio (WAV)' },
 ];
 
 export function isActive(status: SessionStatus): boolean {

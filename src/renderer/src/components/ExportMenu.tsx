@@ -3,10 +3,24 @@ import { saveFile } from '../api/client';
 import { messageOf } from '../api/errors';
 import { EXPORT_FORMATS, type ExportFormat } from '../api/types';
 import { useApp } from '../app-context';
+import type { TimeRange } from '../lib/in-out';
 
-export function ExportMenu({ sessionId }: { sessionId: string }) {
+/**
+ * The recording's exports. With in/out points marked, the menu offers the marked part only (ticked by
+ * default): the service cuts the lines, markers and moments to it (`start`/`end` on the export route).
+ */
+export function ExportMenu({
+  sessionId,
+  range = null,
+  formatTime = (t) => `${t.toFixed(2)} s`,
+}: {
+  sessionId: string;
+  range?: TimeRange | null;
+  formatTime?: (t: number) => string;
+}) {
   const { api, store } = useApp();
   const [open, setOpen] = useState(false);
+  const [onlyRange, setOnlyRange] = useState(true);
   const [busy, setBusy] = useState<ExportFormat | null>(null);
   const ref = useRef<HTMLDivElement>(null);
 
@@ -28,9 +42,12 @@ export function ExportMenu({ sessionId }: { sessionId: string }) {
     setBusy(format);
     setOpen(false);
     try {
-      const file = await api.exportFile(sessionId, format);
+      const part = range && onlyRange ? range : undefined;
+      const file = await api.exportFile(sessionId, format, part);
       saveFile(file);
-      store.getState().notify(`Exported ${file.fileName}`);
+      store.getState().notify(
+        part ? `Exported ${file.fileName} (${formatTime(part.start)}–${formatTime(part.end)})` : `Exported ${file.fileName}`,
+      );
     } catch (error) {
       store.getState().notify(`Export failed: ${messageOf(error)}`, 'error');
     } finally {
@@ -50,6 +67,12 @@ export function ExportMenu({ sessionId }: { sessionId: string }) {
       </button>
       {open && (
         <div className="menu-list" role="menu">
+          {range && (
+            <label className="menu-check" data-testid="export-range">
+              <input type="checkbox" checked={onlyRange} onChange={(e) => setOnlyRange(e.target.checked)} />
+              In → out only ({formatTime(range.start)}–{formatTime(range.end)})
+            </label>
+          )}
           {EXPORT_FORMATS.map(({ format, label }) => (
             <button key={format} role="menuitem" data-format={format} onClick={() => void run(format)}>
               {label}

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { MappedSession, TranscriptEdit } from '../api/transcript-edits';
 import { useApp } from '../app-context';
 import { formatDuration, speakerColor } from '../lib/format';
+import { SpeakerIdentity } from './SpeakerIdentity';
 import { useEdit } from './use-edit';
 
 /**
@@ -13,11 +14,14 @@ export function SpeakerPanel({
   revision,
   speakerName,
   onEdited,
+  onSession,
 }: {
   session: MappedSession;
   revision: number | undefined;
   speakerName: (label: string) => string;
   onEdited: (edit: TranscriptEdit) => void;
+  /** The session with a new speaker map (a speaker renamed, a match rejected). */
+  onSession: (session: MappedSession) => void;
 }) {
   const { api } = useApp();
   const labels = session.transcript?.speakers ?? [];
@@ -38,9 +42,9 @@ export function SpeakerPanel({
       <h4>Speakers</h4>
       <ul className="speaker-list">
         {labels.map((l) => (
-          <li key={l} data-testid="speaker-item">
+          <li key={l} data-testid="speaker-item" data-label={l}>
             <span className="swatch" style={{ background: speakerColor(l) }} />
-            <span title={speakerName(l)}>{speakerName(l)}</span>
+            <SpeakerIdentity session={session} label={l} onSession={onSession} />
             <span className="hint num">{formatDuration(seconds.get(l) ?? 0)}</span>
           </li>
         ))}
@@ -88,7 +92,10 @@ export function SpeakerPanel({
         </button>
       </div>
       {errorLine}
-      <div className="hint">Click a speaker's name in the transcript to move that line or some of its words, or to split it.</div>
+      <div className="hint">
+        Click a name here to rename that speaker in every recording of the project; click a speaker's name in the
+        transcript to move that line or some of its words, or to split it.
+      </div>
     </div>
   );
 }

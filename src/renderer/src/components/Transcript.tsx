@@ -225,6 +225,7 @@ const SegmentRow = memo(function SegmentRow(props: {
       style={{ top, borderLeftColor: speakerColor(segment.speaker) }}
       data-testid="segment"
       data-segment-id={segment.id}
+      data-speaker={segment.speaker}
       data-selected={selected ? 'true' : undefined}
       onClick={() => onSelectLine?.(segment.id)}
     >

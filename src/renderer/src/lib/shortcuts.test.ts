@@ -30,6 +30,27 @@ describe('actionForKey', () => {
   });
 });
 
+describe('in/out and marker keys', () => {
+  it('goes to, plays and loops the in→out range', () => {
+    expect(actionForKey({ key: 'I', shiftKey: true })).toBe('go-in');
+    expect(actionForKey({ key: 'O', shiftKey: true })).toBe('go-out');
+    expect(actionForKey({ key: 'p' })).toBe('play-range');
+    expect(actionForKey({ key: 'P', shiftKey: true })).toBe('loop-range');
+    expect(actionForKey({ key: 'X', shiftKey: true })).toBe('clear-marks');
+  });
+  it('jumps between markers, and between markers of one kind with Shift', () => {
+    expect(actionForKey({ key: ']' })).toBe('next-marker');
+    expect(actionForKey({ key: '[' })).toBe('prev-marker');
+    expect(actionForKey({ key: '}', shiftKey: true })).toBe('next-marker-kind');
+    expect(actionForKey({ key: '{', shiftKey: true })).toBe('prev-marker-kind');
+  });
+  it('keeps the keys already taken: plain I/O mark, Shift+X clears, Tab walks doubtful words', () => {
+    expect(actionForKey({ key: 'i' })).toBe('mark-in');
+    expect(actionForKey({ key: 'O' })).toBe('mark-out');
+    expect(actionForKey({ key: 'Tab', shiftKey: true })).toBe('prev-doubtful');
+  });
+});
+
 describe('correction keys', () => {
   it('edits, walks doubtful words, undoes and redoes', () => {
     expect(actionForKey({ key: 'Enter' })).toBe('edit-word');

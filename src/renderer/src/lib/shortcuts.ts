@@ -14,6 +14,14 @@ export type EditorAction =
   | 'mark-in'
   | 'mark-out'
   | 'clear-marks'
+  | 'go-in'
+  | 'go-out'
+  | 'play-range'
+  | 'loop-range'
+  | 'next-marker'
+  | 'prev-marker'
+  | 'next-marker-kind'
+  | 'prev-marker-kind'
   | 'go-start'
   | 'go-end'
   | 'zoom-in'
@@ -59,7 +67,20 @@ export const SHORTCUTS: ShortcutDoc[] = [
   },
   { keys: 'Shift+← / Shift+→', action: 'second-back', description: 'One second back / forward' },
   { keys: 'I / O', action: 'mark-in', description: 'Set in / out point at the playhead' },
+  { keys: 'Shift+I / Shift+O', action: 'go-in', description: 'Go to the in / out point' },
+  { keys: 'P', action: 'play-range', description: 'Play from in to out (an in point alone: to the end)' },
+  { keys: 'Shift+P', action: 'loop-range', description: 'Play from in to out in a loop until stopped (K, Space)' },
   { keys: 'Shift+X', action: 'clear-marks', description: 'Clear in and out points' },
+  {
+    keys: '] / [',
+    action: 'next-marker',
+    description: 'Next / previous marker on the timeline (the kinds the legend shows)',
+  },
+  {
+    keys: 'Shift+] / Shift+[',
+    action: 'next-marker-kind',
+    description: 'Next / previous marker of the same kind as the last one reached or clicked',
+  },
   { keys: 'Home / End', action: 'go-start', description: 'Go to start / end' },
   { keys: '+ / − / 0', action: 'zoom-in', description: 'Zoom in / out / fit the whole recording' },
   { keys: 'Ctrl+F or /', action: 'find', description: 'Search the transcript' },
@@ -108,10 +129,22 @@ export function actionForKey(e: KeyLike): EditorAction | null {
       return e.shiftKey ? 'second-forward' : 'frame-forward';
     case 'i':
     case 'I':
-      return 'mark-in';
+      return e.shiftKey ? 'go-in' : 'mark-in';
     case 'o':
     case 'O':
-      return 'mark-out';
+      return e.shiftKey ? 'go-out' : 'mark-out';
+    case 'p':
+    case 'P':
+      return e.shiftKey ? 'loop-range' : 'play-range';
+    case ']':
+      return 'next-marker';
+    case '[':
+      return 'prev-marker';
+    // Shift+] and Shift+[ type braces on most layouts.
+    case '}':
+      return 'next-marker-kind';
+    case '{':
+      return 'prev-marker-kind';
     case 'X':
       return e.shiftKey ? 'clear-marks' : null;
     case 'Home':

@@ -133,4 +133,45 @@ describe('Transport', () => {
     ws.pause();
     expect(store.getState().rate).toBe(0);
   });
+  it('plays in→out once and stops on the out point', () => {
+    const { ws, store, transport } = setup();
+    store.setState({ inPoint: 10, outPoint: 12 });
+    transport.seek(50);
+    expect(transport.playRange(false)).toBe(true);
+    expect(ws.time).toBeCloseTo(10, 3);
+    expect(ws.playing).toBe(true);
+    expect(store.getState().rangePlay).toBe('once');
+    ws.setTime(11.5);
+    expect(ws.playing).toBe(true);
+    ws.setTime(12.03);
+    expect(ws.playing).toBe(false);
+    expect(store.getState()).toMatchObject({ rate: 0, rangePlay: null, currentTime: 12 });
+  });
+
+  it('loops in→out until stopped', () => {
+    const { ws, store, transport } = setup();
+    store.setState({ inPoint: 10, outPoint: 12 });
+    transport.playRange(true);
+    for (let lap = 0; lap < 3; lap++) {
+      ws.setTime(12.02);
+      expect(ws.time).toBeCloseTo(10, 3);
+      expect(ws.playing).toBe(true);
+    }
+    transport.shuttle('k');
+    expect(store.getState().rangePlay).toBeNull();
+    ws.setTime(12.5);
+    expect(ws.time).toBe(12.5);
+  });
+
+  it('ends a range play when the playhead is moved out of the range, and refuses without points', () => {
+    const { ws, store, transport } = setup();
+    expect(transport.playRange(false)).toBe(false);
+    expect(ws.playing).toBe(false);
+    store.setState({ inPoint: 90, outPoint: null });
+    transport.playRange(true);
+    transport.seek(20);
+    expect(store.getState().rangePlay).toBeNull();
+    ws.setTime(100);
+    expect(ws.time).toBe(100);
+  });
 });

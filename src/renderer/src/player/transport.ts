@@ -4,6 +4,7 @@
  * drives the wavesurfer instance and mirrors its state into the player store.
  */
 import type WaveSurfer from 'wavesurfer.js';
+import { markedRange, rangeStep, type TimeRange } from '../lib/in-out';
 import { nextShuttleRate, type ShuttleKey } from '../lib/shuttle';
 import { stepFrames, type Timebase } from '../lib/timecode';
 import type { PlayerStore } from '../state/player-store';
@@ -20,6 +21,7 @@ const MEDIA_CLOCK_GUARD = 1e-5;
 export class Transport {
   private reverseFrame = 0;
   private lastTick = 0;
+  private range: (TimeRange & { loop: boolean }) | null = null;
   private readonly unsubscribe: (() => void)[] = [];
 
   constructor(
@@ -34,7 +36,42 @@ export class Transport {
       ws.on('pause', () => {
         if (store.getState().rate > 0) store.setState({ rate: 0 });
       }),
+      store.subscribe((s) => this.followRange(s.currentTime, s.rate)),
     );
+  }
+
+  /**
+   * Plays from the in point to the out point (an in point alone: to the end; an out point alone: from the
+   * start), once or in a loop until stopped. False when no range is marked.
+   */
+  playRange(loop: boolean): boolean {
+    const { inPoint, outPoint, duration } = this.store.getState();
+    const range = markedRange(inPoint, outPoint, duration);
+    if (!range) return false;
+    this.range = null;
+    this.seek(range.start + MEDIA_CLOCK_GUARD);
+    this.range = { ...range, loop };
+    this.setRate(1);
+    this.store.setState({ rangePlay: loop ? 'loop' : 'once' });
+    return true;
+  }
+
+  /** While a range plays: back to its start at its end when looping, else stop on the out point. */
+  private followRange(t: number, rate: number): void {
+    const range = this.range;
+    if (!range) return;
+    const step = rate <= 0 ? 'leave' : rangeStep(t, range, range.loop);
+    if (step === null) return;
+    if (step === 'leave' || step === 'stop') {
+      this.range = null;
+      this.store.setState({ rangePlay: null });
+      if (step === 'stop') {
+        this.setRate(0);
+        this.seek(range.end);
+      }
+      return;
+    }
+    this.seek(step + MEDIA_CLOCK_GUARD);
   }
 
   get duration(): number {

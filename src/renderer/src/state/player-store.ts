@@ -12,6 +12,8 @@ export interface PlayerState {
   zoom: number;
   ready: boolean;
   audioError: string | null;
+  /** The in→out range is playing (once, or in a loop); null when not. */
+  rangePlay: 'once' | 'loop' | null;
 }
 
 export function createPlayerStore(duration: number) {
@@ -24,6 +26,7 @@ export function createPlayerStore(duration: number) {
     zoom: 0,
     ready: false,
     audioError: null,
+    rangePlay: null,
   }));
 }
 

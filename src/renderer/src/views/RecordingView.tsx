@@ -36,6 +36,11 @@ import { actionForKey, isTypingTarget, type EditorAction } from '../lib/shortcut
 import { shuttleLabel } from '../lib/shuttle';
 import { formatReadout, timebaseFromMedia, type Timebase } from '../lib/timecode';
 import { searchSegments } from '../lib/transcript-index';
+import { markedRange, nextMarkerTime } from '../lib/in-out';
+import { speakerDisplayName } from '../lib/speaker-names';
+import { kindStyle } from '../markers/kinds';
+import { visibleMarkers } from '../markers/filters';
+import type { Marker } from '../markers/model';
 import type { Transport } from '../player/transport';
 import { createPlayerStore, type PlayerStore } from '../state/player-store';
 
@@ -76,23 +81,14 @@ export function RecordingView({ sessionId }: { sessionId: string }) {
     );
   }
 
-  if (session.state !== 'ready' || session.value.status !== 'complete') {
+  // The editor opens as soon as the audio is stored: the waveform plays while the transcript is made.
+  if (session.state !== 'ready' || (session.value.status !== 'complete' && !isActive(session.value.status))) {
     return (
       <>
         <TopBar crumbs={crumbs} />
         <main className="page">
           {session.state === 'loading' && <Loading label="Opening recording…" />}
           {session.state === 'error' && <ErrorState message={session.message} onRetry={reload} />}
-          {session.state === 'ready' && isActive(session.value.status) && (
-            <div className="state">
-              <div className="title">Transcribing {session.value.file_name}</div>
-              <ProgressBar
-                value={session.value.status === 'queued' ? null : session.value.progress}
-                label={session.value.status === 'queued' ? 'Queued' : 'Transcribing'}
-                testId="processing-progress"
-              />
-            </div>
-          )}
           {session.state === 'ready' && session.value.status === 'failed' && (
             <ErrorState
               message={session.value.error ?? 'Processing failed'}
@@ -159,15 +155,14 @@ function Editor({
     if (loadedDuration !== null) setPlayer((p) => p ?? createPlayerStore(loadedDuration));
   }, [loadedDuration]);
 
-  const names = useMemo(() => {
-    const map = new Map<string, string>();
-    if (project.state === 'ready')
-      for (const s of project.value.speakers) if (s.name) map.set(s.label, s.name);
-    return map;
-  }, [project]);
-  const speakerName = useCallback((label: string) => names.get(label) ?? label, [names]);
+  // One naming everywhere: the session's speaker map (the project speaker's name), as every export names them.
+  const speakerMap = session.speaker_map;
+  const speakerName = useCallback((label: string) => speakerDisplayName(label, speakerMap), [speakerMap]);
+
+  const transcribing = isActive(session.status);
   const analysis = useRecordingAnalysis({
     api,
+    transcribing,
     sessionId: session.id,
     timebase,
     speakerName,
@@ -188,6 +183,20 @@ function Editor({
     (text: string, kind?: 'info' | 'error') => appStore.getState().notify(text, kind),
     [appStore],
   );
+  // Marker jumps (] / [, and Shift for the same kind): the kind last reached or clicked, and what was reached.
+  const lastKind = useRef<string | null>(null);
+  const [reached, setReached] = useState<Marker | null>(null);
+  const markerState = useRef({ markers: analysis.markers, hidden: analysis.hidden, selectLine: analysis.selectLine });
+  markerState.current = { markers: analysis.markers, hidden: analysis.hidden, selectLine: analysis.selectLine };
+  const onMarkerSelect = useCallback(
+    (marker: Marker) => {
+      lastKind.current = marker.kind;
+      setReached(marker);
+      analysis.selectMarker(marker);
+    },
+    [analysis.selectMarker],
+  );
+
   const corrections = useCorrections({ api, sessionId: session.id, segments, onSession, transport, player, notify });
   const { revision, applied: onEdited, editing } = corrections;
   const doubtful = useMemo(() => countDoubtful(segments), [segments]);
@@ -251,7 +260,34 @@ function Editor({
         return line && corrections.startEdit(line.id, null);
       }
       if (!transport) return;
+      const jump = (dir: 1 | -1, sameKind: boolean) => {
+        const { markers, hidden, selectLine } = markerState.current;
+        const kind = sameKind ? lastKind.current : null;
+        if (sameKind && !kind) return notify('Reach or click a marker first: Shift+] / Shift+[ then follow its kind');
+        const shown = visibleMarkers(markers, hidden);
+        const pool = kind ? shown.filter((m) => m.kind === kind) : shown;
+        const t = nextMarkerTime(pool, transport.currentTime, dir);
+        const what = kind ? kindStyle(kind).label.toLowerCase() : shown.length ? 'marker' : 'marker on the timeline yet';
+        if (t === null) return notify(`No ${what} ${dir > 0 ? 'after' : 'before'} the playhead`);
+        const marker = pool.find((m) => (m.at ?? m.start) === t)!;
+        lastKind.current = marker.kind;
+        setReached(marker);
+        transport.seek(t);
+        if (marker.segmentId !== undefined) selectLine(marker.segmentId);
+      };
+      const playRange = (loop: boolean) => {
+        if (!transport.playRange(loop)) notify('Set an in point (I) or an out point (O) first');
+      };
+      const { inPoint, outPoint } = player?.getState() ?? { inPoint: null, outPoint: null };
       const map: Partial<Record<EditorAction, () => void>> = {
+        'go-in': () => (inPoint === null ? notify('No in point: press I to set one') : transport.seek(inPoint)),
+        'go-out': () => (outPoint === null ? notify('No out point: press O to set one') : transport.seek(outPoint)),
+        'play-range': () => playRange(false),
+        'loop-range': () => playRange(true),
+        'next-marker': () => jump(1, false),
+        'prev-marker': () => jump(-1, false),
+        'next-marker-kind': () => jump(1, true),
+        'prev-marker-kind': () => jump(-1, true),
         'play-pause': () => transport.playPause(),
         'shuttle-reverse': () => transport.shuttle('j'),
         'shuttle-stop': () => transport.shuttle('k'),
@@ -273,7 +309,7 @@ function Editor({
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [transport, dialog, lineEdit, corrections, editing, segments, player]);
+  }, [transport, dialog, lineEdit, corrections, editing, segments, player, notify]);
 
   const seek = useCallback((t: number) => transport?.seek(t), [transport]);
   const onAudioError = useCallback(() => {
@@ -291,7 +327,11 @@ function Editor({
         <button onClick={() => setDialog('timebase')} data-testid="open-timebase">
           Timebase{timebase ? `: ${timebase.frameRate}${timebase.dropFrame ? ' DF' : ''}` : ''}
         </button>
-        <ExportMenu sessionId={session.id} />
+        {player ? (
+          <RangeExportMenu sessionId={session.id} store={player} timebase={timebase} />
+        ) : (
+          <ExportMenu sessionId={session.id} />
+        )}
         <button className="ghost" aria-label="Keyboard shortcuts" onClick={() => setDialog('shortcuts')}>
           ?
         </button>
@@ -302,6 +342,11 @@ function Editor({
             <Readouts store={player} timebase={timebase} />
           ) : (
             <span className="readout">--:--:--:--</span>
+          )}
+          {reached && (
+            <span className="hint marker-reached" data-testid="marker-reached" data-kind={reached.kind} data-time={reached.at ?? reached.start}>
+              {reached.label} · {formatReadout(reached.at ?? reached.start, timebase)}
+            </span>
           )}
           <div className="spacer" />
           <div className="speakers-legend" title={speakers.map(speakerName).join(', ')}>
@@ -339,7 +384,7 @@ function Editor({
               store={player}
               markers={analysis.markers}
               hiddenKinds={analysis.hidden}
-              onMarkerSelect={analysis.selectMarker}
+              onMarkerSelect={onMarkerSelect}
               onLineClick={analysis.selectLine}
               onTransport={onTransport}
               onAudioError={onAudioError}
@@ -414,11 +459,25 @@ function Editor({
                   <button onClick={() => setDialog('replace')} data-testid="open-replace" disabled={segments.length === 0}>
                     Replace…
                   </button>
-                  <button onClick={() => setDialog('align')} data-testid="open-align">
+                  <button onClick={() => setDialog('align')} data-testid="open-align" disabled={transcribing}>
                     Align a script…
                   </button>
                 </div>
-                {segments.length === 0 ? (
+                {transcribing ? (
+                  <div className="transcribing-note" data-testid="transcribing">
+                    <div className="title">
+                      {session.status === 'queued' ? 'Waiting to transcribe' : 'Transcribing'} {session.file_name}
+                    </div>
+                    <ProgressBar
+                      value={session.status === 'queued' ? null : session.progress}
+                      label={session.status === 'queued' ? 'Queued' : 'Transcribing'}
+                      testId="processing-progress"
+                    />
+                    <div className="hint">
+                      The audio is ready: play it, mark in and out points and jump around while the transcript is made.
+                    </div>
+                  </div>
+                ) : segments.length === 0 ? (
                   <Empty title="No speech found">The transcript of this recording is empty.</Empty>
                 ) : visible.length === 0 ? (
                   <Empty title="No matches">Nothing in the transcript matches “{query}”.</Empty>
@@ -497,9 +556,10 @@ function Editor({
                 revision={revision}
                 speakerName={editName}
                 onEdited={onEdited}
+                onSession={onSession}
               />
             )}
-            {player && <InOut store={player} timebase={timebase} />}
+            {player && <InOut store={player} timebase={timebase} transport={transport} />}
             <DubsPanel sessionId={session.id} />
             <div className="hint">
               Press <kbd>?</kbd> for keyboard shortcuts.
@@ -591,9 +651,13 @@ function Readouts({ store, timebase }: { store: PlayerStore; timebase: Timebase 
   );
 }
 
-function InOut({ store, timebase }: { store: PlayerStore; timebase: Timebase | null }) {
+function InOut({ store, timebase, transport }: { store: PlayerStore; timebase: Timebase | null; transport: Transport | null }) {
   const inPoint = useStore(store, (s) => s.inPoint);
   const outPoint = useStore(store, (s) => s.outPoint);
+  const duration = useStore(store, (s) => s.duration);
+  const rangePlay = useStore(store, (s) => s.rangePlay);
+  const range = markedRange(inPoint, outPoint, duration);
+  const length = timebase ? { ...timebase, startTimecode: null } : null;
   return (
     <div>
       <h4>In / out</h4>
@@ -603,12 +667,52 @@ function InOut({ store, timebase }: { store: PlayerStore; timebase: Timebase | n
         <dt>Out</dt>
         <dd data-testid="out-point">{outPoint === null ? '—' : formatReadout(outPoint, timebase)}</dd>
         <dt>Length</dt>
-        <dd>
-          {inPoint !== null && outPoint !== null
-            ? formatReadout(outPoint - inPoint, timebase ? { ...timebase, startTimecode: null } : null)
-            : '—'}
-        </dd>
+        <dd data-testid="in-out-length">{range ? formatReadout(range.end - range.start, length) : '—'}</dd>
       </dl>
+      <div className="in-out-actions">
+        <button onClick={() => transport?.markIn()} disabled={!transport} title="Set the in point at the playhead (I)" data-testid="mark-in">
+          In
+        </button>
+        <button onClick={() => transport?.markOut()} disabled={!transport} title="Set the out point at the playhead (O)" data-testid="mark-out">
+          Out
+        </button>
+        <button
+          onClick={() => transport?.playRange(false)}
+          disabled={!transport || !range}
+          aria-pressed={rangePlay === 'once'}
+          title="Play from in to out (P)"
+          data-testid="play-range"
+        >
+          ▶ In→out
+        </button>
+        <button
+          onClick={() => (rangePlay === 'loop' ? transport?.stop() : transport?.playRange(true))}
+          disabled={!transport || !range}
+          aria-pressed={rangePlay === 'loop'}
+          title="Play from in to out in a loop; press again (or K) to stop (Shift+P)"
+          data-testid="loop-range"
+        >
+          ⟳ Loop
+        </button>
+        <button
+          className="ghost"
+          onClick={() => transport?.clearMarks()}
+          disabled={!transport || (inPoint === null && outPoint === null)}
+          title="Clear the in and out points (Shift+X)"
+          data-testid="clear-marks"
+        >
+          Clear
+        </button>
+      </div>
     </div>
   );
+}
+
+/** The export menu with the in→out range offered when one is marked. */
+function RangeExportMenu({ sessionId, store, timebase }: { sessionId: string; store: PlayerStore; timebase: Timebase | null }) {
+  const inPoint = useStore(store, (s) => s.inPoint);
+  const outPoint = useStore(store, (s) => s.outPoint);
+  const duration = useStore(store, (s) => s.duration);
+  const range = useMemo(() => markedRange(inPoint, outPoint, duration), [inPoint, outPoint, duration]);
+  return <ExportMenu sessionId={sessionId} range={range} formatTime={(t) => formatReadout(t, timebase)} />;
 }

@@ -7,6 +7,7 @@ import type { RevisionRecord } from '../../storage/revision-store';
 import { HttpError } from '../errors';
 import { InvalidInputError, issue } from '../../errors';
 import { parseInput } from '../../validation';
+import { SpeakerMatchReject } from '../../../shared/schemas/editor';
 
 const SessionRef = z.object({ session_id: z.uuid() });
 const RevisionRef = SessionRef.extend({ revision: z.coerce.number().int().min(0) });
@@ -67,6 +68,18 @@ export function transcriptEditsRouter(ctx: ServiceContext): Router {
     const body = parseInput(RevisionRestore, req.body ?? {}, 'body');
     res.json(await result(session_id, ctx.transcriptEdits.restore(session_id, revision, body.base_revision)));
   });
+
+  // ---- editor's basics (issue 33): "not this person" ----
+  const LabelRef = SessionRef.extend({ label: z.string().min(1).max(32) });
+  router.post('/:session_id/speakers/:label/reject-match', async (req, res) => {
+    const { session_id, label } = parseInput(LabelRef, req.params, 'path');
+    if (!(await ctx.sessions.summary(session_id))) throw new HttpError(404, 'Transcription session not found.');
+    const body = parseInput(SpeakerMatchReject, req.body ?? {}, 'body');
+    const before = (await ctx.speakerMap(session_id))[label];
+    await ctx.transcriptEdits.rejectSpeakerMatch(session_id, label, body.speaker_id);
+    res.json({ label, rejected_speaker_id: before!.speaker_id, speaker_map: await ctx.speakerMap(session_id) });
+  });
+  // ---- end of the editor's basics block ----
 
   // ---- Word corrections (issue 31)
   const SegmentRef = SessionRef.extend({ segment_id: z.coerce.number().int().min(0) });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Router, type Request } from 'express';
 import { z } from 'zod';
-import { MediaPatch, PageQuery, ProjectKey, ProjectName, SpeakerCount } from '../../../shared/schemas';
+import { EditorMarkerCreate, EditorMarkerUpdate, ExportRangeQuery, MediaPatch, PageQuery, ProjectKey, ProjectName, SpeakerCount } from '../../../shared/schemas';
 import { HttpError } from '../errors';
 import { clearFileHeaders, sendFileFailure } from '../send-file-errors';
 import { sendConditionalJson } from '../conditional-get';
@@ -14,7 +14,12 @@ import { mergeTimebase } from '../../recordings/timebase';
 import { NotMediaError } from '../../media/probe';
 import { signAudio } from '../../auth/signed-url';
 import type { ServiceContext } from '../../context';
-import { exportFileName, renderExport } from '../../export';
+import { exportFileName, renderExport, type ExportInput } from '../../export';
+import { exportInRange, requestedRange } from '../../export/range';
+import { writeAudioExport } from '../../export/audio-range';
+import crypto from 'node:crypto';
+import { SqlEditorMarkerStore } from '../../storage/editor-marker-store';
+import { InvalidInputError, issue } from '../../errors';
 import { EXPORT_FORMATS } from '../../export/types';
 import { parseInput } from '../../validation';
 import { accessOf } from '../authenticate';
@@ -26,6 +31,10 @@ export const AUDIO_URL_TTL_SECONDS = 3600;
 const ANALYSIS_FORMATS: ReadonlySet<string> = new Set(['selects_edl', 'analysis_csv']);
 
 const SessionRef = z.object({ session_id: z.uuid() });
+/** The recording's exports: the text formats, and (issue 33) its audio as WAV; any of them of a part (`start`/`end`). */
+export const ExportQuery = ExportRangeQuery.extend({
+  format: z.enum([...EXPORT_FORMATS, 'wav']).meta({ description: 'The file to make; see the description' }),
+});
 const ListQuery = PageQuery.extend({ project: z.string().min(1).max(64).optional() });
 
 export const UploadFields = z.object({
@@ -43,6 +52,7 @@ export function baseUrl(req: Request): string {
 
 export function transcriptionsRouter(ctx: ServiceContext): Router {
   const router = Router();
+  const markers = new SqlEditorMarkerStore(ctx.sql);
 
   const sessionOr404 = async (req: Request) => {
     const { session_id } = parseInput(SessionRef, req.params, 'path');
@@ -135,9 +145,31 @@ export function transcriptionsRouter(ctx: ServiceContext): Router {
     res.json({ url, expires_in: AUDIO_URL_TTL_SECONDS });
   });
 
-  router.get('/:session_id/export', async (req, res) => {
+  router.get('/:session_id/export', async (req, res, next) => {
     const summary = await sessionOr404(req);
-    const { format } = parseInput(z.object({ format: z.enum(EXPORT_FORMATS) }), req.query, 'query');
+    const { format, ...rangeQuery } = parseInput(ExportQuery, req.query, 'query');
+    // ---- editor's basics (issue 33): part of the recording, between the studio's in and out points ----
+    const range = requestedRange(rangeQuery, summary.duration);
+    if (format === 'wav') {
+      // The audio needs no transcript: it can be exported while the recording is transcribed.
+      const stored = await ctx.sessions.storedName(summary.id);
+      if (!stored) throw new HttpError(404, 'Transcription session not found.');
+      const target = path.join(ctx.layout.scratch, `export-${crypto.randomUUID()}.wav`);
+      const cleanup = () => fs.rm(target, { force: true }, () => undefined);
+      try {
+        await writeAudioExport(ctx.tools, ctx.layout.original(summary.id, stored), target, range);
+      } catch (error) {
+        cleanup();
+        throw error;
+      }
+      res.attachment(exportFileName(summary.file_name, 'wav')).type('audio/wav');
+      res.sendFile(target, { dotfiles: 'allow' }, (error) => {
+        cleanup();
+        if (error && !res.headersSent) next(error);
+      });
+      return;
+    }
+    // ---- end of the editor's basics block ----
     const transcript = await ctx.sessions.transcript(summary.id);
     if (!transcript) throw new HttpError(409, `The transcript is not ready (status: ${summary.status}).`);
     // Moments mark the editor exports whenever the analysis has them; the analysis formats need it complete.
@@ -148,17 +180,57 @@ export function transcriptionsRouter(ctx: ServiceContext): Router {
         `The analysis is not complete (status: ${intelligence.status}${intelligence.error ? `: ${intelligence.error}` : ''}); the ${format} export is made from it.`,
       );
     }
-    const file = renderExport(format, {
+    const input: ExportInput = {
       session: { id: summary.id, fileName: summary.file_name, duration: summary.duration, channels: summary.format.channels ?? undefined, sampleRate: summary.format.sample_rate ?? undefined },
       transcript,
       media: summary.media,
       moments: intelligence.moments,
       lines: intelligence.segments,
       speakerNames: await ctx.speakerNames(summary.id),
-    });
+      // The editor's own markers (issue 33), beside the lines and moments.
+      markers: (await markers.list(summary.id)).map((m) => ({ start: m.time, end: m.time, label: m.name, kind: 'marker' })),
+    };
+    const file = renderExport(format, range ? exportInRange(input, range) : input);
     // attachment() sets a type from the file name's extension (.edl → octet-stream), so the export's own type goes after it.
     res.attachment(exportFileName(summary.file_name, file.extension)).type(file.contentType).send(file.body);
   });
+
+  // ---- editor's basics (issue 33): the editor's own markers, listed in the exports ----
+  const MarkerRef = SessionRef.extend({ marker_id: z.uuid() });
+  const markerOr404 = async (req: Request) => {
+    const { session_id, marker_id } = parseInput(MarkerRef, req.params, 'path');
+    const summary = await ctx.sessions.summary(session_id);
+    if (!summary) throw new HttpError(404, 'Transcription session not found.');
+    return { summary, markerId: marker_id };
+  };
+  const withinRecording = (time: number | undefined, duration: number) => {
+    if (time !== undefined && time > duration)
+      throw new InvalidInputError([issue(['body', 'time'], `time must be within the recording (at most ${duration} s)`, 'less_than_equal', time, { le: duration })]);
+  };
+  router.get('/:session_id/markers', async (req, res) => {
+    res.json({ data: markers.list((await sessionOr404(req)).id) });
+  });
+  router.post('/:session_id/markers', async (req, res) => {
+    const summary = await sessionOr404(req);
+    const body = parseInput(EditorMarkerCreate, req.body ?? {}, 'body');
+    withinRecording(body.time, summary.duration);
+    const marker = await markers.add(summary.id, body.time, body.name);
+    res.status(201).location(`/v1/speech/transcriptions/${summary.id}/markers/${marker.id}`).json(marker);
+  });
+  router.patch('/:session_id/markers/:marker_id', async (req, res) => {
+    const { summary, markerId } = await markerOr404(req);
+    const body = parseInput(EditorMarkerUpdate, req.body ?? {}, 'body');
+    withinRecording(body.time, summary.duration);
+    const marker = await markers.update(summary.id, markerId, body);
+    if (!marker) throw new HttpError(404, 'Marker not found on this recording.');
+    res.json(marker);
+  });
+  router.delete('/:session_id/markers/:marker_id', async (req, res) => {
+    const { summary, markerId } = await markerOr404(req);
+    if (!(await markers.remove(summary.id, markerId))) throw new HttpError(404, 'Marker not found on this recording.');
+    res.status(204).end();
+  });
+  // ---- end of the editor's basics block ----
 
   router.get('/:session_id/peaks', async (req, res) => {
     const summary = await sessionOr404(req);

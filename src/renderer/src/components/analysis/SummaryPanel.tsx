@@ -7,6 +7,7 @@ import { rangeText, watchOutRows } from '../../analysis/profile';
 import { isAnalysisActive, progressText } from '../../analysis/stages';
 import { humanize, problemStyle } from '../../markers/kinds';
 import { speakerColor } from '../../lib/format';
+import { nameLabels } from '../../lib/speaker-names';
 
 export function SummaryPanel(props: {
   intel: Intelligence;
@@ -14,8 +15,12 @@ export function SummaryPanel(props: {
   formatTime: (t: number) => string;
   onSeek: (t: number) => void;
 }) {
-  const { intel, speakerName, formatTime, onSeek } = props;
+  const { intel, formatTime, onSeek } = props;
   const { summary } = intel;
+  // The service writes labels (S1); the studio names them as the transcript and exports do.
+  const labels = summary.speakers.map((s) => s.speaker);
+  const speakerName = props.speakerName;
+  const named = (text: string) => nameLabels(text, labels, speakerName);
   const watchOuts = watchOutRows(summary);
   if (!summary.overview && summary.speakers.length === 0 && watchOuts.length === 0) {
     return (
@@ -31,7 +36,7 @@ export function SummaryPanel(props: {
       {summary.overview && (
         <section>
           <h5>Overview</h5>
-          <p data-testid="summary-overview">{summary.overview}</p>
+          <p data-testid="summary-overview">{named(summary.overview)}</p>
         </section>
       )}
       {summary.speakers.length > 0 && (
@@ -41,9 +46,9 @@ export function SummaryPanel(props: {
             {summary.speakers.map((s) => (
               <li key={s.speaker} data-testid="summary-speaker" data-speaker={s.speaker}>
                 <span className="swatch" style={{ background: speakerColor(s.speaker) }} />
-                {/* The service's notes usually open with the speaker's label; name them only when they do not. */}
-                {!s.summary.startsWith(s.speaker) && <b>{speakerName(s.speaker)} </b>}
-                {s.summary}
+                {/* The service's notes usually open with the speaker's label: the name takes its place. */}
+                <b>{speakerName(s.speaker)}</b>{' '}
+                {named(s.summary.startsWith(`${s.speaker} `) ? s.summary.slice(s.speaker.length + 1) : s.summary)}
               </li>
             ))}
           </ul>
@@ -63,7 +68,7 @@ export function SummaryPanel(props: {
                     <span className="watch-out-kind" style={{ color: problemStyle(w.kind).colour }}>
                       {w.label}
                     </span>
-                    {w.detail ? ` (${w.detail})` : ''}
+                    {w.detail ? ` (${named(w.detail)})` : ''}
                   </>
                 ) : (
                   <>
@@ -72,7 +77,7 @@ export function SummaryPanel(props: {
                         {humanize(w.kind)}
                       </span>
                     )}{' '}
-                    {w.text}
+                    {named(w.text)}
                   </>
                 )}
                 {w.ranges.length > 0 && (

@@ -45,10 +45,14 @@ export function useRecordingAnalysis(args: {
   speakerName: (label: string) => string;
   player: PlayerStore | null;
   transport: Transport | null;
+  /** The recording is still being transcribed (its analysis is queued when the transcript is stored). */
+  transcribing?: boolean;
 }): RecordingAnalysis {
-  const { api, sessionId, timebase, speakerName, player, transport } = args;
-  // One watcher per open recording: polling ends when the view closes or another recording opens.
-  const watcher = useMemo(() => createAnalysisWatcher(api, sessionId), [api, sessionId]);
+  const { api, sessionId, timebase, speakerName, player, transport, transcribing = false } = args;
+  // One watcher per open recording: polling ends when the view closes or another recording opens. A recording
+  // opened while transcribing has no analysis yet: a new watcher starts when its transcript (and so its
+  // analysis run) arrives.
+  const watcher = useMemo(() => createAnalysisWatcher(api, sessionId), [api, sessionId, transcribing]);
   useEffect(() => {
     watcher.start();
     return () => watcher.stop();

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { matchCertainty, nameLabels, speakerDisplayName } from './speaker-names';
+
+describe('speakerDisplayName', () => {
+  const map = { S1: { name: 'Ada' }, S2: { name: '   ' }, S3: { name: 'Speaker  4 ' } };
+  it("is the speaker map's name, as the exports use it", () => {
+    expect(speakerDisplayName('S1', map)).toBe('Ada');
+    expect(speakerDisplayName('S3', map)).toBe('Speaker 4');
+  });
+  it('falls back to the label for a blank name, an unmapped label or no map', () => {
+    expect(speakerDisplayName('S2', map)).toBe('S2');
+    expect(speakerDisplayName('S9', map)).toBe('S9');
+    expect(speakerDisplayName('S1', undefined)).toBe('S1');
+  });
+});
+
+describe('matchCertainty', () => {
+  it('shows the similarity as a percentage with a level', () => {
+    expect(matchCertainty(0.9771)).toMatchObject({ level: 'fair', text: 'match 97.7%' });
+    expect(matchCertainty(0.995)).toMatchObject({ level: 'strong', text: 'match 99.5%' });
+    expect(matchCertainty(0.5)).toMatchObject({ level: 'weak', text: 'match 50.0%' });
+    expect(matchCertainty(1.2).text).toBe('match 100.0%');
+  });
+});
+
+describe('nameLabels', () => {
+  const name = (l: string) => ({ S1: 'Ada', S12: 'Grace' })[l] ?? l;
+  it("names the recording's labels as whole words, leaving other text alone", () => {
+    expect(nameLabels('S1 speaks for 0:42; S12 answers S1.', ['S1', 'S12'], name)).toBe('Ada speaks for 0:42; Grace answers Ada.');
+    expect(nameLabels('S10 and xS1 and S1-b stay', ['S1'], name)).toBe('S10 and xS1 and S1-b stay');
+    expect(nameLabels('S2 has no name', ['S2'], name)).toBe('S2 has no name');
+    expect(nameLabels('no labels', [], name)).toBe('no labels');
+  });
+});
