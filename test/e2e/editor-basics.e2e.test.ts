@@ -17,6 +17,9 @@ import { sharedDir } from './service-process';
 import { twoReadersFile } from '../helpers/two-readers';
 import { decodeWav } from '../../src/service/media/wav';
 
+/** The studio redraws within a frame or two, but this machine is shared: polls wait up to 15 s. */
+const SLOW = { timeout: 15_000 };
+
 const canRun = fs.existsSync(CHROMIUM) && fs.existsSync(path.join(sharedDir(), 'audio/asr'));
 
 interface MapEntry {
@@ -92,7 +95,7 @@ describe.skipIf(!canRun)("an editor's basics in the studio", { timeout: 1_800_00
     await page.locator('[data-testid=waveform][data-ready=true]').waitFor({ timeout: 120_000 });
     await page.getByTestId('transcribing').waitFor();
     await page.getByTestId('play').click();
-    await expect.poll(shuttle).toBe('▶ 1×');
+    await expect.poll(shuttle, SLOW).toBe('▶ 1×');
     await expect.poll(readout, { timeout: 10_000 }).toBeGreaterThan(0.5);
     // Still transcribing while it plays: the service says so and no word is on screen yet.
     const status = (await api(`/v1/speech/transcriptions/${sessionId}`)).body.status as string;
@@ -101,12 +104,15 @@ describe.skipIf(!canRun)("an editor's basics in the studio", { timeout: 1_800_00
     expect(await page.getByTestId('word').count()).toBe(0);
     await f.shot('50-editor-playing-while-transcribing');
     await page.keyboard.press('k');
-    await expect.poll(shuttle).toBe('■');
+    await expect.poll(shuttle, SLOW).toBe('■');
   });
 
   it('shows the transcript when it arrives, without a reload', async () => {
     await page.getByTestId('word').first().waitFor({ timeout: 900_000 });
     expect(await page.getByTestId('transcribing').count()).toBe(0);
+    // As the word-corrections suite does: the view is interactive once the waveform is drawn and laid out.
+    await page.locator('[data-testid=waveform][data-ready=true]').waitFor({ timeout: 60_000 });
+    await page.locator('html[data-interactive=true]').waitFor({ timeout: 60_000 });
     expect((await api(`/v1/speech/transcriptions/${sessionId}`)).body.status).toBe('complete');
   });
 
@@ -124,19 +130,19 @@ describe.skipIf(!canRun)("an editor's basics in the studio", { timeout: 1_800_00
       const text = await page.getByTestId(id).textContent();
       return text === '—' ? null : seconds(text);
     };
-    await expect.poll(point('in-point')).toBeCloseTo(2, 1);
-    await expect.poll(point('out-point')).toBeCloseTo(4, 1);
+    await expect.poll(point('in-point'), SLOW).toBeCloseTo(2, 1);
+    await expect.poll(point('out-point'), SLOW).toBeCloseTo(4, 1);
     const inPoint = (await point('in-point')())!;
     const outPoint = (await point('out-point')())!;
     await page.keyboard.press('End');
     await page.keyboard.press('Shift+I');
-    await expect.poll(readout).toBeCloseTo(inPoint, 2);
+    await expect.poll(readout, SLOW).toBeCloseTo(inPoint, 2);
     await page.keyboard.press('Shift+O');
-    await expect.poll(readout).toBeCloseTo(outPoint, 2);
+    await expect.poll(readout, SLOW).toBeCloseTo(outPoint, 2);
 
     // P: from the in point, stopping on the out point.
     await page.keyboard.press('p');
-    await expect.poll(shuttle).toBe('▶ 1×');
+    await expect.poll(shuttle, SLOW).toBe('▶ 1×');
     const once = await sample(2600);
     console.info(`in→out ${inPoint}–${outPoint} s played once: ${once.map((t) => t.toFixed(2)).join(' ')}`);
     expect(await shuttle()).toBe('■');
@@ -149,7 +155,7 @@ describe.skipIf(!canRun)("an editor's basics in the studio", { timeout: 1_800_00
 
     // Shift+P: the range in a loop, for longer than the range, until K.
     await page.keyboard.press('Shift+P');
-    await expect.poll(() => page.getByTestId('loop-range').getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => page.getByTestId('loop-range').getAttribute('aria-pressed'), SLOW).toBe('true');
     const loop = await sample(3500);
     console.info(`in→out looped: ${loop.map((t) => t.toFixed(2)).join(' ')}`);
     for (const t of loop) {
@@ -160,7 +166,7 @@ describe.skipIf(!canRun)("an editor's basics in the studio", { timeout: 1_800_00
     expect(await shuttle()).toBe('▶ 1×');
     await f.shot('51-editor-in-out-loop');
     await page.keyboard.press('k');
-    await expect.poll(shuttle).toBe('■');
+    await expect.poll(shuttle, SLOW).toBe('■');
     expect(await page.getByTestId('loop-range').getAttribute('aria-pressed')).toBe('false');
   });
 
@@ -193,8 +199,8 @@ describe.skipIf(!canRun)("an editor's basics in the studio", { timeout: 1_800_00
 
     await focusPage();
     await page.keyboard.press('Shift+X');
-    await expect.poll(() => page.getByTestId('in-point').textContent()).toBe('—');
-    await expect.poll(() => page.getByTestId('out-point').textContent()).toBe('—');
+    await expect.poll(() => page.getByTestId('in-point').textContent(), SLOW).toBe('—');
+    await expect.poll(() => page.getByTestId('out-point').textContent(), SLOW).toBe('—');
     await page.getByRole('button', { name: /Export/ }).click();
     await page.locator('[data-format=srt]').waitFor();
     expect(await page.getByTestId('export-range').count()).toBe(0);
@@ -214,9 +220,9 @@ describe.skipIf(!canRun)("an editor's basics in the studio", { timeout: 1_800_00
     const input = page.getByTestId('speaker-name-input');
     await input.fill('Ada Lovelace');
     await input.press('Enter');
-    await expect.poll(() => item.getByTestId('speaker-name').textContent()).toBe('Ada Lovelace');
+    await expect.poll(() => item.getByTestId('speaker-name').textContent(), SLOW).toBe('Ada Lovelace');
     const rows = page.locator(`[data-testid=segment][data-speaker="${label}"] [data-testid=line-speaker]`);
-    await expect.poll(async () => [...new Set(await rows.allTextContents())]).toEqual(['Ada Lovelace']);
+    await expect.poll(async () => [...new Set(await rows.allTextContents())], SLOW).toEqual(['Ada Lovelace']);
     expect(await page.locator('.speakers-legend').textContent()).toContain('Ada Lovelace');
     expect((await speakerMap(sessionId))[label]).toMatchObject({ speaker_id: before.speaker_id, name: 'Ada Lovelace' });
     const project = (await api('/v1/speech/projects/e2e-editor')).body as { speakers: { id: string; name: string }[] };
@@ -228,11 +234,50 @@ describe.skipIf(!canRun)("an editor's basics in the studio", { timeout: 1_800_00
     await f.shot('53-editor-speaker-renamed');
   });
 
+  it("adds markers of the editor's own at the playhead: named, listed, exported, removed", async () => {
+    const own = page.getByTestId('editor-marker');
+    const listed = async () =>
+      ((await api(`/v1/speech/transcriptions/${sessionId}/markers`)).body.data as { id: string; time: number; name: string }[]).map((m) => [
+        Math.round(m.time * 10) / 10,
+        m.name,
+      ]);
+    await focusPage();
+    await page.keyboard.press('Home');
+    for (let i = 0; i < 3; i++) await page.keyboard.press('Shift+ArrowRight');
+    await expect.poll(readout, SLOW).toBeCloseTo(3, 1);
+    await page.keyboard.press('m');
+    const input = page.getByTestId('marker-name-input');
+    await input.fill('Retake: cough');
+    await input.press('Enter');
+    await expect.poll(() => own.first().getByTestId('marker-name').textContent(), SLOW).toBe('Retake: cough');
+    await focusPage();
+    for (let i = 0; i < 3; i++) await page.keyboard.press('Shift+ArrowRight');
+    await expect.poll(readout, SLOW).toBeCloseTo(6, 1);
+    await page.getByTestId('add-marker').click();
+    await input.fill('Pickup');
+    await input.press('Enter');
+    await expect.poll(() => own.count(), SLOW).toBe(2);
+    await expect.poll(listed, SLOW).toEqual([
+      [3, 'Retake: cough'],
+      [6, 'Pickup'],
+    ]);
+    const edl = (await download('edl')).toString('utf8');
+    expect(edl).toMatch(/^\* LOC: 00:00:03:00 \S+ +marker: Retake: cough$/m);
+    expect(edl).toMatch(/^\* LOC: 00:00:06:00 \S+ +marker: Pickup$/m);
+    await f.shot('57-editor-own-markers');
+    // Its time goes there; × removes it.
+    await own.first().locator('button.num').click();
+    await expect.poll(readout, SLOW).toBeCloseTo(3, 1);
+    await own.first().getByTestId('remove-marker').click();
+    await expect.poll(() => own.count(), SLOW).toBe(1);
+    expect(await listed()).toEqual([[6, 'Pickup']]);
+  });
+
   it('jumps to the next and previous marker, and along one kind, with ] [ and Shift', async () => {
     await page.locator('[data-testid=analysis-status][data-status=complete]').waitFor({ timeout: 1_200_000 });
     // The speakers tab names the speaker as the transcript does.
     await page.getByTestId('tab-speakers').click();
-    await expect.poll(() => page.getByTestId('insights-speakers').textContent()).toContain('Ada Lovelace');
+    await expect.poll(() => page.getByTestId('insights-speakers').textContent(), SLOW).toContain('Ada Lovelace');
     await page.getByTestId('tab-transcript').click();
 
     const drawn = await page
@@ -246,17 +291,17 @@ describe.skipIf(!canRun)("an editor's basics in the studio", { timeout: 1_800_00
 
     await focusPage();
     await page.keyboard.press('Home');
-    await expect.poll(readout).toBe(0);
+    await expect.poll(readout, SLOW).toBe(0);
     await page.keyboard.press(']');
     const first = times.find((t) => t > 0.05)!;
-    await expect.poll(at).toBeCloseTo(first, 6);
+    await expect.poll(at, SLOW).toBeCloseTo(first, 6);
     expect(await readout()).toBeCloseTo(first, 2);
     await page.keyboard.press(']');
     const second = times.find((t) => t > first + 0.05);
     if (second !== undefined) {
-      await expect.poll(at).toBeCloseTo(second, 6);
+      await expect.poll(at, SLOW).toBeCloseTo(second, 6);
       await page.keyboard.press('[');
-      await expect.poll(at).toBeCloseTo(first, 6);
+      await expect.poll(at, SLOW).toBeCloseTo(first, 6);
     }
     // Shift+]: the next marker of the kind reached, skipping the others.
     const kind = (await reached.getAttribute('data-kind'))!;
@@ -265,7 +310,7 @@ describe.skipIf(!canRun)("an editor's basics in the studio", { timeout: 1_800_00
     const nextOfKind = sameKind.find((t) => t > now + 0.05);
     await page.keyboard.press('}');
     if (nextOfKind !== undefined) {
-      await expect.poll(at).toBeCloseTo(nextOfKind, 6);
+      await expect.poll(at, SLOW).toBeCloseTo(nextOfKind, 6);
       expect(await reached.getAttribute('data-kind')).toBe(kind);
     } else {
       await page.getByText(/No .* after the playhead/).first().waitFor();
@@ -273,7 +318,7 @@ describe.skipIf(!canRun)("an editor's basics in the studio", { timeout: 1_800_00
     await f.shot('54-editor-marker-jump');
     // From the end there is nothing after: said, and the playhead stays.
     await page.keyboard.press('End');
-    await expect.poll(readout).toBeGreaterThan(30);
+    await expect.poll(readout, SLOW).toBeGreaterThan(30);
     const end = await readout();
     await page.keyboard.press(']');
     await page.getByText('No marker after the playhead').first().waitFor();
@@ -308,11 +353,11 @@ describe.skipIf(!canRun)("an editor's basics in the studio", { timeout: 1_800_00
     await f.shot('55-editor-speaker-match');
 
     await match.getByTestId('reject-match').click();
-    await expect.poll(() => item.getByTestId('speaker-match').count()).toBe(0);
+    await expect.poll(() => item.getByTestId('speaker-match').count(), SLOW).toBe(0);
     const after = (await speakerMap(second))[label]!;
     expect(after.speaker_id).not.toBe(entry.speaker_id);
     expect(after.matched).toBe(false);
-    await expect.poll(() => item.getByTestId('speaker-name').textContent()).toBe(after.name);
+    await expect.poll(() => item.getByTestId('speaker-name').textContent(), SLOW).toBe(after.name);
     await expect
       .poll(async () => [...new Set(await page.locator(`[data-testid=segment][data-speaker="${label}"] [data-testid=line-speaker]`).allTextContents())])
       .toEqual([after.name]);

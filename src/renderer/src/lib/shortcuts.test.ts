@@ -44,6 +44,10 @@ describe('in/out and marker keys', () => {
     expect(actionForKey({ key: '}', shiftKey: true })).toBe('next-marker-kind');
     expect(actionForKey({ key: '{', shiftKey: true })).toBe('prev-marker-kind');
   });
+  it('adds a marker of your own on M', () => {
+    expect(actionForKey({ key: 'm' })).toBe('add-marker');
+    expect(actionForKey({ key: 'm', ctrlKey: true })).toBeNull();
+  });
   it('keeps the keys already taken: plain I/O mark, Shift+X clears, Tab walks doubtful words', () => {
     expect(actionForKey({ key: 'i' })).toBe('mark-in');
     expect(actionForKey({ key: 'O' })).toBe('mark-out');

@@ -22,6 +22,7 @@ export type EditorAction =
   | 'prev-marker'
   | 'next-marker-kind'
   | 'prev-marker-kind'
+  | 'add-marker'
   | 'go-start'
   | 'go-end'
   | 'zoom-in'
@@ -81,6 +82,7 @@ export const SHORTCUTS: ShortcutDoc[] = [
     action: 'next-marker-kind',
     description: 'Next / previous marker of the same kind as the last one reached or clicked',
   },
+  { keys: 'M', action: 'add-marker', description: 'Add a marker of your own at the playhead (then type its name)' },
   { keys: 'Home / End', action: 'go-start', description: 'Go to start / end' },
   { keys: '+ / − / 0', action: 'zoom-in', description: 'Zoom in / out / fit the whole recording' },
   { keys: 'Ctrl+F or /', action: 'find', description: 'Search the transcript' },
@@ -136,6 +138,9 @@ export function actionForKey(e: KeyLike): EditorAction | null {
     case 'p':
     case 'P':
       return e.shiftKey ? 'loop-range' : 'play-range';
+    case 'm':
+    case 'M':
+      return e.shiftKey ? null : 'add-marker';
     case ']':
       return 'next-marker';
     case '[':

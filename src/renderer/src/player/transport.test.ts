@@ -34,9 +34,20 @@ class FakeWaveSurfer {
   getCurrentTime() {
     return this.time;
   }
+  /** Set to drop the next seek, as wavesurfer does with one made while the media is still seeking. */
+  dropNextSeek = false;
+  media = Object.assign(new EventTarget(), { currentTime: 0 });
+  getMediaElement() {
+    return this.media;
+  }
   setTime(t: number) {
+    if (this.dropNextSeek) {
+      this.dropNextSeek = false;
+      return;
+    }
     // Media elements keep whole microseconds, truncating, as Chromium does.
     this.time = Math.floor(t * 1e6) / 1e6;
+    this.media.currentTime = this.time;
     this.emit('timeupdate', this.time);
   }
   getWidth() {
@@ -173,5 +184,32 @@ describe('Transport', () => {
     expect(store.getState().rangePlay).toBeNull();
     ws.setTime(100);
     expect(ws.time).toBe(100);
+  });
+  it('counts steps from the last seek even when the media dropped it, and makes the dropped seek again', () => {
+    const { ws, store, transport } = setup();
+    transport.seek(1);
+    ws.dropNextSeek = true;
+    transport.stepSeconds(1); // the media stays at 1 s
+    expect(ws.time).toBe(1);
+    transport.stepSeconds(1);
+    expect(ws.time).toBe(3);
+    transport.markIn();
+    expect(store.getState().inPoint).toBe(3);
+    ws.dropNextSeek = true;
+    transport.seek(7);
+    expect(transport.currentTime).toBe(7);
+    // The media finishes seeking elsewhere: the seek asked for is made again.
+    ws.media.dispatchEvent(new Event('seeked'));
+    expect(ws.time).toBe(7);
+  });
+
+  it('follows a click on the waveform rather than the last seek', () => {
+    const { ws, transport } = setup();
+    transport.seek(5);
+    ws.emit('interaction', 9);
+    ws.setTime(9);
+    ws.media.dispatchEvent(new Event('seeked'));
+    expect(ws.time).toBe(9);
+    expect(transport.currentTime).toBe(9);
   });
 });

@@ -22,6 +22,12 @@ export class Transport {
   private reverseFrame = 0;
   private lastTick = 0;
   private range: (TimeRange & { loop: boolean }) | null = null;
+  /**
+   * Where the last seek asked to be while stopped. wavesurfer drops a seek made while the media element is
+   * still seeking to the one before (its 'seeking' handler clears the pending time), so quick steps (Shift+→
+   * three times) lost one on a busy machine: the steps count from here, and a dropped seek is made again.
+   */
+  private target: number | null = null;
   private readonly unsubscribe: (() => void)[] = [];
 
   constructor(
@@ -37,7 +43,25 @@ export class Transport {
         if (store.getState().rate > 0) store.setState({ rate: 0 });
       }),
       store.subscribe((s) => this.followRange(s.currentTime, s.rate)),
+      // A click or drag on the waveform puts the playhead where the user chose.
+      ws.on('interaction', () => {
+        this.target = null;
+      }),
     );
+    const media = typeof ws.getMediaElement === 'function' ? ws.getMediaElement() : null;
+    if (media) {
+      const onSeeked = () => {
+        const target = this.target;
+        if (target !== null && store.getState().rate === 0 && Math.abs(media.currentTime - target) > 0.01) ws.setTime(target);
+      };
+      media.addEventListener('seeked', onSeeked);
+      this.unsubscribe.push(() => media.removeEventListener('seeked', onSeeked));
+    }
+  }
+
+  /** The playhead: the last seek's target while stopped (see `target`), else the media's clock. */
+  private position(): number {
+    return this.target !== null && this.store.getState().rate === 0 ? this.target : this.ws.getCurrentTime();
   }
 
   /**
@@ -79,7 +103,7 @@ export class Transport {
   }
 
   get currentTime(): number {
-    return this.ws.getCurrentTime();
+    return this.position();
   }
 
   playPause(): void {
@@ -95,6 +119,7 @@ export class Transport {
   }
 
   setRate(rate: number): void {
+    if (rate !== 0) this.target = null;
     this.store.setState({ rate });
     cancelAnimationFrame(this.reverseFrame);
     if (rate > 0) {
@@ -131,6 +156,7 @@ export class Transport {
   seek(seconds: number): void {
     const t = Math.min(Math.max(0, seconds), this.duration);
     this.ws.setTime(t);
+    this.target = this.store.getState().rate === 0 ? t : null;
     this.store.setState({ currentTime: t });
     this.ensureVisible(t);
   }
@@ -147,22 +173,22 @@ export class Transport {
   /** Frame steps stop the shuttle first, as in an edit suite. */
   stepFrames(count: number): void {
     if (this.store.getState().rate !== 0) this.stop();
-    const target = stepFrames(this.ws.getCurrentTime(), count, this.timebase(), this.duration);
+    const target = stepFrames(this.position(), count, this.timebase(), this.duration);
     this.seek(Math.min(this.duration, target + MEDIA_CLOCK_GUARD));
   }
 
   stepSeconds(count: number): void {
-    this.seek(this.ws.getCurrentTime() + count);
+    this.seek(this.position() + count);
   }
 
   markIn(): void {
-    const t = this.ws.getCurrentTime();
+    const t = this.position();
     const { outPoint } = this.store.getState();
     this.store.setState({ inPoint: t, outPoint: outPoint !== null && outPoint <= t ? null : outPoint });
   }
 
   markOut(): void {
-    const t = this.ws.getCurrentTime();
+    const t = this.position();
     const { inPoint } = this.store.getState();
     this.store.setState({ outPoint: t, inPoint: inPoint !== null && inPoint >= t ? null : inPoint });
   }

@@ -14,6 +14,7 @@ import { SpeakerPanel } from '../components/SpeakerPanel';
 import { isActive } from '../api/types';
 import { useApp } from '../app-context';
 import { DubsPanel } from '../components/DubsPanel';
+import { ADD_MARKER_EVENT, MarkersPanel } from '../components/MarkersPanel';
 import { AnalysisInsights, type InsightTab } from '../components/analysis/AnalysisInsights';
 import { AnalysisStatus } from '../components/analysis/AnalysisStatus';
 import { SelectedLinePanel } from '../components/analysis/LinePanel';
@@ -284,6 +285,7 @@ function Editor({
         'go-out': () => (outPoint === null ? notify('No out point: press O to set one') : transport.seek(outPoint)),
         'play-range': () => playRange(false),
         'loop-range': () => playRange(true),
+        'add-marker': () => void window.dispatchEvent(new Event(ADD_MARKER_EVENT)),
         'next-marker': () => jump(1, false),
         'prev-marker': () => jump(-1, false),
         'next-marker-kind': () => jump(1, true),
@@ -560,6 +562,7 @@ function Editor({
               />
             )}
             {player && <InOut store={player} timebase={timebase} transport={transport} />}
+            <MarkersPanel sessionId={session.id} transport={transport} formatTime={(t) => formatReadout(t, timebase)} />
             <DubsPanel sessionId={session.id} />
             <div className="hint">
               Press <kbd>?</kbd> for keyboard shortcuts.
