@@ -208,7 +208,7 @@ export function transcriptionsRouter(ctx: ServiceContext): Router {
       throw new InvalidInputError([issue(['body', 'time'], `time must be within the recording (at most ${duration} s)`, 'less_than_equal', time, { le: duration })]);
   };
   router.get('/:session_id/markers', async (req, res) => {
-    res.json({ data: markers.list((await sessionOr404(req)).id) });
+    res.json({ data: await markers.list((await sessionOr404(req)).id) });
   });
   router.post('/:session_id/markers', async (req, res) => {
     const summary = await sessionOr404(req);
