@@ -56,6 +56,17 @@ describe.skipIf(!canRun)('the dubbing workflow in the studio', { timeout: 600_00
   const rowIds = async () => (await page.getByTestId('dub-line').evaluateAll((els) => els.map((e) => Number((e as HTMLElement).dataset.line))));
   /** A line's region on the waveform (wavesurfer draws it in its shadow root; Playwright's CSS pierces it). */
   const region = (id: number) => page.locator(`[part~="seg-${id}"]`);
+  /** A region's box once two reads 150 ms apart agree (the waveform redraws regions after each change). */
+  const settledBox = async (locator: ReturnType<typeof region>) => {
+    let last = await locator.boundingBox();
+    for (let i = 0; i < 20; i++) {
+      await new Promise((r) => setTimeout(r, 150));
+      const now = await locator.boundingBox();
+      if (now && last && now.x === last.x && now.width === last.width) return now;
+      last = now;
+    }
+    return last!;
+  };
   const pressOnBody = async (key: string) => {
     await page.locator('body').click({ position: { x: 3, y: 3 } });
     await page.keyboard.press(key);
@@ -147,8 +158,9 @@ describe.skipIf(!canRun)('the dubbing workflow in the studio', { timeout: 600_00
     expect(Math.abs(retimed.end / FRAME - Math.round(retimed.end / FRAME))).toBeLessThan(1e-3);
     await expect.poll(() => row(a!.id).getByTestId('line-out').textContent()).toBe(secondsToTimecode(retimed.end, CLOCK));
 
-    // Line b dragged whole far to the left: it stops at line a's new end, keeping its length.
-    const rb = (await region(b!.id).boundingBox())!;
+    // Line b dragged whole far to the left: it stops at line a's new end, keeping its length. Measured once the
+    // waveform has redrawn its regions after the first edit (on a loaded machine that takes a moment).
+    const rb = await settledBox(region(b!.id));
     const y = rb.y + rb.height / 2;
     const x = rb.x + rb.width / 2;
     await page.mouse.move(x, y);

@@ -53,7 +53,8 @@ export async function openStudio(prefix: string, env: Record<string, string> = {
       await browser.close();
       // The test may have restarted the service on the same folder: stop the one running now.
       await fixture.service.stop();
-      fs.rmSync(work, { recursive: true, force: true });
+      // A background job's tool (speaker adaptation) may still be letting go of its files: retry briefly.
+      fs.rmSync(work, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
     },
   };
   return fixture;

@@ -6,8 +6,9 @@ import { useApp } from '../app-context';
 import type { TimeRange } from '../lib/in-out';
 
 /**
- * The recording's exports. With in/out points marked, the menu offers the marked part only (ticked by
- * default): the service cuts the lines, markers and moments to it (`start`/`end` on the export route).
+ * The recording's exports. With in/out points marked, the menu offers the marked part only: the service
+ * cuts the lines, markers and moments to it (`start`/`end` on the export route). Unticked until chosen: points
+ * set to loop a passage must not quietly turn the next subtitle or EDL delivery into a fragment.
  */
 export function ExportMenu({
   sessionId,
@@ -20,7 +21,7 @@ export function ExportMenu({
 }) {
   const { api, store } = useApp();
   const [open, setOpen] = useState(false);
-  const [onlyRange, setOnlyRange] = useState(true);
+  const [onlyRange, setOnlyRange] = useState(false);
   const [busy, setBusy] = useState<ExportFormat | null>(null);
   const ref = useRef<HTMLDivElement>(null);
 
