@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from './free-port';
 
 /** A throwaway S3 gateway (Ceph's radosgw on a one-OSD in-memory cluster) on loopback ports. */
 export interface ThrowawayS3 {
@@ -16,17 +16,6 @@ export interface ThrowawayS3 {
 
 export function cephInstalled(): boolean {
   return ['ceph-mon', 'ceph-osd', 'radosgw', 'monmaptool', 'radosgw-admin'].every((tool) => spawnSync('which', [tool]).status === 0);
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function run(program: string, args: string[], timeoutMs = 60_000): string {

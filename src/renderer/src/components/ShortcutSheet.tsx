@@ -1,12 +1,21 @@
 import { SHORTCUTS } from '../lib/shortcuts';
 import { Modal } from './Modal';
 
-export function ShortcutSheet({ onClose }: { onClose: () => void }) {
+/** A keyboard sheet: the recording view's keys by default, or the rows a view gives (the dub view's). */
+export function ShortcutSheet({
+  onClose,
+  title = 'Keyboard shortcuts',
+  rows = SHORTCUTS,
+}: {
+  onClose: () => void;
+  title?: string;
+  rows?: ReadonlyArray<{ keys: string; description: string }>;
+}) {
   return (
-    <Modal title="Keyboard shortcuts" onClose={onClose} testId="shortcut-sheet">
+    <Modal title={title} onClose={onClose} testId="shortcut-sheet">
       <table className="shortcuts">
         <tbody>
-          {SHORTCUTS.map((s) => (
+          {rows.map((s) => (
             <tr key={s.keys}>
               <td>
                 <kbd>{s.keys}</kbd>
