@@ -26,6 +26,7 @@ import { formatReadout, timebaseFromMedia, type Timebase } from '../lib/timecode
 import type { Marker } from '../markers/model';
 import { AbPlayer } from '../player/ab-player';
 import type { Transport } from '../player/transport';
+import { transportActions } from '../player/transport-keys';
 import { createPlayerStore, type PlayerStore } from '../state/player-store';
 
 const POLL_MS = 500;
@@ -406,22 +407,7 @@ function DubEditor({
       // Space and Enter on a focused button are that button's.
       if ((action === 'play-pause' || action === 'edit-word') && (tag === 'BUTTON' || tag === 'A')) return;
       const run: Partial<Record<EditorAction, () => void>> = {
-        'play-pause': () => transport.playPause(),
-        'shuttle-reverse': () => transport.shuttle('j'),
-        'shuttle-stop': () => transport.shuttle('k'),
-        'shuttle-forward': () => transport.shuttle('l'),
-        'frame-back': () => transport.stepFrames(-1),
-        'frame-forward': () => transport.stepFrames(1),
-        'second-back': () => transport.stepSeconds(-1),
-        'second-forward': () => transport.stepSeconds(1),
-        'mark-in': () => transport.markIn(),
-        'mark-out': () => transport.markOut(),
-        'clear-marks': () => transport.clearMarks(),
-        'go-start': () => transport.seek(0),
-        'go-end': () => transport.seek(transport.duration),
-        'zoom-in': () => transport.zoomIn(),
-        'zoom-out': () => transport.zoomOut(),
-        'zoom-fit': () => transport.setZoom(0),
+        ...transportActions(transport),
         undo: () => void edits.undo(),
         redo: () => void edits.redo(),
         'show-shortcuts': onShowShortcuts,

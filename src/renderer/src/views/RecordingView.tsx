@@ -43,6 +43,7 @@ import { kindStyle } from '../markers/kinds';
 import { visibleMarkers } from '../markers/filters';
 import type { Marker } from '../markers/model';
 import type { Transport } from '../player/transport';
+import { transportActions } from '../player/transport-keys';
 import { createPlayerStore, type PlayerStore } from '../state/player-store';
 
 const POLL_MS = 1000;
@@ -290,22 +291,7 @@ function Editor({
         'prev-marker': () => jump(-1, false),
         'next-marker-kind': () => jump(1, true),
         'prev-marker-kind': () => jump(-1, true),
-        'play-pause': () => transport.playPause(),
-        'shuttle-reverse': () => transport.shuttle('j'),
-        'shuttle-stop': () => transport.shuttle('k'),
-        'shuttle-forward': () => transport.shuttle('l'),
-        'frame-back': () => transport.stepFrames(-1),
-        'frame-forward': () => transport.stepFrames(1),
-        'second-back': () => transport.stepSeconds(-1),
-        'second-forward': () => transport.stepSeconds(1),
-        'mark-in': () => transport.markIn(),
-        'mark-out': () => transport.markOut(),
-        'clear-marks': () => transport.clearMarks(),
-        'go-start': () => transport.seek(0),
-        'go-end': () => transport.seek(transport.duration),
-        'zoom-in': () => transport.zoomIn(),
-        'zoom-out': () => transport.zoomOut(),
-        'zoom-fit': () => transport.setZoom(0),
+        ...transportActions(transport),
       };
       map[action]?.();
     };
