@@ -4,6 +4,25 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+
+# Takeline runs on Node 22 (Electron 45's own Node; pg-boss, team mode's queue, needs >= 22.12). Where the
+# machine's node is older, the official build from the npm registry (node-linux-<arch>, with its headers for
+# native add-ons) goes into /usr/local, which comes before /usr/bin on PATH.
+NODE_VERSION=22.23.3
+node_ok() { node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 22 || (a === 22 && b >= 12) ? 0 : 1)' 2>/dev/null; }
+if ! node_ok; then
+  case "$(uname -m)" in x86_64) arch=x64 ;; aarch64 | arm64) arch=arm64 ;; *) echo "setup: install Node $NODE_VERSION by hand" >&2; exit 1 ;; esac
+  echo "setup: installing Node $NODE_VERSION into /usr/local"
+  tmp="$(mktemp -d)"
+  (cd "$tmp" && npm pack --silent "node-linux-$arch@$NODE_VERSION" >/dev/null)
+  $sudo tar xzf "$tmp"/node-linux-*.tgz --strip-components=1 -C /usr/local package/bin package/include package/share
+  rm -rf "$tmp"
+  hash -r
+  node_ok || { echo "setup: $(command -v node) is still $(node -v); put /usr/local/bin first on PATH" >&2; exit 1; }
+fi
+
 need=()
 command -v ffmpeg >/dev/null 2>&1 && command -v ffprobe >/dev/null 2>&1 || need+=(ffmpeg)
 command -v pocketsphinx_batch >/dev/null 2>&1 || need+=(pocketsphinx)
@@ -29,8 +48,6 @@ command -v python3 >/dev/null 2>&1 || need+=(python3)
 
 if [ ${#need[@]} -gt 0 ]; then
   if command -v apt-get >/dev/null 2>&1; then
-    sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo="sudo"
     echo "setup: installing ${need[*]} with apt-get"
     $sudo apt-get update -q
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${need[@]}"
@@ -40,10 +57,16 @@ if [ ${#need[@]} -gt 0 ]; then
   fi
 fi
 
-# npm ci when node_modules is missing or older than the lock file.
-if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+# npm ci when node_modules is missing, older than the lock file, or built for another Node (native add-ons).
+abi="$(node -p process.versions.modules)"
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ] \
+  || [ "$(cat node_modules/.takeline-node-abi 2>/dev/null)" != "$abi" ]; then
   # onnxruntime-node's optional CUDA add-on is fetched from outside the npm registry; Takeline runs on CPU.
   # whisper.cpp (smart-whisper) is compiled for this machine's CPU: node-gyp's default flags give SSE2 code,
   # about 8x slower on the test model than with AVX2/FMA (see src/service/speech/recognition/whisper/README.md).
+  # Add-ons build against the running node's own headers (a machine-wide npm nodedir may name another Node's).
+  nodedir="$(node -p 'require("path").resolve(process.execPath, "../..")')"
+  [ -f "$nodedir/include/node/node.h" ] && export npm_config_nodedir="$nodedir"
   CFLAGS="${CFLAGS:--march=native}" CXXFLAGS="${CXXFLAGS:--march=native}" ONNXRUNTIME_NODE_INSTALL=skip npm ci
+  echo "$abi" > node_modules/.takeline-node-abi
 fi
