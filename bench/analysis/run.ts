@@ -33,7 +33,8 @@ import { runAnalysisProcess } from '../../src/service/analysis/analysis-job';
 import type { AnalysisMessage, AnalysisRequest } from '../../src/service/analysis/protocol';
 import { openDatabase } from '../../src/service/storage/database';
 import { DataLayout } from '../../src/service/storage/files';
-import { SqlSessionStore } from '../../src/service/storage/session-store';
+import { openStores } from '../../src/service/storage/stores';
+import { SqlJobStore } from '../../src/service/storage/job-store';
 import { SqliteSql } from '../../src/service/storage/sql/sqlite-sql';
 import { JobRunner } from '../../src/service/jobs/job-runner';
 import { SqlAnalysisStore } from '../../src/service/storage/analysis-store';
@@ -164,9 +165,10 @@ async function latency(transcript: Transcript): Promise<Record<string, unknown>>
   // job does on completion (the upload's own transcription job is cancelled first).
   const db = openDatabase(new DataLayout(first.dataDir).database);
   db.prepare("UPDATE jobs SET status = 'cancelled' WHERE session_id = ? AND status IN ('queued', 'running')").run(id);
-  const sessions = new SqlSessionStore(new SqliteSql(db));
-  new AnalysisService(db, new SqlAnalysisStore(new SqliteSql(db), db), sessions, new JobRunner(db)).queue(id, transcript.duration);
-  await sessions.complete(id, transcript);
+  const sql = new SqliteSql(db);
+  const database = openStores(sql);
+  await new AnalysisService(database, new SqlAnalysisStore(sql), database.sessions, new JobRunner(new SqlJobStore(sql))).queue(id, transcript.duration);
+  await database.sessions.complete(id, transcript);
   db.close();
 
   const svc = await startServiceProcess({ dataDir: first.dataDir, env: { TAKELINE_MODELS_DIR: modelsDir } });

@@ -29,6 +29,7 @@ import { SpeakerDirectory } from './speakers/speaker-directory';
 import { spectralVoiceMatcher } from './speakers/voice-matcher';
 import { ConfigError } from './config';
 import { SqlAnalysisStore } from './storage/analysis-store';
+import { SqlJobStore } from './storage/job-store';
 import { AnalysisService } from './analysis/analysis-service';
 import { registerAnalysisJob } from './analysis/analysis-job';
 import { pocketSphinxAvailable, resolvePocketSphinxModel } from './speech/recognition/pocketsphinx/model';
@@ -121,15 +122,15 @@ async function open(
   const database = openStores(sql);
   const { projects, sessions, revisions } = database;
   const keys = new SqlKeyStore(sql);
-  const jobs = new JobRunner(db, { log });
+  const jobs = new JobRunner(new SqlJobStore(sql), { log });
   const voices = createVoiceRegistry(env, config);
   // Engines are listed afresh each time (a Whisper model can be installed while the service runs).
   const models = new ModelRegistry(() => [...installedEngines(env, config), ...voices.descriptors()]);
   const speakers = new SpeakerDirectory(database, spectralVoiceMatcher);
-  const analysisStore = new SqlAnalysisStore(sql, db);
-  const analysis = new AnalysisService(db, analysisStore, sessions, jobs);
+  const analysisStore = new SqlAnalysisStore(sql);
+  const analysis = new AnalysisService(database, analysisStore, sessions, jobs);
   const audioSecret = readOrCreateSecret(path.join(layout.secrets, 'audio-url.key'));
-  const dubbing = new Dubbing({ db, sql, layout, tools, jobs, voices, audioSecret, env, sessions, transcriptRevision: (id) => revisions.current(id) });
+  const dubbing = new Dubbing({ sql, layout, tools, jobs, voices, audioSecret, env, sessions, transcriptRevision: (id) => revisions.current(id) });
   const sessionSpeakers = new SessionSpeakerEditor(database, spectralVoiceMatcher);
   // One denoiser for the service (README, "Background noise"): transcription's noisy chunks and the adaptation
   // statistics of noisy lines, so speaker transforms are learnt from the audio the decoders hear.
@@ -159,7 +160,7 @@ async function open(
         return null; // no PocketSphinx dictionary here: nothing to compare typed words with
       }
     },
-    relearn: (id) => queueSpeakerAdaptation(adaptation, jobs, id),
+    relearn: (id, within) => queueSpeakerAdaptation(adaptation, jobs, id, within),
     log,
   });
   const transcriptEdits = new TranscriptEditor({ database, speakers: sessionSpeakers, analysis, jobs, ...wordCorrections, learning });
@@ -206,17 +207,16 @@ async function open(
         await stores.sessions.complete(id, transcript);
         // A new recognizer transcript starts a new revision history.
         await stores.revisions.discard(id);
-        // The analysis is queued in the same transaction (the queue is still synchronous on the embedded
-        // database, on the same connection).
+        // The analysis is queued in the same transaction.
         const summary = await stores.sessions.summary(id);
-        if (summary) analysis.queue(id, summary.duration);
+        if (summary) await analysis.queue(id, summary.duration, stores);
       }),
     voices,
     dubbing,
     adaptation,
     afterTranscript: async (id) => {
       await speakers.enrol(id);
-      queueSpeakerAdaptation(adaptation, jobs, id);
+      await queueSpeakerAdaptation(adaptation, jobs, id);
     },
     speakerNames: (id) => speakers.namesFor(id),
     speakerMap: (id) => speakers.speakerMap(id),
@@ -257,7 +257,7 @@ async function open(
   const url = `http://127.0.0.1:${boundPort}`;
   // Where `npm run keys -- signin` points its fresh link (the port may have been picked at random).
   writeFileAtomic(layout.serviceUrl, `${url}\n`);
-  jobs.start();
+  await jobs.start();
 
   let stopped: Promise<void> | null = null;
   return {

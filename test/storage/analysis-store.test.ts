@@ -27,7 +27,7 @@ const line = (id: number, text: string) => ({ id, text }) as unknown as Analysis
 
 // The analysis tables' contract, the same on SQLite and PostgreSQL.
 eachBackend('AnalysisStore', (backend) => {
-  const store = () => new SqlAnalysisStore(backend().sql, backend().name === 'sqlite' ? (backend().sql as SqliteSql).db : null);
+  const store = () => new SqlAnalysisStore(backend().sql);
 
   it('makes runs and lists them newest first, also several made in the same millisecond', async () => {
     await sessions(backend().sql, 'a', 'b');
@@ -236,23 +236,24 @@ eachBackend('AnalysisStore', (backend) => {
     expect(await analysis.keptWork(run.run_id)).toBe(0);
   });
 
-  it('queues a run with its job synchronously on the embedded database only (until the queue is async)', async () => {
-    const { sql, name } = backend();
+  it('creates a run inside a caller\'s transaction after a refused insert (its own savepoint), and rolls back with it', async () => {
+    const { sql } = backend();
     await sessions(sql, 'a');
-    const analysis = store();
-    if (name === 'postgres') {
-      expect(() => analysis.withJobQueue.latest('a')).toThrow(/embedded job queue/);
-      return;
-    }
-    const first = await analysis.create({ sessionId: 'a', duration: 1, version: 'v' });
-    const queued = analysis.withJobQueue.create({ id: 'r2', sessionId: 'a', duration: 2, version: 'v2', jobId: 'j2' });
-    expect(queued).toMatchObject({ run_id: 'r2', job_id: 'j2', status: 'queued', duration: 2 });
-    expect(analysis.withJobQueue.latest('a')).toEqual(await analysis.latest('a'));
-    expect(analysis.withJobQueue.latest('a', ['complete'])).toBeNull();
-    expect(analysis.withJobQueue.run(first.run_id)).toEqual(first);
-    await analysis.saveLines('r2', [line(0, 'x'), line(1, 'y')]);
-    expect(analysis.withJobQueue.keptWork('r2')).toBe(2);
-    expect((await analysis.runs('a')).map((r) => r.run_id)).toEqual(['r2', first.run_id]);
+    const first = await store().create({ sessionId: 'a', duration: 1, version: 'v' });
+    // A second run with the first's id is refused; the caller's transaction goes on (PostgreSQL would abort it without a savepoint).
+    const kept = await sql.transaction(async (tx) => {
+      const inside = new SqlAnalysisStore(tx);
+      await expect(inside.create({ id: first.run_id, sessionId: 'a', duration: 1, version: 'v' })).rejects.toThrow();
+      return inside.create({ id: 'r2', sessionId: 'a', duration: 2, version: 'v2', jobId: 'j2' });
+    });
+    expect(kept).toMatchObject({ run_id: 'r2', job_id: 'j2', status: 'queued', duration: 2 });
+    await expect(
+      sql.transaction(async (tx) => {
+        await new SqlAnalysisStore(tx).create({ id: 'r3', sessionId: 'a', duration: 3, version: 'v' });
+        throw new Error('refused');
+      }),
+    ).rejects.toThrow('refused');
+    expect((await store().runs('a')).map((r) => r.run_id)).toEqual(['r2', first.run_id]);
   });
 });
 
@@ -272,7 +273,7 @@ describe('migration 13 on an embedded database with analysis runs', () => {
     old.close();
     const db = openDatabase(file);
     try {
-      const analysis = new SqlAnalysisStore(new SqliteSql(db), db);
+      const analysis = new SqlAnalysisStore(new SqliteSql(db));
       expect((await analysis.runs('a')).map((r) => r.run_id)).toEqual(['r-latest', 'r-late', 'r-early']);
       const next = await analysis.create({ sessionId: 'a', duration: 1, version: 'v' });
       expect((await analysis.latest('a'))!.run_id).toBe(next.run_id);

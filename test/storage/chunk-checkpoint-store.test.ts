@@ -2,7 +2,6 @@ import { expect, it } from 'vitest';
 import type { RecognizedSegment } from '../../src/service/speech/types';
 import { SqlChunkCheckpointStore } from '../../src/service/storage/chunk-checkpoint-store';
 import type { Sql } from '../../src/service/storage/sql/sql';
-import type { SqliteSql } from '../../src/service/storage/sql/sqlite-sql';
 import { eachBackend } from '../helpers/sql-backends';
 
 async function sessions(sql: Sql, ...ids: string[]): Promise<void> {
@@ -25,7 +24,7 @@ const segment = (start: number, text: string): RecognizedSegment => ({
 
 // The transcription checkpoints' contract, the same on SQLite and PostgreSQL.
 eachBackend('ChunkCheckpointStore', (backend) => {
-  const store = () => new SqlChunkCheckpointStore(backend().sql, backend().name === 'sqlite' ? (backend().sql as SqliteSql).db : null);
+  const store = () => new SqlChunkCheckpointStore(backend().sql);
 
   it('keeps a chunk by session, context, start (to the millisecond) and length', async () => {
     await sessions(backend().sql, 's', 't');
@@ -94,14 +93,14 @@ eachBackend('ChunkCheckpointStore', (backend) => {
     await expect(checkpoints.saveStage('gone', 'ctx', 'chunk-plan', {})).rejects.toThrow();
   });
 
-  it("reads a job's kept work synchronously for the job runner on the embedded database only (until the queue is async)", async () => {
-    const { sql, name } = backend();
+  it("counts a job's kept work (chunks and steps) for the job runner's restart", async () => {
+    const { sql } = backend();
     await sessions(sql, 's');
     const checkpoints = store();
     await checkpoints.saveChunk('s', 'ctx', 0, 100, []);
     await checkpoints.saveChunk('s', 'ctx', 1, 100, []);
     await checkpoints.saveStage('s', 'hints', 'diarization', {});
-    if (name === 'postgres') expect(() => checkpoints.withJobQueue.keptWork('s')).toThrow(/embedded job queue/);
-    else expect(checkpoints.withJobQueue.keptWork('s')).toBe(3);
+    expect(await checkpoints.keptWork('s')).toBe(3);
+    expect(await checkpoints.keptWork('other')).toBe(0);
   });
 });

@@ -1,11 +1,11 @@
 import crypto from 'node:crypto';
 import { expect, it } from 'vitest';
 import { JobRunner } from '../../src/service/jobs/job-runner';
+import { SqlJobStore } from '../../src/service/storage/job-store';
 import { SqlProjectStore } from '../../src/service/storage/project-store';
 import { SqlSessionStore } from '../../src/service/storage/session-store';
 import { RevisionTaken, SqlDubStore, type LineRecord, type NewDub, type PlannedLine } from '../../src/service/storage/dub-store';
 import type { Sql } from '../../src/service/storage/sql/sql';
-import { SqliteSql } from '../../src/service/storage/sql/sqlite-sql';
 import type { LineRender } from '../../src/shared/schemas';
 import { eachBackend } from '../helpers/sql-backends';
 
@@ -51,7 +51,7 @@ async function count(sql: Sql, table: string): Promise<number> {
 eachBackend('DubStore', (backend) => {
   const store = () => {
     const { sql } = backend();
-    return new SqlDubStore(sql, sql instanceof SqliteSql ? sql.db : null);
+    return new SqlDubStore(sql);
   };
 
   it('creates a dub with its revision 1, finds it only under its recording, and lists a recording’s dubs oldest first', async () => {
@@ -325,17 +325,16 @@ eachBackend('DubStore', (backend) => {
     expect(await dubs.lines(dub.id)).toEqual([]);
   });
 
-  it('(embedded) commits a dub and the job queued for it together, or neither', async () => {
+  it('commits a dub and the job queued for it together, or neither', async () => {
     const { sql } = backend();
-    if (!(sql instanceof SqliteSql)) return; // the job queue is still the embedded database's (see dubbing.ts)
     const dubs = store();
-    const jobs = new JobRunner(sql.db);
+    const jobs = new JobRunner(new SqlJobStore(sql));
     const sessionId = await session(sql);
     const failed = newDub(sessionId);
     await expect(
-      dubs.transaction(async (tx) => {
+      dubs.transaction(async (tx, txJobs) => {
         await tx.insertDub(failed, 'r0001.wav');
-        jobs.enqueue('dub-prepare', sessionId, { dub_id: failed.id });
+        await jobs.enqueue('dub-prepare', sessionId, { dub_id: failed.id }, txJobs);
         throw new Error('refused');
       }),
     ).rejects.toThrow('refused');
@@ -343,19 +342,19 @@ eachBackend('DubStore', (backend) => {
     expect(await count(sql, 'jobs')).toBe(0);
 
     const queued = newDub(sessionId, { status: 'preparing' });
-    const jobId = await dubs.transaction(async (tx) => {
+    const jobId = await dubs.transaction(async (tx, txJobs) => {
       await tx.insertDub(queued, 'r0001.wav');
-      return jobs.enqueue('dub-prepare', sessionId, { dub_id: queued.id });
+      return jobs.enqueue('dub-prepare', sessionId, { dub_id: queued.id }, txJobs);
     });
     expect(await dubs.dubById(queued.id)).not.toBeNull();
-    expect(jobs.get(jobId)).toMatchObject({ kind: 'dub-prepare', status: 'queued', payload: { dub_id: queued.id } });
+    expect(await jobs.get(jobId)).toMatchObject({ kind: 'dub-prepare', status: 'queued', payload: { dub_id: queued.id } });
 
-    // The runner's restart counts a revoice's rendered lines synchronously.
+    // The runner's restart counts a revoice's rendered lines.
     const revoice = crypto.randomUUID();
     await dubs.insertRevoice({ id: revoice, dubId: queued.id, jobId, baseRevision: 1, plan: [] });
-    expect(dubs.checkpointCountNow(revoice)).toBe(0);
+    expect(await dubs.checkpointCount(revoice)).toBe(0);
     await dubs.insertCheckpoint(revoice, { lineId: 1, render: render(1), patchFile: 'line-1.patch', attempt: 1 });
     await dubs.insertCheckpoint(revoice, { lineId: 2, render: render(2), patchFile: 'line-2.patch', attempt: 1 });
-    expect(dubs.checkpointCountNow(revoice)).toBe(2);
+    expect(await dubs.checkpointCount(revoice)).toBe(2);
   });
 });

@@ -88,8 +88,7 @@ export async function runAnalysisProcess(
 export function registerAnalysisJob(deps: AnalysisJobDeps, runner: JobRunner): void {
   const { store, sessions } = deps;
 
-  // with the job queue: until the queue is async (the runner reads kept work synchronously at its start).
-  const keptWork = (job: { payload: Record<string, unknown> }) => store.withJobQueue.keptWork(String(job.payload.run_id ?? ''));
+  const keptWork = (job: { payload: Record<string, unknown> }) => store.keptWork(String(job.payload.run_id ?? ''));
   runner.register(ANALYSIS_JOB, { background: true, keptWork }, async ({ job, signal, progress }: JobContext) => {
     const runId = String(job.payload.run_id ?? '');
     const run = await store.run(runId);

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
-import type { Db } from '../storage/database';
+import type { Database, Stores } from '../storage/stores';
 import type { SessionStore } from '../storage/session-store';
-import type { JobRunner } from '../jobs/job-runner';
+import type { JobQueue } from '../jobs/job-runner';
 import type { AnalysisRun, Intelligence } from '../../shared/schemas/analysis';
 import { NotFoundError } from '../errors';
 import type { AnalysisStore, RunRecord } from '../storage/analysis-store';
@@ -27,43 +27,46 @@ export function publicRun(run: RunRecord): AnalysisRun {
 /** What the routes and the transcription jobs ask of the analysis: queue a run, read its document. */
 export class AnalysisService {
   constructor(
-    private readonly db: Db,
+    private readonly database: Database,
     private readonly store: AnalysisStore,
     private readonly sessions: SessionStore,
-    private readonly jobs: JobRunner,
+    private readonly jobs: JobQueue,
   ) {}
 
   /**
    * Queues a run for a transcribed session, or returns the one already queued or running. Row and job are
-   * written in one transaction (callers completing a transcript wrap both writes in theirs), which is why
-   * this stays synchronous on the embedded database: with the job queue, until the queue is async.
-   * `duration` is the recording's, read by the caller in its own transaction.
+   * written in one transaction: the caller's when it passes its transaction's stores (completing a transcript
+   * stores it, and queues its analysis, in one), else one of its own. `duration` is the recording's.
    */
-  queue(sessionId: string, duration: number): { run: RunRecord; created: boolean } {
-    return this.db.transaction(() => {
-      const active = this.store.withJobQueue.latest(sessionId, ['queued', 'running']);
+  queue(sessionId: string, duration: number, within?: Stores): Promise<{ run: RunRecord; created: boolean }> {
+    return this.inTransaction(within, async (stores) => {
+      const active = await stores.analysis.latest(sessionId, ['queued', 'running']);
       if (active) return { run: active, created: false };
-      return { run: this.createRun(sessionId, duration), created: true };
-    })();
+      return { run: await this.createRun(stores, sessionId, duration), created: true };
+    });
   }
 
   /**
    * After the transcript was edited: a queued run reads the new transcript when it starts, but a running one
    * read the old one, so another run is queued behind it.
    */
-  queueAfterEdit(sessionId: string, duration: number): { run: RunRecord; created: boolean } {
-    return this.db.transaction(() => {
-      const queued = this.store.withJobQueue.latest(sessionId, ['queued']);
+  queueAfterEdit(sessionId: string, duration: number, within?: Stores): Promise<{ run: RunRecord; created: boolean }> {
+    return this.inTransaction(within, async (stores) => {
+      const queued = await stores.analysis.latest(sessionId, ['queued']);
       if (queued) return { run: queued, created: false };
-      return { run: this.createRun(sessionId, duration), created: true };
-    })();
+      return { run: await this.createRun(stores, sessionId, duration), created: true };
+    });
   }
 
-  private createRun(sessionId: string, duration: number): RunRecord {
-    // The job names the run, so the run's id comes first; both rows are written in the caller's transaction.
+  private inTransaction<T>(within: Stores | undefined, work: (stores: Stores) => Promise<T>): Promise<T> {
+    return within ? work(within) : this.database.transaction(work);
+  }
+
+  private async createRun(stores: Stores, sessionId: string, duration: number): Promise<RunRecord> {
+    // The job names the run, so the run's id comes first; both rows are written in the same transaction.
     const id = crypto.randomUUID();
-    const jobId = this.jobs.enqueue(ANALYSIS_JOB, sessionId, { run_id: id });
-    return this.store.withJobQueue.create({ id, sessionId, duration, version: ANALYSIS_VERSION, jobId });
+    const jobId = await this.jobs.enqueue(ANALYSIS_JOB, sessionId, { run_id: id }, stores.jobs);
+    return stores.analysis.create({ id, sessionId, duration, version: ANALYSIS_VERSION, jobId });
   }
 
   /** Raised by every write to the session's analysis (kept in the database): part of its analysis document's ETag. */

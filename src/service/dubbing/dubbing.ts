@@ -21,11 +21,10 @@ import {
   type Revoice,
   type ValidationIssue,
 } from '../../shared/schemas';
-import type { Db } from '../storage/database';
 import type { Sql } from '../storage/sql/sql';
 import type { DataLayout } from '../storage/files';
 import { fsyncDir } from '../storage/files';
-import type { JobRunner } from '../jobs/job-runner';
+import type { JobQueue } from '../jobs/job-runner';
 import type { MediaTools } from '../media/tools';
 import { NotMediaError, probeMedia } from '../media/probe';
 import { frameBytes, readWavLayout } from '../media/wav';
@@ -50,12 +49,10 @@ import { parseInput } from '../validation';
 export const DUB_URL_TTL_SECONDS = 3600;
 
 export interface DubbingDeps {
-  /** The embedded database's synchronous handle: only for what the job runner still reads synchronously. */
-  db: Db | null;
   sql: Sql;
   layout: DataLayout;
   tools: MediaTools;
-  jobs: JobRunner;
+  jobs: JobQueue;
   voices: VoiceRegistry;
   audioSecret: Buffer;
   env: NodeJS.ProcessEnv;
@@ -106,7 +103,7 @@ export class Dubbing {
   private aligner: ClosableAligner | null = null;
 
   constructor(private readonly deps: DubbingDeps) {
-    this.store = new SqlDubStore(deps.sql, deps.db);
+    this.store = new SqlDubStore(deps.sql);
     this.files = new DubFiles(deps.layout);
   }
 
@@ -205,9 +202,8 @@ export class Dubbing {
       fs.renameSync(tmp, path.join(revisionsDir, revisionFile));
       fsyncDir(revisionsDir);
       fsyncDir(dir);
-      // with the job queue: until the queue is async. On SQLite the enqueue writes the jobs table through the
-      // same connection, inside this transaction, so the dub and its job commit (or roll back) together.
-      await this.store.transaction(async (store) => {
+      // The dub and its job commit (or roll back) together.
+      await this.store.transaction(async (store, jobs) => {
         await store.insertDub(
           {
             id,
@@ -232,7 +228,7 @@ export class Dubbing {
           );
           await store.setProgress(id, 'ready', 1, 'complete');
         } else {
-          this.deps.jobs.enqueue(DUB_PREPARE_JOB, sessionId, { dub_id: id });
+          await this.deps.jobs.enqueue(DUB_PREPARE_JOB, sessionId, { dub_id: id }, jobs);
         }
       });
     } catch (error) {
@@ -281,10 +277,9 @@ export class Dubbing {
     const duration = audio.duration > 0 ? audio.duration : summary.duration;
     const lines = linesFromSegments(transcript.segments, duration, DUB_LINE_TEXT_MAX);
     const id = crypto.randomUUID();
-    // with the job queue: until the queue is async (see create).
     // The transcript revision the lines were taken from.
     const transcriptRevision = await this.deps.transcriptRevision(sessionId);
-    await this.store.transaction(async (store) => {
+    await this.store.transaction(async (store, jobs) => {
       await store.insertDub(
         {
           id,
@@ -307,7 +302,7 @@ export class Dubbing {
       );
       await store.setLines(id, lines);
       await store.setProgress(id, 'preparing', 0, 'queued');
-      this.deps.jobs.enqueue(DUB_PREPARE_JOB, sessionId, { dub_id: id, source: 'recording' });
+      await this.deps.jobs.enqueue(DUB_PREPARE_JOB, sessionId, { dub_id: id, source: 'recording' }, jobs);
     });
     return (await this.store.dubById(id))!;
   }
@@ -718,7 +713,7 @@ export class Dubbing {
    */
   async startRevoice(dub: DubRecord): Promise<RevoiceRecord | null> {
     if (dub.status !== 'ready') throw new ConflictError(`The dub's lines are not ready (status: ${dub.status}).`);
-    const id = await this.store.transaction(async (store) => {
+    const id = await this.store.transaction(async (store, jobs) => {
       // The dub is held, so two requests (or two API nodes) never start two revoices of it.
       if (!(await store.lockDub(dub.id))) throw new NotFoundError('Dub not found.');
       const active = await store.activeRevoice(dub.id);
@@ -726,8 +721,7 @@ export class Dubbing {
       const plan = await this.plan(dub, store);
       if (plan.length === 0) return null;
       const id = crypto.randomUUID();
-      // with the job queue: until the queue is async (see create).
-      const jobId = this.deps.jobs.enqueue(DUB_REVOICE_JOB, dub.sessionId, { revoice_id: id, dub_id: dub.id });
+      const jobId = await this.deps.jobs.enqueue(DUB_REVOICE_JOB, dub.sessionId, { revoice_id: id, dub_id: dub.id }, jobs);
       await store.insertRevoice({ id, dubId: dub.id, jobId, baseRevision: dub.currentRevision, plan });
       return id;
     });
@@ -743,27 +737,11 @@ export class Dubbing {
   /** Resolves when the revoice's job settles, or after `seconds`. */
   async waitFor(revoice: RevoiceRecord, seconds: number): Promise<void> {
     if (seconds <= 0) return;
-    let finish!: () => void;
-    const settled = new Promise<void>((resolve) => {
-      const onSettled = (job: { id: string }) => {
-        if (job.id === revoice.jobId) finish();
-      };
-      const timer = setTimeout(() => finish(), seconds * 1000);
-      finish = () => {
-        clearTimeout(timer);
-        this.deps.jobs.off('settled', onSettled);
-        resolve();
-      };
-      this.deps.jobs.on('settled', onSettled);
-    });
-    // Listening before looking, so a job that settles while the status is read is not missed.
-    const status = (await this.store.revoice(revoice.id))?.status;
-    if (status === undefined || status === 'complete' || status === 'failed') finish();
-    return settled;
+    await this.deps.jobs.settled(revoice.jobId, seconds * 1000);
   }
 
   async revoiceJson(dub: DubRecord, revoice: RevoiceRecord, baseUrl: string): Promise<Revoice> {
-    const job = this.deps.jobs.get(revoice.jobId);
+    const job = await this.deps.jobs.get(revoice.jobId);
     const checkpoints = new Map((await this.store.checkpoints(revoice.id)).map((c) => [c.lineId, c]));
     const revision = revoice.revision !== null ? await this.store.revision(dub.id, revoice.revision) : null;
     return {

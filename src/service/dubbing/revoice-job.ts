@@ -48,8 +48,7 @@ function openWav(file: string): WavSource {
 export function registerRevoiceJob(runner: JobRunner, deps: RevoiceDeps): void {
   const { store } = deps;
   const log = deps.log ?? console.error;
-  // with the job queue: until the queue is async (keptWork is asked synchronously at its restart).
-  runner.register(DUB_REVOICE_JOB, { keptWork: (job) => store.checkpointCountNow(String(job.payload.revoice_id)) }, async ({ job, signal, progress }) => {
+  runner.register(DUB_REVOICE_JOB, { keptWork: (job) => store.checkpointCount(String(job.payload.revoice_id)) }, async ({ job, signal, progress }) => {
     const revoice = await store.revoice(String(job.payload.revoice_id));
     const dub = revoice ? await store.dubById(revoice.dubId) : null;
     if (!revoice || !dub) throw new JobFailure('The dub was deleted.');

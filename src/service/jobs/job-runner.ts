@@ -1,9 +1,9 @@
 import { userMessage } from '../errors';
 import crypto from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import type { Db } from '../storage/database';
-import { SqliteJobStore } from '../storage/job-store';
+import type { JobStore } from '../storage/job-store';
 import { DISK_FULL_JOB_MESSAGE, isDiskFull } from '../storage/disk-full';
+import { orderedWrites } from './ordered-writes';
 
 export type JobStatus = 'queued' | 'running' | 'complete' | 'failed' | 'cancelled';
 
@@ -35,7 +35,7 @@ export interface JobKindOptions {
    * fraction says (that one is advisory, written a few times a second and not in step with the checkpoints,
    * e.g. when chunks finish out of order).
    */
-  keptWork?: (job: JobRecord) => number;
+  keptWork?: (job: JobRecord) => Promise<number>;
   /**
    * Work no one waits on and no other job reads (the analysis). A queued job of a kind without this flag starts
    * first, so a new upload or a revoice is not kept behind every analysis still queued. Speaker adaptation and
@@ -52,30 +52,77 @@ export interface JobEvents {
   settled: [job: JobRecord];
 }
 
+/**
+ * What domain code asks of the queue, whichever process runs the work. Its answers come from the job records,
+ * so they hold across processes (an API node asking about a worker's job).
+ */
+export interface JobQueue {
+  /**
+   * Queues work. Given a transaction's job store (`stores.jobs` inside `database.transaction`), the job exists
+   * only if that transaction commits.
+   */
+  enqueue(kind: string, sessionId: string, payload?: Record<string, unknown>, within?: JobStore): Promise<string>;
+  get(id: string): Promise<JobRecord | null>;
+  /** True when a job of `kind` for the session is queued and not yet started. */
+  waiting(kind: string, sessionId: string): Promise<boolean>;
+  /**
+   * Queues a failed job's work again as a new job (same kind, session and payload), at the user's request.
+   * Returns the new job's id, or null when the session's newest job of that kind has not failed. Work that
+   * never had a job (a transcription made inside a request that a crash interrupted) gets a fresh one.
+   */
+  retry(kind: string, sessionId: string): Promise<string | null>;
+  /** Cancels the jobs of a session that is going away, and waits for its running ones to stop. */
+  cancelSession(sessionId: string): Promise<void>;
+  /** The job once it has settled (complete, failed or cancelled), or null if it has not within `ms`. */
+  settled(id: string, ms: number): Promise<JobRecord | null>;
+}
+
+/**
+ * Who runs the jobs. `embedded`: this process takes them from the jobs table (the desktop). Team mode: an `api`
+ * node only queues and reads them; a `worker` runs those the queue engine delivers (`runDelivered`), and never
+ * re-queues jobs at its start, since other workers own those still running.
+ */
+export type RunnerRole = 'embedded' | 'api' | 'worker';
+
+export interface RunnerOptions {
+  concurrency?: number;
+  log?: (line: string) => void;
+  role?: RunnerRole;
+  /** Team mode: how often waits read job records, and a worker looks for cancellations of its jobs (ms). */
+  pollMs?: number;
+}
+
+/** A delivered job the worker did not finish because it is stopping: the queue engine hands it to another. */
+export class JobHandedBack extends Error {}
+
 const MAX_ATTEMPTS = 3;
 /** Progress beyond the best so far by more than this counts as getting further. */
 const PROGRESS_EPSILON = 0.001;
+const SETTLED: ReadonlySet<JobStatus> = new Set(['complete', 'failed', 'cancelled']);
 
 /**
- * Durable background jobs in SQLite. A job is a row; a crash leaves it `running`, and the next start puts
- * it back in the queue, so work resumes after a restart. Handlers are registered per kind, so later kinds
+ * Durable background jobs. A job is a row of the jobs table; a crash leaves it `running`, and the next start
+ * puts it back in the queue, so work resumes after a restart. Handlers are registered per kind, so later kinds
  * (analysis stages, dubbing) drop in without touching the runner. Queued jobs start oldest first, those of
  * background kinds after all others.
  */
-export class JobRunner extends EventEmitter<JobEvents> {
+export class JobRunner extends EventEmitter<JobEvents> implements JobQueue {
   private readonly handlers = new Map<string, JobHandler>();
   private readonly kinds = new Map<string, JobKindOptions>();
   private readonly running = new Map<string, { controller: AbortController; done: Promise<void>; requeue: boolean }>();
   private started = false;
   private stopping = false;
-  private readonly store: SqliteJobStore;
+  /** One pump at a time: starting a job takes reads and writes, and two pumps would start one job twice. */
+  private pumping: Promise<void> = Promise.resolve();
+  private watcher: NodeJS.Timeout | null = null;
+  private readonly role: RunnerRole;
 
   constructor(
-    db: Db,
-    private readonly options: { concurrency?: number; log?: (line: string) => void } = {},
+    private readonly store: JobStore,
+    private readonly options: RunnerOptions = {},
   ) {
     super();
-    this.store = new SqliteJobStore(db);
+    this.role = options.role ?? 'embedded';
   }
 
   register(kind: string, handler: JobHandler): void;
@@ -86,103 +133,188 @@ export class JobRunner extends EventEmitter<JobEvents> {
     this.kinds.set(kind, options);
   }
 
-  enqueue(kind: string, sessionId: string, payload: Record<string, unknown> = {}): string {
+  async enqueue(kind: string, sessionId: string, payload: Record<string, unknown> = {}, within?: JobStore): Promise<string> {
     const id = crypto.randomUUID();
-    this.store.insert(id, kind, sessionId, payload);
-    setImmediate(() => this.pump());
+    await (within ?? this.store).insert(id, kind, sessionId, payload, { background: this.kinds.get(kind)?.background ?? false });
+    // Inside a transaction the runner's own reads wait for its commit (or see nothing after a rollback).
+    if (this.role === 'embedded') setImmediate(() => this.pump());
     return id;
   }
 
-  get(id: string): JobRecord | null {
+  get(id: string): Promise<JobRecord | null> {
     return this.store.get(id);
   }
 
-  /** True when a job of `kind` for the session is queued and not yet started. */
-  waiting(kind: string, sessionId: string): boolean {
+  waiting(kind: string, sessionId: string): Promise<boolean> {
     return this.store.waiting(kind, sessionId);
   }
 
-  start(): void {
+  async start(): Promise<void> {
+    this.stopping = false;
+    if (this.role !== 'embedded') {
+      this.started = true;
+      if (this.role === 'worker') this.watchCancellations();
+      return;
+    }
     // Whatever was running when the process died is queued again, unless it has already taken the
     // process down several times (then it would crash-loop).
     // A job that got further than before the previous interruption is making progress (checkpoints keep
     // it): its count of interruptions starts again. Only one dying at the same point again and again is
     // crash-looping. (`attempts` still counts every run: revoice marks what each run rendered with it.)
-    for (const { id, kind } of this.store.interrupted()) {
-      const keptWork = this.kinds.get(kind)?.keptWork;
-      const kept = keptWork ? keptWork(this.get(id)!) : 0;
-      this.store.countInterruption(id, kept, PROGRESS_EPSILON);
-    }
-    for (const { id, n } of this.store.crashLooping(MAX_ATTEMPTS)) {
-      const job = this.get(id)!;
-      this.finish(job, 'failed', `Processing was interrupted ${n} times at the same point (${Math.round(job.progress * 100)}%); retry it to try again.`);
-      this.options.log?.(`job ${id} (${job.kind}) failed: interrupted ${n} times at the same point`);
-      this.emit('settled', job);
-    }
-    this.store.requeueRunning();
+    for (const { id } of await this.store.interrupted()) await this.countInterruption(id);
+    for (const { id, n } of await this.store.crashLooping(MAX_ATTEMPTS)) await this.failCrashLoop(id, n);
+    await this.store.requeueRunning();
     this.started = true;
-    this.stopping = false;
     this.pump();
+    await this.pumping;
+  }
+
+  private async countInterruption(id: string): Promise<void> {
+    const job = await this.get(id);
+    if (!job) return;
+    const keptWork = this.kinds.get(job.kind)?.keptWork;
+    await this.store.countInterruption(id, keptWork ? await keptWork(job) : 0, PROGRESS_EPSILON);
+  }
+
+  private async failCrashLoop(id: string, n: number): Promise<void> {
+    const job = (await this.get(id))!;
+    await this.finish(job, 'failed', `Processing was interrupted ${n} times at the same point (${Math.round(job.progress * 100)}%); retry it to try again.`);
+    this.options.log?.(`job ${id} (${job.kind}) failed: interrupted ${n} times at the same point`);
+    this.emit('settled', job);
+  }
+
+  /**
+   * Team mode's worker: runs a job the queue engine delivered, and resolves once it is recorded. A job found
+   * `running` was left by a worker that died (the engine delivers it again when that one's heartbeats stop): it
+   * counts as an interruption, as at an embedded restart. Throws `JobHandedBack` when this worker stopped it
+   * to stop itself, so the engine delivers it again.
+   */
+  async runDelivered(id: string): Promise<void> {
+    if (this.stopping) throw new JobHandedBack('worker stopping');
+    const found = await this.get(id);
+    if (!found || SETTLED.has(found.status)) return; // cancelled, deleted, or settled before a crash
+    if (found.status === 'running') {
+      await this.countInterruption(id);
+      const looping = (await this.store.crashLooping(MAX_ATTEMPTS)).find((j) => j.id === id);
+      if (looping) return this.failCrashLoop(id, looping.n);
+      await this.store.requeue(id);
+    }
+    if (!(await this.store.claim(id))) return;
+    const job = await this.get(id);
+    if (!job) return;
+    this.launch(job);
+    await this.running.get(id)?.done;
+    if (job.status === 'queued') throw new JobHandedBack('worker stopping');
+  }
+
+  /** A worker stops its jobs whose records say cancelled (or that are gone: their recording was deleted). */
+  private watchCancellations(): void {
+    const look = async () => {
+      const ids = [...this.running.keys()];
+      if (ids.length === 0) return;
+      const statuses = await this.store.statuses(ids);
+      for (const id of ids) {
+        const status = statuses.get(id);
+        if (status === undefined || status === 'cancelled') this.running.get(id)?.controller.abort(new Error('cancelled'));
+      }
+    };
+    this.watcher = setInterval(() => {
+      look().catch((error: unknown) => this.options.log?.(`jobs: could not read cancellations: ${(error as Error)?.message ?? String(error)}`));
+    }, this.options.pollMs ?? 1000);
+    this.watcher.unref();
   }
 
   /** Stops running jobs and leaves them queued, to resume on the next start. */
   async stop(): Promise<void> {
     this.stopping = true;
+    if (this.watcher) clearInterval(this.watcher);
+    this.watcher = null;
     for (const entry of this.running.values()) {
       entry.requeue = true;
       entry.controller.abort(new Error('service stopping'));
     }
     await Promise.allSettled([...this.running.values()].map((r) => r.done));
+    await this.pumping;
   }
 
-  /** Cancels the jobs of a session that is going away. */
   async cancelSession(sessionId: string): Promise<void> {
-    const ids = this.store.sessionJobIds(sessionId);
-    this.store.cancelQueued(sessionId);
+    if (this.role !== 'embedded') {
+      // The workers running them see the records and stop them; wait (a while) until they say they have.
+      let running = await this.store.cancelAll(sessionId);
+      const deadline = Date.now() + 30_000;
+      while (running.length > 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, this.options.pollMs ?? 250));
+        running = await this.store.unfinished(running);
+      }
+      return;
+    }
+    const ids = await this.store.sessionJobIds(sessionId);
+    await this.store.cancelQueued(sessionId);
     const active = ids.map((id) => this.running.get(id)).filter((r) => r !== undefined);
     for (const entry of active) entry.controller.abort(new Error('session deleted'));
     await Promise.allSettled(active.map((r) => r.done));
   }
 
-  /**
-   * Queues a failed job's work again as a new job (same kind, session and payload), at the user's request.
-   * Returns the new job's id, or null when the session's newest job of that kind has not failed. Work that
-   * never had a job (a transcription made inside a request that a crash interrupted) gets a fresh one.
-   */
-  retry(kind: string, sessionId: string): string | null {
-    const last = this.store.latest(kind, sessionId);
+  async retry(kind: string, sessionId: string): Promise<string | null> {
+    const last = await this.store.latest(kind, sessionId);
     if (!last) return this.enqueue(kind, sessionId, {});
     if (last.status !== 'failed') return null;
     return this.enqueue(kind, sessionId, last.payload);
   }
 
-  private nextQueued(): JobRecord | null {
-    const kinds = [...this.handlers.keys()];
-    const id = this.store.nextQueued(
-      kinds,
-      kinds.filter((kind) => this.kinds.get(kind)?.background),
-    );
-    return id ? this.get(id) : null;
+  async settled(id: string, ms: number): Promise<JobRecord | null> {
+    let finish!: (job: JobRecord | null) => void;
+    const done = new Promise<JobRecord | null>((resolve) => {
+      const onSettled = (job: JobRecord) => {
+        if (job.id === id) finish(job);
+      };
+      const timer = setTimeout(() => finish(null), Math.max(0, ms));
+      finish = (job) => {
+        clearTimeout(timer);
+        this.off('settled', onSettled);
+        resolve(job);
+      };
+      this.on('settled', onSettled);
+    });
+    // Listening before looking, so a job that settles while its record is read is not missed.
+    const job = await this.get(id);
+    if (!job || SETTLED.has(job.status)) finish(job);
+    else if (this.role !== 'embedded') void this.pollUntilSettled(id, done, finish);
+    return done;
   }
 
-  private pump(): void {
-    try {
-      this.launchQueued();
-    } catch (error) {
-      // The database refused a write (a full disk): the queue is tried again on the next enqueue or settle.
-      this.options.log?.(`jobs: could not start the next job: ${(error as Error)?.message ?? String(error)}`);
+  /** Team mode: another process may run the job, so its record is read until it settles or the wait ends. */
+  private async pollUntilSettled(id: string, done: Promise<JobRecord | null>, finish: (job: JobRecord | null) => void): Promise<void> {
+    let over = false;
+    void done.then(() => (over = true));
+    while (!over) {
+      await new Promise((resolve) => setTimeout(resolve, this.options.pollMs ?? 250));
+      if (over) return;
+      const job = await this.get(id).catch(() => undefined);
+      if (job === null || (job && SETTLED.has(job.status))) finish(job);
     }
   }
 
-  private launchQueued(): void {
-    if (!this.started || this.stopping) return;
-    while (this.running.size < (this.options.concurrency ?? 1)) {
-      const job = this.nextQueued();
-      if (!job) return;
-      this.store.markRunning(job.id);
-      job.status = 'running';
-      job.attempts += 1;
-      this.launch(job);
+  private pump(): void {
+    // Team mode's jobs reach a worker through the queue engine only.
+    if (this.role !== 'embedded') return;
+    this.pumping = this.pumping.then(() =>
+      this.launchQueued().catch((error: unknown) => {
+        // The database refused a write (a full disk): the queue is tried again on the next enqueue or settle.
+        this.options.log?.(`jobs: could not start the next job: ${(error as Error)?.message ?? String(error)}`);
+      }),
+    );
+  }
+
+  private async launchQueued(): Promise<void> {
+    const kinds = [...this.handlers.keys()];
+    const background = kinds.filter((kind) => this.kinds.get(kind)?.background);
+    while (this.started && !this.stopping && this.running.size < (this.options.concurrency ?? 1)) {
+      const id = await this.store.nextQueued(kinds, background);
+      if (!id) return;
+      if (!(await this.store.claim(id))) continue;
+      const job = await this.get(id);
+      if (job) this.launch(job);
     }
   }
 
@@ -190,6 +322,7 @@ export class JobRunner extends EventEmitter<JobEvents> {
     const controller = new AbortController();
     const entry = { controller, requeue: false, done: Promise.resolve() };
     this.running.set(job.id, entry);
+    const writes = orderedWrites((error) => this.options.log?.(`job ${job.id} (${job.kind}): could not write its progress: ${(error as Error)?.message ?? String(error)}`));
     let lastWrite = 0;
     const progress = (fraction: number, stage?: string) => {
       job.progress = Math.max(0, Math.min(1, fraction));
@@ -198,20 +331,21 @@ export class JobRunner extends EventEmitter<JobEvents> {
       // Progress is advisory: write at most a few times a second.
       if (now - lastWrite > 250 || fraction >= 1) {
         lastWrite = now;
-        this.guarded(job, 'write its progress', () => this.store.setProgress(job.id, job.progress, job.stage));
+        const { progress: value, stage: named } = job;
+        writes.push(() => this.store.setProgress(job.id, value, named));
       }
       this.emit('progress', job);
     };
     const handler = this.handlers.get(job.kind)!;
     entry.done = (async () => {
-      let record: () => void;
+      let record: () => Promise<void>;
       try {
         await handler({ job, signal: controller.signal, progress });
         record = () => this.finish(job, 'complete', null);
       } catch (error) {
         if (entry.requeue) {
-          record = () => {
-            this.store.requeue(job.id);
+          record = async () => {
+            await this.store.requeue(job.id);
             job.status = 'queued';
           };
         } else if (controller.signal.aborted) {
@@ -223,27 +357,31 @@ export class JobRunner extends EventEmitter<JobEvents> {
           record = () => this.finish(job, 'failed', message);
         }
       }
+      await writes.flush();
       // Recording the outcome, or a listener reacting to it, can fail too (a full disk): the job then stays
       // `running` in the database and resumes at the next start. The service must not die of it.
-      this.guarded(job, 'record its outcome', record);
+      await this.guarded(job, 'record its outcome', record);
       this.running.delete(job.id);
-      this.guarded(job, 'report its outcome', () => this.emit('settled', job));
+      await this.guarded(job, 'report its outcome', () => {
+        this.emit('settled', job);
+        return Promise.resolve();
+      });
       setImmediate(() => this.pump());
     })();
   }
 
-  private guarded(job: JobRecord, what: string, action: () => void): void {
+  private async guarded(job: JobRecord, what: string, action: () => Promise<void>): Promise<void> {
     try {
-      action();
+      await action();
     } catch (error) {
       this.options.log?.(`job ${job.id} (${job.kind}): could not ${what}: ${(error as Error)?.message ?? String(error)}`);
     }
   }
 
-  private finish(job: JobRecord, status: JobStatus, error: string | null): void {
+  private async finish(job: JobRecord, status: JobStatus, error: string | null): Promise<void> {
     job.status = status;
     job.error = error;
     if (status === 'complete') job.progress = 1;
-    this.store.finish(job.id, status, error, job.progress);
+    await this.store.finish(job.id, status, error, job.progress);
   }
 }

@@ -9,7 +9,7 @@ import type { SessionStore } from '../storage/session-store';
 import type { MediaTools } from '../media/tools';
 import { contentTypeFor, NotMediaError, probeMedia } from '../media/probe';
 import type { UploadedFile } from '../storage/uploaded-file';
-import type { JobRunner } from '../jobs/job-runner';
+import type { JobQueue } from '../jobs/job-runner';
 import type { SessionSummary } from '../../shared/schemas';
 
 export const TRANSCRIBE_JOB = 'transcribe';
@@ -19,7 +19,7 @@ export interface IntakeDeps {
   layout: DataLayout;
   tools: MediaTools;
   database: Database;
-  jobs: JobRunner;
+  jobs: JobQueue;
 }
 
 export interface IntakeOptions {
@@ -53,7 +53,7 @@ export async function intakeRecording(deps: IntakeDeps, upload: UploadedFile, op
   try {
     fs.renameSync(upload.path, deps.layout.original(id, storedName));
     fsyncDir(dir);
-    await deps.database.transaction(async ({ projects, sessions }) => {
+    await deps.database.transaction(async ({ projects, sessions, jobs }) => {
       const { project } = await projects.findOrCreate(options.projectKey, options.projectName ?? options.projectKey);
       await sessions.insert({
         id,
@@ -72,8 +72,7 @@ export async function intakeRecording(deps: IntakeDeps, upload: UploadedFile, op
           has_video: probe.hasVideo,
         },
       });
-      // The queue is still synchronous on the embedded database: same connection, inside this transaction.
-      if (options.queueJob !== false) deps.jobs.enqueue(TRANSCRIBE_JOB, id, options.jobPayload ?? {});
+      if (options.queueJob !== false) await deps.jobs.enqueue(TRANSCRIBE_JOB, id, options.jobPayload ?? {}, jobs);
     });
   } catch (error) {
     fs.rmSync(dir, { recursive: true, force: true });

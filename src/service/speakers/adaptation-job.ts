@@ -6,7 +6,8 @@ import { decodeAudioToArray } from '../media/decode';
 import { levelledRecording } from '../speech/pipeline/levelled-blocks';
 import { denoisedIfNoisy, speechWithin } from '../speech/enhancement/noisy-speech';
 import type { Denoiser, Dereverberator } from '../speech/enhancement/types';
-import type { JobContext, JobRunner } from '../jobs/job-runner';
+import type { JobContext, JobQueue, JobRunner } from '../jobs/job-runner';
+import type { JobStore } from '../storage/job-store';
 import { float32ToInt16Le } from '../speech/recognition/pocketsphinx/pcm';
 import { SAMPLE_RATE, type Span, type Transcript } from '../speech/types';
 import { alignableWords, MIN_RECORDING_SECONDS, wordPieces, type AdaptationChunk, type SpeakerAdaptation } from './speaker-adaptation';
@@ -131,9 +132,9 @@ export interface SpeakerAdaptationDeps {
  * After a recording's speakers are mapped to project speakers, or after its transcript was corrected: queued when
  * adaptation can run here and no such job already waits (a waiting one reads the newest transcript when it starts).
  */
-export function queueSpeakerAdaptation(adaptation: SpeakerAdaptation, jobs: JobRunner, sessionId: string): void {
-  if (!adaptation.estimating || jobs.waiting(SPEAKER_ADAPTATION_JOB, sessionId)) return;
-  jobs.enqueue(SPEAKER_ADAPTATION_JOB, sessionId);
+export async function queueSpeakerAdaptation(adaptation: SpeakerAdaptation, jobs: JobQueue, sessionId: string, within?: JobStore): Promise<void> {
+  if (!adaptation.estimating || (await (within ?? jobs).waiting(SPEAKER_ADAPTATION_JOB, sessionId))) return;
+  await jobs.enqueue(SPEAKER_ADAPTATION_JOB, sessionId, {}, within);
 }
 
 /**

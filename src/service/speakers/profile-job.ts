@@ -3,7 +3,8 @@ import type { SessionStore } from '../storage/session-store';
 import type { TranscriptRevisionStore } from '../storage/revision-store';
 import type { MediaTools } from '../media/tools';
 import { decodeAudioToArray } from '../media/decode';
-import { JobFailure, type JobContext, type JobRunner } from '../jobs/job-runner';
+import { JobFailure, type JobContext, type JobQueue, type JobRunner } from '../jobs/job-runner';
+import type { JobStore } from '../storage/job-store';
 import { profileOfSpans } from '../speech/speakers/span-profile';
 import type { Span, Transcript } from '../speech/types';
 import type { SessionSpeakerEditor } from './session-speakers';
@@ -25,9 +26,12 @@ export function speechOf(transcript: Transcript, label: string): Span[] {
     .flatMap((s) => (s.words.length ? s.words.map((w) => ({ start: w.start, end: w.end })) : [{ start: s.start, end: s.end }]));
 }
 
-/** Queues a measurement unless one is already waiting for the session (it will read the newest revision). */
-export function queueSpeakerProfiles(jobs: JobRunner, sessionId: string): void {
-  if (!jobs.waiting(SPEAKER_PROFILES_JOB, sessionId)) jobs.enqueue(SPEAKER_PROFILES_JOB, sessionId);
+/**
+ * Queues a measurement unless one is already waiting for the session (it will read the newest revision).
+ * `within`: the job store of the caller's transaction, so the job is queued only if it commits.
+ */
+export async function queueSpeakerProfiles(jobs: JobQueue, sessionId: string, within?: JobStore): Promise<void> {
+  if (!(await (within ?? jobs).waiting(SPEAKER_PROFILES_JOB, sessionId))) await jobs.enqueue(SPEAKER_PROFILES_JOB, sessionId, {}, within);
 }
 
 /**

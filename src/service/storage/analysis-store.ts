@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import type { Db } from './database';
 import { UniqueViolation, type Sql, type SqlValue } from './sql/sql';
 import type { AnalysisRun, AnalysisSegment } from '../../shared/schemas/analysis';
 
@@ -60,20 +59,6 @@ export interface AnalysisStore {
   recoverInterrupted(): Promise<void>;
   /** Back to queued when its job is re-queued (the service is stopping). */
   requeue(runId: string): Promise<void>;
-  /**
-   * The writes that must share a synchronous SQLite transaction with the job queue and the sessions table
-   * (queueing a run with its job when a transcript is stored), and the job runner's synchronous read of kept
-   * work: on the embedded database only, until the queue is async.
-   */
-  readonly withJobQueue: EmbeddedAnalysisWrites;
-}
-
-/** with the job queue: until the queue is async */
-export interface EmbeddedAnalysisWrites {
-  latest(sessionId: string, statuses?: readonly RunStatus[]): RunRecord | null;
-  run(runId: string): RunRecord | null;
-  create(run: NewRun): RunRecord;
-  keptWork(runId: string): number;
 }
 
 interface RunRow extends Omit<RunRecord, 'timings' | 'session_id' | 'run_id'> {
@@ -111,22 +96,15 @@ function insertParams(run: NewRun, id: string): SqlValue[] {
 
 /** One implementation for both databases, in portable SQL over `Sql`. */
 export class SqlAnalysisStore implements AnalysisStore {
-  readonly withJobQueue: EmbeddedAnalysisWrites;
-
-  /** `db`: the embedded database for `withJobQueue` (null on PostgreSQL until the queue is async there). */
-  constructor(
-    private readonly sql: Sql,
-    db: Db | null,
-  ) {
-    this.withJobQueue = new EmbeddedWrites(db);
-  }
+  constructor(private readonly sql: Sql) {}
 
   async create(run: NewRun): Promise<RunRecord> {
     const id = run.id ?? crypto.randomUUID();
     // Two nodes making a run for one session at once may pick the same seq: the unique index refuses one, which takes the next.
     for (let attempt = 0; ; attempt++) {
       try {
-        await this.sql.run(INSERT_RUN, insertParams(run, id));
+        // A savepoint of its own inside a caller's transaction: on PostgreSQL a refused insert would abort the whole transaction.
+        await this.sql.transaction((tx) => tx.run(INSERT_RUN, insertParams(run, id)));
         break;
       } catch (error) {
         if (!(error instanceof UniqueViolation) || attempt >= 20 || (await this.run(id))) throw error;
@@ -257,36 +235,6 @@ export class SqlAnalysisStore implements AnalysisStore {
 
   async requeue(runId: string): Promise<void> {
     await this.sql.run("UPDATE analysis_runs SET status = 'queued', revision = revision + 1 WHERE id = ? AND status = 'running'", [runId]);
-  }
-}
-
-/** with the job queue: until the queue is async — the same statements, run synchronously on the embedded database. */
-class EmbeddedWrites implements EmbeddedAnalysisWrites {
-  constructor(private readonly db: Db | null) {}
-
-  private get embedded(): Db {
-    if (!this.db) throw new Error('Queueing an analysis with its job needs the embedded job queue (the team queue is not built yet).');
-    return this.db;
-  }
-
-  latest(sessionId: string, statuses?: readonly RunStatus[]): RunRecord | null {
-    const row = this.embedded.prepare(latestSql(statuses)).get(sessionId, ...(statuses ?? [])) as RunRow | undefined;
-    return row ? toRecord(row) : null;
-  }
-
-  run(runId: string): RunRecord | null {
-    const row = this.embedded.prepare(SELECT_RUN).get(runId) as RunRow | undefined;
-    return row ? toRecord(row) : null;
-  }
-
-  create(run: NewRun): RunRecord {
-    const id = run.id ?? crypto.randomUUID();
-    this.embedded.prepare(INSERT_RUN).run(...insertParams(run, id));
-    return this.run(id)!;
-  }
-
-  keptWork(runId: string): number {
-    return (this.embedded.prepare(KEPT_WORK).get(runId, runId) as { n: number }).n;
   }
 }
 

@@ -1,4 +1,3 @@
-import type { Db } from './database';
 import type { Sql } from './sql/sql';
 import type { RecognizedSegment } from '../speech/types';
 
@@ -21,8 +20,8 @@ export interface ChunkCheckpointStore {
   /** The steps kept for the session, whatever their context ('diarization-speech', 'diarization', 'chunk-plan'). */
   stages(sessionId: string): Promise<string[]>;
   discard(sessionId: string): Promise<void>;
-  /** The job runner's synchronous read of kept work, on the embedded database: with the job queue, until the queue is async. */
-  readonly withJobQueue: { keptWork(sessionId: string): number };
+  /** Chunks and steps kept: the job's checkpoints, counted (a resumed job that adds to them got further). */
+  keptWork(sessionId: string): Promise<number>;
 }
 
 const COUNT = 'SELECT count(*) AS n FROM transcription_checkpoints WHERE session_id = ?';
@@ -30,20 +29,10 @@ const STAGES = 'SELECT stage FROM transcription_stage_checkpoints WHERE session_
 
 /** One implementation for both databases, in portable SQL over `Sql`. */
 export class SqlChunkCheckpointStore implements ChunkCheckpointStore {
-  readonly withJobQueue: { keptWork(sessionId: string): number };
+  constructor(private readonly sql: Sql) {}
 
-  /** `db`: the embedded database for `withJobQueue` (null on PostgreSQL until the queue is async there). */
-  constructor(
-    private readonly sql: Sql,
-    db: Db | null,
-  ) {
-    this.withJobQueue = {
-      // with the job queue: until the queue is async
-      keptWork: (sessionId) => {
-        if (!db) throw new Error('Reading kept work synchronously needs the embedded job queue (the team queue is not built yet).');
-        return (db.prepare(COUNT).get(sessionId) as { n: number }).n + db.prepare(STAGES).all(sessionId).length;
-      },
-    };
+  async keptWork(sessionId: string): Promise<number> {
+    return Number((await this.sql.get<{ n: number }>(COUNT, [sessionId]))?.n ?? 0) + (await this.sql.all(STAGES, [sessionId])).length;
   }
 
   async chunk(sessionId: string, context: string, offset: number, samples: number): Promise<RecognizedSegment[] | null> {

@@ -1,4 +1,4 @@
-import type { Db } from './database';
+import { SqlJobStore, type JobStore } from './job-store';
 import { UniqueViolation, type Sql } from './sql/sql';
 import type { LineRender, WordTiming } from '../../shared/schemas';
 import type { SampleFormat } from '../media/wav';
@@ -290,8 +290,11 @@ export type ReviewCounts = Record<ReviewStatus, number>;
  * dub from two API nodes take turns instead of reading each other's half-done lines.
  */
 export interface DubStore {
-  /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
-  transaction<T>(work: (store: DubStore) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` in one transaction: committed when it resolves, rolled back when it throws. `jobs` queues work
+   * in the same transaction (a dub and its preparation, a revoice and its job commit together).
+   */
+  transaction<T>(work: (store: DubStore, jobs: JobStore) => Promise<T>): Promise<T>;
   /**
    * Inside a transaction: holds the dub's row until the commit, so other writers of the dub wait (on
    * PostgreSQL; SQLite's transactions run one at a time already). False when the dub is gone.
@@ -365,7 +368,8 @@ export interface DubStore {
    * How many lines a revoice has rendered, read synchronously: the job runner's `keptWork` asks while it
    * restarts jobs, and it is synchronous. Embedded database only.
    */
-  checkpointCountNow(revoiceId: string): number;
+  /** Lines a revoice has rendered and kept: its checkpoints, counted. */
+  checkpointCount(revoiceId: string): Promise<number>;
 }
 
 type EditRow = { seq: number; op: string; author: string; before_json: string; after_json: string; undone: number; created_at: string };
@@ -381,16 +385,12 @@ export class SqlDubStore implements DubStore {
   /** Rows inserted in the same millisecond keep their insertion order: SQLite's rowid; PostgreSQL has none, so the id breaks the tie. */
   private readonly insertion: string;
 
-  constructor(
-    private readonly sql: Sql,
-    /** The embedded database's synchronous handle, for `checkpointCountNow` only (null on PostgreSQL). */
-    private readonly db: Db | null = null,
-  ) {
+  constructor(private readonly sql: Sql) {
     this.insertion = sql.dialect === 'sqlite' ? 'rowid' : 'id';
   }
 
-  transaction<T>(work: (store: DubStore) => Promise<T>): Promise<T> {
-    return this.sql.transaction((tx) => work(new SqlDubStore(tx, this.db)));
+  transaction<T>(work: (store: DubStore, jobs: JobStore) => Promise<T>): Promise<T> {
+    return this.sql.transaction((tx) => work(new SqlDubStore(tx), new SqlJobStore(tx)));
   }
 
   async lockDub(dubId: string): Promise<boolean> {
@@ -689,9 +689,7 @@ export class SqlDubStore implements DubStore {
     ]);
   }
 
-  checkpointCountNow(revoiceId: string): number {
-    // with the job queue: until the queue is async (its restart asks keptWork synchronously)
-    if (!this.db) throw new Error('checkpointCountNow reads the embedded database only.');
-    return (this.db.prepare('SELECT COUNT(*) AS n FROM dub_revoice_lines WHERE revoice_id = ?').get(revoiceId) as { n: number }).n;
+  async checkpointCount(revoiceId: string): Promise<number> {
+    return Number((await this.sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM dub_revoice_lines WHERE revoice_id = ?', [revoiceId]))?.n ?? 0);
   }
 }

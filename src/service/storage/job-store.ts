@@ -1,101 +1,181 @@
-import type { Db } from './database';
 import type { JobRecord, JobStatus } from '../jobs/job-runner';
+import type { Sql } from './sql/sql';
 
 /**
- * The `jobs` table: the embedded job queue's rows. Synchronous, unlike the other stores: the runner and the
- * writes that queue work inside another store's SQLite transaction (a transcript and its analysis, a dub and
- * its preparation) run on the one embedded connection. Team mode replaces this queue (issue 34), so its SQL
- * stays SQLite's.
+ * The `jobs` table: every job's record (status, progress, attempts, interruptions), whichever process runs it.
+ * Portable SQL on the embedded SQLite file and on PostgreSQL; queueing work inside another store's transaction
+ * (a transcript and its analysis, a dub and its preparation) is an insert through that transaction's store.
  */
-export class SqliteJobStore {
-  constructor(private readonly db: Db) {}
-
-  insert(id: string, kind: string, sessionId: string, payload: Record<string, unknown>): void {
-    this.db
-      .prepare("INSERT INTO jobs (id, kind, session_id, status, payload_json, created_at) VALUES (?, ?, ?, 'queued', ?, ?)")
-      .run(id, kind, sessionId, JSON.stringify(payload), new Date().toISOString());
-  }
-
-  get(id: string): JobRecord | null {
-    const row = this.db.prepare('SELECT * FROM jobs WHERE id = ?').get(id) as (Omit<JobRecord, 'payload'> & { payload_json: string }) | undefined;
-    if (!row) return null;
-    const { payload_json, ...rest } = row;
-    return { ...rest, payload: JSON.parse(payload_json) as Record<string, unknown> } as JobRecord;
-  }
-
+export interface JobStore {
+  /** `background`: the kind's work waits behind every other kind's (the queue engine's priority). */
+  insert(id: string, kind: string, sessionId: string, payload: Record<string, unknown>, options?: { background?: boolean }): Promise<void>;
+  get(id: string): Promise<JobRecord | null>;
   /** Jobs left `running` by a process that stopped. */
-  interrupted(): Array<{ id: string; kind: string }> {
-    return this.db.prepare("SELECT id, kind FROM jobs WHERE status = 'running'").all() as Array<{ id: string; kind: string }>;
-  }
-
+  interrupted(): Promise<Array<{ id: string; kind: string }>>;
   /**
    * Counts an interruption: back to 1 when the job got further than at its best (progress beyond `epsilon`, or
    * more kept work), else one more at the same point.
    */
-  countInterruption(id: string, keptWork: number, epsilon: number): void {
-    this.db
-      .prepare(
-        'UPDATE jobs SET stalled_interruptions = CASE WHEN progress > best_progress + ? OR ? > best_kept_work THEN 1 ELSE stalled_interruptions + 1 END, best_progress = max(best_progress, progress), best_kept_work = max(best_kept_work, ?) WHERE id = ?',
-      )
-      .run(epsilon, keptWork, keptWork, id);
-  }
-
+  countInterruption(id: string, keptWork: number, epsilon: number): Promise<void>;
   /** Running jobs interrupted at least `times` times at the same point. */
-  crashLooping(times: number): Array<{ id: string; n: number }> {
-    return this.db.prepare("SELECT id, stalled_interruptions AS n FROM jobs WHERE status = 'running' AND stalled_interruptions >= ?").all(times) as Array<{
-      id: string;
-      n: number;
-    }>;
-  }
-
-  requeueRunning(): void {
-    this.db.prepare("UPDATE jobs SET status = 'queued' WHERE status = 'running'").run();
-  }
-
-  requeue(id: string): void {
-    this.db.prepare("UPDATE jobs SET status = 'queued' WHERE id = ?").run(id);
-  }
-
-  sessionJobIds(sessionId: string): string[] {
-    return (this.db.prepare('SELECT id FROM jobs WHERE session_id = ?').all(sessionId) as Array<{ id: string }>).map((r) => r.id);
-  }
-
-  cancelQueued(sessionId: string): void {
-    this.db.prepare("UPDATE jobs SET status = 'cancelled' WHERE session_id = ? AND status = 'queued'").run(sessionId);
-  }
-
+  crashLooping(times: number): Promise<Array<{ id: string; n: number }>>;
+  requeueRunning(): Promise<void>;
+  requeue(id: string): Promise<void>;
+  sessionJobIds(sessionId: string): Promise<string[]>;
+  cancelQueued(sessionId: string): Promise<void>;
+  /**
+   * Team mode: cancels a session's queued and running jobs in their records (the worker running one sees it and
+   * stops it). Returns the running ones, whose worker records when it stopped (`finished_at`).
+   */
+  cancelAll(sessionId: string): Promise<string[]>;
+  /** Of these jobs, those a runner has not yet recorded as ended. */
+  unfinished(ids: readonly string[]): Promise<string[]>;
+  /** The status of each of these jobs that still exists. */
+  statuses(ids: readonly string[]): Promise<Map<string, JobStatus>>;
   /** The session's newest job of a kind. */
-  latest(kind: string, sessionId: string): { id: string; status: JobStatus; payload: Record<string, unknown> } | null {
-    const row = this.db
-      .prepare('SELECT id, status, payload_json FROM jobs WHERE kind = ? AND session_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1')
-      .get(kind, sessionId) as { id: string; status: JobStatus; payload_json: string } | undefined;
+  latest(kind: string, sessionId: string): Promise<{ id: string; status: JobStatus; payload: Record<string, unknown> } | null>;
+  /** True when a job of `kind` for the session is queued and not yet started. */
+  waiting(kind: string, sessionId: string): Promise<boolean>;
+  /** The oldest queued job of these kinds, those of `background` kinds after all others. */
+  nextQueued(kinds: readonly string[], background: readonly string[]): Promise<string | null>;
+  /** Takes a queued job for running; false when another runner took it first (or it was cancelled). */
+  claim(id: string): Promise<boolean>;
+  setProgress(id: string, progress: number, stage: string | null): Promise<void>;
+  finish(id: string, status: JobStatus, error: string | null, progress: number): Promise<void>;
+}
+
+type JobRow = Omit<JobRecord, 'payload'> & { payload_json: string };
+
+function record(row: JobRow): JobRecord {
+  const { payload_json, ...rest } = row;
+  return {
+    id: rest.id,
+    kind: rest.kind,
+    session_id: rest.session_id,
+    status: rest.status,
+    payload: JSON.parse(payload_json) as Record<string, unknown>,
+    progress: rest.progress,
+    stage: rest.stage,
+    error: rest.error,
+    attempts: rest.attempts,
+  };
+}
+
+const list = (values: readonly unknown[]) => values.map(() => '?').join(',');
+
+/**
+ * Hands a job just recorded to the queue engine, on the same connection or transaction (team mode: pg-boss
+ * delivers it to a worker, and only if the transaction commits).
+ */
+export type JobDispatch = (sql: Sql, job: { id: string; kind: string; background: boolean }) => Promise<void>;
+
+export class SqlJobStore implements JobStore {
+  constructor(
+    private readonly sql: Sql,
+    private readonly dispatch?: JobDispatch,
+  ) {}
+
+  async insert(id: string, kind: string, sessionId: string, payload: Record<string, unknown>, options: { background?: boolean } = {}): Promise<void> {
+    // seq orders jobs queued in the same millisecond (created_at is an ISO time), as SQLite's rowid did.
+    await this.sql.run(
+      "INSERT INTO jobs (id, kind, session_id, status, payload_json, created_at, seq) VALUES (?, ?, ?, 'queued', ?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM jobs))",
+      [id, kind, sessionId, JSON.stringify(payload), new Date().toISOString()],
+    );
+    await this.dispatch?.(this.sql, { id, kind, background: options.background ?? false });
+  }
+
+  async get(id: string): Promise<JobRecord | null> {
+    const row = await this.sql.get<JobRow>('SELECT * FROM jobs WHERE id = ?', [id]);
+    return row ? record(row) : null;
+  }
+
+  interrupted(): Promise<Array<{ id: string; kind: string }>> {
+    return this.sql.all("SELECT id, kind FROM jobs WHERE status = 'running' ORDER BY seq", []);
+  }
+
+  async countInterruption(id: string, keptWork: number, epsilon: number): Promise<void> {
+    await this.sql.run(
+      `UPDATE jobs SET
+         stalled_interruptions = CASE WHEN progress > best_progress + ? OR ? > best_kept_work THEN 1 ELSE stalled_interruptions + 1 END,
+         best_progress = CASE WHEN progress > best_progress THEN progress ELSE best_progress END,
+         best_kept_work = CASE WHEN ? > best_kept_work THEN ? ELSE best_kept_work END
+       WHERE id = ?`,
+      [epsilon, keptWork, keptWork, keptWork, id],
+    );
+  }
+
+  crashLooping(times: number): Promise<Array<{ id: string; n: number }>> {
+    return this.sql.all("SELECT id, stalled_interruptions AS n FROM jobs WHERE status = 'running' AND stalled_interruptions >= ? ORDER BY seq", [times]);
+  }
+
+  async requeueRunning(): Promise<void> {
+    await this.sql.run("UPDATE jobs SET status = 'queued' WHERE status = 'running'");
+  }
+
+  async requeue(id: string): Promise<void> {
+    await this.sql.run("UPDATE jobs SET status = 'queued' WHERE id = ?", [id]);
+  }
+
+  async sessionJobIds(sessionId: string): Promise<string[]> {
+    return (await this.sql.all<{ id: string }>('SELECT id FROM jobs WHERE session_id = ? ORDER BY seq', [sessionId])).map((r) => r.id);
+  }
+
+  async cancelQueued(sessionId: string): Promise<void> {
+    await this.sql.run("UPDATE jobs SET status = 'cancelled' WHERE session_id = ? AND status = 'queued'", [sessionId]);
+  }
+
+  async cancelAll(sessionId: string): Promise<string[]> {
+    const running = await this.sql.all<{ id: string }>("SELECT id FROM jobs WHERE session_id = ? AND status = 'running' ORDER BY seq", [sessionId]);
+    await this.sql.run("UPDATE jobs SET status = 'cancelled', error = 'cancelled' WHERE session_id = ? AND status IN ('queued', 'running')", [sessionId]);
+    return running.map((r) => r.id);
+  }
+
+  async unfinished(ids: readonly string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    return (await this.sql.all<{ id: string }>(`SELECT id FROM jobs WHERE finished_at IS NULL AND id IN (${list(ids)})`, ids as string[])).map((r) => r.id);
+  }
+
+  async statuses(ids: readonly string[]): Promise<Map<string, JobStatus>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.sql.all<{ id: string; status: JobStatus }>(`SELECT id, status FROM jobs WHERE id IN (${list(ids)})`, ids as string[]);
+    return new Map(rows.map((r) => [r.id, r.status]));
+  }
+
+  async latest(kind: string, sessionId: string): Promise<{ id: string; status: JobStatus; payload: Record<string, unknown> } | null> {
+    const row = await this.sql.get<{ id: string; status: JobStatus; payload_json: string }>(
+      'SELECT id, status, payload_json FROM jobs WHERE kind = ? AND session_id = ? ORDER BY created_at DESC, seq DESC LIMIT 1',
+      [kind, sessionId],
+    );
     return row ? { id: row.id, status: row.status, payload: JSON.parse(row.payload_json) as Record<string, unknown> } : null;
   }
 
-  /** True when a job of `kind` for the session is queued and not yet started. */
-  waiting(kind: string, sessionId: string): boolean {
-    return this.db.prepare("SELECT 1 FROM jobs WHERE session_id = ? AND kind = ? AND status = 'queued'").get(sessionId, kind) !== undefined;
+  async waiting(kind: string, sessionId: string): Promise<boolean> {
+    return (await this.sql.get("SELECT 1 AS one FROM jobs WHERE session_id = ? AND kind = ? AND status = 'queued'", [sessionId, kind])) !== undefined;
   }
 
-  /** The oldest queued job of these kinds, those of `background` kinds after all others. */
-  nextQueued(kinds: readonly string[], background: readonly string[]): string | null {
+  async nextQueued(kinds: readonly string[], background: readonly string[]): Promise<string | null> {
     if (kinds.length === 0) return null;
-    const backgroundLast = background.length ? `kind IN (${background.map(() => '?').join(',')}), ` : '';
-    const row = this.db
-      .prepare(`SELECT id FROM jobs WHERE status = 'queued' AND kind IN (${kinds.map(() => '?').join(',')}) ORDER BY ${backgroundLast}created_at, rowid LIMIT 1`)
-      .get(...kinds, ...background) as { id: string } | undefined;
+    const backgroundLast = background.length ? `CASE WHEN kind IN (${list(background)}) THEN 1 ELSE 0 END, ` : '';
+    const row = await this.sql.get<{ id: string }>(
+      `SELECT id FROM jobs WHERE status = 'queued' AND kind IN (${list(kinds)}) ORDER BY ${backgroundLast}created_at, seq LIMIT 1`,
+      [...kinds, ...background],
+    );
     return row?.id ?? null;
   }
 
-  markRunning(id: string): void {
-    this.db.prepare("UPDATE jobs SET status = 'running', attempts = attempts + 1, started_at = ? WHERE id = ?").run(new Date().toISOString(), id);
+  async claim(id: string): Promise<boolean> {
+    const { changes } = await this.sql.run("UPDATE jobs SET status = 'running', attempts = attempts + 1, started_at = ? WHERE id = ? AND status = 'queued'", [
+      new Date().toISOString(),
+      id,
+    ]);
+    return changes === 1;
   }
 
-  setProgress(id: string, progress: number, stage: string | null): void {
-    this.db.prepare('UPDATE jobs SET progress = ?, stage = ? WHERE id = ?').run(progress, stage, id);
+  async setProgress(id: string, progress: number, stage: string | null): Promise<void> {
+    await this.sql.run('UPDATE jobs SET progress = ?, stage = ? WHERE id = ?', [progress, stage, id]);
   }
 
-  finish(id: string, status: JobStatus, error: string | null, progress: number): void {
-    this.db.prepare('UPDATE jobs SET status = ?, error = ?, progress = ?, finished_at = ? WHERE id = ?').run(status, error, progress, new Date().toISOString(), id);
+  async finish(id: string, status: JobStatus, error: string | null, progress: number): Promise<void> {
+    await this.sql.run('UPDATE jobs SET status = ?, error = ?, progress = ?, finished_at = ? WHERE id = ?', [status, error, progress, new Date().toISOString(), id]);
   }
 }

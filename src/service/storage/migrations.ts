@@ -470,4 +470,18 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     `,
   },
   // ---- end of the editor's basics block ----
+  // ---- job queue (issue 34) ----
+  {
+    version: 16,
+    name: 'jobs: their order of queueing',
+    sql: `
+      -- Orders jobs queued in the same millisecond without SQLite's rowid, on both databases.
+      ALTER TABLE jobs ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
+      UPDATE jobs SET seq = (
+        SELECT count(*) FROM jobs j WHERE j.created_at < jobs.created_at OR (j.created_at = jobs.created_at AND j.id <= jobs.id)
+      );
+      CREATE INDEX jobs_queued ON jobs(status, created_at, seq);
+    `,
+  },
+  // ---- end of the job queue block ----
 ];

@@ -1,3 +1,5 @@
+import { SqlAnalysisStore, type AnalysisStore } from './analysis-store';
+import { SqlJobStore, type JobStore } from './job-store';
 import { SqlProjectStore, type ProjectStore } from './project-store';
 import { SqlRevisionStore, type TranscriptRevisionStore } from './revision-store';
 import { SqlSessionStore, type SessionStore } from './session-store';
@@ -10,6 +12,9 @@ export interface Stores {
   sessions: SessionStore;
   revisions: TranscriptRevisionStore;
   speakers: SpeakerStore;
+  /** Job records: work queued inside a transaction is queued only if the transaction commits. */
+  jobs: JobStore;
+  analysis: AnalysisStore;
 }
 
 /** The stores over a database, with a way to run work that must commit whole. */
@@ -19,7 +24,7 @@ export interface Database extends Stores {
 }
 
 function storesOn(sql: Sql): Stores {
-  return { projects: new SqlProjectStore(sql), sessions: new SqlSessionStore(sql), revisions: new SqlRevisionStore(sql), speakers: new SqlSpeakerStore(sql) };
+  return { projects: new SqlProjectStore(sql), sessions: new SqlSessionStore(sql), revisions: new SqlRevisionStore(sql), speakers: new SqlSpeakerStore(sql), jobs: new SqlJobStore(sql), analysis: new SqlAnalysisStore(sql) };
 }
 
 export function openStores(sql: Sql): Database {

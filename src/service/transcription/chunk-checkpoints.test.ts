@@ -7,7 +7,7 @@ import { checkpointedRecognizer, storedChunkCheckpoints } from './chunk-checkpoi
 
 class TestCheckpoints extends SqlChunkCheckpointStore {
   constructor(db: Db) {
-    super(new SqliteSql(db), db);
+    super(new SqliteSql(db));
   }
 
   for(sessionId: string, context: string) {

@@ -48,14 +48,14 @@ describe('correctionLearning', () => {
 
   it('appends the new terms to the project’s vocabulary and says which', async () => {
     const stored = new Map([['p', ['Takeline']]]);
-    const learning = correctionLearning({ dictionary: () => dictionary, relearn: () => {} });
+    const learning = correctionLearning({ dictionary: () => dictionary, relearn: async () => {} });
     expect(await learning.learnWords(projectsWith(stored), 'p', ['the', 'Sweynheim', 'takeline'])).toEqual(['Sweynheim']);
     expect(stored.get('p')).toEqual(['Takeline', 'Sweynheim']);
     expect(await learning.learnWords(projectsWith(stored), 'p', ['Sweynheim'])).toEqual([]);
   });
   it('learns nothing without a dictionary to compare with', async () => {
     let written = false;
-    const learning = correctionLearning({ dictionary: () => null, relearn: () => {} });
+    const learning = correctionLearning({ dictionary: () => null, relearn: async () => {} });
     expect(await learning.learnWords(projectsWith(new Map(), () => (written = true)), 'p', ['Sweynheim'])).toEqual([]);
     expect(written).toBe(false);
   });

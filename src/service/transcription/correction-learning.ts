@@ -1,6 +1,7 @@
 import { MAX_VOCABULARY_TERMS } from '../../shared/schemas/projects';
 import type { Transcript } from '../speech/types';
 import type { ProjectStore } from '../storage/project-store';
+import type { JobStore } from '../storage/job-store';
 
 /**
  * What a correction teaches (issue 31, README "Corrections teach the recognizer"): words the editor typed that
@@ -14,8 +15,8 @@ export interface CorrectionLearning {
    * transaction's store); returns those added (as typed).
    */
   learnWords(projects: Pick<ProjectStore, 'vocabulary' | 'setVocabulary'>, projectId: string, typed: readonly string[]): Promise<string[]>;
-  /** Queues the recording's speaker adaptation again (once, however many edits wait). */
-  relearn(sessionId: string): void;
+  /** Queues the recording's speaker adaptation again (once, however many edits wait), in the edit's transaction. */
+  relearn(sessionId: string, within?: JobStore): Promise<void>;
 }
 
 /** A typed word as a vocabulary term (the editor's spelling, without the punctuation around it), or null. */
@@ -53,7 +54,7 @@ export function typedWords(edit: { op: string; lines?: ReadonlyArray<{ after: st
 export function correctionLearning(deps: {
   /** The recognizer's dictionary (lower-case words); null when there is none here (nothing is learnt). */
   dictionary: () => ReadonlySet<string> | null;
-  relearn: (sessionId: string) => void;
+  relearn: (sessionId: string, within?: JobStore) => Promise<void>;
   log?: (line: string) => void;
 }): CorrectionLearning {
   return {

@@ -7,7 +7,7 @@ import { storedDiarizationCheckpoints } from './chunk-checkpoints';
 
 class TestCheckpoints extends SqlChunkCheckpointStore {
   constructor(db: Db) {
-    super(new SqliteSql(db), db);
+    super(new SqliteSql(db));
   }
 
   diarization(sessionId: string, context: string) {

@@ -23,7 +23,7 @@ export interface TranscribeJobPayload {
  * when they were kept.
  */
 export function registerTranscribeJob(ctx: ServiceContext, runner: JobRunner, afterTranscript: (sessionId: string) => Promise<void>): void {
-  const checkpoints = new SqlChunkCheckpointStore(ctx.sql, ctx.db);
+  const checkpoints = new SqlChunkCheckpointStore(ctx.sql);
   // A file that cannot be decoded (damaged, or ffmpeg stalled on it) is the user's to know about, not an internal error.
   const transcribeOrExplain = async (request: Parameters<ServiceContext['transcription']['transcribe']>[0]) => {
     try {
@@ -34,8 +34,7 @@ export function registerTranscribeJob(ctx: ServiceContext, runner: JobRunner, af
     }
   };
 
-  // with the job queue: until the queue is async (the runner reads kept work synchronously at its start).
-  runner.register(TRANSCRIBE_JOB, { keptWork: (job) => checkpoints.withJobQueue.keptWork(job.session_id) }, async ({ job, signal, progress }: JobContext) => {
+  runner.register(TRANSCRIBE_JOB, { keptWork: (job) => checkpoints.keptWork(job.session_id) }, async ({ job, signal, progress }: JobContext) => {
     const sessionId = job.session_id;
     const stored = await ctx.sessions.storedName(sessionId);
     const summary = await ctx.sessions.summary(sessionId);

@@ -295,13 +295,12 @@ export class TranscriptEditor {
       if (restoredMap) await speakers.restoreSnapshot(stores, sessionId, commit.result.transcript, restoredMap);
       else await speakers.applyEdit(stores, sessionId, commit.result.transcript, commit.pinned);
       for (const pin of commit.morePins ?? []) await speakers.applyEdit(stores, sessionId, commit.result.transcript, pin);
-      // Lines and speakers changed: the analysis' speaker fields and per-line results must follow. (Both are
-      // still synchronous on the embedded database, on the same connection, so inside this transaction.)
-      analysis.queueAfterEdit(sessionId, (await stores.sessions.summary(sessionId))!.duration);
-      if (commit.result.touched.length > 0 || commit.edit.op === 'restore') queueSpeakerProfiles(jobs, sessionId);
+      // Lines and speakers changed: the analysis' speaker fields and per-line results must follow, in this transaction.
+      await analysis.queueAfterEdit(sessionId, (await stores.sessions.summary(sessionId))!.duration, stores);
+      if (commit.result.touched.length > 0 || commit.edit.op === 'restore') await queueSpeakerProfiles(jobs, sessionId, stores.jobs);
       // Words or speakers changed: each speaker's adaptation statistics of this recording are collected again,
       // corrected lines along the editor's words (queued after the profiles, which may remap the speakers).
-      learning?.relearn(sessionId);
+      await learning?.relearn(sessionId, stores.jobs);
       return (await revisions.list(sessionId, null)).find((r) => r.revision === revision)!;
     });
   }

@@ -59,7 +59,7 @@ export function intelligenceRouter(ctx: ServiceContext): Router {
           : `The transcript is not complete yet (status: ${summary.status}); the analysis starts by itself when it completes.`,
       );
     }
-    const { run, created } = ctx.analysis.queue(summary.id, summary.duration);
+    const { run, created } = await ctx.analysis.queue(summary.id, summary.duration);
     res.status(202).setHeader('Location', `/v1/speech/transcriptions/${summary.id}/intelligence?run_id=${run.run_id}`);
     res.json({ ...publicRun(run), created });
   });

@@ -15,7 +15,7 @@ export function retryRouter(ctx: ServiceContext): Router {
     if (summary.status !== 'failed') throw new HttpError(409, `Only a failed transcription can be retried (status: ${summary.status}).`);
     const queued = await ctx.database.transaction(async ({ sessions }) => {
       // The queue is still synchronous on the embedded database: same connection, inside this transaction.
-      const id = ctx.jobs.retry(TRANSCRIBE_JOB, session_id);
+      const id = await ctx.jobs.retry(TRANSCRIBE_JOB, session_id);
       if (id) await sessions.setProgress(session_id, 'queued', 0, 'queued');
       return id;
     });

@@ -58,6 +58,14 @@ export class PostgresSql implements Sql {
     }
   }
 
+  /**
+   * A statement in PostgreSQL's own form (`$1` placeholders, untouched), on this pool or transaction: for a
+   * library that brings its SQL, like the team queue's pg-boss enqueuing inside a store's transaction.
+   */
+  async native(text: string, values: readonly unknown[] = []): Promise<{ rows: unknown[] }> {
+    return { rows: (await this.client.query(text, values as unknown[])).rows as unknown[] };
+  }
+
   private async query(sql: string, params: readonly SqlValue[]) {
     let text = this.texts.get(sql);
     if (text === undefined) {
