@@ -1,6 +1,5 @@
 import type { ServiceConfig } from './config';
 import type { SpeakerAdaptation } from './speakers/speaker-adaptation';
-import type { Db } from './storage/database';
 import type { Sql } from './storage/sql/sql';
 import type { Database } from './storage/stores';
 import type { DataLayout } from './storage/files';
@@ -28,7 +27,6 @@ import type { DocumentCache } from './http/document-cache';
 export interface ServiceContext {
   config: ServiceConfig;
   layout: DataLayout;
-  db: Db;
   /** The same database behind the async interface the stores use (SQLite embedded, PostgreSQL in team mode). */
   sql: Sql;
   /** The stores (projects, sessions, revisions, speakers), with transactions across them. */

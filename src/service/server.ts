@@ -1,12 +1,11 @@
 import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, type ServiceConfig } from './config';
 import { DataLayout, readOrCreateSecret, writeFileAtomic } from './storage/files';
-import { openDatabase } from './storage/database';
 import { acquireDataLock } from './storage/data-lock';
-import { SqliteSql } from './storage/sql/sqlite-sql';
 import { openStores } from './storage/stores';
 import { SqlKeyStore } from './storage/key-store';
 import { SqlBrowserSessionStore } from './storage/browser-sessions';
@@ -30,6 +29,8 @@ import { spectralVoiceMatcher } from './speakers/voice-matcher';
 import { ConfigError } from './config';
 import { SqlAnalysisStore } from './storage/analysis-store';
 import { SqlJobStore } from './storage/job-store';
+import { SqlDubStore } from './storage/dub-store';
+import { openEmbedded, openTeam, type Persistence, type ProcessRole } from './persistence';
 import { AnalysisService } from './analysis/analysis-service';
 import { registerAnalysisJob } from './analysis/analysis-job';
 import { pocketSphinxAvailable, resolvePocketSphinxModel } from './speech/recognition/pocketsphinx/model';
@@ -56,6 +57,8 @@ import { DocumentCache } from './http/document-cache';
 
 export interface StartOptions {
   env?: NodeJS.ProcessEnv;
+  /** Team mode (TAKELINE_DATABASE_URL set): an API node serves HTTP and queues work; a worker runs the jobs. */
+  role?: ProcessRole;
   port?: number;
   dataDir?: string;
   log?: (line: string) => void;
@@ -88,21 +91,25 @@ export async function startService(options: StartOptions = {}): Promise<RunningS
   if (config.extraApiKey !== null && !isWellFormedKey(config.extraApiKey)) {
     throw new ConfigError('TAKELINE_API_KEY must be "tl_" followed by at least 32 letters and digits (create one with `npm run keys -- create`).');
   }
-  if (config.databaseUrl !== null) {
-    // Said plainly rather than ignored: data written to the embedded database would not be the team's.
-    throw new ConfigError(
-      'TAKELINE_DATABASE_URL is set, but this version serves only the embedded mode (SQLite and the data folder): team mode is being built. `npm run migrate` already prepares a PostgreSQL schema. Unset TAKELINE_DATABASE_URL to run.',
-    );
+  const role = options.role ?? 'api';
+  if (config.databaseUrl === null && role === 'worker') {
+    throw new ConfigError('A worker runs the jobs of a team server: set TAKELINE_DATABASE_URL (postgres://…). The desktop service runs its own jobs.');
   }
   const tools = resolveMediaTools(env);
   checkMediaTools(tools);
 
-  const layout = new DataLayout(config.dataDir);
+  // Team mode: the data folder is the team's shared volume (PostgreSQL holds the records), so no node holds it
+  // alone; each node's partial uploads and working files are its own (named by host and process).
+  const team = config.databaseUrl !== null;
+  const layout = new DataLayout(config.dataDir, team ? `${os.hostname()}-${process.pid}` : undefined);
   layout.ensure();
-  const releaseLock = acquireDataLock(layout.lock, layout.root);
+  const releaseLock = team ? () => {} : acquireDataLock(layout.lock, layout.root);
+  let persistence: Persistence | null = null;
   try {
-    return await open(config, env, layout, tools, log, releaseLock);
+    persistence = team ? await openTeam(config.databaseUrl!, role, log) : openEmbedded(layout);
+    return await open(config, env, layout, tools, log, releaseLock, persistence);
   } catch (error) {
+    await persistence?.close().catch(() => {});
     releaseLock();
     throw error;
   }
@@ -116,13 +123,13 @@ async function open(
   tools: MediaTools,
   log: (line: string) => void,
   releaseLock: () => void,
+  persistence: Persistence,
 ): Promise<RunningService> {
-  const db = openDatabase(layout.database);
-  const sql = new SqliteSql(db);
-  const database = openStores(sql);
+  const { sql, dispatch, role } = persistence;
+  const database = openStores(sql, dispatch);
   const { projects, sessions, revisions } = database;
   const keys = new SqlKeyStore(sql);
-  const jobs = new JobRunner(new SqlJobStore(sql), { log });
+  const jobs = new JobRunner(new SqlJobStore(sql, dispatch), { log, role });
   const voices = createVoiceRegistry(env, config);
   // Engines are listed afresh each time (a Whisper model can be installed while the service runs).
   const models = new ModelRegistry(() => [...installedEngines(env, config), ...voices.descriptors()]);
@@ -130,7 +137,7 @@ async function open(
   const analysisStore = new SqlAnalysisStore(sql);
   const analysis = new AnalysisService(database, analysisStore, sessions, jobs);
   const audioSecret = readOrCreateSecret(path.join(layout.secrets, 'audio-url.key'));
-  const dubbing = new Dubbing({ sql, layout, tools, jobs, voices, audioSecret, env, sessions, transcriptRevision: (id) => revisions.current(id) });
+  const dubbing = new Dubbing({ store: new SqlDubStore(sql, dispatch), layout, tools, jobs, voices, audioSecret, env, sessions, transcriptRevision: (id) => revisions.current(id) });
   const sessionSpeakers = new SessionSpeakerEditor(database, spectralVoiceMatcher);
   // One denoiser for the service (README, "Background noise"): transcription's noisy chunks and the adaptation
   // statistics of noisy lines, so speaker transforms are learnt from the audio the decoders hear.
@@ -168,7 +175,6 @@ async function open(
   const context: ServiceContext = {
     config,
     layout,
-    db,
     sql,
     database,
     projects,
@@ -228,36 +234,48 @@ async function open(
 
   // Leftover decoders of a crashed run first: they hold files in the scratch folder the sweep empties.
   stopStaleProcesses(layout.scratch, log);
-  await sweepOrphans(layout, sessions);
-  await sessions.recoverInterrupted();
+  // Recovery after a crash is the embedded service's: in team mode other nodes may be writing recordings, and
+  // workers own the jobs still running (the queue engine hands a dead worker's to another).
+  const embedded = role === 'embedded';
+  if (embedded) {
+    await sweepOrphans(layout, sessions);
+    await sessions.recoverInterrupted();
+  }
   const apiKey = await ensureStudioKey(keys, layout.secrets, log);
   registerTranscribeJob(context, jobs, context.afterTranscript);
   registerAnalysisJob(
     { store: analysisStore, sessions, layout, tools, modelsDir: config.modelsDir, dictionary: resolvePocketSphinxModel(env).dict, log },
     jobs,
   );
-  await analysisStore.recoverInterrupted();
-  await dubbing.recover();
+  if (embedded) {
+    await analysisStore.recoverInterrupted();
+    await dubbing.recover();
+  }
   registerPrepareJob(jobs, { store: dubbing.store, files: dubbing.files, sessions, models, transcription: context.transcription, tools, layout, log });
   registerRevoiceJob(jobs, { store: dubbing.store, files: dubbing.files, tools, voices, aligner: () => dubbing.wordAligner(), cancellers: dubbing.cancellers, log });
   registerSpeakerProfilesJob({ sessions, revisions, layout, tools, speakers: sessionSpeakers }, jobs);
   registerSpeakerAdaptationJob({ sessions, speakers: database.speakers, layout, tools, adaptation, denoiser, dereverberator, log }, jobs);
 
-  const app = createApp(context);
-  const server = http.createServer(app);
-  // Uploads of long recordings take a while; do not cut them off.
-  server.requestTimeout = 0;
-  server.keepAliveTimeout = 30_000;
-  server.on('clientError', answerClientError);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, '127.0.0.1', () => resolve());
-  });
-  boundPort = (server.address() as AddressInfo).port;
-  const url = `http://127.0.0.1:${boundPort}`;
-  // Where `npm run keys -- signin` points its fresh link (the port may have been picked at random).
-  writeFileAtomic(layout.serviceUrl, `${url}\n`);
+  // A team worker serves nothing: it runs the jobs the queue engine delivers.
+  const server = role === 'worker' ? null : http.createServer(createApp(context));
+  let url = '';
+  if (server) {
+    // Uploads of long recordings take a while; do not cut them off.
+    server.requestTimeout = 0;
+    server.keepAliveTimeout = 30_000;
+    server.on('clientError', answerClientError);
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, '127.0.0.1', () => resolve());
+    });
+    boundPort = (server.address() as AddressInfo).port;
+    url = `http://127.0.0.1:${boundPort}`;
+    // Where `npm run keys -- signin` points its fresh link (the port may have been picked at random).
+    writeFileAtomic(layout.serviceUrl, `${url}\n`);
+  }
   await jobs.start();
+  // One job at a time per worker process: its heavy work already fills a core (run more workers to scale).
+  if (role === 'worker') await persistence.queue?.work((id) => jobs.runDelivered(id), 1);
 
   let stopped: Promise<void> | null = null;
   return {
@@ -268,18 +286,18 @@ async function open(
     signInUrl: async () => `${url}/auth/signin?token=${await context.signIn.issue()}`,
     stop: () =>
       (stopped ??= (async () => {
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections();
+        const closed = server ? new Promise<void>((resolve) => server.close(() => resolve())) : Promise.resolve();
+        server?.closeIdleConnections();
         await jobs.stop();
         await context.whisperModels.close();
         await context.transcription.close();
         await context.voices.close();
         await dubbing.close();
         await correctionAligner?.close();
-        server.closeAllConnections();
+        server?.closeAllConnections();
         await closed;
-        db.close();
-        fs.rmSync(layout.serviceUrl, { force: true });
+        await persistence.close();
+        if (server) fs.rmSync(layout.serviceUrl, { force: true });
         releaseLock();
       })()),
   };

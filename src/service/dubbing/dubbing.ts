@@ -21,7 +21,6 @@ import {
   type Revoice,
   type ValidationIssue,
 } from '../../shared/schemas';
-import type { Sql } from '../storage/sql/sql';
 import type { DataLayout } from '../storage/files';
 import { fsyncDir } from '../storage/files';
 import type { JobQueue } from '../jobs/job-runner';
@@ -34,7 +33,7 @@ import { createPocketSphinxAligner, type ClosableAligner } from '../speech/align
 import { pocketSphinxAvailable } from '../speech/recognition/pocketsphinx/model';
 import type { UploadedFile } from '../storage/uploaded-file';
 import { signResource } from '../auth/signed-url';
-import { SqlDubStore, type DubStore, type DubRecord, type LineEditRecord, type LineRecord, type NoteRecord, type PlannedLine, type RevisionRecord, type RevoiceRecord } from '../storage/dub-store';
+import type { DubStore, DubRecord, LineEditRecord, LineRecord, NoteRecord, PlannedLine, RevisionRecord, RevoiceRecord } from '../storage/dub-store';
 import type { SessionStore } from '../storage/session-store';
 import { mergeLines, splitLine } from './line-edits';
 import type { DubExportInput } from '../export/dub-cues';
@@ -49,7 +48,8 @@ import { parseInput } from '../validation';
 export const DUB_URL_TTL_SECONDS = 3600;
 
 export interface DubbingDeps {
-  sql: Sql;
+  /** The dubbing tables (storage/dub-store.ts), built by the composition root for the database in use. */
+  store: DubStore;
   layout: DataLayout;
   tools: MediaTools;
   jobs: JobQueue;
@@ -103,7 +103,7 @@ export class Dubbing {
   private aligner: ClosableAligner | null = null;
 
   constructor(private readonly deps: DubbingDeps) {
-    this.store = new SqlDubStore(deps.sql);
+    this.store = deps.store;
     this.files = new DubFiles(deps.layout);
   }
 

@@ -70,7 +70,7 @@ export interface JobQueue {
    * Returns the new job's id, or null when the session's newest job of that kind has not failed. Work that
    * never had a job (a transcription made inside a request that a crash interrupted) gets a fresh one.
    */
-  retry(kind: string, sessionId: string): Promise<string | null>;
+  retry(kind: string, sessionId: string, within?: JobStore): Promise<string | null>;
   /** Cancels the jobs of a session that is going away, and waits for its running ones to stop. */
   cancelSession(sessionId: string): Promise<void>;
   /** The job once it has settled (complete, failed or cancelled), or null if it has not within `ms`. */
@@ -202,6 +202,8 @@ export class JobRunner extends EventEmitter<JobEvents> implements JobQueue {
     if (!(await this.store.claim(id))) return;
     const job = await this.get(id);
     if (!job) return;
+    // Which worker runs what: the first thing to look for in a team's logs.
+    this.options.log?.(`job ${id} (${job.kind}) started, attempt ${job.attempts}`);
     this.launch(job);
     await this.running.get(id)?.done;
     if (job.status === 'queued') throw new JobHandedBack('worker stopping');
@@ -255,11 +257,11 @@ export class JobRunner extends EventEmitter<JobEvents> implements JobQueue {
     await Promise.allSettled(active.map((r) => r.done));
   }
 
-  async retry(kind: string, sessionId: string): Promise<string | null> {
-    const last = await this.store.latest(kind, sessionId);
-    if (!last) return this.enqueue(kind, sessionId, {});
+  async retry(kind: string, sessionId: string, within?: JobStore): Promise<string | null> {
+    const last = await (within ?? this.store).latest(kind, sessionId);
+    if (!last) return this.enqueue(kind, sessionId, {}, within);
     if (last.status !== 'failed') return null;
-    return this.enqueue(kind, sessionId, last.payload);
+    return this.enqueue(kind, sessionId, last.payload, within);
   }
 
   async settled(id: string, ms: number): Promise<JobRecord | null> {

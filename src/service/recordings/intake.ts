@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import type { Db } from '../storage/database';
 import type { DataLayout } from '../storage/files';
 import { fsyncDir } from '../storage/files';
 import type { Database } from '../storage/stores';
@@ -15,7 +14,6 @@ import type { SessionSummary } from '../../shared/schemas';
 export const TRANSCRIBE_JOB = 'transcribe';
 
 export interface IntakeDeps {
-  db: Db;
   layout: DataLayout;
   tools: MediaTools;
   database: Database;

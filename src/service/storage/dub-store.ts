@@ -1,4 +1,4 @@
-import { SqlJobStore, type JobStore } from './job-store';
+import { SqlJobStore, type JobDispatch, type JobStore } from './job-store';
 import { UniqueViolation, type Sql } from './sql/sql';
 import type { LineRender, WordTiming } from '../../shared/schemas';
 import type { SampleFormat } from '../media/wav';
@@ -385,12 +385,16 @@ export class SqlDubStore implements DubStore {
   /** Rows inserted in the same millisecond keep their insertion order: SQLite's rowid; PostgreSQL has none, so the id breaks the tie. */
   private readonly insertion: string;
 
-  constructor(private readonly sql: Sql) {
+  constructor(
+    private readonly sql: Sql,
+    /** Team mode: jobs queued in this store's transactions also go to the queue engine. */
+    private readonly dispatch?: JobDispatch,
+  ) {
     this.insertion = sql.dialect === 'sqlite' ? 'rowid' : 'id';
   }
 
   transaction<T>(work: (store: DubStore, jobs: JobStore) => Promise<T>): Promise<T> {
-    return this.sql.transaction((tx) => work(new SqlDubStore(tx), new SqlJobStore(tx)));
+    return this.sql.transaction((tx) => work(new SqlDubStore(tx, this.dispatch), new SqlJobStore(tx, this.dispatch)));
   }
 
   async lockDub(dubId: string): Promise<boolean> {

@@ -32,7 +32,14 @@ export function fsyncDir(dir: string): void {
 
 /** Layout of the data folder. Recording folders are named by session id only, never by client input. */
 export class DataLayout {
-  constructor(readonly root: string) {}
+  /**
+   * `node`: team mode's name for this process. The data folder is then shared by the team's nodes, and each
+   * keeps its partial uploads and working files in a folder of its own, which only it empties.
+   */
+  constructor(
+    readonly root: string,
+    readonly node?: string,
+  ) {}
   get database(): string {
     return path.join(this.root, 'takeline.db');
   }
@@ -40,14 +47,14 @@ export class DataLayout {
     return path.join(this.root, 'recordings');
   }
   get uploads(): string {
-    return path.join(this.root, 'uploads');
+    return this.node ? path.join(this.root, 'uploads', this.node) : path.join(this.root, 'uploads');
   }
   get secrets(): string {
     return path.join(this.root, 'secrets');
   }
   /** Working files of running engines (decoders' audio); emptied at start-up, so a crash leaves none behind. */
   get scratch(): string {
-    return path.join(this.root, 'scratch');
+    return this.node ? path.join(this.root, 'scratch', this.node) : path.join(this.root, 'scratch');
   }
   /** Per project speaker acoustic adaptation (speakers/speaker-adaptation.ts) and its expanded model. */
   get adaptation(): string {

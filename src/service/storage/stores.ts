@@ -1,5 +1,5 @@
 import { SqlAnalysisStore, type AnalysisStore } from './analysis-store';
-import { SqlJobStore, type JobStore } from './job-store';
+import { SqlJobStore, type JobDispatch, type JobStore } from './job-store';
 import { SqlProjectStore, type ProjectStore } from './project-store';
 import { SqlRevisionStore, type TranscriptRevisionStore } from './revision-store';
 import { SqlSessionStore, type SessionStore } from './session-store';
@@ -23,10 +23,18 @@ export interface Database extends Stores {
   transaction<T>(work: (stores: Stores) => Promise<T>): Promise<T>;
 }
 
-function storesOn(sql: Sql): Stores {
-  return { projects: new SqlProjectStore(sql), sessions: new SqlSessionStore(sql), revisions: new SqlRevisionStore(sql), speakers: new SqlSpeakerStore(sql), jobs: new SqlJobStore(sql), analysis: new SqlAnalysisStore(sql) };
+function storesOn(sql: Sql, dispatch?: JobDispatch): Stores {
+  return {
+    projects: new SqlProjectStore(sql),
+    sessions: new SqlSessionStore(sql),
+    revisions: new SqlRevisionStore(sql),
+    speakers: new SqlSpeakerStore(sql),
+    jobs: new SqlJobStore(sql, dispatch),
+    analysis: new SqlAnalysisStore(sql),
+  };
 }
 
-export function openStores(sql: Sql): Database {
-  return { ...storesOn(sql), transaction: (work) => sql.transaction((tx) => work(storesOn(tx))) };
+/** `dispatch`: team mode's queue engine, given every job recorded through these stores. */
+export function openStores(sql: Sql, dispatch?: JobDispatch): Database {
+  return { ...storesOn(sql, dispatch), transaction: (work) => sql.transaction((tx) => work(storesOn(tx, dispatch))) };
 }

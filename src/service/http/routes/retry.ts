@@ -13,9 +13,8 @@ export function retryRouter(ctx: ServiceContext): Router {
     const summary = await ctx.sessions.summary(session_id);
     if (!summary) throw new HttpError(404, 'Transcription session not found.');
     if (summary.status !== 'failed') throw new HttpError(409, `Only a failed transcription can be retried (status: ${summary.status}).`);
-    const queued = await ctx.database.transaction(async ({ sessions }) => {
-      // The queue is still synchronous on the embedded database: same connection, inside this transaction.
-      const id = await ctx.jobs.retry(TRANSCRIBE_JOB, session_id);
+    const queued = await ctx.database.transaction(async ({ sessions, jobs }) => {
+      const id = await ctx.jobs.retry(TRANSCRIBE_JOB, session_id, jobs);
       if (id) await sessions.setProgress(session_id, 'queued', 0, 'queued');
       return id;
     });
