@@ -52,6 +52,8 @@ import { registerSpeakerProfilesJob } from './speakers/profile-job';
 import { TranscriptEditor } from './transcription/transcript-edits';
 import { ScriptAlignment } from './transcription/script-align';
 import { DocumentCache } from './http/document-cache';
+import { StoredFiles } from './storage/stored-files';
+import { openBlobStore, storageLocation } from './storage/blobs/open-blob-store';
 
 export interface StartOptions {
   env?: NodeJS.ProcessEnv;
@@ -116,6 +118,9 @@ async function open(
   log: (line: string) => void,
   releaseLock: () => void,
 ): Promise<RunningService> {
+  // ---- files on the blob store (issue 34): TAKELINE_STORAGE_URL, or the data folder itself (today's layout) ----
+  const files = new StoredFiles(await openBlobStore(storageLocation(env, layout)), layout);
+  // ---- end of files on the blob store ----
   const db = openDatabase(layout.database);
   const sql = new SqliteSql(db);
   const database = openStores(sql);
@@ -129,7 +134,7 @@ async function open(
   const analysisStore = new SqlAnalysisStore(sql, db);
   const analysis = new AnalysisService(db, analysisStore, sessions, jobs);
   const audioSecret = readOrCreateSecret(path.join(layout.secrets, 'audio-url.key'));
-  const dubbing = new Dubbing({ db, sql, layout, tools, jobs, voices, audioSecret, env, sessions, transcriptRevision: (id) => revisions.current(id) });
+  const dubbing = new Dubbing({ db, sql, layout, files, tools, jobs, voices, audioSecret, env, sessions, transcriptRevision: (id) => revisions.current(id) });
   const sessionSpeakers = new SessionSpeakerEditor(database, spectralVoiceMatcher);
   // One denoiser for the service (README, "Background noise"): transcription's noisy chunks and the adaptation
   // statistics of noisy lines, so speaker transforms are learnt from the audio the decoders hear.
@@ -148,7 +153,7 @@ async function open(
   let correctionAligner: ClosableAligner | null = null;
   const wordCorrections = {
     aligner: () => (correctionAligner ??= pocketSphinxAvailable(env).ok ? createPocketSphinxAligner({ env, pronounceUnknown: true, tempDir: layout.scratch }) : null),
-    audio: async (id: string, spans: readonly Span[]) => decodeSpans(layout.original(id, (await sessions.storedName(id)) ?? ''), tools, spans),
+    audio: async (id: string, spans: readonly Span[]) => files.withOriginal(id, (await sessions.storedName(id)) ?? '', (file) => decodeSpans(file, tools, spans)),
   };
   // Corrections teach the recognizer (README, "Corrections teach the recognizer").
   const learning = correctionLearning({
@@ -167,6 +172,7 @@ async function open(
   const context: ServiceContext = {
     config,
     layout,
+    files,
     db,
     sql,
     database,
@@ -180,7 +186,7 @@ async function open(
     whisperModels: new WhisperModelManager({ dir: whisperModelsDir(config), baseUrl: whisperBaseUrl(env), log }),
     languages: { resolve: (value, loc) => resolveLanguage(value, models.languages(), loc) },
     signIn: new SqlSignInTokens(sql),
-    peaks: new PeaksCache(layout, sessions, tools),
+    peaks: new PeaksCache(files, sessions, tools),
     transcription: createLocalTranscription({
       tools,
       env,
@@ -200,7 +206,7 @@ async function open(
     // 16 documents: a 14-min recording's are 200–270 KB, an hour's about 1 MB (≤ ~16 MB at worst).
     documents: new DocumentCache(16),
     transcriptEdits,
-    scriptAlignment: new ScriptAlignment({ sessions, speakers: sessionSpeakers, editor: transcriptEdits, layout, tools, env, tempDir: layout.scratch }),
+    scriptAlignment: new ScriptAlignment({ sessions, speakers: sessionSpeakers, editor: transcriptEdits, layout, files, tools, env, tempDir: layout.scratch }),
     completeTranscript: (id, transcript) =>
       database.transaction(async (stores) => {
         await stores.sessions.complete(id, transcript);
@@ -233,15 +239,15 @@ async function open(
   const apiKey = await ensureStudioKey(keys, layout.secrets, log);
   registerTranscribeJob(context, jobs, context.afterTranscript);
   registerAnalysisJob(
-    { store: analysisStore, sessions, layout, tools, modelsDir: config.modelsDir, dictionary: resolvePocketSphinxModel(env).dict, log },
+    { store: analysisStore, sessions, layout, files, tools, modelsDir: config.modelsDir, dictionary: resolvePocketSphinxModel(env).dict, log },
     jobs,
   );
   await analysisStore.recoverInterrupted();
   await dubbing.recover();
-  registerPrepareJob(jobs, { store: dubbing.store, files: dubbing.files, sessions, models, transcription: context.transcription, tools, layout, log });
+  registerPrepareJob(jobs, { store: dubbing.store, files: dubbing.files, sessions, models, transcription: context.transcription, tools, layout, stored: files, log });
   registerRevoiceJob(jobs, { store: dubbing.store, files: dubbing.files, tools, voices, aligner: () => dubbing.wordAligner(), cancellers: dubbing.cancellers, log });
-  registerSpeakerProfilesJob({ sessions, revisions, layout, tools, speakers: sessionSpeakers }, jobs);
-  registerSpeakerAdaptationJob({ sessions, speakers: database.speakers, layout, tools, adaptation, denoiser, dereverberator, log }, jobs);
+  registerSpeakerProfilesJob({ sessions, revisions, layout, files, tools, speakers: sessionSpeakers }, jobs);
+  registerSpeakerAdaptationJob({ sessions, speakers: database.speakers, layout, files, tools, adaptation, denoiser, dereverberator, log }, jobs);
 
   const app = createApp(context);
   const server = http.createServer(app);
@@ -279,6 +285,7 @@ async function open(
         server.closeAllConnections();
         await closed;
         db.close();
+        files.close();
         fs.rmSync(layout.serviceUrl, { force: true });
         releaseLock();
       })()),

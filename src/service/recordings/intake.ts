@@ -3,7 +3,7 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import type { Db } from '../storage/database';
 import type { DataLayout } from '../storage/files';
-import { fsyncDir } from '../storage/files';
+import type { StoredFiles } from '../storage/stored-files';
 import type { Database } from '../storage/stores';
 import type { SessionStore } from '../storage/session-store';
 import type { MediaTools } from '../media/tools';
@@ -17,6 +17,8 @@ export const TRANSCRIBE_JOB = 'transcribe';
 export interface IntakeDeps {
   db: Db;
   layout: DataLayout;
+  /** Where the original goes (the data folder, a shared folder or S3). */
+  files: StoredFiles;
   tools: MediaTools;
   database: Database;
   jobs: JobRunner;
@@ -40,19 +42,18 @@ function storedExtension(fileName: string, container: string): string {
 }
 
 /**
- * Files an uploaded recording: probes it, moves it into the session's folder and records the session (and
- * the project, when its key is new) in one transaction. Anything that fails leaves nothing behind.
+ * Files an uploaded recording: probes it, stores it whole in the blob store (size checked), and only then
+ * records the session (and the project, when its key is new) in one transaction, so no row ever points at a
+ * half-stored file. Anything that fails leaves nothing behind; a crash between the two leaves an object no
+ * row names, which the start-up sweep removes once it is older than its grace period.
  */
 export async function intakeRecording(deps: IntakeDeps, upload: UploadedFile, options: IntakeOptions): Promise<SessionSummary> {
   if (upload.size === 0) throw new NotMediaError('The file is empty.');
   const probe = await probeMedia(deps.tools, upload.path);
   const id = crypto.randomUUID();
-  const dir = deps.layout.recording(id);
   const storedName = `original.${storedExtension(upload.fileName, probe.container)}`;
-  fs.mkdirSync(dir, { recursive: true });
   try {
-    fs.renameSync(upload.path, deps.layout.original(id, storedName));
-    fsyncDir(dir);
+    await deps.files.storeOriginal(id, storedName, upload);
     await deps.database.transaction(async ({ projects, sessions }) => {
       const { project } = await projects.findOrCreate(options.projectKey, options.projectName ?? options.projectKey);
       await sessions.insert({
@@ -76,7 +77,7 @@ export async function intakeRecording(deps: IntakeDeps, upload: UploadedFile, op
       if (options.queueJob !== false) deps.jobs.enqueue(TRANSCRIBE_JOB, id, options.jobPayload ?? {});
     });
   } catch (error) {
-    fs.rmSync(dir, { recursive: true, force: true });
+    await deps.files.deleteRecording(id);
     throw error;
   }
   return (await deps.database.sessions.summary(id))!;
