@@ -234,7 +234,7 @@ async function open(
 
   // Leftover decoders of a crashed run first: they hold files in the scratch folder the sweep empties.
   stopStaleProcesses(layout.scratch, log);
-  await sweepOrphans(layout, sessions);
+  await sweepOrphans(files, layout, sessions);
   await sessions.recoverInterrupted();
   const apiKey = await ensureStudioKey(keys, layout.secrets, log);
   registerTranscribeJob(context, jobs, context.afterTranscript);

@@ -9,6 +9,7 @@ import { S3BlobStore } from '../../src/service/storage/blobs/s3-blob-store';
 import { DataLayout } from '../../src/service/storage/files';
 import { StoredFiles } from '../../src/service/storage/stored-files';
 import { NotFoundError } from '../../src/service/errors';
+import { sweepOrphans } from '../../src/service/recordings/intake';
 import { startS3, type ThrowawayS3 } from '../helpers/s3';
 import { tempDir } from '../helpers/temp';
 
@@ -46,6 +47,33 @@ describe('StoredFiles on the data folder (the desktop default)', () => {
     expect(fs.readFileSync(path.join(layout.recording('s1'), 'peaks.json'), 'utf8')).toBe('{"peaks":[]}');
     await files.deleteRecording('s1');
     expect(fs.existsSync(layout.recording('s1'))).toBe(false);
+  });
+});
+
+const known = (...ids: string[]) => ({ allIds: async () => new Set(ids) });
+
+describe('the start-up sweep on the data folder', () => {
+  it('removes an orphan older than the grace period, keeps a fresh one and anything a row names, and empties uploads and scratch', async () => {
+    const layout = layoutIn('sweep-folder-');
+    const files = new StoredFiles(new FolderBlobStore(layout.root), layout);
+    for (const id of ['kept', 'old-orphan', 'fresh-orphan']) await files.storeOriginal(id, 'original.flac', upload(layout, crypto.randomBytes(1000)));
+    fs.mkdirSync(path.join(layout.recording('kept'), 'dubs'), { recursive: true });
+    const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
+    for (const id of ['kept', 'old-orphan']) fs.utimesSync(layout.original(id, 'original.flac'), twoHoursAgo, twoHoursAgo);
+    fs.mkdirSync(layout.recording('old-empty'));
+    fs.utimesSync(layout.recording('old-empty'), twoHoursAgo, twoHoursAgo);
+    fs.mkdirSync(layout.recording('fresh-empty'));
+    fs.writeFileSync(path.join(layout.uploads, 'half-an-upload'), 'x');
+    fs.writeFileSync(path.join(layout.scratch, 'decoder.wav'), 'x');
+
+    expect(await sweepOrphans(files, layout, known('kept'))).toBe(4);
+    expect(fs.readdirSync(layout.recordings).sort()).toEqual(['fresh-empty', 'fresh-orphan', 'kept']);
+    expect(fs.readdirSync(layout.recording('kept')).sort()).toEqual(['dubs', 'original.flac']);
+    expect(fs.readdirSync(layout.uploads)).toEqual([]);
+    expect(fs.readdirSync(layout.scratch)).toEqual([]);
+    // An hour later the fresh orphans go too; what a row names never does.
+    expect(await sweepOrphans(files, layout, known('kept'), { now: Date.now() + 3600_000 + 1000 })).toBe(2);
+    expect(fs.readdirSync(layout.recordings)).toEqual(['kept']);
   });
 });
 
@@ -105,5 +133,25 @@ describe('StoredFiles on S3', () => {
     await expect(files.localOriginal('nobody', 'original.flac')).rejects.toBeInstanceOf(NotFoundError);
     expect(fs.readdirSync(layout.scratch)).toEqual([]);
     expect(files.copies.size).toBe(0);
+  }, 60_000);
+
+  it("sweeps only orphans older than the grace period: another node's fresh upload and every referenced recording stay", async () => {
+    const layout = layoutIn('sweep-s3-');
+    const files = new StoredFiles(bucketStore, layout);
+    await files.storeOriginal('ref', 'original.flac', upload(layout, crypto.randomBytes(1000)));
+    await files.writePeaks('ref', '{}');
+    await files.storeOriginal('old', 'original.flac', upload(layout, crypto.randomBytes(1000)));
+    // S3 keeps its own times: the grace is shortened here rather than the objects aged.
+    await new Promise((r) => setTimeout(r, 3000));
+    await files.storeOriginal('fresh', 'original.flac', upload(layout, crypto.randomBytes(1000)));
+    fs.mkdirSync(path.join(layout.recording('deleted-elsewhere'), 'dubs'), { recursive: true });
+
+    expect(await sweepOrphans(files, layout, known('ref'), { graceMs: 1500 })).toBe(2);
+    expect((await bucketStore.list('recordings/')).sort()).toEqual(['recordings/fresh/original.flac', 'recordings/ref/original.flac', 'recordings/ref/peaks.json']);
+    expect(fs.readdirSync(layout.recordings)).toEqual([]);
+    // With the default hour nothing here is old enough.
+    expect(await sweepOrphans(files, layout, known())).toBe(0);
+    await files.deleteRecording('fresh');
+    await files.deleteRecording('ref');
   }, 60_000);
 });
