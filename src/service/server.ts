@@ -3,7 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, type ServiceConfig } from './config';
-import { DataLayout, readOrCreateSecret, writeFileAtomic } from './storage/files';
+import { DataLayout, writeFileAtomic } from './storage/files';
 import { openDatabase } from './storage/database';
 import { acquireDataLock } from './storage/data-lock';
 import { SqliteSql } from './storage/sql/sqlite-sql';
@@ -53,6 +53,7 @@ import { TranscriptEditor } from './transcription/transcript-edits';
 import { ScriptAlignment } from './transcription/script-align';
 import { DocumentCache } from './http/document-cache';
 import { StoredFiles } from './storage/stored-files';
+import { audioUrlSecret, SqlSecretStore } from './storage/secret-store';
 import { openBlobStore, storageLocation } from './storage/blobs/open-blob-store';
 
 export interface StartOptions {
@@ -133,7 +134,9 @@ async function open(
   const speakers = new SpeakerDirectory(database, spectralVoiceMatcher);
   const analysisStore = new SqlAnalysisStore(sql, db);
   const analysis = new AnalysisService(db, analysisStore, sessions, jobs);
-  const audioSecret = readOrCreateSecret(path.join(layout.secrets, 'audio-url.key'));
+  // ---- shared secrets (issue 34): the audio-address key in the database every API node reads ----
+  const audioSecret = await audioUrlSecret(new SqlSecretStore(sql), layout.secrets);
+  // ---- end of shared secrets ----
   const dubbing = new Dubbing({ db, sql, layout, files, tools, jobs, voices, audioSecret, env, sessions, transcriptRevision: (id) => revisions.current(id) });
   const sessionSpeakers = new SessionSpeakerEditor(database, spectralVoiceMatcher);
   // One denoiser for the service (README, "Background noise"): transcription's noisy chunks and the adaptation
