@@ -77,7 +77,8 @@ export async function intakeRecording(deps: IntakeDeps, upload: UploadedFile, op
       if (options.queueJob !== false) deps.jobs.enqueue(TRANSCRIBE_JOB, id, options.jobPayload ?? {});
     });
   } catch (error) {
-    await deps.files.deleteRecording(id);
+    // The first failure is the one to report; what a failed clean-up leaves, no row names, and the sweep removes.
+    await deps.files.deleteRecording(id).catch(() => undefined);
     throw error;
   }
   return (await deps.database.sessions.summary(id))!;
