@@ -22,11 +22,16 @@ import type { WhisperModelManager } from './models/whisper/model-manager';
 import type { TranscriptEditor } from './transcription/transcript-edits';
 import type { ScriptAlignment } from './transcription/script-align';
 import type { DocumentCache } from './http/document-cache';
+import type { StoredFiles } from './storage/stored-files';
 
 /** Everything a request handler may use, built once in the composition root (server.ts). */
 export interface ServiceContext {
   config: ServiceConfig;
   layout: DataLayout;
+  // ---- files on the blob store (issue 34) ----
+  /** Recordings' originals and derived files in the blob store (the data folder itself unless TAKELINE_STORAGE_URL is set). */
+  files: StoredFiles;
+  // ---- end of files on the blob store ----
   /** The same database behind the async interface the stores use (SQLite embedded, PostgreSQL in team mode). */
   sql: Sql;
   /** The stores (projects, sessions, revisions, speakers), with transactions across them. */

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, type ServiceConfig } from './config';
-import { DataLayout, readOrCreateSecret, writeFileAtomic } from './storage/files';
+import { DataLayout, writeFileAtomic } from './storage/files';
 import { acquireDataLock } from './storage/data-lock';
 import { openStores } from './storage/stores';
 import { SqlKeyStore } from './storage/key-store';
@@ -54,6 +54,9 @@ import { registerSpeakerProfilesJob } from './speakers/profile-job';
 import { TranscriptEditor } from './transcription/transcript-edits';
 import { ScriptAlignment } from './transcription/script-align';
 import { DocumentCache } from './http/document-cache';
+import { StoredFiles } from './storage/stored-files';
+import { audioUrlSecret, SqlSecretStore } from './storage/secret-store';
+import { openBlobStore, storageLocation } from './storage/blobs/open-blob-store';
 
 export interface StartOptions {
   env?: NodeJS.ProcessEnv;
@@ -125,6 +128,9 @@ async function open(
   releaseLock: () => void,
   persistence: Persistence,
 ): Promise<RunningService> {
+  // ---- files on the blob store (issue 34): TAKELINE_STORAGE_URL, or the data folder itself (today's layout) ----
+  const files = new StoredFiles(await openBlobStore(storageLocation(env, layout)), layout);
+  // ---- end of files on the blob store ----
   const { sql, dispatch, role } = persistence;
   const database = openStores(sql, dispatch);
   const { projects, sessions, revisions } = database;
@@ -136,8 +142,10 @@ async function open(
   const speakers = new SpeakerDirectory(database, spectralVoiceMatcher);
   const analysisStore = new SqlAnalysisStore(sql);
   const analysis = new AnalysisService(database, analysisStore, sessions, jobs);
-  const audioSecret = readOrCreateSecret(path.join(layout.secrets, 'audio-url.key'));
-  const dubbing = new Dubbing({ store: new SqlDubStore(sql, dispatch), layout, tools, jobs, voices, audioSecret, env, sessions, transcriptRevision: (id) => revisions.current(id) });
+  // ---- shared secrets (issue 34): the audio-address key in the database every API node reads ----
+  const audioSecret = await audioUrlSecret(new SqlSecretStore(sql), layout.secrets);
+  // ---- end of shared secrets ----
+  const dubbing = new Dubbing({ store: new SqlDubStore(sql, dispatch), layout, files, tools, jobs, voices, audioSecret, env, sessions, transcriptRevision: (id) => revisions.current(id) });
   const sessionSpeakers = new SessionSpeakerEditor(database, spectralVoiceMatcher);
   // One denoiser for the service (README, "Background noise"): transcription's noisy chunks and the adaptation
   // statistics of noisy lines, so speaker transforms are learnt from the audio the decoders hear.
@@ -156,7 +164,7 @@ async function open(
   let correctionAligner: ClosableAligner | null = null;
   const wordCorrections = {
     aligner: () => (correctionAligner ??= pocketSphinxAvailable(env).ok ? createPocketSphinxAligner({ env, pronounceUnknown: true, tempDir: layout.scratch }) : null),
-    audio: async (id: string, spans: readonly Span[]) => decodeSpans(layout.original(id, (await sessions.storedName(id)) ?? ''), tools, spans),
+    audio: async (id: string, spans: readonly Span[]) => files.withOriginal(id, (await sessions.storedName(id)) ?? '', (file) => decodeSpans(file, tools, spans)),
   };
   // Corrections teach the recognizer (README, "Corrections teach the recognizer").
   const learning = correctionLearning({
@@ -175,6 +183,7 @@ async function open(
   const context: ServiceContext = {
     config,
     layout,
+    files,
     sql,
     database,
     projects,
@@ -187,7 +196,7 @@ async function open(
     whisperModels: new WhisperModelManager({ dir: whisperModelsDir(config), baseUrl: whisperBaseUrl(env), log }),
     languages: { resolve: (value, loc) => resolveLanguage(value, models.languages(), loc) },
     signIn: new SqlSignInTokens(sql),
-    peaks: new PeaksCache(layout, sessions, tools),
+    peaks: new PeaksCache(files, sessions, tools),
     transcription: createLocalTranscription({
       tools,
       env,
@@ -207,7 +216,7 @@ async function open(
     // 16 documents: a 14-min recording's are 200–270 KB, an hour's about 1 MB (≤ ~16 MB at worst).
     documents: new DocumentCache(16),
     transcriptEdits,
-    scriptAlignment: new ScriptAlignment({ sessions, speakers: sessionSpeakers, editor: transcriptEdits, layout, tools, env, tempDir: layout.scratch }),
+    scriptAlignment: new ScriptAlignment({ sessions, speakers: sessionSpeakers, editor: transcriptEdits, layout, files, tools, env, tempDir: layout.scratch }),
     completeTranscript: (id, transcript) =>
       database.transaction(async (stores) => {
         await stores.sessions.complete(id, transcript);
@@ -234,27 +243,26 @@ async function open(
 
   // Leftover decoders of a crashed run first: they hold files in the scratch folder the sweep empties.
   stopStaleProcesses(layout.scratch, log);
-  // Recovery after a crash is the embedded service's: in team mode other nodes may be writing recordings, and
-  // workers own the jobs still running (the queue engine hands a dead worker's to another).
+  // Orphaned files go only after a grace period (another node's upload may be on its way); the crash recovery of
+  // records is the embedded service's: in team mode workers own the jobs still running (the queue engine hands
+  // a dead worker's to another).
   const embedded = role === 'embedded';
-  if (embedded) {
-    await sweepOrphans(layout, sessions);
-    await sessions.recoverInterrupted();
-  }
+  await sweepOrphans(files, layout, sessions);
+  if (embedded) await sessions.recoverInterrupted();
   const apiKey = await ensureStudioKey(keys, layout.secrets, log);
   registerTranscribeJob(context, jobs, context.afterTranscript);
   registerAnalysisJob(
-    { store: analysisStore, sessions, layout, tools, modelsDir: config.modelsDir, dictionary: resolvePocketSphinxModel(env).dict, log },
+    { store: analysisStore, sessions, layout, files, tools, modelsDir: config.modelsDir, dictionary: resolvePocketSphinxModel(env).dict, log },
     jobs,
   );
   if (embedded) {
     await analysisStore.recoverInterrupted();
     await dubbing.recover();
   }
-  registerPrepareJob(jobs, { store: dubbing.store, files: dubbing.files, sessions, models, transcription: context.transcription, tools, layout, log });
+  registerPrepareJob(jobs, { store: dubbing.store, files: dubbing.files, sessions, models, transcription: context.transcription, tools, layout, stored: files, log });
   registerRevoiceJob(jobs, { store: dubbing.store, files: dubbing.files, tools, voices, aligner: () => dubbing.wordAligner(), cancellers: dubbing.cancellers, log });
-  registerSpeakerProfilesJob({ sessions, revisions, layout, tools, speakers: sessionSpeakers }, jobs);
-  registerSpeakerAdaptationJob({ sessions, speakers: database.speakers, layout, tools, adaptation, denoiser, dereverberator, log }, jobs);
+  registerSpeakerProfilesJob({ sessions, revisions, layout, files, tools, speakers: sessionSpeakers }, jobs);
+  registerSpeakerAdaptationJob({ sessions, speakers: database.speakers, layout, files, tools, adaptation, denoiser, dereverberator, log }, jobs);
 
   // A team worker serves nothing: it runs the jobs the queue engine delivers.
   const server = role === 'worker' ? null : http.createServer(createApp(context));
@@ -297,6 +305,7 @@ async function open(
         server?.closeAllConnections();
         await closed;
         await persistence.close();
+        files.close();
         if (server) fs.rmSync(layout.serviceUrl, { force: true });
         releaseLock();
       })()),

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { multipartBody, rawRequest, startServiceProcess, type ServiceProcess } from '../helpers/service';
 import { audioDir } from '../helpers/paths';
+import { inspectDatabase } from '../helpers/crash';
 import { signAudio } from '../../src/service/auth/signed-url';
 
 const FLAC = path.join(audioDir, 'asr', 'amateur_LJ001-0001.flac');
@@ -134,7 +135,8 @@ describe('timebase and the signed audio address', () => {
     tampered.searchParams.set('signature', sig.slice(0, -2) + (sig.endsWith('AA') ? 'BB' : 'AA'));
     const later = new URL(url);
     later.searchParams.set('expires', String(Number(u.searchParams.get('expires')) + 60));
-    const secret = fs.readFileSync(path.join(svc.dataDir, 'secrets', 'audio-url.key'));
+    // The signing key lives in the database every API node reads (storage/secret-store.ts).
+    const secret = inspectDatabase(svc.dataDir, (db) => Buffer.from((db.prepare("SELECT value FROM secrets WHERE name = 'audio-url'").get() as { value: string }).value, 'base64'));
     const past = Math.floor(Date.now() / 1000) - 10;
     const expired = new URL(url);
     expired.searchParams.set('expires', String(past));

@@ -72,6 +72,17 @@ function blobContract(name: string, open: () => Promise<BlobStore>) {
       expect(await store.list('nothing/')).toEqual([]);
     });
 
+    it('lists entries with their size and last write', async () => {
+      const before = Date.now();
+      await store.put('sized/a.bin', Buffer.alloc(1234, 1));
+      const [entry, ...rest] = await store.entries('sized/');
+      expect(rest).toEqual([]);
+      expect(entry).toMatchObject({ key: 'sized/a.bin', size: 1234 });
+      // Clocks of a remote store may differ a little from ours (S3 keeps whole seconds).
+      expect(Math.abs(entry!.modified.getTime() - before)).toBeLessThan(60_000);
+      expect(await store.entries('nothing/')).toEqual([]);
+    });
+
     it('replaces an object whole: a reader gets the old bytes or the new, never a mix', async () => {
       const old = Buffer.alloc(2 * 1024 * 1024, 'a');
       const next = Buffer.alloc(2 * 1024 * 1024, 'b');

@@ -3,6 +3,7 @@ import { forkModule } from '../module-runners';
 import type { AnalysisStore } from '../storage/analysis-store';
 import type { SessionStore } from '../storage/session-store';
 import type { DataLayout } from '../storage/files';
+import type { StoredFiles } from '../storage/stored-files';
 import type { MediaTools } from '../media/tools';
 import type { AnalysisMessage, AnalysisRequest } from './protocol';
 import { overallProgress, type StageName } from './stages';
@@ -13,6 +14,8 @@ export interface AnalysisJobDeps {
   store: AnalysisStore;
   sessions: SessionStore;
   layout: DataLayout;
+  /** The recording's original, as a local file for the analysis process. */
+  files: StoredFiles;
   tools: MediaTools;
   modelsDir: string | null;
   /** The recognizer's pronunciation dictionary, for syllable counts. */
@@ -107,8 +110,9 @@ export function registerAnalysisJob(deps: AnalysisJobDeps, runner: JobRunner): v
       return;
     }
     await store.markRunning(runId);
+    const original = await deps.files.localOriginal(run.session_id, stored);
     const request: AnalysisRequest = {
-      file: deps.layout.original(run.session_id, stored),
+      file: original.path,
       tools: deps.tools,
       modelsDir: deps.modelsDir,
       dictionary: deps.dictionary,
@@ -173,6 +177,7 @@ export function registerAnalysisJob(deps: AnalysisJobDeps, runner: JobRunner): v
       charge(true);
       // What was reported is stored before the job ends, whichever way it ends (the checkpoints of a resumed run).
       await writes.drained().catch(() => undefined);
+      await original.release();
     }
     await writes.drained();
     if (unavailable) await store.finish(runId, 'unavailable', unavailable);

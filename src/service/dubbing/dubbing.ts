@@ -22,6 +22,7 @@ import {
   type ValidationIssue,
 } from '../../shared/schemas';
 import type { DataLayout } from '../storage/files';
+import type { StoredFiles } from '../storage/stored-files';
 import { fsyncDir } from '../storage/files';
 import type { JobQueue } from '../jobs/job-runner';
 import type { MediaTools } from '../media/tools';
@@ -51,6 +52,8 @@ export interface DubbingDeps {
   /** The dubbing tables (storage/dub-store.ts), built by the composition root for the database in use. */
   store: DubStore;
   layout: DataLayout;
+  /** The recording's original, as a local file for the decoder (a dub made from the recording). */
+  files: StoredFiles;
   tools: MediaTools;
   jobs: JobQueue;
   voices: VoiceRegistry;
@@ -259,11 +262,10 @@ export class Dubbing {
       body.default_voice ? this.checkVoice(body.default_voice, ['body', 'default_voice']) : null,
     ]);
     const stored = await this.deps.sessions.storedName(sessionId);
-    const original = stored ? this.deps.layout.original(sessionId, stored) : null;
-    if (!original || !fs.existsSync(original)) throw new ConflictError("The recording's original audio is missing.");
+    if (!stored || !(await this.deps.files.statOriginal(sessionId, stored))) throw new ConflictError("The recording's original audio is missing.");
     let audio;
     try {
-      audio = await probeDubAudio(this.deps.tools, original);
+      audio = await this.deps.files.withOriginal(sessionId, stored, (original) => probeDubAudio(this.deps.tools, original));
     } catch (error) {
       if (error instanceof NotMediaError) throw new ConflictError(`The recording's audio cannot be decoded: ${error.message}`);
       throw error;

@@ -11,6 +11,7 @@ import { DUB_LINE_TEXT_MAX } from '../../shared/schemas';
 import fs from 'node:fs';
 import type { MediaTools } from '../media/tools';
 import type { DataLayout } from '../storage/files';
+import type { StoredFiles } from '../storage/stored-files';
 import { fsyncDir } from '../storage/files';
 import { frameBytes, readWavLayout } from '../media/wav';
 import { decodeToWav } from './dub-audio';
@@ -26,6 +27,8 @@ export interface PrepareDeps {
   transcription: TranscriptionEngine;
   tools: MediaTools;
   layout: DataLayout;
+  /** The recording's original, as a local file for the decoder. */
+  stored: StoredFiles;
   /** Where a progress write that failed is reported (progress is advisory: the job goes on). */
   log?: (line: string) => void;
 }
@@ -78,7 +81,7 @@ async function convertRecording(deps: PrepareDeps, dub: DubRecord, signal: Abort
     });
   }, CONVERT_POLL_MS);
   try {
-    await decodeToWav(deps.tools, deps.layout.original(dub.sessionId, stored), tmp, dub, signal);
+    await deps.stored.withOriginal(dub.sessionId, stored, (file) => decodeToWav(deps.tools, file, tmp, dub, signal));
   } finally {
     clearInterval(timer);
     await writes.idle();

@@ -1,32 +1,28 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { computePeaks, DEFAULT_PEAKS_PER_SECOND, type Peaks } from '../media/peaks';
 import { isNoAudioStreamError, MediaDecodeError } from '../media/decode';
 import { UnsupportedMediaError } from '../errors';
 import type { MediaTools } from '../media/tools';
-import type { DataLayout } from '../storage/files';
-import { writeFileAtomic } from '../storage/files';
+import type { StoredFiles } from '../storage/stored-files';
 import type { SessionStore } from '../storage/session-store';
 
-/** Waveform peaks are computed once per recording and kept beside it, so a long file opens fast. */
+/** Waveform peaks are computed once per recording and stored beside it (a derived file), so a long file opens fast. */
 export class PeaksCache {
   private readonly inFlight = new Map<string, Promise<Peaks>>();
 
   constructor(
-    private readonly layout: DataLayout,
+    private readonly files: StoredFiles,
     private readonly sessions: SessionStore,
     private readonly tools: MediaTools,
   ) {}
 
-  private file(sessionId: string): string {
-    return path.join(this.layout.recording(sessionId), 'peaks.json');
-  }
-
   async get(sessionId: string): Promise<Peaks> {
-    try {
-      return JSON.parse(await fs.promises.readFile(this.file(sessionId), 'utf8')) as Peaks;
-    } catch {
-      // Not computed yet.
+    const stored = await this.files.readPeaks(sessionId);
+    if (stored !== null) {
+      try {
+        return JSON.parse(stored) as Peaks;
+      } catch {
+        // Unreadable (written by a version that crashed mid-write): computed again below.
+      }
     }
     let pending = this.inFlight.get(sessionId);
     if (!pending) {
@@ -41,7 +37,7 @@ export class PeaksCache {
     if (!stored) throw new Error('session has no stored file');
     let peaks: Peaks;
     try {
-      peaks = await computePeaks(this.layout.original(sessionId, stored), this.tools);
+      peaks = await this.files.withOriginal(sessionId, stored, (file) => computePeaks(file, this.tools));
     } catch (error) {
       if (!isNoAudioStreamError(error)) {
         if (error instanceof MediaDecodeError) throw new UnsupportedMediaError(error.message, { code: 'undecodable' });
@@ -51,7 +47,8 @@ export class PeaksCache {
       const duration = (await this.sessions.summary(sessionId))?.duration ?? 0;
       peaks = { duration, peaks_per_second: DEFAULT_PEAKS_PER_SECOND, peaks: new Array(Math.ceil(duration * DEFAULT_PEAKS_PER_SECOND)).fill(0) };
     }
-    if (fs.existsSync(this.layout.recording(sessionId))) writeFileAtomic(this.file(sessionId), JSON.stringify(peaks));
+    // Not for a recording deleted meanwhile (a leftover would be an object no row names).
+    if (await this.sessions.storedName(sessionId)) await this.files.writePeaks(sessionId, JSON.stringify(peaks));
     return peaks;
   }
 }

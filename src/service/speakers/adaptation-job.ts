@@ -1,4 +1,5 @@
 import type { DataLayout } from '../storage/files';
+import type { StoredFiles } from '../storage/stored-files';
 import type { SessionStore } from '../storage/session-store';
 import type { SpeakerStore } from '../storage/speaker-store';
 import type { MediaTools } from '../media/tools';
@@ -119,6 +120,8 @@ export interface SpeakerAdaptationDeps {
   sessions: SessionStore;
   speakers: SpeakerStore;
   layout: DataLayout;
+  /** The recording's original, as a local file for the decoder. */
+  files: StoredFiles;
   tools: MediaTools;
   adaptation: SpeakerAdaptation;
   /** Transcription's denoiser, when it runs: noisy lines are denoised for the statistics as they were for decoding. */
@@ -155,7 +158,7 @@ export function registerSpeakerAdaptationJob(deps: SpeakerAdaptationDeps, runner
     if (mapped.length === 0) return;
     // Levelled as transcription levels it (in place: no second copy of the recording): the statistics must come
     // from the audio the decoders hear.
-    const decoded = await decodeAudioToArray(deps.layout.original(sessionId, stored), deps.tools, { signal });
+    const decoded = await deps.files.withOriginal(sessionId, stored, (file) => decodeAudioToArray(file, deps.tools, { signal }));
     const pcm = await levelledRecording(decoded, decoded);
     if (deps.dereverberator) {
       const lines = await dereverberateLines(transcript, pcm, deps.dereverberator, signal);

@@ -1,4 +1,5 @@
 import type { DataLayout } from '../storage/files';
+import type { StoredFiles } from '../storage/stored-files';
 import type { SessionStore } from '../storage/session-store';
 import type { TranscriptRevisionStore } from '../storage/revision-store';
 import type { MediaTools } from '../media/tools';
@@ -15,6 +16,8 @@ export interface SpeakerProfilesDeps {
   sessions: SessionStore;
   revisions: TranscriptRevisionStore;
   layout: DataLayout;
+  /** The recording's original, as a local file for the decoder. */
+  files: StoredFiles;
   tools: MediaTools;
   speakers: SessionSpeakerEditor;
 }
@@ -54,7 +57,7 @@ export function registerSpeakerProfilesJob(deps: SpeakerProfilesDeps, runner: Jo
     }
     const measure = transcript.speakers.filter((l) => touched.has(l) || !transcript.profiles?.[l]);
     if (measure.length > 0) {
-      const pcm = await decodeAudioToArray(deps.layout.original(sessionId, stored), deps.tools, { signal });
+      const pcm = await deps.files.withOriginal(sessionId, stored, (file) => decodeAudioToArray(file, deps.tools, { signal }));
       const profiles = { ...(transcript.profiles ?? {}) };
       for (const label of measure) {
         signal.throwIfAborted();

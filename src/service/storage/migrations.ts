@@ -484,4 +484,19 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     `,
   },
   // ---- end of the job queue block ----
+  // ---- shared secrets (issue 34): the audio-address signing key where every API node reads it ----
+  {
+    version: 17,
+    name: 'secrets shared by API nodes',
+    sql: `
+      -- Keys every API node must agree on (the audio addresses' signing key), base64. Created with
+      -- INSERT … ON CONFLICT DO NOTHING and then read, so nodes starting together end up with the same one.
+      CREATE TABLE secrets (
+        name TEXT PRIMARY KEY,
+        value TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+    `,
+  },
+  // ---- end of the shared secrets block ----
 ];

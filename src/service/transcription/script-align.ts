@@ -2,6 +2,7 @@ import { ConflictError, InvalidInputError, issue, NotFoundError, UnavailableErro
 import { decodeAudio } from '../media/decode';
 import type { MediaTools } from '../media/tools';
 import type { DataLayout } from '../storage/files';
+import type { StoredFiles } from '../storage/stored-files';
 import type { SessionStore } from '../storage/session-store';
 import type { Stores } from '../storage/stores';
 import type { RevisionRecord } from '../storage/revision-store';
@@ -169,6 +170,8 @@ export interface ScriptAlignmentDeps {
   speakers: SessionSpeakerEditor;
   editor: TranscriptEditor;
   layout: DataLayout;
+  /** The recording's original, as a local file for the decoder. */
+  files: StoredFiles;
   tools: MediaTools;
   env?: NodeJS.ProcessEnv;
   /** Decoder processes per alignment. Default 2. */
@@ -211,14 +214,16 @@ export class ScriptAlignment {
     try {
       const stored = await deps.sessions.storedName(sessionId);
       if (!stored) throw new NotFoundError('The recording no longer exists.');
-      const { words, stats } = await alignScriptWords({
-        script,
-        recognized: recognizedWords(base.transcript),
-        duration: base.transcript.duration,
-        audio: decodeAudio(deps.layout.original(sessionId, stored), deps.tools, { signal }),
-        aligner,
-        signal,
-      });
+      const { words, stats } = await deps.files.withOriginal(sessionId, stored, (file) =>
+        alignScriptWords({
+          script,
+          recognized: recognizedWords(base.transcript),
+          duration: base.transcript.duration,
+          audio: decodeAudio(file, deps.tools, { signal }),
+          aligner,
+          signal,
+        }),
+      );
       const alignment = { ...stats, pronounced: lexicon.added.length };
       // Committed only if nothing changed the transcript while the audio was aligned (else 409, nothing stored).
       let names: Record<string, string> | null = null;

@@ -62,8 +62,9 @@ export function registerTranscribeJob(ctx: ServiceContext, runner: JobRunner, af
       return transform ? [{ id: s.id, profile: s.profile, transform }] : [];
     });
     const saved = orderedWrites((error) => ctx.log(`transcription ${sessionId}: progress not saved: ${(error as Error).message}`));
+    const original = await ctx.files.localOriginal(sessionId, stored);
     const transcript = await transcribeOrExplain({
-      file: ctx.layout.original(sessionId, stored),
+      file: original.path,
       engine,
       adaptedSpeakers,
       language: summary.language,
@@ -78,7 +79,10 @@ export function registerTranscribeJob(ctx: ServiceContext, runner: JobRunner, af
         progress(fraction, stage);
         saved.push(() => ctx.sessions.setProgress(sessionId, 'running', Math.min(fraction, 0.99), stage));
       },
-    }).finally(() => saved.flush());
+    }).finally(async () => {
+      await saved.flush();
+      await original.release();
+    });
     if (signal.aborted) throw signal.reason;
     await ctx.completeTranscript(sessionId, transcript);
     await checkpoints.discard(sessionId);

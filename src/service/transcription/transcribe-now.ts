@@ -63,8 +63,9 @@ export async function transcribeNow(ctx: ServiceContext, input: ImmediateTranscr
     await ctx.sessions.setProgress(id, 'running', 0, 'starting');
     hooks.onStarted?.(id);
     let turns: SpeakerTurn[] = [];
+    const original = await ctx.files.localOriginal(id, (await ctx.sessions.storedName(id))!);
     const transcript = await ctx.transcription.transcribe({
-      file: ctx.layout.original(id, (await ctx.sessions.storedName(id))!),
+      file: original.path,
       engine,
       language,
       prompt: input.prompt,
@@ -80,7 +81,7 @@ export async function transcribeNow(ctx: ServiceContext, input: ImmediateTranscr
       onTurns: (found) => {
         turns = found;
       },
-    });
+    }).finally(() => original.release());
     const named = await ctx.transcription.applyKnownSpeakers(transcript, input.knownSpeakerNames, input.knownSpeakerReferences, hooks.signal);
     turns = renamedTurns(turns, transcript, named);
     await progress.flush();

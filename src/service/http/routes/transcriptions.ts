@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { EditorMarkerCreate, EditorMarkerUpdate, ExportRangeQuery, MediaPatch, PageQuery, ProjectKey, ProjectName, SpeakerCount } from '../../../shared/schemas';
 import { HttpError } from '../errors';
 import { clearFileHeaders, sendFileFailure } from '../send-file-errors';
+import { sendBlob } from '../send-blob';
 import { sendConditionalJson } from '../conditional-get';
 import { readMultipart, singleField, singleFile } from '../multipart';
 import { intakeRecording } from '../../recordings/intake';
@@ -125,7 +126,7 @@ export function transcriptionsRouter(ctx: ServiceContext): Router {
     await ctx.jobs.cancelSession(summary.id);
     await ctx.sessions.delete(summary.id);
     ctx.documents.forget(summary.id);
-    fs.rmSync(ctx.layout.recording(summary.id), { recursive: true, force: true });
+    await ctx.files.deleteRecording(summary.id);
     res.status(204).end();
   });
 
@@ -157,7 +158,7 @@ export function transcriptionsRouter(ctx: ServiceContext): Router {
       const target = path.join(ctx.layout.scratch, `export-${crypto.randomUUID()}.wav`);
       const cleanup = () => fs.rm(target, { force: true }, () => undefined);
       try {
-        await writeAudioExport(ctx.tools, ctx.layout.original(summary.id, stored), target, range);
+        await ctx.files.withOriginal(summary.id, stored, (file) => writeAudioExport(ctx.tools, file, target, range));
       } catch (error) {
         cleanup();
         throw error;
@@ -252,7 +253,21 @@ export function signedAudioRouter(ctx: ServiceContext, verify: (id: string, expi
     if (!summary || !stored) throw refused;
     res.setHeader('Content-Type', summary.format.content_type);
     res.setHeader('Cache-Control', 'private, max-age=3600');
-    res.sendFile(path.join(summary.id, stored), { root: ctx.layout.recordings, dotfiles: 'deny', acceptRanges: true }, (error) => {
+    const servable = ctx.files.servableOriginal(summary.id, stored);
+    if (!servable) {
+      // Not a local file (S3): the range is read from the store itself.
+      const info = await ctx.files.statOriginal(summary.id, stored);
+      if (!info) throw new HttpError(404, 'The recording file is missing.', { code: 'file_missing' });
+      try {
+        await sendBlob(req, res, info, (range) => ctx.files.readOriginal(summary.id, stored, range), 'The recording file is missing.');
+      } catch (error) {
+        if (res.headersSent) throw error;
+        clearFileHeaders(res);
+        throw error;
+      }
+      return;
+    }
+    res.sendFile(servable.key, { root: servable.root, dotfiles: 'deny', acceptRanges: true }, (error) => {
       const failure = error && !res.headersSent ? sendFileFailure(error, 'The recording file is missing.') : null;
       if (!failure) return;
       clearFileHeaders(res);

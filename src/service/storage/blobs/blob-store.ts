@@ -11,6 +11,11 @@ export interface BlobInfo {
   modified: Date;
 }
 
+/** A listed object with its size and when it was last written (for sweeps that spare fresh objects). */
+export interface BlobEntry extends BlobInfo {
+  key: string;
+}
+
 /**
  * Where recordings, dubs and derived files live: a folder (the desktop's data folder, or a shared volume
  * every node mounts) or an S3-compatible bucket. Keys are `/`-separated paths without `..`. A write is
@@ -38,6 +43,8 @@ export interface BlobStore {
   delete(key: string): Promise<void>;
   /** Every key under `prefix` (a folder: ends with `/`), in no particular order. */
   list(prefix: string): Promise<string[]>;
+  /** Like `list`, with each object's size and last write. */
+  entries(prefix: string): Promise<BlobEntry[]>;
   /** Deletes every object under `prefix`; returns how many. */
   deletePrefix(prefix: string): Promise<number>;
 }

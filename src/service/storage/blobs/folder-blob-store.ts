@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
-import { checkKey, checkPrefix, type BlobInfo, type BlobStore, type ByteRange } from './blob-store';
+import { checkKey, checkPrefix, type BlobEntry, type BlobInfo, type BlobStore, type ByteRange } from './blob-store';
 
 /**
  * Objects as files under a folder: the desktop's data folder, or a volume every node mounts (a NAS or SAN,
@@ -104,6 +104,40 @@ export class FolderBlobStore implements BlobStore {
       .map((e) => path.relative(this.root, path.join(e.parentPath, e.name)).split(path.sep).join('/'));
   }
 
+  async entries(prefix: string): Promise<BlobEntry[]> {
+    const found: BlobEntry[] = [];
+    for (const key of await this.list(prefix)) {
+      const info = await this.stat(key);
+      if (info) found.push({ key, ...info });
+    }
+    return found;
+  }
+
+  /**
+   * Moves a local file in under `key` without copying it (the desktop's uploads and recordings share the data
+   * folder's disk): flushed, renamed, then the folder entry flushed. Another file system (EXDEV) falls back to
+   * a copy.
+   */
+  async moveIn(key: string, file: string): Promise<void> {
+    const target = this.file(key);
+    await fs.promises.mkdir(path.dirname(target), { recursive: true });
+    await flush(file);
+    try {
+      await fs.promises.rename(file, target);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+      await this.putFile(key, file);
+      await fs.promises.rm(file, { force: true });
+      return;
+    }
+    await flushFolder(path.dirname(target));
+  }
+
+  /** The object's file, for readers that need a local path (decoders, ffmpeg). */
+  fileOf(key: string): string {
+    return this.file(key);
+  }
+
   async deletePrefix(prefix: string): Promise<number> {
     const keys = await this.list(prefix);
     if (prefix === '') for (const key of keys) await this.delete(key);
@@ -128,6 +162,7 @@ export class FolderBlobStore implements BlobStore {
       await write(temp);
       await flush(temp);
       await fs.promises.rename(temp, target);
+      await flushFolder(path.dirname(target));
     } catch (error) {
       await fs.promises.rm(temp, { force: true });
       throw error;
@@ -139,6 +174,23 @@ async function flush(file: string): Promise<void> {
   const handle = await fs.promises.open(file, 'r+');
   try {
     await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Makes a rename durable: the folder entry itself must reach the disk. */
+async function flushFolder(dir: string): Promise<void> {
+  let handle: fs.promises.FileHandle;
+  try {
+    handle = await fs.promises.open(dir, 'r');
+  } catch {
+    return; // Some platforms (Windows) cannot open folders; the rename is still atomic there.
+  }
+  try {
+    await handle.sync();
+  } catch {
+    // Some file systems refuse fsync on a folder; the rename is still atomic.
   } finally {
     await handle.close();
   }

@@ -12,7 +12,7 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { checkKey, checkPrefix, type BlobInfo, type BlobStore, type ByteRange } from './blob-store';
+import { checkKey, checkPrefix, type BlobEntry, type BlobInfo, type BlobStore, type ByteRange } from './blob-store';
 
 export interface S3Location {
   bucket: string;
@@ -118,15 +118,21 @@ export class S3BlobStore implements BlobStore {
   }
 
   async list(prefix: string): Promise<string[]> {
+    return (await this.entries(prefix)).map((e) => e.key);
+  }
+
+  async entries(prefix: string): Promise<BlobEntry[]> {
     const full = this.location.prefix + checkPrefix(prefix);
-    const keys: string[] = [];
+    const found: BlobEntry[] = [];
     let token: string | undefined;
     do {
       const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.location.bucket, Prefix: full, ContinuationToken: token }));
-      for (const object of page.Contents ?? []) if (object.Key) keys.push(object.Key.slice(this.location.prefix.length));
+      for (const object of page.Contents ?? []) {
+        if (object.Key) found.push({ key: object.Key.slice(this.location.prefix.length), size: object.Size ?? 0, modified: object.LastModified ?? new Date(0) });
+      }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
-    return keys;
+    return found;
   }
 
   async deletePrefix(prefix: string): Promise<number> {
