@@ -150,7 +150,8 @@ eachBackend('DubStore', (backend) => {
       { ...original!, id: 7, start: 1, text: 'two', voice: 'festival:kal', words: [], reviewStatus: 'needs_changes', updatedAt: 'y' },
     ];
     await dubs.putLines(dub.id, split);
-    expect(await dubs.lines(dub.id)).toEqual(split);
+    // Written as given, with the revision of the write.
+    expect(await dubs.lines(dub.id)).toEqual(split.map((l) => ({ ...l, revision: 1 })));
 
     await dubs.updateLine(dub.id, { id: 1, text: 'Uno', voice: 'festival:slt', start: 0.1, end: 0.9 });
     let [first] = await dubs.lines(dub.id);
@@ -165,6 +166,53 @@ eachBackend('DubStore', (backend) => {
     expect(await dubs.reviewCounts(dub.id)).toEqual({ todo: 1, needs_changes: 0, approved: 1 });
     expect(await dubs.reviewCounts(crypto.randomUUID())).toEqual({ todo: 0, needs_changes: 0, approved: 0 });
   });
+
+  // ---- dub takes and line revisions (issue 32) ----
+  it('raises the lines revision with every write of lines, and a written line keeps the revision of its write', async () => {
+    const dubs = store();
+    const dub = newDub(await session(backend().sql));
+    await dubs.insertDub(dub, 'r0001.wav');
+    await dubs.setLines(dub.id, [
+      { id: 1, speaker: 'S1', start: 0, end: 2, text: 'One', voice: null, words: [] },
+      { id: 2, speaker: 'S1', start: 3, end: 4, text: 'Two', voice: null, words: [] },
+    ]);
+    const revisions = async () => Object.fromEntries((await dubs.lines(dub.id)).map((l) => [l.id, l.revision]));
+    expect((await dubs.dubById(dub.id))!.linesRevision).toBe(0);
+    expect(await revisions()).toEqual({ 1: 0, 2: 0 });
+
+    await dubs.updateLine(dub.id, { id: 1, text: 'Uno', voice: null, start: 0, end: 2 });
+    expect(await revisions()).toEqual({ 1: 1, 2: 0 });
+    await dubs.setReviewStatus(dub.id, 2, 'approved');
+    expect(await revisions()).toEqual({ 1: 1, 2: 2 });
+    // A line written whole (undo puts back a snapshot with an old revision) gets the write's revision, not the snapshot's.
+    const [one] = await dubs.lines(dub.id);
+    await dubs.putLines(dub.id, [{ ...one!, text: 'One', revision: 0 }, { ...one!, id: 9, start: 5, end: 6, revision: 0 }]);
+    expect(await revisions()).toEqual({ 1: 3, 2: 2, 9: 3 });
+    await dubs.deleteLines(dub.id, [9]);
+    expect((await dubs.dubById(dub.id))!.linesRevision).toBe(4);
+    expect(await revisions()).toEqual({ 1: 3, 2: 2 });
+
+    // Writers that hold the dub each get their own revision.
+    await Promise.all(
+      [1, 2, 1, 2].map((id, i) =>
+        dubs.transaction(async (tx) => {
+          await tx.lockDub(dub.id);
+          await tx.updateLine(dub.id, { id, text: `edit ${i}`, voice: null, start: id === 1 ? 0 : 3, end: id === 1 ? 2 : 4 });
+        }),
+      ),
+    );
+    expect((await dubs.dubById(dub.id))!.linesRevision).toBe(8);
+    expect(Object.values(await revisions()).sort()).toEqual([7, 8]);
+    // A failed transaction raises nothing.
+    await expect(
+      dubs.transaction(async (tx) => {
+        await tx.setReviewStatus(dub.id, 1, 'needs_changes');
+        throw new Error('no');
+      }),
+    ).rejects.toThrow('no');
+    expect((await dubs.dubById(dub.id))!.linesRevision).toBe(8);
+  });
+  // ---- end of the dub takes block ----
 
   it('keeps notes per line, oldest first', async () => {
     const dubs = store();

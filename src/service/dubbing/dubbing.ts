@@ -407,6 +407,7 @@ export class Dubbing {
       source: dub.source,
       transcript_revision: dub.transcriptRevision,
       active_revoice: active?.id ?? null,
+      lines_revision: dub.linesRevision,
       created_at: dub.createdAt,
       updated_at: dub.updatedAt,
     };
@@ -439,6 +440,7 @@ export class Dubbing {
       notes: this.notesOf(line, notes),
       history: line.history,
       speed: line.speed,
+      revision: line.revision,
       updated_at: line.updatedAt,
     };
   }
@@ -496,11 +498,12 @@ export class Dubbing {
    */
   async patchLine(dub: DubRecord, found: LineRecord, body: LinePatch, author: string): Promise<DubLine> {
     this.requireReady(dub);
-    if (Object.keys(body).length === 0) {
-      throw new InvalidInputError([issue(['body'], 'Send at least one of text, voice, start, end, speed, review_status', 'missing', {})]);
+    if (Object.keys(body).filter((k) => k !== 'base_revision').length === 0) {
+      throw new InvalidInputError([issue(['body'], 'Send at least one of text, voice, start, end, speed, review_status', 'missing', body)]);
     }
     this.fail([body.voice ? this.checkVoice(body.voice, ['body', 'voice']) : null]);
     await this.editLines(dub, found.id, async (store, line, lines) => {
+      if (body.base_revision !== undefined) await this.checkBaseRevision(store, dub, line, body.base_revision);
       const start = body.start ?? line.start;
       const end = body.end ?? line.end;
       let timing = { start: line.start, end: line.end };
@@ -521,6 +524,15 @@ export class Dubbing {
       }
     });
     return this.lineJsonNow(dub.id, found.id);
+  }
+
+  /** 409 when the line changed after the revision the edit was made on (or that revision is not one the dub has reached). */
+  private async checkBaseRevision(store: DubStore, dub: DubRecord, line: LineRecord, base: number): Promise<void> {
+    const latest = (await store.dubById(dub.id))!.linesRevision;
+    if (base > latest) throw new ConflictError(`The dub's lines are at revision ${latest}; base_revision ${base} is not one of them. Read the line again and edit it.`);
+    if (line.revision > base) {
+      throw new ConflictError(`Line ${line.id} has changed since revision ${base} (it is at revision ${line.revision}, by another window or client); read it again and edit it.`);
+    }
   }
 
   /** The word timings of a line's current text: the voiced words when voiced at it, the original's while unchanged. */

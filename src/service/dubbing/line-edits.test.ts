@@ -24,6 +24,7 @@ function line(id: number, start: number, end: number, text: string, fields: Part
     reviewStatus: 'approved',
     history: [],
     speed: null,
+    revision: 0,
     updatedAt: NOW,
     ...fields,
   };

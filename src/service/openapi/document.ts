@@ -421,7 +421,7 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
           operationId: 'updateDubLine',
           summary: "Correct a line's text, set its voice or speed, move it within its neighbours, or set its review status",
           description:
-            'The original text and timing are kept beside the new ones. A change of text, voice, timing or speed puts `review_status` back to `todo` (unless sent with it) and can be undone (`POST …/edits/undo`). All fields are checked before anything changes. 409 while the dub is still preparing.',
+            'The original text and timing are kept beside the new ones. A change of text, voice, timing or speed puts `review_status` back to `todo` (unless sent with it) and can be undone (`POST …/edits/undo`). All fields are checked before anything changes. 409 while the dub is still preparing, and when `base_revision` is given and the line has changed since that revision (its `revision` is higher: another window or client edited it; nothing changes — read the line again).',
           requestParams: { path: lineParam },
           requestBody: { content: { 'application/json': { schema: LinePatch } } },
           responses: { '200': json(DubLine, 'The line'), ...speechErrors(401, 404, 409, 415, 422) },

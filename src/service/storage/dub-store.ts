@@ -29,6 +29,8 @@ export interface DubRecord {
   /** The recording's transcript revision the lines came from (dubs from the recording). */
   transcriptRevision: number | null;
   lineSeq: number;
+  /** Raised by every change to the dub's lines (each changed line keeps the value as its `revision`). */
+  linesRevision: number;
   createdAt: string;
   updatedAt: string;
 }
@@ -56,6 +58,8 @@ export interface LineRecord {
   history: LineHistoryEntry[];
   /** Speaking rate asked for when revoiced (1: as the engine reads), or null. */
   speed: number | null;
+  /** The dub's lines revision at this line's last change (0: as the dub was made). */
+  revision: number;
   updatedAt: string;
 }
 
@@ -148,6 +152,7 @@ interface DubRow {
   source: DubSource;
   transcript_revision: number | null;
   line_seq: number;
+  lines_revision: number;
   created_at: string;
   updated_at: string;
 }
@@ -166,6 +171,7 @@ interface LineRow {
   review_status: ReviewStatus;
   history_json: string;
   speed: number | null;
+  revision: number;
   updated_at: string;
 }
 
@@ -213,6 +219,7 @@ const toDub = (r: DubRow): DubRecord => ({
   source: r.source,
   transcriptRevision: r.transcript_revision,
   lineSeq: r.line_seq,
+  linesRevision: Number(r.lines_revision),
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -231,6 +238,7 @@ const toLine = (r: LineRow): LineRecord => ({
   reviewStatus: r.review_status,
   history: JSON.parse(r.history_json) as LineHistoryEntry[],
   speed: r.speed,
+  revision: Number(r.revision),
   updatedAt: r.updated_at,
 });
 
@@ -258,12 +266,12 @@ const toRevoice = (r: RevoiceRow): RevoiceRecord => ({
   finishedAt: r.finished_at,
 });
 
-export type NewDub = Omit<DubRecord, 'status' | 'progress' | 'stage' | 'error' | 'currentRevision' | 'createdAt' | 'updatedAt' | 'source' | 'transcriptRevision' | 'lineSeq'> & {
+export type NewDub = Omit<DubRecord, 'status' | 'progress' | 'stage' | 'error' | 'currentRevision' | 'createdAt' | 'updatedAt' | 'source' | 'transcriptRevision' | 'lineSeq' | 'linesRevision'> & {
   status: DubStatus;
   source?: DubSource;
   transcriptRevision?: number | null;
 };
-export type NewLine = Omit<LineRecord, 'updatedAt' | 'originalStart' | 'originalEnd' | 'originalText' | 'reviewStatus' | 'history' | 'speed'>;
+export type NewLine = Omit<LineRecord, 'updatedAt' | 'originalStart' | 'originalEnd' | 'originalText' | 'reviewStatus' | 'history' | 'speed' | 'revision'>;
 
 const REVISION_COLUMNS = 'number, base, source, revoice_id, file_name, renders_json, lines_revoiced_json, created_at';
 const REVOICE_COLUMNS = 'id, dub_id, job_id, base_revision, revision, status, plan_json, error, created_at, finished_at';
@@ -322,6 +330,10 @@ export interface DubStore {
   setLines(dubId: string, lines: NewLine[]): Promise<void>;
   /** The next unused line id (never one given before, even to a line since removed). */
   takeLineId(dubId: string): Promise<number>;
+  /**
+   * Every write of lines below (put, delete, update, review status) raises the dub's lines revision by one and
+   * gives the lines it writes that value as their `revision` (whatever revision a line written whole carried).
+   */
   /** Writes whole lines as given (split, merge, undo, redo): inserted, or replaced when the id exists. */
   putLines(dubId: string, lines: LineRecord[]): Promise<void>;
   deleteLines(dubId: string, ids: number[]): Promise<void>;
@@ -372,9 +384,9 @@ type EditRow = { seq: number; op: string; author: string; before_json: string; a
 type NoteRow = { id: string; line_id: number; author: string; text: string; created_at: string };
 type CheckpointRow = { line_id: number; render_json: string; patch_file: string; attempt: number };
 
-const LINE_COLUMNS = 'id, speaker, start, "end", original_start, original_end, text, original_text, voice, words_json, review_status, history_json, speed, updated_at';
+const LINE_COLUMNS = 'id, speaker, start, "end", original_start, original_end, text, original_text, voice, words_json, review_status, history_json, speed, revision, updated_at';
 const DUB_COLUMNS =
-  'id, session_id, name, file_name, status, progress, stage, error, sample_rate, channels, sample_format, frames, background, default_voice, voices_json, current_revision, source, transcript_revision, line_seq, created_at, updated_at';
+  'id, session_id, name, file_name, status, progress, stage, error, sample_rate, channels, sample_format, frames, background, default_voice, voices_json, current_revision, source, transcript_revision, line_seq, lines_revision, created_at, updated_at';
 
 /** The dubbing tables in portable SQL: one implementation for the embedded SQLite file and for PostgreSQL. */
 export class SqlDubStore implements DubStore {
@@ -514,34 +526,46 @@ export class SqlDubStore implements DubStore {
     return row.line_seq;
   }
 
+  /** Raises the dub's lines revision and returns it: the `revision` of the lines a write changes. */
+  private async nextLinesRevision(dubId: string): Promise<number> {
+    const row = await this.sql.get<{ lines_revision: number }>('UPDATE dubs SET lines_revision = lines_revision + 1 WHERE id = ? RETURNING lines_revision', [dubId]);
+    if (!row) throw new Error(`Dub ${dubId} does not exist.`);
+    return Number(row.lines_revision);
+  }
+
   async putLines(dubId: string, lines: LineRecord[]): Promise<void> {
+    if (lines.length === 0) return;
+    const revision = await this.nextLinesRevision(dubId);
     for (const l of lines) {
       await this.sql.run(
-        `INSERT INTO dub_lines (dub_id, id, speaker, start, "end", original_start, original_end, text, original_text, voice, words_json, review_status, history_json, speed, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        `INSERT INTO dub_lines (dub_id, id, speaker, start, "end", original_start, original_end, text, original_text, voice, words_json, review_status, history_json, speed, revision, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (dub_id, id) DO UPDATE SET speaker = excluded.speaker, start = excluded.start, "end" = excluded."end",
            original_start = excluded.original_start, original_end = excluded.original_end, text = excluded.text, original_text = excluded.original_text,
            voice = excluded.voice, words_json = excluded.words_json, review_status = excluded.review_status, history_json = excluded.history_json,
-           speed = excluded.speed, updated_at = excluded.updated_at`,
-        [dubId, l.id, l.speaker, l.start, l.end, l.originalStart, l.originalEnd, l.text, l.originalText, l.voice, JSON.stringify(l.words), l.reviewStatus, JSON.stringify(l.history), l.speed, l.updatedAt],
+           speed = excluded.speed, revision = excluded.revision, updated_at = excluded.updated_at`,
+        [dubId, l.id, l.speaker, l.start, l.end, l.originalStart, l.originalEnd, l.text, l.originalText, l.voice, JSON.stringify(l.words), l.reviewStatus, JSON.stringify(l.history), l.speed, revision, l.updatedAt],
       );
     }
   }
 
   async deleteLines(dubId: string, ids: number[]): Promise<void> {
+    if (ids.length) await this.nextLinesRevision(dubId);
     for (const id of ids) await this.sql.run('DELETE FROM dub_lines WHERE dub_id = ? AND id = ?', [dubId, id]);
   }
 
   async updateLine(dubId: string, line: Pick<LineRecord, 'id' | 'text' | 'voice' | 'start' | 'end'> & Partial<Pick<LineRecord, 'reviewStatus' | 'speed'>>): Promise<void> {
+    const revision = await this.nextLinesRevision(dubId);
     await this.sql.run(
-      `UPDATE dub_lines SET text = ?, voice = ?, start = ?, "end" = ?, review_status = COALESCE(?, review_status), speed = CASE WHEN ? = 1 THEN ? ELSE speed END, updated_at = ?
+      `UPDATE dub_lines SET text = ?, voice = ?, start = ?, "end" = ?, review_status = COALESCE(?, review_status), speed = CASE WHEN ? = 1 THEN ? ELSE speed END, revision = ?, updated_at = ?
        WHERE dub_id = ? AND id = ?`,
-      [line.text, line.voice, line.start, line.end, line.reviewStatus ?? null, line.speed !== undefined ? 1 : 0, line.speed ?? null, now(), dubId, line.id],
+      [line.text, line.voice, line.start, line.end, line.reviewStatus ?? null, line.speed !== undefined ? 1 : 0, line.speed ?? null, revision, now(), dubId, line.id],
     );
   }
 
   async setReviewStatus(dubId: string, lineId: number, status: ReviewStatus): Promise<void> {
-    await this.sql.run('UPDATE dub_lines SET review_status = ?, updated_at = ? WHERE dub_id = ? AND id = ?', [status, now(), dubId, lineId]);
+    const revision = await this.nextLinesRevision(dubId);
+    await this.sql.run('UPDATE dub_lines SET review_status = ?, revision = ?, updated_at = ? WHERE dub_id = ? AND id = ?', [status, revision, now(), dubId, lineId]);
   }
 
   async reviewCounts(dubId: string): Promise<ReviewCounts> {

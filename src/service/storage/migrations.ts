@@ -470,4 +470,16 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     `,
   },
   // ---- end of the editor's basics block ----
+  // ---- dub takes and line revisions (issue 32) ----
+  {
+    version: 16,
+    name: "dub lines: a revision per change, so a stale edit of a line is refused",
+    sql: `
+      -- Raised by every change to a dub's lines; a line keeps the value of its last change. A PATCH made on
+      -- revision N of a line changed since (a later value) is refused with 409 (dubbing.ts patchLine).
+      ALTER TABLE dubs ADD COLUMN lines_revision INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE dub_lines ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
+  // ---- end of the dub takes block ----
 ];

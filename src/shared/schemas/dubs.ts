@@ -186,6 +186,17 @@ export const ReviewCounts = z
 
 // ---- end of the dubbing workflow block ----
 
+// ---- dub takes and line revisions (issue 32) ----
+export const LineBaseRevision = z
+  .number()
+  .int()
+  .min(0)
+  .meta({
+    description:
+      "The line's `revision` the edit was made on (or the dub's `lines_revision` when its lines were read): 409, and nothing changes, when the line has changed since (another window, another client)",
+  });
+// ---- end of the dub takes block ----
+
 export const LinePatch = z
   .strictObject({
     text: LineText.optional(),
@@ -194,6 +205,8 @@ export const LinePatch = z
     end: Seconds.optional(),
     review_status: ReviewStatus.optional(),
     speed: LineSpeed.nullable().optional(),
+    // ---- dub takes and line revisions (issue 32) ----
+    base_revision: LineBaseRevision.optional(),
   })
   .meta({ id: 'LinePatch' });
 
@@ -254,6 +267,7 @@ export const DubLine = z
     history: z.array(LineHistoryEntry).meta({ description: 'The splits and merges that made this line, oldest first, each with the line(s) as they were' }),
     speed: LineSpeed.nullable(),
     render: LineRender.nullable().meta({ description: 'How the current revision voiced this line, if it did' }),
+    revision: z.number().int().meta({ description: "The dub's `lines_revision` at this line's last change (text, voice, timing, speed, review status, split, merge, undo): send it as `base_revision` to refuse a stale edit" }),
     updated_at: Timestamp,
   })
   .meta({ id: 'DubLine' });
@@ -341,6 +355,7 @@ export const Dub = z
     source: z.enum(['upload', 'recording']).meta({ description: "`upload`: revision 1 is an uploaded file; `recording`: the recording's own original audio" }),
     transcript_revision: z.number().int().nullable().meta({ description: "The recording's transcript revision the lines came from (dubs from the recording)" }),
     active_revoice: Uuid.nullable(),
+    lines_revision: z.number().int().meta({ description: "Raised by every change to the dub's lines; each line's `revision` is its value at the line's last change" }),
     created_at: Timestamp,
     updated_at: Timestamp,
   })
