@@ -25,7 +25,7 @@ describe('dub lines: stale edits, voice and speed changes, takes', () => {
   let svc: ServiceProcess;
   let sessionId: string;
   let dubId: string;
-  const reference = referenceLines(30);
+  const reference = referenceLines(45);
   const api = (p: string, init: RequestInit = {}) =>
     fetch(`${svc.url}/v1/speech/transcriptions/${sessionId}/dubs${p}`, {
       ...init,
@@ -36,10 +36,22 @@ describe('dub lines: stale edits, voice and speed changes, takes', () => {
   const lines = async (): Promise<Line[]> => (await (await api(`/${dubId}/lines`)).json()).data;
   const dub = async () => (await api(`/${dubId}`)).json();
   const edits = async () => (await (await api(`/${dubId}/edits`)).json()).data;
+  /** Starts a revoice and follows it to its end (the machine may be busy: no fixed wait). */
+  const revoiceAll = async () => {
+    const started = await post(`/${dubId}/revoice?wait=0`);
+    expect([200, 202]).toContain(started.status);
+    let revoice = await started.json();
+    for (let i = 0; i < 1200 && (revoice.status === 'queued' || revoice.status === 'running'); i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      revoice = await (await api(`/${dubId}/revoices/${revoice.id}`)).json();
+    }
+    return revoice;
+  };
+
   beforeAll(async () => {
     svc = await startServiceProcess();
     sessionId = await createSession(svc);
-    const master = fs.readFileSync(dubMaster(tempDir('takeline-dub-takes-'), 30));
+    const master = fs.readFileSync(dubMaster(tempDir('takeline-dub-takes-'), 45));
     const res = await uploadDub(svc, sessionId, [
       { name: 'file', file: master, filename: 'takes.wav' },
       { name: 'lines', value: JSON.stringify(reference) },
@@ -107,5 +119,31 @@ describe('dub lines: stale edits, voice and speed changes, takes', () => {
     expect((await patch(`/${dubId}/lines/${one.id}`, { text: one.text })).status).toBe(200);
     expect((await patch(`/${dubId}/lines/${two.id}`, { text: two.text })).status).toBe(200);
     expect((await lines()).every((l) => l.state === 'original' && !l.needs_revoice)).toBe(true);
+  });
+
+  it('revoices a line whose only change is its own voice or its speed, and only those', { timeout: 600_000 }, async () => {
+    const before = await lines();
+    const [byVoice, bySpeed, backAgain] = [before[5]!, before[2]!, before[4]!];
+    const voiced = await (await patch(`/${dubId}/lines/${byVoice.id}`, { voice: 'flite/awb' })).json();
+    expect(voiced).toMatchObject({ text: byVoice.text, voice: 'flite/awb', state: 'corrected', needs_revoice: true });
+    const faster = await (await patch(`/${dubId}/lines/${bySpeed.id}`, { speed: 1.1 })).json();
+    expect(faster).toMatchObject({ text: bySpeed.text, speed: 1.1, state: 'corrected', needs_revoice: true });
+    // A voice set and taken back is no change.
+    await patch(`/${dubId}/lines/${backAgain.id}`, { voice: 'flite/kal' });
+    expect(await (await patch(`/${dubId}/lines/${backAgain.id}`, { voice: null })).json()).toMatchObject({ state: 'original', needs_revoice: false });
+    // A voice for the speaker alone says which voice its changed lines get: it does not revoice all of them.
+    expect((await patch(`/${dubId}`, { voices: { S1: 'flite/kal' } })).status).toBe(200);
+    expect(await dub()).toMatchObject({ lines: { pending: 2 } });
+
+    const revoice = await revoiceAll();
+    expect(revoice.status).toBe('complete');
+    expect(revoice.lines.map((l: { line_id: number }) => l.line_id).sort()).toEqual([byVoice.id, bySpeed.id].sort());
+    const byId = new Map(revoice.lines.map((l: { line_id: number; voice: string; render: { speed: number | null; stretch: number } }) => [l.line_id, l]));
+    expect(byId.get(byVoice.id)).toMatchObject({ voice: 'flite/awb' });
+    expect((byId.get(bySpeed.id) as { render: { speed: number; stretch: number } }).render).toMatchObject({ speed: 1.1, stretch: 0.909091 });
+    const after = await lines();
+    expect(after.filter((l) => l.state === 'voiced').map((l) => l.id).sort()).toEqual([byVoice.id, bySpeed.id].sort());
+    expect(after.filter((l) => l.state !== 'voiced').every((l) => l.state === 'original')).toBe(true);
+    expect(await dub()).toMatchObject({ lines: { pending: 0 } });
   });
 });

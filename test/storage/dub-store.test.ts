@@ -109,6 +109,8 @@ eachBackend('DubStore', (backend) => {
     expect(lines.map((l) => l.id)).toEqual([1, 2]);
     expect(lines[0]).toMatchObject({ speaker: 'S1', start: 0.5, end: 1.4, originalStart: 0.5, originalEnd: 1.4, text: 'Hello there', originalText: 'Hello there' });
     expect(lines[0]).toMatchObject({ voice: 'festival:kal', words, reviewStatus: 'todo', history: [], speed: null });
+    // The voice a line was made with is kept beside its voice (issue 32: a change of voice alone is revoiced).
+    expect(lines.map((l) => l.originalVoice)).toEqual(['festival:kal', null]);
     expect((await dubs.dubById(dub.id))!.lineSeq).toBe(2);
 
     expect(await dubs.takeLineId(dub.id)).toBe(3);
@@ -146,7 +148,7 @@ eachBackend('DubStore', (backend) => {
     await dubs.setLines(dub.id, [{ id: 1, speaker: 'S1', start: 0, end: 2, text: 'One two', voice: null, words }]);
     const [original] = await dubs.lines(dub.id);
     const split: LineRecord[] = [
-      { ...original!, end: 1, text: 'One', history: [{ op: 'split', at: '2026-01-01T00:00:00.000Z', from: [] }], speed: 1.2, reviewStatus: 'approved', updatedAt: 'x' },
+      { ...original!, end: 1, text: 'One', originalVoice: 'festival:kal', history: [{ op: 'split', at: '2026-01-01T00:00:00.000Z', from: [] }], speed: 1.2, reviewStatus: 'approved', updatedAt: 'x' },
       { ...original!, id: 7, start: 1, text: 'two', voice: 'festival:kal', words: [], reviewStatus: 'needs_changes', updatedAt: 'y' },
     ];
     await dubs.putLines(dub.id, split);
@@ -157,6 +159,7 @@ eachBackend('DubStore', (backend) => {
     let [first] = await dubs.lines(dub.id);
     // Review status and speed stay unless given.
     expect(first).toMatchObject({ text: 'Uno', voice: 'festival:slt', start: 0.1, end: 0.9, originalStart: 0, originalEnd: 2, originalText: 'One two', reviewStatus: 'approved', speed: 1.2 });
+    expect(first!.originalVoice).toBe('festival:kal');
     await dubs.updateLine(dub.id, { id: 1, text: 'Uno', voice: null, start: 0.1, end: 0.9, reviewStatus: 'todo', speed: null });
     [first] = await dubs.lines(dub.id);
     expect(first).toMatchObject({ voice: null, reviewStatus: 'todo', speed: null });

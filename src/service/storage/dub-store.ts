@@ -53,6 +53,8 @@ export interface LineRecord {
   text: string;
   originalText: string;
   voice: string | null;
+  /** The line's own voice when the dub was made (kept through splits and merges, as the original text is). */
+  originalVoice: string | null;
   words: WordTiming[];
   reviewStatus: ReviewStatus;
   history: LineHistoryEntry[];
@@ -167,6 +169,7 @@ interface LineRow {
   text: string;
   original_text: string;
   voice: string | null;
+  original_voice: string | null;
   words_json: string;
   review_status: ReviewStatus;
   history_json: string;
@@ -234,6 +237,7 @@ const toLine = (r: LineRow): LineRecord => ({
   text: r.text,
   originalText: r.original_text,
   voice: r.voice,
+  originalVoice: r.original_voice,
   words: JSON.parse(r.words_json) as WordTiming[],
   reviewStatus: r.review_status,
   history: JSON.parse(r.history_json) as LineHistoryEntry[],
@@ -271,13 +275,13 @@ export type NewDub = Omit<DubRecord, 'status' | 'progress' | 'stage' | 'error' |
   source?: DubSource;
   transcriptRevision?: number | null;
 };
-export type NewLine = Omit<LineRecord, 'updatedAt' | 'originalStart' | 'originalEnd' | 'originalText' | 'reviewStatus' | 'history' | 'speed' | 'revision'>;
+export type NewLine = Omit<LineRecord, 'updatedAt' | 'originalStart' | 'originalEnd' | 'originalText' | 'originalVoice' | 'reviewStatus' | 'history' | 'speed' | 'revision'>;
 
 const REVISION_COLUMNS = 'number, base, source, revoice_id, file_name, renders_json, lines_revoiced_json, created_at';
 const REVOICE_COLUMNS = 'id, dub_id, job_id, base_revision, revision, status, plan_json, error, created_at, finished_at';
 
 const now = () => new Date().toISOString();
-/** Rows per INSERT when a dub's lines are set (12 values each: far below either database's limit on parameters). */
+/** Rows per INSERT when a dub's lines are set (13 values each: far below either database's limit on parameters). */
 const LINES_PER_INSERT = 200;
 
 /** A revision number already recorded for the dub (two revoices finishing at once): the later one must take the next. */
@@ -384,7 +388,7 @@ type EditRow = { seq: number; op: string; author: string; before_json: string; a
 type NoteRow = { id: string; line_id: number; author: string; text: string; created_at: string };
 type CheckpointRow = { line_id: number; render_json: string; patch_file: string; attempt: number };
 
-const LINE_COLUMNS = 'id, speaker, start, "end", original_start, original_end, text, original_text, voice, words_json, review_status, history_json, speed, revision, updated_at';
+const LINE_COLUMNS = 'id, speaker, start, "end", original_start, original_end, text, original_text, voice, original_voice, words_json, review_status, history_json, speed, revision, updated_at';
 const DUB_COLUMNS =
   'id, session_id, name, file_name, status, progress, stage, error, sample_rate, channels, sample_format, frames, background, default_voice, voices_json, current_revision, source, transcript_revision, line_seq, lines_revision, created_at, updated_at';
 
@@ -506,9 +510,9 @@ export class SqlDubStore implements DubStore {
     for (let from = 0; from < lines.length; from += LINES_PER_INSERT) {
       const chunk = lines.slice(from, from + LINES_PER_INSERT);
       await this.sql.run(
-        `INSERT INTO dub_lines (dub_id, id, speaker, start, "end", original_start, original_end, text, original_text, voice, words_json, updated_at)
-         VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-        chunk.flatMap((l) => [dubId, l.id, l.speaker, l.start, l.end, l.start, l.end, l.text, l.text, l.voice, JSON.stringify(l.words), at]),
+        `INSERT INTO dub_lines (dub_id, id, speaker, start, "end", original_start, original_end, text, original_text, voice, original_voice, words_json, updated_at)
+         VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+        chunk.flatMap((l) => [dubId, l.id, l.speaker, l.start, l.end, l.start, l.end, l.text, l.text, l.voice, l.voice, JSON.stringify(l.words), at]),
       );
     }
     const highest = lines.reduce((m, l) => Math.max(m, l.id), 0);
@@ -538,13 +542,13 @@ export class SqlDubStore implements DubStore {
     const revision = await this.nextLinesRevision(dubId);
     for (const l of lines) {
       await this.sql.run(
-        `INSERT INTO dub_lines (dub_id, id, speaker, start, "end", original_start, original_end, text, original_text, voice, words_json, review_status, history_json, speed, revision, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        `INSERT INTO dub_lines (dub_id, id, speaker, start, "end", original_start, original_end, text, original_text, voice, original_voice, words_json, review_status, history_json, speed, revision, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (dub_id, id) DO UPDATE SET speaker = excluded.speaker, start = excluded.start, "end" = excluded."end",
            original_start = excluded.original_start, original_end = excluded.original_end, text = excluded.text, original_text = excluded.original_text,
-           voice = excluded.voice, words_json = excluded.words_json, review_status = excluded.review_status, history_json = excluded.history_json,
+           voice = excluded.voice, original_voice = excluded.original_voice, words_json = excluded.words_json, review_status = excluded.review_status, history_json = excluded.history_json,
            speed = excluded.speed, revision = excluded.revision, updated_at = excluded.updated_at`,
-        [dubId, l.id, l.speaker, l.start, l.end, l.originalStart, l.originalEnd, l.text, l.originalText, l.voice, JSON.stringify(l.words), l.reviewStatus, JSON.stringify(l.history), l.speed, revision, l.updatedAt],
+        [dubId, l.id, l.speaker, l.start, l.end, l.originalStart, l.originalEnd, l.text, l.originalText, l.voice, l.originalVoice ?? null, JSON.stringify(l.words), l.reviewStatus, JSON.stringify(l.history), l.speed, revision, l.updatedAt],
       );
     }
   }

@@ -481,5 +481,15 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
       ALTER TABLE dub_lines ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
     `,
   },
+  {
+    version: 17,
+    name: "dub lines: the voice a line was made with, so a line whose only change is its voice is revoiced",
+    sql: `
+      -- A line's own voice as the dub was made (uploaded lines may name one). A line whose voice differs from it
+      -- needs a revoice even when its text is the original (line-rules.ts lineState).
+      ALTER TABLE dub_lines ADD COLUMN original_voice TEXT;
+      UPDATE dub_lines SET original_voice = voice;
+    `,
+  },
   // ---- end of the dub takes block ----
 ];

@@ -258,7 +258,7 @@ export const DubLine = z
     voice: z.string().nullable().meta({ description: "This line's own voice, or null to use its speaker's" }),
     effective_voice: z.string().nullable().meta({ description: 'The voice a revoice would use' }),
     state: z.enum(LINE_STATES).meta({
-      description: '`original`: the dub carries the original performance; `corrected`: changed since it was last voiced (a revoice will voice it); `voiced`: the current revision carries it voiced at its current text, voice and timing',
+      description: '`original`: the dub carries the original performance; `corrected`: its text, own voice or speed changed (or anything since it was last voiced): a revoice will voice it; `voiced`: the current revision carries it voiced at its current text, voice and timing',
     }),
     needs_revoice: z.boolean(),
     words: z.array(WordTiming).meta({ description: 'Word timings: of the voiced text when voiced, else of the original when the dub was transcribed' }),
