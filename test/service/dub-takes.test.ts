@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validate } from '@readme/openapi-parser';
 import { startServiceProcess, type ServiceProcess } from '../helpers/service';
 import { tempDir } from '../helpers/temp';
-import { createSession, dubMaster, referenceLines, sessionSettled, uploadDub } from '../helpers/dubs';
+import { compareOutside, createSession, download, dubMaster, referenceLines, sessionSettled, uploadDub, wavBytes } from '../helpers/dubs';
 
 interface Line {
   id: number;
@@ -145,5 +146,102 @@ describe('dub lines: stale edits, voice and speed changes, takes', () => {
     expect(after.filter((l) => l.state === 'voiced').map((l) => l.id).sort()).toEqual([byVoice.id, bySpeed.id].sort());
     expect(after.filter((l) => l.state !== 'voiced').every((l) => l.state === 'original')).toBe(true);
     expect(await dub()).toMatchObject({ lines: { pending: 0 } });
+  });
+
+  it('renders takes of a line (voices, speeds), refuses bad requests storing nothing, and puts the chosen take in as a new revision', { timeout: 600_000 }, async () => {
+    const line = (await lines())[3]!;
+    const takesOf = async (id = line.id) => (await (await api(`/${dubId}/lines/${id}/takes`)).json()).data;
+    const put = (body: unknown, id = line.id) => api(`/${dubId}/lines/${id}/take`, { method: 'PUT', body: JSON.stringify(body) });
+    for (const [body, type, loc] of [
+      [{ count: 0 }, 'greater_than_equal', ['body', 'count']],
+      [{ count: 6 }, 'less_than_equal', ['body', 'count']],
+      [{}, 'missing', ['body', 'count']],
+      [{ count: 2, voices: ['flite/nobody'] }, 'voice_not_found', ['body', 'voices', 0]],
+      [{ count: 2, speeds: [1.5] }, 'less_than_equal', ['body', 'speeds', 0]],
+      [{ count: 2, voices: [] }, 'too_short', ['body', 'voices']],
+      [{ count: 2, seed: 3 }, 'extra_forbidden', ['body', 'seed']],
+      [{ count: 3, voices: ['flite/slt'], speeds: [1, 1] }, 'too_few_variants', ['body', 'count']],
+    ] as const) {
+      const res = await post(`/${dubId}/lines/${line.id}/takes`, body);
+      expect(res.status, JSON.stringify(body)).toBe(422);
+      expect((await res.json()).detail[0], JSON.stringify(body)).toMatchObject({ type, loc });
+    }
+    expect(await takesOf()).toEqual([]);
+    expect((await post(`/${dubId}/lines/999/takes`, { count: 1 })).status).toBe(404);
+
+    const revisionsBefore = (await (await api(`/${dubId}/revisions`)).json()).data;
+    const rendered = await post(`/${dubId}/lines/${line.id}/takes?wait=120`, { count: 3, voices: ['flite/slt', 'flite/rms'], speeds: [null, 1.1] });
+    expect(rendered.status).toBe(200);
+    const { data: takes } = await rendered.json();
+    // Speeds outer, voices inner.
+    expect(takes.map((t: { number: number; voice: string; speed: number | null; status: string }) => [t.number, t.voice, t.speed, t.status])).toEqual([
+      [1, 'flite/slt', null, 'ready'],
+      [2, 'flite/rms', null, 'ready'],
+      [3, 'flite/slt', 1.1, 'ready'],
+    ]);
+    expect(takes.every((t: { stale: boolean; chosen: boolean; text: string }) => !t.stale && !t.chosen && t.text === line.text)).toBe(true);
+    expect(takes[2].render).toMatchObject({ speed: 1.1, stretch: 0.909091, voice: 'flite/slt', take_id: takes[2].id });
+    // Nothing stored changes until one is chosen.
+    expect((await (await api(`/${dubId}/revisions`)).json()).data).toHaveLength(revisionsBefore.length);
+    expect((await lines())[3]).toMatchObject({ state: 'original', revision: line.revision });
+
+    // Each take's audio is its region as the dub would sound with it, at the dub's format; each differs.
+    const audio = await Promise.all(takes.map(async (t: { audio: { url: string } }) => wavBytes(await download(t.audio.url))));
+    for (const [i, wav] of audio.entries()) {
+      expect(wav.layout).toMatchObject({ sampleRate: 48000, channels: 2, sampleFormat: 's24', frames: takes[i].render.region.end_frame - takes[i].render.region.start_frame });
+    }
+    expect(audio[0]!.bytes.equals(audio[1]!.bytes)).toBe(false);
+    expect((await fetch(takes[0].audio.url.replace(/signature=[^&]+/, 'signature=forged'))).status).toBe(403);
+    expect((await fetch(takes[0].audio.url, { headers: { Range: 'bytes=0-43' } })).status).toBe(206);
+
+    // Bad choices change nothing.
+    const other = (await lines())[1]!;
+    for (const [body, status, type] of [
+      [{ take_id: '00000000-0000-4000-8000-000000000000' }, 422, 'take_not_found'],
+      [{ take_id: 'nope' }, 422, 'uuid_parsing'],
+      [{}, 422, 'missing'],
+    ] as const) {
+      const res = await put(body);
+      expect(res.status, JSON.stringify(body)).toBe(status);
+      expect((await res.json()).detail[0]).toMatchObject({ type, loc: ['body', 'take_id'] });
+    }
+    expect((await put({ take_id: takes[0].id }, other.id)).status).toBe(422);
+
+    // Choosing take 1 (line 4 is S2's, read by flite/rms; the take reads flite/slt): a new revision with only its region rewritten, bit for bit its audition.
+    const chosen = await put({ take_id: takes[0].id });
+    expect(chosen.status, svc.output().slice(-3000)).toBe(200);
+    const { line: after, revision } = await chosen.json();
+    expect(revision).toMatchObject({ number: revisionsBefore.length + 1, source: 'take', take_id: takes[0].id, revoice_id: null, lines_revoiced: [line.id], current: true });
+    expect(after).toMatchObject({ id: line.id, state: 'voiced', needs_revoice: false, voice: 'flite/slt', speed: null, review_status: 'todo' });
+    expect(after.render).toMatchObject({ take_id: takes[0].id, revision: revision.number, voice: 'flite/slt' });
+    const base = wavBytes(await download(revisionsBefore.at(-1).audio.url));
+    const made = wavBytes(await download(revision.audio.url));
+    const region = takes[0].render.region;
+    expect(compareOutside(base, made, [region]).outside).toBe(0);
+    const inside = made.bytes.subarray(made.layout.dataOffset + region.start_frame * 6, made.layout.dataOffset + region.end_frame * 6);
+    expect(inside.equals(audio[0]!.bytes.subarray(audio[0]!.layout.dataOffset))).toBe(true);
+    expect((await takesOf()).map((t: { chosen: boolean }) => t.chosen)).toEqual([true, false, false]);
+    // The voice change is an undoable correction.
+    expect((await edits()).at(-1)).toMatchObject({ op: 'correct', before: [line.id], after: [line.id] });
+
+    // Once the line's text changes, its takes are stale and cannot be put in.
+    await patch(`/${dubId}/lines/${line.id}`, { text: 'A different line altogether.' });
+    expect((await takesOf()).every((t: { stale: boolean }) => t.stale)).toBe(true);
+    const stale = await put({ take_id: takes[1].id });
+    expect(stale.status).toBe(409);
+    expect((await (await api(`/${dubId}/revisions`)).json()).data).toHaveLength(revisionsBefore.length + 1);
+    expect(await dub()).toMatchObject({ current_revision: revision.number });
+  });
+
+  it('documents the take routes and base_revision in a valid OpenAPI document', async () => {
+    const doc = await (await fetch(`${svc.url}/v1/openapi.json`, { headers: { Authorization: `Bearer ${svc.key}` } })).json();
+    const result = await validate(structuredClone(doc));
+    expect(result.valid, JSON.stringify(result)).toBe(true);
+    const base = '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}';
+    expect(doc.paths[`${base}/lines/{line_id}/takes`].post).toBeDefined();
+    expect(doc.paths[`${base}/lines/{line_id}/takes`].get).toBeDefined();
+    expect(doc.paths[`${base}/lines/{line_id}/take`].put).toBeDefined();
+    expect(doc.paths[`${base}/takes/{take_id}/file`].get).toBeDefined();
+    expect(doc.components.schemas.LinePatch.properties.base_revision).toBeDefined();
   });
 });

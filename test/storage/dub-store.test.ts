@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import { JobRunner } from '../../src/service/jobs/job-runner';
 import { SqlProjectStore } from '../../src/service/storage/project-store';
 import { SqlSessionStore } from '../../src/service/storage/session-store';
-import { RevisionTaken, SqlDubStore, type LineRecord, type NewDub, type PlannedLine } from '../../src/service/storage/dub-store';
+import { RevisionTaken, SqlDubStore, type LineRecord, type NewDub, type PlannedLine, type TakeRecord } from '../../src/service/storage/dub-store';
 import type { Sql } from '../../src/service/storage/sql/sql';
 import { SqliteSql } from '../../src/service/storage/sql/sqlite-sql';
 import type { LineRender } from '../../src/shared/schemas';
@@ -76,7 +76,7 @@ eachBackend('DubStore', (backend) => {
       [a, b].map((d) => ({ sessionId, dubId: d.id })).sort((x, y) => x.dubId.localeCompare(y.dubId)),
     );
     expect(await dubs.revisions(a.id)).toEqual([
-      { number: 1, base: null, source: 'upload', revoiceId: null, fileName: 'r0001.wav', renders: {}, linesRevoiced: [], createdAt: found.createdAt },
+      { number: 1, base: null, source: 'upload', revoiceId: null, takeId: null, fileName: 'r0001.wav', renders: {}, linesRevoiced: [], createdAt: found.createdAt },
     ]);
   });
 
@@ -214,6 +214,39 @@ eachBackend('DubStore', (backend) => {
       }),
     ).rejects.toThrow('no');
     expect((await dubs.dubById(dub.id))!.linesRevision).toBe(8);
+  });
+  it('numbers a line’s takes, follows their status and render, and names the take a revision put in', async () => {
+    const dubs = store();
+    const dub = newDub(await session(backend().sql));
+    await dubs.insertDub(dub, 'r0001.wav');
+    await dubs.setLines(dub.id, [{ id: 1, speaker: 'S1', start: 0, end: 2, text: 'One', voice: null, words: [] }]);
+    const plan = { lineId: 1, speaker: 'S1', text: 'One', voice: 'flite/slt', start: 0, end: 2, originalStart: 0, originalEnd: 2, nextStart: 10, previousEnd: 0, speed: null } as PlannedLine;
+    const job = crypto.randomUUID();
+    const asked = (voice: string, speed: number | null) => ({ id: crypto.randomUUID(), jobId: job, voice, speed, plan: { ...plan, voice, speed }, baseRevision: 1 });
+    const first = await dubs.insertTakes(dub.id, 1, [asked('flite/slt', null), asked('flite/rms', 1.1)]);
+    expect(first.map((t) => [t.number, t.voice, t.speed, t.status, t.render, t.lineId, t.baseRevision])).toEqual([
+      [1, 'flite/slt', null, 'queued', null, 1, 1],
+      [2, 'flite/rms', 1.1, 'queued', null, 1, 1],
+    ]);
+    const later = await dubs.insertTakes(dub.id, 1, [{ ...asked('flite/awb', 0.9), jobId: 'other' }]);
+    expect(later.map((t) => t.number)).toEqual([3]);
+    expect((await dubs.takesOfJob(job)).map((t) => t.number)).toEqual([1, 2]);
+    await dubs.setTakeStatus(first[0]!.id, 'rendering');
+    await dubs.setTakeStatus(first[0]!.id, 'ready', { render: render(1) });
+    await dubs.setTakeStatus(first[1]!.id, 'failed', { error: 'no voice' });
+    const [one, two] = await dubs.takes(dub.id, 1);
+    expect(one).toMatchObject<Partial<TakeRecord>>({ status: 'ready', render: render(1), error: null, plan: { ...plan } });
+    expect(one!.finishedAt).not.toBeNull();
+    expect(two).toMatchObject({ status: 'failed', error: 'no voice', render: null });
+    expect(await dubs.take(dub.id, first[0]!.id)).toEqual(one);
+    expect(await dubs.take(crypto.randomUUID(), first[0]!.id)).toBeNull();
+    expect(await dubs.takes(dub.id, 2)).toEqual([]);
+
+    await dubs.insertRevision(dub.id, { number: 2, base: 1, source: 'take', revoiceId: null, takeId: one!.id, fileName: 'r0002.wav', renders: {}, linesRevoiced: [1] });
+    expect(await dubs.revision(dub.id, 2)).toMatchObject({ source: 'take', takeId: one!.id, revoiceId: null });
+    expect(await dubs.revision(dub.id, 1)).toMatchObject({ source: 'upload', takeId: null });
+    await dubs.deleteDub(dub.id);
+    expect(await count(backend().sql, 'dub_line_takes')).toBe(0);
   });
   // ---- end of the dub takes block ----
 

@@ -44,6 +44,7 @@ import { decodeToWav, MAX_DUB_BYTES, MAX_DUB_CHANNELS, probeDubAudio } from './d
 import { checkRetiming, checkUploadedLines, coveredByOther, lineState, linesFromSegments } from './line-rules';
 import { DUB_PREPARE_JOB } from './prepare-job';
 import { DUB_REVOICE_JOB } from './revoice-job';
+import { DubTakes, plannedLine } from './takes';
 import { ConflictError, InvalidInputError, issue, NotFoundError, TooLargeError, UnsupportedMediaError } from '../errors';
 import { parseInput } from '../validation';
 
@@ -101,6 +102,8 @@ function parseJsonPart(raw: string, field: string): unknown {
 export class Dubbing {
   readonly store: DubStore;
   readonly files: DubFiles;
+  /** Takes of a line (issue 32). */
+  readonly takes: DubTakes;
   /** Running revoices by dub id, so deleting a dub stops its revoice. */
   readonly cancellers = new Map<string, AbortController>();
   private aligner: ClosableAligner | null = null;
@@ -108,6 +111,16 @@ export class Dubbing {
   constructor(private readonly deps: DubbingDeps) {
     this.store = new SqlDubStore(deps.sql, deps.db);
     this.files = new DubFiles(deps.layout);
+    this.takes = new DubTakes({
+      store: this.store,
+      files: this.files,
+      jobs: deps.jobs,
+      voices: deps.voices,
+      audioSecret: deps.audioSecret,
+      effectiveVoice: (dub, line) => this.effectiveVoice(dub, line),
+      lineJson: (dubId, lineId) => this.lineJsonNow(dubId, lineId),
+      revisionJson: async (dub, number, baseUrl) => this.revisionJson(dub, (await this.store.revision(dub.id, number))!, baseUrl),
+    });
   }
 
   /** PocketSphinx forced alignment for revoiced words, started on first use; null when not installed. */
@@ -675,6 +688,7 @@ export class Dubbing {
       base: revision.base,
       source: revision.source,
       revoice_id: revision.revoiceId,
+      take_id: revision.takeId ?? null,
       lines_revoiced: revision.linesRevoiced,
       current: revision.number === dub.currentRevision,
       created_at: revision.createdAt,
@@ -707,19 +721,7 @@ export class Dubbing {
       if (voice === null) throw new ConflictError('No voice engine is installed, so no line can be voiced. Install festival and festvox-us-slt-hts (or see GET /v1/audio/models).');
       const found = this.deps.voices.lookupRef(voice);
       if (!found.ok) throw new ConflictError(`Line ${line.id} cannot be voiced: ${found.message}`);
-      planned.push({
-        lineId: line.id,
-        speaker: line.speaker,
-        text: line.text,
-        voice,
-        start: line.start,
-        end: line.end,
-        originalStart: line.originalStart,
-        originalEnd: line.originalEnd,
-        nextStart: lines[i + 1]?.start ?? duration,
-        previousEnd: lines[i - 1]?.end ?? 0,
-        speed: line.speed,
-      });
+      planned.push(plannedLine(lines, i, voice, line.speed, duration));
     });
     return planned;
   }

@@ -28,7 +28,7 @@ export interface RevoiceDeps {
   log?: (line: string) => void;
 }
 
-function openWav(file: string): WavSource {
+export function openWav(file: string): WavSource {
   const fd = fs.openSync(file, 'r');
   try {
     return { fd, layout: readWavLayout(fd) };

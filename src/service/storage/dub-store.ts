@@ -86,12 +86,14 @@ export interface LineEditRecord {
 export interface RevisionRecord {
   number: number;
   base: number | null;
-  source: 'upload' | 'revoice';
+  source: 'upload' | 'revoice' | 'take';
   revoiceId: string | null;
   fileName: string;
   /** Line id → how this revision voiced it (carried over from its base, plus this revision's own). */
   renders: Record<number, LineRender>;
   linesRevoiced: number[];
+  /** The take this revision put in (a revision made by choosing a take), else null. */
+  takeId?: string | null;
   createdAt: string;
 }
 
@@ -133,6 +135,65 @@ export interface CheckpointRecord {
   patchFile: string;
   attempt: number;
 }
+
+// ---- dub takes (issue 32) ----
+export type TakeStatus = 'queued' | 'rendering' | 'ready' | 'failed';
+
+/** One rendering of a line to choose from: the line as planned for it, and once rendered how it came out. */
+export interface TakeRecord {
+  id: string;
+  dubId: string;
+  lineId: number;
+  /** 1 upwards per line, in the order they were asked for. */
+  number: number;
+  jobId: string;
+  voice: string;
+  speed: number | null;
+  status: TakeStatus;
+  error: string | null;
+  plan: PlannedLine;
+  render: LineRender | null;
+  /** The revision the take's audition audio was mixed into. */
+  baseRevision: number;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+interface TakeRow {
+  id: string;
+  dub_id: string;
+  line_id: number;
+  number: number;
+  job_id: string;
+  voice: string;
+  speed: number | null;
+  status: TakeStatus;
+  error: string | null;
+  plan_json: string;
+  render_json: string | null;
+  base_revision: number;
+  created_at: string;
+  finished_at: string | null;
+}
+
+const toTake = (r: TakeRow): TakeRecord => ({
+  id: r.id,
+  dubId: r.dub_id,
+  lineId: Number(r.line_id),
+  number: Number(r.number),
+  jobId: r.job_id,
+  voice: r.voice,
+  speed: r.speed,
+  status: r.status,
+  error: r.error,
+  plan: JSON.parse(r.plan_json) as PlannedLine,
+  render: r.render_json === null ? null : (JSON.parse(r.render_json) as LineRender),
+  baseRevision: Number(r.base_revision),
+  createdAt: r.created_at,
+  finishedAt: r.finished_at,
+});
+const TAKE_COLUMNS = 'id, dub_id, line_id, number, job_id, voice, speed, status, error, plan_json, render_json, base_revision, created_at, finished_at';
+// ---- end of the dub takes block ----
 
 interface DubRow {
   id: string;
@@ -181,11 +242,12 @@ interface LineRow {
 interface RevisionRow {
   number: number;
   base: number | null;
-  source: 'upload' | 'revoice';
+  source: 'upload' | 'revoice' | 'take';
   revoice_id: string | null;
   file_name: string;
   renders_json: string;
   lines_revoiced_json: string;
+  take_id: string | null;
   created_at: string;
 }
 
@@ -254,6 +316,9 @@ const toRevision = (r: RevisionRow): RevisionRecord => ({
   fileName: r.file_name,
   renders: JSON.parse(r.renders_json) as Record<number, LineRender>,
   linesRevoiced: JSON.parse(r.lines_revoiced_json) as number[],
+  takeId: r.take_id,
+  // Stored as 'revoice' (the column's CHECK predates takes); the take it names makes it a take's revision.
+  ...(r.take_id !== null ? { source: 'take' as const } : {}),
   createdAt: r.created_at,
 });
 
@@ -277,7 +342,7 @@ export type NewDub = Omit<DubRecord, 'status' | 'progress' | 'stage' | 'error' |
 };
 export type NewLine = Omit<LineRecord, 'updatedAt' | 'originalStart' | 'originalEnd' | 'originalText' | 'originalVoice' | 'reviewStatus' | 'history' | 'speed' | 'revision'>;
 
-const REVISION_COLUMNS = 'number, base, source, revoice_id, file_name, renders_json, lines_revoiced_json, created_at';
+const REVISION_COLUMNS = 'number, base, source, revoice_id, file_name, renders_json, lines_revoiced_json, take_id, created_at';
 const REVOICE_COLUMNS = 'id, dub_id, job_id, base_revision, revision, status, plan_json, error, created_at, finished_at';
 
 const now = () => new Date().toISOString();
@@ -382,6 +447,16 @@ export interface DubStore {
    * restarts jobs, and it is synchronous. Embedded database only.
    */
   checkpointCountNow(revoiceId: string): number;
+
+  // ---- takes (issue 32) ----
+  /** Records takes of a line, numbered after the line's existing ones (in the order given), all `queued`. */
+  insertTakes(dubId: string, lineId: number, takes: Array<Pick<TakeRecord, 'id' | 'jobId' | 'voice' | 'speed' | 'plan' | 'baseRevision'>>): Promise<TakeRecord[]>;
+  take(dubId: string, takeId: string): Promise<TakeRecord | null>;
+  /** A line's takes by number. */
+  takes(dubId: string, lineId: number): Promise<TakeRecord[]>;
+  /** The takes a job renders, by number. */
+  takesOfJob(jobId: string): Promise<TakeRecord[]>;
+  setTakeStatus(takeId: string, status: TakeStatus, fields?: { error?: string | null; render?: LineRender }): Promise<void>;
 }
 
 type EditRow = { seq: number; op: string; author: string; before_json: string; after_json: string; undone: number; created_at: string };
@@ -647,8 +722,8 @@ export class SqlDubStore implements DubStore {
   async insertRevision(dubId: string, revision: Omit<RevisionRecord, 'createdAt'>): Promise<void> {
     try {
       await this.sql.run(
-        'INSERT INTO dub_revisions (dub_id, number, base, source, revoice_id, file_name, renders_json, lines_revoiced_json, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-        [dubId, revision.number, revision.base, revision.source, revision.revoiceId, revision.fileName, JSON.stringify(revision.renders), JSON.stringify(revision.linesRevoiced), now()],
+        'INSERT INTO dub_revisions (dub_id, number, base, source, revoice_id, file_name, renders_json, lines_revoiced_json, take_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        [dubId, revision.number, revision.base, revision.source === 'take' ? 'revoice' : revision.source, revision.revoiceId, revision.fileName, JSON.stringify(revision.renders), JSON.stringify(revision.linesRevoiced), revision.takeId ?? null, now()],
       );
     } catch (error) {
       if (error instanceof UniqueViolation) throw new RevisionTaken(dubId, revision.number);
@@ -721,5 +796,45 @@ export class SqlDubStore implements DubStore {
     // with the job queue: until the queue is async (its restart asks keptWork synchronously)
     if (!this.db) throw new Error('checkpointCountNow reads the embedded database only.');
     return (this.db.prepare('SELECT COUNT(*) AS n FROM dub_revoice_lines WHERE revoice_id = ?').get(revoiceId) as { n: number }).n;
+  }
+
+  // ---- takes (issue 32) ----
+
+  async insertTakes(dubId: string, lineId: number, takes: Array<Pick<TakeRecord, 'id' | 'jobId' | 'voice' | 'speed' | 'plan' | 'baseRevision'>>): Promise<TakeRecord[]> {
+    const top = await this.sql.get<{ n: number | null }>('SELECT MAX(number) AS n FROM dub_line_takes WHERE dub_id = ? AND line_id = ?', [dubId, lineId]);
+    const first = Number(top?.n ?? 0) + 1;
+    const at = now();
+    for (const [i, t] of takes.entries()) {
+      await this.sql.run(
+        `INSERT INTO dub_line_takes (id, dub_id, line_id, number, job_id, voice, speed, status, plan_json, base_revision, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?)`,
+        [t.id, dubId, lineId, first + i, t.jobId, t.voice, t.speed, JSON.stringify(t.plan), t.baseRevision, at],
+      );
+    }
+    const ids = new Set(takes.map((t) => t.id));
+    return (await this.takes(dubId, lineId)).filter((t) => ids.has(t.id));
+  }
+
+  async take(dubId: string, takeId: string): Promise<TakeRecord | null> {
+    const row = await this.sql.get<TakeRow>(`SELECT ${TAKE_COLUMNS} FROM dub_line_takes WHERE dub_id = ? AND id = ?`, [dubId, takeId]);
+    return row ? toTake(row) : null;
+  }
+
+  async takes(dubId: string, lineId: number): Promise<TakeRecord[]> {
+    return (await this.sql.all<TakeRow>(`SELECT ${TAKE_COLUMNS} FROM dub_line_takes WHERE dub_id = ? AND line_id = ? ORDER BY number`, [dubId, lineId])).map(toTake);
+  }
+
+  async takesOfJob(jobId: string): Promise<TakeRecord[]> {
+    return (await this.sql.all<TakeRow>(`SELECT ${TAKE_COLUMNS} FROM dub_line_takes WHERE job_id = ? ORDER BY number`, [jobId])).map(toTake);
+  }
+
+  async setTakeStatus(takeId: string, status: TakeStatus, fields: { error?: string | null; render?: LineRender } = {}): Promise<void> {
+    const finished = status === 'ready' || status === 'failed' ? now() : null;
+    await this.sql.run('UPDATE dub_line_takes SET status = ?, error = ?, render_json = COALESCE(?, render_json), finished_at = ? WHERE id = ?', [
+      status,
+      fields.error ?? null,
+      fields.render ? JSON.stringify(fields.render) : null,
+      finished,
+      takeId,
+    ]);
   }
 }

@@ -220,7 +220,7 @@ export const TimeSpan = z.object({ start: z.number(), end: z.number() });
 export const LineRender = z
   .object({
     revision: z.number().int().meta({ description: 'The revision that first carried this rendering' }),
-    revoice_id: Uuid,
+    revoice_id: Uuid.nullable().meta({ description: 'The revoice that rendered it; null for a chosen take (`take_id`)' }),
     text: z.string(),
     voice: z.string(),
     line_start: z.number().meta({ description: "The line's start when it was rendered" }),
@@ -241,8 +241,10 @@ export const LineRender = z
     flags: z.array(z.enum(REVOICE_FLAGS)),
     words: z.array(WordTiming).meta({ description: 'Word timings of the new text on the dub timeline (forced alignment)' }),
     speed: z.number().nullable().optional().meta({ description: "The line's speed when rendered (null: as the voice reads)" }),
+    take_id: Uuid.nullable().optional().meta({ description: 'The take chosen for the line, when the rendering is a take' }),
   })
   .meta({ id: 'LineRender' });
+
 
 export const DubLine = z
   .object({
@@ -284,14 +286,63 @@ export const DubRevision = z
   .object({
     number: z.number().int(),
     base: z.number().int().nullable().meta({ description: 'The revision it was built on' }),
-    source: z.enum(['upload', 'revoice']),
+    source: z.enum(['upload', 'revoice', 'take']).meta({ description: '`upload`: the dub as made; `revoice`: a revoice; `take`: a chosen take put in (`take_id`)' }),
     revoice_id: Uuid.nullable(),
+    take_id: Uuid.nullable().meta({ description: 'The take this revision put in (source `take`)' }),
     lines_revoiced: z.array(z.number().int()),
     current: z.boolean(),
     created_at: Timestamp,
     audio: DubAudioAddress,
   })
   .meta({ id: 'DubRevision' });
+
+// ---- dub takes (issue 32) ----
+export const TAKES_MAX = 5;
+export const TAKE_STATUSES = ['queued', 'rendering', 'ready', 'failed'] as const;
+
+export const TakesRequest = z
+  .strictObject({
+    count: z.number().int().min(1).max(TAKES_MAX).meta({ description: 'How many takes to render (1–5)' }),
+    voices: z
+      .array(VoiceRef)
+      .min(1)
+      .max(TAKES_MAX)
+      .optional()
+      .meta({ description: "Voices to render the takes in; default: the line's voice (`effective_voice`)" }),
+    speeds: z
+      .array(LineSpeed.nullable())
+      .min(1)
+      .max(TAKES_MAX)
+      .optional()
+      .meta({ description: "Speeds (0.8–1.2; null: fitted to the slot); default: the line's speed, then 0.9, 1.1, 0.95, 1.05" }),
+  })
+  .meta({ id: 'TakesRequest' });
+
+export const TakeChoice = z.strictObject({ take_id: Uuid.meta({ description: "One of the line's takes (ready, not stale)" }) }).meta({ id: 'TakeChoice' });
+
+export const TakesQuery = z.object({
+  wait: z.coerce.number().min(0).max(120).default(20).meta({ description: 'Seconds to wait for the takes to be rendered before answering 202 (0–120, default 20)' }),
+});
+
+export const DubTake = z
+  .object({
+    id: Uuid,
+    line_id: z.number().int(),
+    number: z.number().int().meta({ description: "1 upwards per line, in the order asked for" }),
+    voice: z.string(),
+    speed: z.number().nullable().meta({ description: 'The speed it was read at (null: fitted to the slot)' }),
+    status: z.enum(TAKE_STATUSES),
+    error: z.string().nullable(),
+    text: z.string().meta({ description: 'The text it reads' }),
+    stale: z.boolean().meta({ description: "The line's text or timing (or its neighbours) changed since it was rendered: it cannot be chosen" }),
+    chosen: z.boolean().meta({ description: 'The current revision carries this take for the line' }),
+    render: LineRender.omit({ revision: true, revoice_id: true }).nullable().meta({ description: 'How it came out (slot, stretch, overflow, flags, words), once ready' }),
+    audio: DubAudioAddress.nullable().meta({ description: "Signed address of the take's audio once ready: the line's region (slot and crossfades) as the dub would sound with this take, WAV at the dub's format" }),
+    created_at: Timestamp,
+    finished_at: Timestamp.nullable(),
+  })
+  .meta({ id: 'DubTake' });
+// ---- end of the dub takes block ----
 
 export const DubFormat = z
   .object({
@@ -379,3 +430,8 @@ export type Revoice = z.infer<typeof Revoice>;
 export type RevoiceLine = z.infer<typeof RevoiceLine>;
 export type RevoiceFlag = (typeof REVOICE_FLAGS)[number];
 export type WordTiming = z.infer<typeof WordTiming>;
+// ---- dub takes (issue 32) ----
+export type TakesRequest = z.infer<typeof TakesRequest>;
+export type TakeChoice = z.infer<typeof TakeChoice>;
+export type DubTake = z.infer<typeof DubTake>;
+// ---- end of the dub takes block ----
