@@ -117,7 +117,7 @@ export function DubTakes({
           </select>
         </label>
         <select value={alsoVoice} disabled={busy} onChange={(e) => setAlsoVoice(e.target.value)} data-testid="takes-voice" title="Another voice to try beside the line's">
-          <option value="">{line.effective_voice ?? 'the line’s voice'} only</option>
+          <option value="">its voice only</option>
           {voices
             .filter((v) => v.ref !== line.effective_voice)
             .map((v) => (
