@@ -11,7 +11,13 @@
  * 2. `POST /v1/audio/speech` latency to first byte and to the last, per engine, for one sentence and for a
  *    paragraph, in mp3 and pcm (BENCH_DUBBING_SPEECH_RUNS each, after a warm-up request).
  *
- * Env: BENCH_DUBBING_RUNS (3), BENCH_DUBBING_SPEECH_RUNS (5), BENCH_DUBBING_SECONDS (600).
+ * 3. Three takes of one line (`POST …/lines/{id}/takes {"count":3}`: the line's voice at its own speed, 0.9
+ *    and 1.1), BENCH_DUBBING_RUNS times on different lines of the same dub: wall time until all are rendered.
+ * 4. A dub from the recording (`{"source":"recording"}`) of ../shared/audio/long: its transcription time, then
+ *    the time from the request to the dub being ready (BENCH_DUBBING_FROM_RECORDING=0 skips it).
+ *
+ * Env: BENCH_DUBBING_RUNS (3), BENCH_DUBBING_SPEECH_RUNS (5; 0 skips part 2), BENCH_DUBBING_SECONDS (600),
+ * BENCH_DUBBING_FROM_RECORDING (1). The service renders TAKELINE_DUB_RENDER_PARALLEL lines at once (2).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -143,6 +149,54 @@ async function main(): Promise<void> {
     };
     log(`revoice 10 lines of a ${SECONDS / 60}-minute dub: median ${median(runs.map((r) => r.wall!)).toFixed(2)} s (${(median(runs.map((r) => r.wall!)) / LINES).toFixed(2)} s a line), CPU ${median(runs.map((r) => r.cpu!)).toFixed(2)} s`);
 
+    // ---- takes (issue 32) ----
+    const takeRuns: number[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      const id = chosen[run % chosen.length]! + 1;
+      started = Date.now();
+      const res = await fetch(`${base}/lines/${id}/takes?wait=120`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ count: 3 }) });
+      const takes = ((await res.json()) as { data: Array<{ status: string }> }).data;
+      const wall = (Date.now() - started) / 1000;
+      if (res.status !== 200 || takes.some((t) => t.status !== 'ready')) throw new Error(`takes: ${res.status} ${JSON.stringify(takes.map((t) => t.status))}`);
+      takeRuns.push(wall);
+      log(`  three takes of line ${id} (${lines[id - 1]!.text.split(' ').length} words): ${wall.toFixed(2)} s`);
+    }
+    results.takes = { takes: 3, runs: takeRuns.map((w) => round(w, 2)), median_wall_seconds: round(median(takeRuns), 2) };
+    log(`three takes of one line: median ${median(takeRuns).toFixed(2)} s`);
+
+    // ---- a dub from the recording (issue 32) ----
+    if (process.env.BENCH_DUBBING_FROM_RECORDING !== '0') {
+      const long = new FormData();
+      long.append('project_key', 'bench-dubbing');
+      long.append('file', await fs.openAsBlob(path.join(audioDir, 'long', 'read_speech_concat.flac')), 'read_speech_concat.flac');
+      started = Date.now();
+      const longId = ((await (await fetch(`${service.url}/v1/speech/transcriptions`, { method: 'POST', headers: auth, body: long })).json()) as { id: string }).id;
+      for (;;) {
+        const s = (await (await fetch(`${service.url}/v1/speech/transcriptions/${longId}`, { headers: auth })).json()) as { status: string };
+        if (s.status === 'complete' || s.status === 'failed') break;
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+      const transcription = (Date.now() - started) / 1000;
+      started = Date.now();
+      const made = await fetch(`${service.url}/v1/speech/transcriptions/${longId}/dubs`, {
+        method: 'POST',
+        headers: { ...auth, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ source: 'recording' }),
+      });
+      if (made.status !== 201) throw new Error(`dub from the recording: ${made.status} ${await made.text()}`);
+      const fromId = ((await made.json()) as { id: string }).id;
+      let dub: { status: string; lines: { total: number } };
+      for (;;) {
+        dub = (await (await fetch(`${service.url}/v1/speech/transcriptions/${longId}/dubs/${fromId}`, { headers: auth })).json()) as typeof dub;
+        if (dub.status !== 'preparing') break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const ready = (Date.now() - started) / 1000;
+      if (dub.status !== 'ready') throw new Error(`dub from the recording: ${dub.status}`);
+      results.from_recording = { recording_seconds: 827.6, transcription_seconds: round(transcription, 1), ready_seconds: round(ready, 2), lines: dub.lines.total };
+      log(`dub from the recording (long/, 827.6 s): ready ${ready.toFixed(2)} s after the request (${dub.lines.total} lines); its transcription took ${transcription.toFixed(1)} s`);
+    }
+
     // ---- /v1/audio/speech ----
     const sentence = 'The quick brown fox jumps over the lazy dog near the river bank.';
     const paragraph =
@@ -153,7 +207,7 @@ async function main(): Promise<void> {
       'The forms of printed letters should be beautiful, and their arrangement on the page reasonable.';
     const speech: Array<Record<string, unknown>> = [];
     log('\nPOST /v1/audio/speech (median of runs after one warm-up; time to first byte / to the end; audio length)');
-    for (const model of ['festival-hts', 'svox-pico', 'flite', 'espeak-ng']) {
+    for (const model of SPEECH_RUNS > 0 ? ['festival-hts', 'svox-pico', 'flite', 'espeak-ng'] : []) {
       for (const [label, input] of [['sentence', sentence], ['paragraph', paragraph]] as const) {
         for (const format of ['mp3', 'pcm'] as const) {
           const one = async () => {

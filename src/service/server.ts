@@ -47,6 +47,7 @@ import { createVoiceRegistry } from './speech/synthesis/catalog';
 import { Dubbing } from './dubbing/dubbing';
 import { registerPrepareJob } from './dubbing/prepare-job';
 import { registerRevoiceJob } from './dubbing/revoice-job';
+import { registerTakesJob } from './dubbing/takes-job';
 import { WhisperModelManager } from './models/whisper/model-manager';
 import { whisperBaseUrl, whisperModelsDir } from './models/whisper/catalogue';
 import { SessionSpeakerEditor } from './speakers/session-speakers';
@@ -261,6 +262,7 @@ async function open(
   }
   registerPrepareJob(jobs, { store: dubbing.store, files: dubbing.files, sessions, models, transcription: context.transcription, tools, layout, stored: files, log });
   registerRevoiceJob(jobs, { store: dubbing.store, files: dubbing.files, tools, voices, aligner: () => dubbing.wordAligner(), cancellers: dubbing.cancellers, log });
+  registerTakesJob(jobs, { store: dubbing.store, files: dubbing.files, tools, voices, aligner: () => dubbing.wordAligner(), log });
   registerSpeakerProfilesJob({ sessions, revisions, layout, files, tools, speakers: sessionSpeakers }, jobs);
   registerSpeakerAdaptationJob({ sessions, speakers: database.speakers, layout, files, tools, adaptation, denoiser, dereverberator, log }, jobs);
 

@@ -34,7 +34,9 @@ interface Line {
   review_status: string;
   notes: Array<{ author: string; text: string }>;
   words: Array<{ word: string; start: number; end: number }>;
-  render: { flags: string[]; synthesized_duration: number; slot: { start: number; end: number }; overflow: number; line_start: number; line_end: number } | null;
+  revision: number;
+  effective_voice: string | null;
+  render: { take_id?: string | null; flags: string[]; synthesized_duration: number; slot: { start: number; end: number }; overflow: number; line_start: number; line_end: number } | null;
 }
 
 describe.skipIf(!canRun)('the dubbing workflow in the studio', { timeout: 600_000 }, () => {
@@ -383,6 +385,58 @@ describe.skipIf(!canRun)('the dubbing workflow in the studio', { timeout: 600_00
       }
     }
   });
+
+  // ---- dub takes and line revisions (issue 32) ----
+  it('refuses a line edit made on a stale revision (409), says so and reloads; renders takes of a line, auditions them A/B and puts one in', async () => {
+    const all = await lines();
+    const w = all[1]!;
+    // Another client asks for changes on line w after this view read it.
+    expect((await api(`${dubPath()}/lines/${w.id}`, { method: 'PATCH', body: JSON.stringify({ review_status: 'needs_changes' }) })).status).toBe(200);
+    await row(w.id).getByTestId('line-review').selectOption('approved');
+    await expect.poll(toastText).toContain(`Review of line ${w.id} failed: Line ${w.id} has changed since revision ${w.revision}`);
+    expect(await toastText()).toContain('they have been reloaded');
+    expect((await lines()).find((l) => l.id === w.id)!.review_status).toBe('needs_changes');
+    await expect.poll(() => row(w.id).getByTestId('line-review').inputValue()).toBe('needs_changes');
+    // Read again, the same edit goes through.
+    await row(w.id).getByTestId('line-review').selectOption('approved');
+    await expect.poll(async () => (await lines()).find((l) => l.id === w.id)!.review_status).toBe('approved');
+
+    // Takes: two renderings of line w at its voice (its own speed, then 0.9×).
+    const revisionsBefore = (await api(`${dubPath()}/revisions`)).body.data as Array<{ number: number; current: boolean }>;
+    const current = revisionsBefore.find((r) => r.current)!.number;
+    await row(w.id).getByTestId('line-time').click();
+    const panel = page.locator(`[data-testid=dub-takes][data-line="${w.id}"]`);
+    await panel.waitFor();
+    await panel.getByTestId('takes-count').selectOption('2');
+    await panel.getByTestId('render-takes').click();
+    await expect.poll(() => panel.locator('[data-testid=take][data-status=ready]').count(), { timeout: 180_000 }).toBe(2);
+    const takes = (await api(`${dubPath()}/lines/${w.id}/takes`)).body.data as Array<{ id: string; number: number; speed: number | null; voice: string; render: { region: { start: number; end: number } } }>;
+    expect(takes.map((t) => [t.number, t.voice, t.speed])).toEqual([
+      [1, w.effective_voice, null],
+      [2, w.effective_voice, 0.9],
+    ]);
+    // A/B: the current revision over the take's region, then the take.
+    const audio = page.locator('audio[data-testid=ab-audio]');
+    const take1 = panel.locator('[data-testid=take][data-take="1"]');
+    await take1.getByTestId('take-original').click();
+    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.src)).toMatch(new RegExp(`/revisions/${current}/file\\?`));
+    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => !a.paused && a.currentTime >= 0), { timeout: 10_000 }).toBe(true);
+    expect(await audio.evaluate((a: HTMLAudioElement) => a.currentTime)).toBeGreaterThanOrEqual(takes[0]!.render.region.start - 0.05);
+    await take1.getByTestId('take-play').click();
+    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.src)).toMatch(new RegExp(`/takes/${takes[0]!.id}/file\\?`));
+    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => !a.paused && a.currentTime > 0), { timeout: 10_000 }).toBe(true);
+    await f.shot('dubflow-07-takes');
+    // Take 2 goes in: a new current revision carries it for line w.
+    await panel.locator('[data-testid=take][data-take="2"]').getByTestId('take-choose').click();
+    await page.locator(`[data-testid=revision][data-revision="${revisionsBefore.length + 1}"][data-current=true]`).waitFor({ timeout: 60_000 });
+    const made = (await api(`${dubPath()}/revisions/${revisionsBefore.length + 1}`)).body;
+    expect(made).toMatchObject({ source: 'take', take_id: takes[1]!.id, lines_revoiced: [w.id], base: current });
+    expect((await lines()).find((l) => l.id === w.id)).toMatchObject({ state: 'voiced', speed: 0.9, review_status: 'todo', render: { take_id: takes[1]!.id } });
+    expect(await page.locator(`[data-testid=revision][data-revision="${made.number}"]`).textContent()).toContain(`take in for line ${w.id}`);
+    // The view shows the new revision: its waveform is drawn again before the next step uses the keys.
+    await page.locator('[data-testid=waveform][data-ready=true]').waitFor({ timeout: 60_000 });
+  });
+  // ---- end of the dub takes block ----
 
   it('exports the ADR cue sheet from the top bar, as the API serves it, on the timebase', async () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('dub-export').selectOption('cues_csv')]);

@@ -4,7 +4,7 @@ import { JobRunner } from '../../src/service/jobs/job-runner';
 import { SqlJobStore } from '../../src/service/storage/job-store';
 import { SqlProjectStore } from '../../src/service/storage/project-store';
 import { SqlSessionStore } from '../../src/service/storage/session-store';
-import { RevisionTaken, SqlDubStore, type LineRecord, type NewDub, type PlannedLine } from '../../src/service/storage/dub-store';
+import { RevisionTaken, SqlDubStore, type LineRecord, type NewDub, type PlannedLine, type TakeRecord } from '../../src/service/storage/dub-store';
 import type { Sql } from '../../src/service/storage/sql/sql';
 import type { LineRender } from '../../src/shared/schemas';
 import { eachBackend } from '../helpers/sql-backends';
@@ -76,7 +76,7 @@ eachBackend('DubStore', (backend) => {
       [a, b].map((d) => ({ sessionId, dubId: d.id })).sort((x, y) => x.dubId.localeCompare(y.dubId)),
     );
     expect(await dubs.revisions(a.id)).toEqual([
-      { number: 1, base: null, source: 'upload', revoiceId: null, fileName: 'r0001.wav', renders: {}, linesRevoiced: [], createdAt: found.createdAt },
+      { number: 1, base: null, source: 'upload', revoiceId: null, takeId: null, fileName: 'r0001.wav', renders: {}, linesRevoiced: [], createdAt: found.createdAt },
     ]);
   });
 
@@ -109,6 +109,8 @@ eachBackend('DubStore', (backend) => {
     expect(lines.map((l) => l.id)).toEqual([1, 2]);
     expect(lines[0]).toMatchObject({ speaker: 'S1', start: 0.5, end: 1.4, originalStart: 0.5, originalEnd: 1.4, text: 'Hello there', originalText: 'Hello there' });
     expect(lines[0]).toMatchObject({ voice: 'festival:kal', words, reviewStatus: 'todo', history: [], speed: null });
+    // The voice a line was made with is kept beside its voice (issue 32: a change of voice alone is revoiced).
+    expect(lines.map((l) => l.originalVoice)).toEqual(['festival:kal', null]);
     expect((await dubs.dubById(dub.id))!.lineSeq).toBe(2);
 
     expect(await dubs.takeLineId(dub.id)).toBe(3);
@@ -146,16 +148,18 @@ eachBackend('DubStore', (backend) => {
     await dubs.setLines(dub.id, [{ id: 1, speaker: 'S1', start: 0, end: 2, text: 'One two', voice: null, words }]);
     const [original] = await dubs.lines(dub.id);
     const split: LineRecord[] = [
-      { ...original!, end: 1, text: 'One', history: [{ op: 'split', at: '2026-01-01T00:00:00.000Z', from: [] }], speed: 1.2, reviewStatus: 'approved', updatedAt: 'x' },
+      { ...original!, end: 1, text: 'One', originalVoice: 'festival:kal', history: [{ op: 'split', at: '2026-01-01T00:00:00.000Z', from: [] }], speed: 1.2, reviewStatus: 'approved', updatedAt: 'x' },
       { ...original!, id: 7, start: 1, text: 'two', voice: 'festival:kal', words: [], reviewStatus: 'needs_changes', updatedAt: 'y' },
     ];
     await dubs.putLines(dub.id, split);
-    expect(await dubs.lines(dub.id)).toEqual(split);
+    // Written as given, with the revision of the write.
+    expect(await dubs.lines(dub.id)).toEqual(split.map((l) => ({ ...l, revision: 1 })));
 
     await dubs.updateLine(dub.id, { id: 1, text: 'Uno', voice: 'festival:slt', start: 0.1, end: 0.9 });
     let [first] = await dubs.lines(dub.id);
     // Review status and speed stay unless given.
     expect(first).toMatchObject({ text: 'Uno', voice: 'festival:slt', start: 0.1, end: 0.9, originalStart: 0, originalEnd: 2, originalText: 'One two', reviewStatus: 'approved', speed: 1.2 });
+    expect(first!.originalVoice).toBe('festival:kal');
     await dubs.updateLine(dub.id, { id: 1, text: 'Uno', voice: null, start: 0.1, end: 0.9, reviewStatus: 'todo', speed: null });
     [first] = await dubs.lines(dub.id);
     expect(first).toMatchObject({ voice: null, reviewStatus: 'todo', speed: null });
@@ -165,6 +169,86 @@ eachBackend('DubStore', (backend) => {
     expect(await dubs.reviewCounts(dub.id)).toEqual({ todo: 1, needs_changes: 0, approved: 1 });
     expect(await dubs.reviewCounts(crypto.randomUUID())).toEqual({ todo: 0, needs_changes: 0, approved: 0 });
   });
+
+  // ---- dub takes and line revisions (issue 32) ----
+  it('raises the lines revision with every write of lines, and a written line keeps the revision of its write', async () => {
+    const dubs = store();
+    const dub = newDub(await session(backend().sql));
+    await dubs.insertDub(dub, 'r0001.wav');
+    await dubs.setLines(dub.id, [
+      { id: 1, speaker: 'S1', start: 0, end: 2, text: 'One', voice: null, words: [] },
+      { id: 2, speaker: 'S1', start: 3, end: 4, text: 'Two', voice: null, words: [] },
+    ]);
+    const revisions = async () => Object.fromEntries((await dubs.lines(dub.id)).map((l) => [l.id, l.revision]));
+    expect((await dubs.dubById(dub.id))!.linesRevision).toBe(0);
+    expect(await revisions()).toEqual({ 1: 0, 2: 0 });
+
+    await dubs.updateLine(dub.id, { id: 1, text: 'Uno', voice: null, start: 0, end: 2 });
+    expect(await revisions()).toEqual({ 1: 1, 2: 0 });
+    await dubs.setReviewStatus(dub.id, 2, 'approved');
+    expect(await revisions()).toEqual({ 1: 1, 2: 2 });
+    // A line written whole (undo puts back a snapshot with an old revision) gets the write's revision, not the snapshot's.
+    const [one] = await dubs.lines(dub.id);
+    await dubs.putLines(dub.id, [{ ...one!, text: 'One', revision: 0 }, { ...one!, id: 9, start: 5, end: 6, revision: 0 }]);
+    expect(await revisions()).toEqual({ 1: 3, 2: 2, 9: 3 });
+    await dubs.deleteLines(dub.id, [9]);
+    expect((await dubs.dubById(dub.id))!.linesRevision).toBe(4);
+    expect(await revisions()).toEqual({ 1: 3, 2: 2 });
+
+    // Writers that hold the dub each get their own revision.
+    await Promise.all(
+      [1, 2, 1, 2].map((id, i) =>
+        dubs.transaction(async (tx) => {
+          await tx.lockDub(dub.id);
+          await tx.updateLine(dub.id, { id, text: `edit ${i}`, voice: null, start: id === 1 ? 0 : 3, end: id === 1 ? 2 : 4 });
+        }),
+      ),
+    );
+    expect((await dubs.dubById(dub.id))!.linesRevision).toBe(8);
+    expect(Object.values(await revisions()).sort()).toEqual([7, 8]);
+    // A failed transaction raises nothing.
+    await expect(
+      dubs.transaction(async (tx) => {
+        await tx.setReviewStatus(dub.id, 1, 'needs_changes');
+        throw new Error('no');
+      }),
+    ).rejects.toThrow('no');
+    expect((await dubs.dubById(dub.id))!.linesRevision).toBe(8);
+  });
+  it('numbers a line’s takes, follows their status and render, and names the take a revision put in', async () => {
+    const dubs = store();
+    const dub = newDub(await session(backend().sql));
+    await dubs.insertDub(dub, 'r0001.wav');
+    await dubs.setLines(dub.id, [{ id: 1, speaker: 'S1', start: 0, end: 2, text: 'One', voice: null, words: [] }]);
+    const plan = { lineId: 1, speaker: 'S1', text: 'One', voice: 'flite/slt', start: 0, end: 2, originalStart: 0, originalEnd: 2, nextStart: 10, previousEnd: 0, speed: null } as PlannedLine;
+    const job = crypto.randomUUID();
+    const asked = (voice: string, speed: number | null) => ({ id: crypto.randomUUID(), jobId: job, voice, speed, plan: { ...plan, voice, speed }, baseRevision: 1 });
+    const first = await dubs.insertTakes(dub.id, 1, [asked('flite/slt', null), asked('flite/rms', 1.1)]);
+    expect(first.map((t) => [t.number, t.voice, t.speed, t.status, t.render, t.lineId, t.baseRevision])).toEqual([
+      [1, 'flite/slt', null, 'queued', null, 1, 1],
+      [2, 'flite/rms', 1.1, 'queued', null, 1, 1],
+    ]);
+    const later = await dubs.insertTakes(dub.id, 1, [{ ...asked('flite/awb', 0.9), jobId: 'other' }]);
+    expect(later.map((t) => t.number)).toEqual([3]);
+    expect((await dubs.takesOfJob(job)).map((t) => t.number)).toEqual([1, 2]);
+    await dubs.setTakeStatus(first[0]!.id, 'rendering');
+    await dubs.setTakeStatus(first[0]!.id, 'ready', { render: render(1) });
+    await dubs.setTakeStatus(first[1]!.id, 'failed', { error: 'no voice' });
+    const [one, two] = await dubs.takes(dub.id, 1);
+    expect(one).toMatchObject<Partial<TakeRecord>>({ status: 'ready', render: render(1), error: null, plan: { ...plan } });
+    expect(one!.finishedAt).not.toBeNull();
+    expect(two).toMatchObject({ status: 'failed', error: 'no voice', render: null });
+    expect(await dubs.take(dub.id, first[0]!.id)).toEqual(one);
+    expect(await dubs.take(crypto.randomUUID(), first[0]!.id)).toBeNull();
+    expect(await dubs.takes(dub.id, 2)).toEqual([]);
+
+    await dubs.insertRevision(dub.id, { number: 2, base: 1, source: 'take', revoiceId: null, takeId: one!.id, fileName: 'r0002.wav', renders: {}, linesRevoiced: [1] });
+    expect(await dubs.revision(dub.id, 2)).toMatchObject({ source: 'take', takeId: one!.id, revoiceId: null });
+    expect(await dubs.revision(dub.id, 1)).toMatchObject({ source: 'upload', takeId: null });
+    await dubs.deleteDub(dub.id);
+    expect(await count(backend().sql, 'dub_line_takes')).toBe(0);
+  });
+  // ---- end of the dub takes block ----
 
   it('keeps notes per line, oldest first', async () => {
     const dubs = store();

@@ -10,6 +10,8 @@ import type { DubStore } from '../storage/dub-store';
  *   recordings/<session>/dubs/<dub>/background.wav        the music-and-effects stem, at the dub's format
  *   recordings/<session>/dubs/<dub>/work/<revoice>/       a running revoice's rendered lines
  *   recordings/<session>/dubs/<dub>/peaks/r0001.json      waveform peaks of a revision
+ *   recordings/<session>/dubs/<dub>/takes/<take>.patch     a line's take as rendered (for putting it in)
+ *   recordings/<session>/dubs/<dub>/takes/<take>.wav       the take's region as the dub would sound with it
  *
  * Names come from ids the service made, never from client input.
  */
@@ -30,6 +32,12 @@ export class DubFiles {
   }
   work(sessionId: string, dubId: string, revoiceId: string): string {
     return path.join(this.dir(sessionId, dubId), 'work', revoiceId);
+  }
+  takesDir(sessionId: string, dubId: string): string {
+    return path.join(this.dir(sessionId, dubId), 'takes');
+  }
+  take(sessionId: string, dubId: string, fileName: string): string {
+    return path.join(this.takesDir(sessionId, dubId), fileName);
   }
   peaks(sessionId: string, dubId: string, revision: number): string {
     return path.join(this.dir(sessionId, dubId), 'peaks', `${revisionStem(revision)}.json`);

@@ -43,6 +43,7 @@ import { decodeToWav, MAX_DUB_BYTES, MAX_DUB_CHANNELS, probeDubAudio } from './d
 import { checkRetiming, checkUploadedLines, coveredByOther, lineState, linesFromSegments } from './line-rules';
 import { DUB_PREPARE_JOB } from './prepare-job';
 import { DUB_REVOICE_JOB } from './revoice-job';
+import { DubTakes, plannedLine } from './takes';
 import { ConflictError, InvalidInputError, issue, NotFoundError, TooLargeError, UnsupportedMediaError } from '../errors';
 import { parseInput } from '../validation';
 
@@ -101,6 +102,8 @@ function parseJsonPart(raw: string, field: string): unknown {
 export class Dubbing {
   readonly store: DubStore;
   readonly files: DubFiles;
+  /** Takes of a line (issue 32). */
+  readonly takes: DubTakes;
   /** Running revoices by dub id, so deleting a dub stops its revoice. */
   readonly cancellers = new Map<string, AbortController>();
   private aligner: ClosableAligner | null = null;
@@ -108,6 +111,16 @@ export class Dubbing {
   constructor(private readonly deps: DubbingDeps) {
     this.store = deps.store;
     this.files = new DubFiles(deps.layout);
+    this.takes = new DubTakes({
+      store: this.store,
+      files: this.files,
+      jobs: deps.jobs,
+      voices: deps.voices,
+      audioSecret: deps.audioSecret,
+      effectiveVoice: (dub, line) => this.effectiveVoice(dub, line),
+      lineJson: (dubId, lineId) => this.lineJsonNow(dubId, lineId),
+      revisionJson: async (dub, number, baseUrl) => this.revisionJson(dub, (await this.store.revision(dub.id, number))!, baseUrl),
+    });
   }
 
   /** PocketSphinx forced alignment for revoiced words, started on first use; null when not installed. */
@@ -404,6 +417,7 @@ export class Dubbing {
       source: dub.source,
       transcript_revision: dub.transcriptRevision,
       active_revoice: active?.id ?? null,
+      lines_revision: dub.linesRevision,
       created_at: dub.createdAt,
       updated_at: dub.updatedAt,
     };
@@ -436,6 +450,7 @@ export class Dubbing {
       notes: this.notesOf(line, notes),
       history: line.history,
       speed: line.speed,
+      revision: line.revision,
       updated_at: line.updatedAt,
     };
   }
@@ -493,11 +508,12 @@ export class Dubbing {
    */
   async patchLine(dub: DubRecord, found: LineRecord, body: LinePatch, author: string): Promise<DubLine> {
     this.requireReady(dub);
-    if (Object.keys(body).length === 0) {
-      throw new InvalidInputError([issue(['body'], 'Send at least one of text, voice, start, end, speed, review_status', 'missing', {})]);
+    if (Object.keys(body).filter((k) => k !== 'base_revision').length === 0) {
+      throw new InvalidInputError([issue(['body'], 'Send at least one of text, voice, start, end, speed, review_status', 'missing', body)]);
     }
     this.fail([body.voice ? this.checkVoice(body.voice, ['body', 'voice']) : null]);
     await this.editLines(dub, found.id, async (store, line, lines) => {
+      if (body.base_revision !== undefined) await this.checkBaseRevision(store, dub, line, body.base_revision);
       const start = body.start ?? line.start;
       const end = body.end ?? line.end;
       let timing = { start: line.start, end: line.end };
@@ -518,6 +534,15 @@ export class Dubbing {
       }
     });
     return this.lineJsonNow(dub.id, found.id);
+  }
+
+  /** 409 when the line changed after the revision the edit was made on (or that revision is not one the dub has reached). */
+  private async checkBaseRevision(store: DubStore, dub: DubRecord, line: LineRecord, base: number): Promise<void> {
+    const latest = (await store.dubById(dub.id))!.linesRevision;
+    if (base > latest) throw new ConflictError(`The dub's lines are at revision ${latest}; base_revision ${base} is not one of them. Read the line again and edit it.`);
+    if (line.revision > base) {
+      throw new ConflictError(`Line ${line.id} has changed since revision ${base} (it is at revision ${line.revision}, by another window or client); read it again and edit it.`);
+    }
   }
 
   /** The word timings of a line's current text: the voiced words when voiced at it, the original's while unchanged. */
@@ -660,6 +685,7 @@ export class Dubbing {
       base: revision.base,
       source: revision.source,
       revoice_id: revision.revoiceId,
+      take_id: revision.takeId ?? null,
       lines_revoiced: revision.linesRevoiced,
       current: revision.number === dub.currentRevision,
       created_at: revision.createdAt,
@@ -692,19 +718,7 @@ export class Dubbing {
       if (voice === null) throw new ConflictError('No voice engine is installed, so no line can be voiced. Install festival and festvox-us-slt-hts (or see GET /v1/audio/models).');
       const found = this.deps.voices.lookupRef(voice);
       if (!found.ok) throw new ConflictError(`Line ${line.id} cannot be voiced: ${found.message}`);
-      planned.push({
-        lineId: line.id,
-        speaker: line.speaker,
-        text: line.text,
-        voice,
-        start: line.start,
-        end: line.end,
-        originalStart: line.originalStart,
-        originalEnd: line.originalEnd,
-        nextStart: lines[i + 1]?.start ?? duration,
-        previousEnd: lines[i - 1]?.end ?? 0,
-        speed: line.speed,
-      });
+      planned.push(plannedLine(lines, i, voice, line.speed, duration));
     });
     return planned;
   }

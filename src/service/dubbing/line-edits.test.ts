@@ -19,11 +19,13 @@ function line(id: number, start: number, end: number, text: string, fields: Part
     text,
     originalText: text,
     voice: null,
+    originalVoice: null,
     // Each word fills its share of the line but the last 10 %, a short gap before the next.
     words: words.map((word, i) => ({ word, start: start + i * step, end: start + (i + 0.9) * step })),
     reviewStatus: 'approved',
     history: [],
     speed: null,
+    revision: 0,
     updatedAt: NOW,
     ...fields,
   };

@@ -96,7 +96,7 @@ export function splitLine(
       : Math.round((k / n) * original.length);
   const entry: LineHistoryEntry = { op: 'split', at: now, from: [snapshot(line)] };
   const history = [...line.history, entry];
-  const common = { speaker: line.speaker, voice: line.voice, speed: line.speed, reviewStatus: 'todo' as const, history, updatedAt: now };
+  const common = { speaker: line.speaker, voice: line.voice, originalVoice: line.originalVoice, speed: line.speed, reviewStatus: 'todo' as const, history, updatedAt: now, revision: line.revision };
   return {
     ok: true,
     first: {
@@ -167,10 +167,13 @@ export function mergeLines(
       text,
       originalText: `${line.originalText} ${next.originalText}`.trim(),
       voice: line.voice,
+      originalVoice: line.originalVoice,
       speed: line.speed,
       words: [...line.words, ...next.words],
       reviewStatus: 'todo',
       history: [...line.history, { op: 'merge', at: now, from: [snapshot(line), snapshot(next)] }],
+      // The store gives it the revision of the write.
+      revision: line.revision,
       updatedAt: now,
     },
   };

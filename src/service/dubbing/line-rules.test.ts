@@ -59,4 +59,15 @@ describe('lineState', () => {
     // Back to the original words after being voiced: the revision still has the voiced words.
     expect(lineState(base, 'flite/rms', render)).toEqual({ state: 'corrected', needsRevoice: true });
   });
+
+  it('asks for a revoice of a line whose only change is its own voice or its speed', () => {
+    expect(lineState({ ...base, voice: 'flite/slt', originalVoice: null }, 'flite/slt', undefined)).toEqual({ state: 'corrected', needsRevoice: true });
+    expect(lineState({ ...base, speed: 1.1 }, 'flite/rms', undefined)).toEqual({ state: 'corrected', needsRevoice: true });
+    // The voice it was made with (an uploaded line naming one), or back to it: the original performance.
+    expect(lineState({ ...base, voice: 'flite/slt', originalVoice: 'flite/slt' }, 'flite/slt', undefined)).toEqual({ state: 'original', needsRevoice: false });
+    expect(lineState({ ...base, voice: null, originalVoice: null, speed: null }, 'flite/rms', undefined)).toEqual({ state: 'original', needsRevoice: false });
+    // Voiced at that voice and speed: done.
+    const voicedAt = { ...render, text: 'Hello.', voice: 'flite/slt', speed: 1.1 } as LineRender;
+    expect(lineState({ ...base, voice: 'flite/slt', originalVoice: null, speed: 1.1 }, 'flite/slt', voicedAt)).toEqual({ state: 'voiced', needsRevoice: false });
+  });
 });

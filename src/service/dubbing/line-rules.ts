@@ -76,12 +76,14 @@ export type LineState = 'original' | 'corrected' | 'voiced';
 
 /**
  * Where a line stands against the current revision. It is `voiced` when the revision carries it voiced
- * at exactly its current text, voice and timing; `corrected` when its text differs from the original,
- * or it was voiced before, and the revision does not carry that (a revoice will voice it); `original`
- * otherwise (the original performance, untouched).
+ * at exactly its current text, voice, timing and speed; `corrected` when its text differs from the
+ * original, its own voice differs from the one it was made with, a speed is set, or it was voiced before,
+ * and the revision does not carry that (a revoice will voice it); `original` otherwise (the original
+ * performance, untouched). A voice set for the line's speaker alone does not count: it says which voice
+ * the speaker's changed lines get, not that every one of them is to be voiced.
  */
 export function lineState(
-  line: { text: string; originalText: string; start: number; end: number; speed?: number | null },
+  line: { text: string; originalText: string; start: number; end: number; speed?: number | null; voice?: string | null; originalVoice?: string | null },
   effectiveVoice: string | null,
   render: LineRender | undefined,
   covered = false,
@@ -94,7 +96,8 @@ export function lineState(
     render.line_end === line.end &&
     (render.speed ?? null) === (line.speed ?? null);
   if (current && !covered) return { state: 'voiced', needsRevoice: false };
-  if (render !== undefined || covered || line.text !== line.originalText) return { state: 'corrected', needsRevoice: true };
+  const changed = line.text !== line.originalText || (line.voice ?? null) !== (line.originalVoice ?? null) || (line.speed ?? null) !== null;
+  if (render !== undefined || covered || changed) return { state: 'corrected', needsRevoice: true };
   return { state: 'original', needsRevoice: false };
 }
 

@@ -12,6 +12,7 @@ import type { DubRecord, DubStore, RevoiceRecord } from '../storage/dub-store';
 import { revisionStem, type DubFiles } from './dub-files';
 import { readPatchFile, writePatchFile } from './patch-file';
 import { renderLine, type WavSource } from './render-line';
+import { inParallel, RENDER_PARALLEL } from './parallel';
 
 export const DUB_REVOICE_JOB = 'dub-revoice';
 
@@ -28,7 +29,7 @@ export interface RevoiceDeps {
   log?: (line: string) => void;
 }
 
-function openWav(file: string): WavSource {
+export function openWav(file: string): WavSource {
   const fd = fs.openSync(file, 'r');
   try {
     return { fd, layout: readWavLayout(fd) };
@@ -103,17 +104,24 @@ async function renderPlan(
   const background = dub.background ? openWav(files.background(dub.sessionId, dub.id)) : null;
   try {
     const total = revoice.plan.length;
-    for (const [index, line] of revoice.plan.entries()) {
-      signal.throwIfAborted();
-      if (done.has(line.lineId)) continue;
-      progress((index / total) * 0.95, `voicing line ${line.lineId} (${index + 1} of ${total})`);
-      const rendered = await renderLine({ voices: deps.voices, tools: deps.tools, aligner: deps.aligner(), source, background }, line, signal);
-      signal.throwIfAborted();
-      const patchFile = `line-${line.lineId}.patch`;
-      writePatchFile(path.join(work, patchFile), { fadeIn: rendered.fadeIn, fadeOut: rendered.fadeOut, channels: dub.channels, samples: rendered.patch });
-      await store.insertCheckpoint(revoice.id, { lineId: line.lineId, render: { ...rendered.render, revision: 0, revoice_id: revoice.id }, patchFile, attempt });
-      progress(((index + 1) / total) * 0.95, `voiced line ${line.lineId} (${index + 1} of ${total})`);
-    }
+    let finished = done.size;
+    // Lines are rendered RENDER_PARALLEL at a time: each reads only the dub's files and writes its own patch,
+    // and the revision is assembled in region order whatever order they finish in, so the output is the same.
+    await inParallel(
+      revoice.plan.filter((line) => !done.has(line.lineId)),
+      RENDER_PARALLEL,
+      async (line) => {
+        signal.throwIfAborted();
+        progress((finished / total) * 0.95, `voicing line ${line.lineId} (${finished + 1} of ${total})`);
+        const rendered = await renderLine({ voices: deps.voices, tools: deps.tools, aligner: deps.aligner(), source, background }, line, signal);
+        signal.throwIfAborted();
+        const patchFile = `line-${line.lineId}.patch`;
+        writePatchFile(path.join(work, patchFile), { fadeIn: rendered.fadeIn, fadeOut: rendered.fadeOut, channels: dub.channels, samples: rendered.patch });
+        await store.insertCheckpoint(revoice.id, { lineId: line.lineId, render: { ...rendered.render, revision: 0, revoice_id: revoice.id }, patchFile, attempt });
+        finished++;
+        progress((finished / total) * 0.95, `voiced line ${line.lineId} (${finished} of ${total})`);
+      },
+    );
   } finally {
     fs.closeSync(source.fd);
     if (background) fs.closeSync(background.fd);

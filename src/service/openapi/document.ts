@@ -14,6 +14,10 @@ import {
   DubRevision,
   LinePatch,
   Revoice,
+  DubTake,
+  TakeChoice,
+  TakesQuery,
+  TakesRequest,
   MediaPatch,
   MediaResponse,
   OpenAIError,
@@ -421,7 +425,7 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
           operationId: 'updateDubLine',
           summary: "Correct a line's text, set its voice or speed, move it within its neighbours, or set its review status",
           description:
-            'The original text and timing are kept beside the new ones. A change of text, voice, timing or speed puts `review_status` back to `todo` (unless sent with it) and can be undone (`POST …/edits/undo`). All fields are checked before anything changes. 409 while the dub is still preparing.',
+            'The original text and timing are kept beside the new ones. A change of text, voice, timing or speed puts `review_status` back to `todo` (unless sent with it) and can be undone (`POST …/edits/undo`). All fields are checked before anything changes. 409 while the dub is still preparing, and when `base_revision` is given and the line has changed since that revision (its `revision` is higher: another window or client edited it; nothing changes — read the line again).',
           requestParams: { path: lineParam },
           requestBody: { content: { 'application/json': { schema: LinePatch } } },
           responses: { '200': json(DubLine, 'The line'), ...speechErrors(401, 404, 409, 415, 422) },
@@ -624,6 +628,53 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
         }),
       },
       // ---- end of the dubbing workflow block ----
+      // ---- dub takes (issue 32) ----
+      '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}/lines/{line_id}/takes': {
+        post: op({
+          operationId: 'renderDubLineTakes',
+          summary: 'Render takes of a line to choose from (voices and speeds)',
+          description:
+            "Renders `count` takes of the line as it is now, as a job (the revoice's fit, loudness match and crossfades): each speed with each voice, speeds outer, distinct pairs only; `voices` default to the line's voice, `speeds` to the line's speed, then 0.9, 1.1, 0.95, 1.05 (null: fitted to the slot). The installed engines read a text the same way every time, so takes differ by voice and speed only; asking for more takes than distinct pairs is 422 `too_few_variants`. Waits up to `?wait=` seconds (default 20): 200 with the takes when all are rendered (`ready` or `failed`), else 202 (`Location`: the line's takes; poll it). Each take's `audio` plays the line's region as the dub would sound with it; the current revision's audio over `render.region` is the original to compare it with (A/B). 409 while the dub is preparing; 422 for a bad count, voice or speed (nothing is stored).",
+          requestParams: { path: lineParam, query: TakesQuery },
+          requestBody: { content: { 'application/json': { schema: TakesRequest } } },
+          responses: {
+            '200': json(z.object({ data: z.array(DubTake) }), 'The takes, rendered'),
+            '202': json(z.object({ data: z.array(DubTake) }), 'The takes, still rendering'),
+            ...speechErrors(401, 404, 409, 415, 422),
+          },
+        }),
+        get: op({
+          operationId: 'listDubLineTakes',
+          summary: "A line's takes, oldest first, each with its status, how it came out, whether it is stale or chosen, and a signed audio address",
+          requestParams: { path: lineParam },
+          responses: { '200': json(z.object({ data: z.array(DubTake) }), 'Takes'), ...speechErrors(401, 404, 422) },
+        }),
+      },
+      '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}/lines/{line_id}/take': {
+        put: op({
+          operationId: 'chooseDubLineTake',
+          summary: "Put a take in: it becomes the line's audio in a new revision",
+          description:
+            "A new revision (source `take`, `take_id`) is the current one copied with only the take's `render.region` rewritten: every other sample is identical. The line takes the take's voice and speed (an undoable correction when they differ), its rendering records `take_id`, and its review goes back to `todo`. 422 `take_not_found` for a take the line does not have; 409 when the take is not rendered, was rendered for the line as it was before a change of its text or timing (or its neighbours'), while a revoice runs, or when the current revision changed meanwhile.",
+          requestParams: { path: lineParam },
+          requestBody: { content: { 'application/json': { schema: TakeChoice } } },
+          responses: { '200': json(z.object({ line: DubLine, revision: DubRevision }), 'The line and the new revision'), ...speechErrors(401, 404, 409, 415, 422) },
+        }),
+      },
+      '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}/takes/{take_id}/file': {
+        get: op({
+          operationId: 'getDubTakeFile',
+          summary: "A take's audio as WAV (signed address; no key): the line's region as the dub would sound with it",
+          security: [],
+          requestParams: { path: dubParam.extend({ take_id: z.uuid() }), query: z.object({ expires: z.string(), signature: z.string(), download: z.literal('1').optional() }) },
+          responses: {
+            '200': { description: 'The WAV bytes', content: { 'audio/wav': { schema: z.string().meta({ format: 'binary' }) } } },
+            '206': { description: 'A byte range' },
+            ...speechErrors(403),
+          },
+        }),
+      },
+      // ---- end of the dub takes block ----
       // ---- editor's basics (issue 33): "not this person" ----
       '/v1/speech/transcriptions/{session_id}/speakers/{label}/reject-match': {
         post: op({

@@ -29,6 +29,8 @@ export interface DubRecord {
   /** The recording's transcript revision the lines came from (dubs from the recording). */
   transcriptRevision: number | null;
   lineSeq: number;
+  /** Raised by every change to the dub's lines (each changed line keeps the value as its `revision`). */
+  linesRevision: number;
   createdAt: string;
   updatedAt: string;
 }
@@ -51,11 +53,15 @@ export interface LineRecord {
   text: string;
   originalText: string;
   voice: string | null;
+  /** The line's own voice when the dub was made (kept through splits and merges, as the original text is). */
+  originalVoice: string | null;
   words: WordTiming[];
   reviewStatus: ReviewStatus;
   history: LineHistoryEntry[];
   /** Speaking rate asked for when revoiced (1: as the engine reads), or null. */
   speed: number | null;
+  /** The dub's lines revision at this line's last change (0: as the dub was made). */
+  revision: number;
   updatedAt: string;
 }
 
@@ -80,12 +86,14 @@ export interface LineEditRecord {
 export interface RevisionRecord {
   number: number;
   base: number | null;
-  source: 'upload' | 'revoice';
+  source: 'upload' | 'revoice' | 'take';
   revoiceId: string | null;
   fileName: string;
   /** Line id → how this revision voiced it (carried over from its base, plus this revision's own). */
   renders: Record<number, LineRender>;
   linesRevoiced: number[];
+  /** The take this revision put in (a revision made by choosing a take), else null. */
+  takeId?: string | null;
   createdAt: string;
 }
 
@@ -128,6 +136,65 @@ export interface CheckpointRecord {
   attempt: number;
 }
 
+// ---- dub takes (issue 32) ----
+export type TakeStatus = 'queued' | 'rendering' | 'ready' | 'failed';
+
+/** One rendering of a line to choose from: the line as planned for it, and once rendered how it came out. */
+export interface TakeRecord {
+  id: string;
+  dubId: string;
+  lineId: number;
+  /** 1 upwards per line, in the order they were asked for. */
+  number: number;
+  jobId: string;
+  voice: string;
+  speed: number | null;
+  status: TakeStatus;
+  error: string | null;
+  plan: PlannedLine;
+  render: LineRender | null;
+  /** The revision the take's audition audio was mixed into. */
+  baseRevision: number;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+interface TakeRow {
+  id: string;
+  dub_id: string;
+  line_id: number;
+  number: number;
+  job_id: string;
+  voice: string;
+  speed: number | null;
+  status: TakeStatus;
+  error: string | null;
+  plan_json: string;
+  render_json: string | null;
+  base_revision: number;
+  created_at: string;
+  finished_at: string | null;
+}
+
+const toTake = (r: TakeRow): TakeRecord => ({
+  id: r.id,
+  dubId: r.dub_id,
+  lineId: Number(r.line_id),
+  number: Number(r.number),
+  jobId: r.job_id,
+  voice: r.voice,
+  speed: r.speed,
+  status: r.status,
+  error: r.error,
+  plan: JSON.parse(r.plan_json) as PlannedLine,
+  render: r.render_json === null ? null : (JSON.parse(r.render_json) as LineRender),
+  baseRevision: Number(r.base_revision),
+  createdAt: r.created_at,
+  finishedAt: r.finished_at,
+});
+const TAKE_COLUMNS = 'id, dub_id, line_id, number, job_id, voice, speed, status, error, plan_json, render_json, base_revision, created_at, finished_at';
+// ---- end of the dub takes block ----
+
 interface DubRow {
   id: string;
   session_id: string;
@@ -148,6 +215,7 @@ interface DubRow {
   source: DubSource;
   transcript_revision: number | null;
   line_seq: number;
+  lines_revision: number;
   created_at: string;
   updated_at: string;
 }
@@ -162,21 +230,24 @@ interface LineRow {
   text: string;
   original_text: string;
   voice: string | null;
+  original_voice: string | null;
   words_json: string;
   review_status: ReviewStatus;
   history_json: string;
   speed: number | null;
+  revision: number;
   updated_at: string;
 }
 
 interface RevisionRow {
   number: number;
   base: number | null;
-  source: 'upload' | 'revoice';
+  source: 'upload' | 'revoice' | 'take';
   revoice_id: string | null;
   file_name: string;
   renders_json: string;
   lines_revoiced_json: string;
+  take_id: string | null;
   created_at: string;
 }
 
@@ -213,6 +284,7 @@ const toDub = (r: DubRow): DubRecord => ({
   source: r.source,
   transcriptRevision: r.transcript_revision,
   lineSeq: r.line_seq,
+  linesRevision: Number(r.lines_revision),
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -227,10 +299,12 @@ const toLine = (r: LineRow): LineRecord => ({
   text: r.text,
   originalText: r.original_text,
   voice: r.voice,
+  originalVoice: r.original_voice,
   words: JSON.parse(r.words_json) as WordTiming[],
   reviewStatus: r.review_status,
   history: JSON.parse(r.history_json) as LineHistoryEntry[],
   speed: r.speed,
+  revision: Number(r.revision),
   updatedAt: r.updated_at,
 });
 
@@ -242,6 +316,9 @@ const toRevision = (r: RevisionRow): RevisionRecord => ({
   fileName: r.file_name,
   renders: JSON.parse(r.renders_json) as Record<number, LineRender>,
   linesRevoiced: JSON.parse(r.lines_revoiced_json) as number[],
+  takeId: r.take_id,
+  // Stored as 'revoice' (the column's CHECK predates takes); the take it names makes it a take's revision.
+  ...(r.take_id !== null ? { source: 'take' as const } : {}),
   createdAt: r.created_at,
 });
 
@@ -258,18 +335,18 @@ const toRevoice = (r: RevoiceRow): RevoiceRecord => ({
   finishedAt: r.finished_at,
 });
 
-export type NewDub = Omit<DubRecord, 'status' | 'progress' | 'stage' | 'error' | 'currentRevision' | 'createdAt' | 'updatedAt' | 'source' | 'transcriptRevision' | 'lineSeq'> & {
+export type NewDub = Omit<DubRecord, 'status' | 'progress' | 'stage' | 'error' | 'currentRevision' | 'createdAt' | 'updatedAt' | 'source' | 'transcriptRevision' | 'lineSeq' | 'linesRevision'> & {
   status: DubStatus;
   source?: DubSource;
   transcriptRevision?: number | null;
 };
-export type NewLine = Omit<LineRecord, 'updatedAt' | 'originalStart' | 'originalEnd' | 'originalText' | 'reviewStatus' | 'history' | 'speed'>;
+export type NewLine = Omit<LineRecord, 'updatedAt' | 'originalStart' | 'originalEnd' | 'originalText' | 'originalVoice' | 'reviewStatus' | 'history' | 'speed' | 'revision'>;
 
-const REVISION_COLUMNS = 'number, base, source, revoice_id, file_name, renders_json, lines_revoiced_json, created_at';
+const REVISION_COLUMNS = 'number, base, source, revoice_id, file_name, renders_json, lines_revoiced_json, take_id, created_at';
 const REVOICE_COLUMNS = 'id, dub_id, job_id, base_revision, revision, status, plan_json, error, created_at, finished_at';
 
 const now = () => new Date().toISOString();
-/** Rows per INSERT when a dub's lines are set (12 values each: far below either database's limit on parameters). */
+/** Rows per INSERT when a dub's lines are set (13 values each: far below either database's limit on parameters). */
 const LINES_PER_INSERT = 200;
 
 /** A revision number already recorded for the dub (two revoices finishing at once): the later one must take the next. */
@@ -325,6 +402,10 @@ export interface DubStore {
   setLines(dubId: string, lines: NewLine[]): Promise<void>;
   /** The next unused line id (never one given before, even to a line since removed). */
   takeLineId(dubId: string): Promise<number>;
+  /**
+   * Every write of lines below (put, delete, update, review status) raises the dub's lines revision by one and
+   * gives the lines it writes that value as their `revision` (whatever revision a line written whole carried).
+   */
   /** Writes whole lines as given (split, merge, undo, redo): inserted, or replaced when the id exists. */
   putLines(dubId: string, lines: LineRecord[]): Promise<void>;
   deleteLines(dubId: string, ids: number[]): Promise<void>;
@@ -364,21 +445,27 @@ export interface DubStore {
   /** The lines a revoice has rendered, by line id. */
   checkpoints(revoiceId: string): Promise<CheckpointRecord[]>;
   insertCheckpoint(revoiceId: string, checkpoint: CheckpointRecord): Promise<void>;
-  /**
-   * How many lines a revoice has rendered, read synchronously: the job runner's `keptWork` asks while it
-   * restarts jobs, and it is synchronous. Embedded database only.
-   */
   /** Lines a revoice has rendered and kept: its checkpoints, counted. */
   checkpointCount(revoiceId: string): Promise<number>;
+
+  // ---- takes (issue 32) ----
+  /** Records takes of a line, numbered after the line's existing ones (in the order given), all `queued`. */
+  insertTakes(dubId: string, lineId: number, takes: Array<Pick<TakeRecord, 'id' | 'jobId' | 'voice' | 'speed' | 'plan' | 'baseRevision'>>): Promise<TakeRecord[]>;
+  take(dubId: string, takeId: string): Promise<TakeRecord | null>;
+  /** A line's takes by number. */
+  takes(dubId: string, lineId: number): Promise<TakeRecord[]>;
+  /** The takes a job renders, by number. */
+  takesOfJob(jobId: string): Promise<TakeRecord[]>;
+  setTakeStatus(takeId: string, status: TakeStatus, fields?: { error?: string | null; render?: LineRender }): Promise<void>;
 }
 
 type EditRow = { seq: number; op: string; author: string; before_json: string; after_json: string; undone: number; created_at: string };
 type NoteRow = { id: string; line_id: number; author: string; text: string; created_at: string };
 type CheckpointRow = { line_id: number; render_json: string; patch_file: string; attempt: number };
 
-const LINE_COLUMNS = 'id, speaker, start, "end", original_start, original_end, text, original_text, voice, words_json, review_status, history_json, speed, updated_at';
+const LINE_COLUMNS = 'id, speaker, start, "end", original_start, original_end, text, original_text, voice, original_voice, words_json, review_status, history_json, speed, revision, updated_at';
 const DUB_COLUMNS =
-  'id, session_id, name, file_name, status, progress, stage, error, sample_rate, channels, sample_format, frames, background, default_voice, voices_json, current_revision, source, transcript_revision, line_seq, created_at, updated_at';
+  'id, session_id, name, file_name, status, progress, stage, error, sample_rate, channels, sample_format, frames, background, default_voice, voices_json, current_revision, source, transcript_revision, line_seq, lines_revision, created_at, updated_at';
 
 /** The dubbing tables in portable SQL: one implementation for the embedded SQLite file and for PostgreSQL. */
 export class SqlDubStore implements DubStore {
@@ -498,9 +585,9 @@ export class SqlDubStore implements DubStore {
     for (let from = 0; from < lines.length; from += LINES_PER_INSERT) {
       const chunk = lines.slice(from, from + LINES_PER_INSERT);
       await this.sql.run(
-        `INSERT INTO dub_lines (dub_id, id, speaker, start, "end", original_start, original_end, text, original_text, voice, words_json, updated_at)
-         VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-        chunk.flatMap((l) => [dubId, l.id, l.speaker, l.start, l.end, l.start, l.end, l.text, l.text, l.voice, JSON.stringify(l.words), at]),
+        `INSERT INTO dub_lines (dub_id, id, speaker, start, "end", original_start, original_end, text, original_text, voice, original_voice, words_json, updated_at)
+         VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+        chunk.flatMap((l) => [dubId, l.id, l.speaker, l.start, l.end, l.start, l.end, l.text, l.text, l.voice, l.voice, JSON.stringify(l.words), at]),
       );
     }
     const highest = lines.reduce((m, l) => Math.max(m, l.id), 0);
@@ -518,34 +605,46 @@ export class SqlDubStore implements DubStore {
     return row.line_seq;
   }
 
+  /** Raises the dub's lines revision and returns it: the `revision` of the lines a write changes. */
+  private async nextLinesRevision(dubId: string): Promise<number> {
+    const row = await this.sql.get<{ lines_revision: number }>('UPDATE dubs SET lines_revision = lines_revision + 1 WHERE id = ? RETURNING lines_revision', [dubId]);
+    if (!row) throw new Error(`Dub ${dubId} does not exist.`);
+    return Number(row.lines_revision);
+  }
+
   async putLines(dubId: string, lines: LineRecord[]): Promise<void> {
+    if (lines.length === 0) return;
+    const revision = await this.nextLinesRevision(dubId);
     for (const l of lines) {
       await this.sql.run(
-        `INSERT INTO dub_lines (dub_id, id, speaker, start, "end", original_start, original_end, text, original_text, voice, words_json, review_status, history_json, speed, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        `INSERT INTO dub_lines (dub_id, id, speaker, start, "end", original_start, original_end, text, original_text, voice, original_voice, words_json, review_status, history_json, speed, revision, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (dub_id, id) DO UPDATE SET speaker = excluded.speaker, start = excluded.start, "end" = excluded."end",
            original_start = excluded.original_start, original_end = excluded.original_end, text = excluded.text, original_text = excluded.original_text,
-           voice = excluded.voice, words_json = excluded.words_json, review_status = excluded.review_status, history_json = excluded.history_json,
-           speed = excluded.speed, updated_at = excluded.updated_at`,
-        [dubId, l.id, l.speaker, l.start, l.end, l.originalStart, l.originalEnd, l.text, l.originalText, l.voice, JSON.stringify(l.words), l.reviewStatus, JSON.stringify(l.history), l.speed, l.updatedAt],
+           voice = excluded.voice, original_voice = excluded.original_voice, words_json = excluded.words_json, review_status = excluded.review_status, history_json = excluded.history_json,
+           speed = excluded.speed, revision = excluded.revision, updated_at = excluded.updated_at`,
+        [dubId, l.id, l.speaker, l.start, l.end, l.originalStart, l.originalEnd, l.text, l.originalText, l.voice, l.originalVoice ?? null, JSON.stringify(l.words), l.reviewStatus, JSON.stringify(l.history), l.speed, revision, l.updatedAt],
       );
     }
   }
 
   async deleteLines(dubId: string, ids: number[]): Promise<void> {
+    if (ids.length) await this.nextLinesRevision(dubId);
     for (const id of ids) await this.sql.run('DELETE FROM dub_lines WHERE dub_id = ? AND id = ?', [dubId, id]);
   }
 
   async updateLine(dubId: string, line: Pick<LineRecord, 'id' | 'text' | 'voice' | 'start' | 'end'> & Partial<Pick<LineRecord, 'reviewStatus' | 'speed'>>): Promise<void> {
+    const revision = await this.nextLinesRevision(dubId);
     await this.sql.run(
-      `UPDATE dub_lines SET text = ?, voice = ?, start = ?, "end" = ?, review_status = COALESCE(?, review_status), speed = CASE WHEN ? = 1 THEN ? ELSE speed END, updated_at = ?
+      `UPDATE dub_lines SET text = ?, voice = ?, start = ?, "end" = ?, review_status = COALESCE(?, review_status), speed = CASE WHEN ? = 1 THEN ? ELSE speed END, revision = ?, updated_at = ?
        WHERE dub_id = ? AND id = ?`,
-      [line.text, line.voice, line.start, line.end, line.reviewStatus ?? null, line.speed !== undefined ? 1 : 0, line.speed ?? null, now(), dubId, line.id],
+      [line.text, line.voice, line.start, line.end, line.reviewStatus ?? null, line.speed !== undefined ? 1 : 0, line.speed ?? null, revision, now(), dubId, line.id],
     );
   }
 
   async setReviewStatus(dubId: string, lineId: number, status: ReviewStatus): Promise<void> {
-    await this.sql.run('UPDATE dub_lines SET review_status = ?, updated_at = ? WHERE dub_id = ? AND id = ?', [status, now(), dubId, lineId]);
+    const revision = await this.nextLinesRevision(dubId);
+    await this.sql.run('UPDATE dub_lines SET review_status = ?, revision = ?, updated_at = ? WHERE dub_id = ? AND id = ?', [status, revision, now(), dubId, lineId]);
   }
 
   async reviewCounts(dubId: string): Promise<ReviewCounts> {
@@ -623,8 +722,8 @@ export class SqlDubStore implements DubStore {
   async insertRevision(dubId: string, revision: Omit<RevisionRecord, 'createdAt'>): Promise<void> {
     try {
       await this.sql.run(
-        'INSERT INTO dub_revisions (dub_id, number, base, source, revoice_id, file_name, renders_json, lines_revoiced_json, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-        [dubId, revision.number, revision.base, revision.source, revision.revoiceId, revision.fileName, JSON.stringify(revision.renders), JSON.stringify(revision.linesRevoiced), now()],
+        'INSERT INTO dub_revisions (dub_id, number, base, source, revoice_id, file_name, renders_json, lines_revoiced_json, take_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        [dubId, revision.number, revision.base, revision.source === 'take' ? 'revoice' : revision.source, revision.revoiceId, revision.fileName, JSON.stringify(revision.renders), JSON.stringify(revision.linesRevoiced), revision.takeId ?? null, now()],
       );
     } catch (error) {
       if (error instanceof UniqueViolation) throw new RevisionTaken(dubId, revision.number);
@@ -695,5 +794,45 @@ export class SqlDubStore implements DubStore {
 
   async checkpointCount(revoiceId: string): Promise<number> {
     return Number((await this.sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM dub_revoice_lines WHERE revoice_id = ?', [revoiceId]))?.n ?? 0);
+  }
+
+  // ---- takes (issue 32) ----
+
+  async insertTakes(dubId: string, lineId: number, takes: Array<Pick<TakeRecord, 'id' | 'jobId' | 'voice' | 'speed' | 'plan' | 'baseRevision'>>): Promise<TakeRecord[]> {
+    const top = await this.sql.get<{ n: number | null }>('SELECT MAX(number) AS n FROM dub_line_takes WHERE dub_id = ? AND line_id = ?', [dubId, lineId]);
+    const first = Number(top?.n ?? 0) + 1;
+    const at = now();
+    for (const [i, t] of takes.entries()) {
+      await this.sql.run(
+        `INSERT INTO dub_line_takes (id, dub_id, line_id, number, job_id, voice, speed, status, plan_json, base_revision, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?)`,
+        [t.id, dubId, lineId, first + i, t.jobId, t.voice, t.speed, JSON.stringify(t.plan), t.baseRevision, at],
+      );
+    }
+    const ids = new Set(takes.map((t) => t.id));
+    return (await this.takes(dubId, lineId)).filter((t) => ids.has(t.id));
+  }
+
+  async take(dubId: string, takeId: string): Promise<TakeRecord | null> {
+    const row = await this.sql.get<TakeRow>(`SELECT ${TAKE_COLUMNS} FROM dub_line_takes WHERE dub_id = ? AND id = ?`, [dubId, takeId]);
+    return row ? toTake(row) : null;
+  }
+
+  async takes(dubId: string, lineId: number): Promise<TakeRecord[]> {
+    return (await this.sql.all<TakeRow>(`SELECT ${TAKE_COLUMNS} FROM dub_line_takes WHERE dub_id = ? AND line_id = ? ORDER BY number`, [dubId, lineId])).map(toTake);
+  }
+
+  async takesOfJob(jobId: string): Promise<TakeRecord[]> {
+    return (await this.sql.all<TakeRow>(`SELECT ${TAKE_COLUMNS} FROM dub_line_takes WHERE job_id = ? ORDER BY number`, [jobId])).map(toTake);
+  }
+
+  async setTakeStatus(takeId: string, status: TakeStatus, fields: { error?: string | null; render?: LineRender } = {}): Promise<void> {
+    const finished = status === 'ready' || status === 'failed' ? now() : null;
+    await this.sql.run('UPDATE dub_line_takes SET status = ?, error = ?, render_json = COALESCE(?, render_json), finished_at = ? WHERE id = ?', [
+      status,
+      fields.error ?? null,
+      fields.render ? JSON.stringify(fields.render) : null,
+      finished,
+      takeId,
+    ]);
   }
 }

@@ -499,4 +499,55 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     `,
   },
   // ---- end of the shared secrets block ----
+  // ---- dub takes and line revisions (issue 32) ----
+  {
+    version: 18,
+    name: "dub lines: a revision per change, so a stale edit of a line is refused",
+    sql: `
+      -- Raised by every change to a dub's lines; a line keeps the value of its last change. A PATCH made on
+      -- revision N of a line changed since (a later value) is refused with 409 (dubbing.ts patchLine).
+      ALTER TABLE dubs ADD COLUMN lines_revision INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE dub_lines ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
+  {
+    version: 19,
+    name: "dub lines: the voice a line was made with, so a line whose only change is its voice is revoiced",
+    sql: `
+      -- A line's own voice as the dub was made (uploaded lines may name one). A line whose voice differs from it
+      -- needs a revoice even when its text is the original (line-rules.ts lineState).
+      ALTER TABLE dub_lines ADD COLUMN original_voice TEXT;
+      UPDATE dub_lines SET original_voice = voice;
+    `,
+  },
+  {
+    version: 20,
+    name: 'dub line takes: several renderings of a line to choose from, and the take a revision carries',
+    sql: `
+      -- Renderings of one line (its voice and speed per take), made by a job, auditioned, and one chosen: the
+      -- chosen take's audio becomes the line's in a new revision (dub_revisions.take_id). plan_json is the line as
+      -- it was rendered; a take no longer matching the line is stale and cannot be chosen.
+      CREATE TABLE dub_line_takes (
+        id TEXT PRIMARY KEY,
+        dub_id TEXT NOT NULL REFERENCES dubs(id) ON DELETE CASCADE,
+        line_id INTEGER NOT NULL,
+        number INTEGER NOT NULL,
+        job_id TEXT NOT NULL,
+        voice TEXT NOT NULL,
+        speed REAL,
+        status TEXT NOT NULL,
+        error TEXT,
+        plan_json TEXT NOT NULL,
+        render_json TEXT,
+        base_revision INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        finished_at TEXT
+      );
+      CREATE UNIQUE INDEX dub_line_takes_number ON dub_line_takes(dub_id, line_id, number);
+      -- A revision that put a take in names it; its source stays 'revoice' in the table (SQLite cannot change the
+      -- column's CHECK in place) and the store reads it as 'take'.
+      ALTER TABLE dub_revisions ADD COLUMN take_id TEXT;
+    `,
+  },
+  // ---- end of the dub takes block ----
 ];

@@ -186,6 +186,17 @@ export const ReviewCounts = z
 
 // ---- end of the dubbing workflow block ----
 
+// ---- dub takes and line revisions (issue 32) ----
+export const LineBaseRevision = z
+  .number()
+  .int()
+  .min(0)
+  .meta({
+    description:
+      "The line's `revision` the edit was made on (or the dub's `lines_revision` when its lines were read): 409, and nothing changes, when the line has changed since (another window, another client)",
+  });
+// ---- end of the dub takes block ----
+
 export const LinePatch = z
   .strictObject({
     text: LineText.optional(),
@@ -194,6 +205,8 @@ export const LinePatch = z
     end: Seconds.optional(),
     review_status: ReviewStatus.optional(),
     speed: LineSpeed.nullable().optional(),
+    // ---- dub takes and line revisions (issue 32) ----
+    base_revision: LineBaseRevision.optional(),
   })
   .meta({ id: 'LinePatch' });
 
@@ -207,7 +220,7 @@ export const TimeSpan = z.object({ start: z.number(), end: z.number() });
 export const LineRender = z
   .object({
     revision: z.number().int().meta({ description: 'The revision that first carried this rendering' }),
-    revoice_id: Uuid,
+    revoice_id: Uuid.nullable().meta({ description: 'The revoice that rendered it; null for a chosen take (`take_id`)' }),
     text: z.string(),
     voice: z.string(),
     line_start: z.number().meta({ description: "The line's start when it was rendered" }),
@@ -228,8 +241,10 @@ export const LineRender = z
     flags: z.array(z.enum(REVOICE_FLAGS)),
     words: z.array(WordTiming).meta({ description: 'Word timings of the new text on the dub timeline (forced alignment)' }),
     speed: z.number().nullable().optional().meta({ description: "The line's speed when rendered (null: as the voice reads)" }),
+    take_id: Uuid.nullable().optional().meta({ description: 'The take chosen for the line, when the rendering is a take' }),
   })
   .meta({ id: 'LineRender' });
+
 
 export const DubLine = z
   .object({
@@ -245,7 +260,7 @@ export const DubLine = z
     voice: z.string().nullable().meta({ description: "This line's own voice, or null to use its speaker's" }),
     effective_voice: z.string().nullable().meta({ description: 'The voice a revoice would use' }),
     state: z.enum(LINE_STATES).meta({
-      description: '`original`: the dub carries the original performance; `corrected`: changed since it was last voiced (a revoice will voice it); `voiced`: the current revision carries it voiced at its current text, voice and timing',
+      description: '`original`: the dub carries the original performance; `corrected`: its text, own voice or speed changed (or anything since it was last voiced): a revoice will voice it; `voiced`: the current revision carries it voiced at its current text, voice and timing',
     }),
     needs_revoice: z.boolean(),
     words: z.array(WordTiming).meta({ description: 'Word timings: of the voiced text when voiced, else of the original when the dub was transcribed' }),
@@ -254,6 +269,7 @@ export const DubLine = z
     history: z.array(LineHistoryEntry).meta({ description: 'The splits and merges that made this line, oldest first, each with the line(s) as they were' }),
     speed: LineSpeed.nullable(),
     render: LineRender.nullable().meta({ description: 'How the current revision voiced this line, if it did' }),
+    revision: z.number().int().meta({ description: "The dub's `lines_revision` at this line's last change (text, voice, timing, speed, review status, split, merge, undo): send it as `base_revision` to refuse a stale edit" }),
     updated_at: Timestamp,
   })
   .meta({ id: 'DubLine' });
@@ -270,14 +286,63 @@ export const DubRevision = z
   .object({
     number: z.number().int(),
     base: z.number().int().nullable().meta({ description: 'The revision it was built on' }),
-    source: z.enum(['upload', 'revoice']),
+    source: z.enum(['upload', 'revoice', 'take']).meta({ description: '`upload`: the dub as made; `revoice`: a revoice; `take`: a chosen take put in (`take_id`)' }),
     revoice_id: Uuid.nullable(),
+    take_id: Uuid.nullable().meta({ description: 'The take this revision put in (source `take`)' }),
     lines_revoiced: z.array(z.number().int()),
     current: z.boolean(),
     created_at: Timestamp,
     audio: DubAudioAddress,
   })
   .meta({ id: 'DubRevision' });
+
+// ---- dub takes (issue 32) ----
+export const TAKES_MAX = 5;
+export const TAKE_STATUSES = ['queued', 'rendering', 'ready', 'failed'] as const;
+
+export const TakesRequest = z
+  .strictObject({
+    count: z.number().int().min(1).max(TAKES_MAX).meta({ description: 'How many takes to render (1–5)' }),
+    voices: z
+      .array(VoiceRef)
+      .min(1)
+      .max(TAKES_MAX)
+      .optional()
+      .meta({ description: "Voices to render the takes in; default: the line's voice (`effective_voice`)" }),
+    speeds: z
+      .array(LineSpeed.nullable())
+      .min(1)
+      .max(TAKES_MAX)
+      .optional()
+      .meta({ description: "Speeds (0.8–1.2; null: fitted to the slot); default: the line's speed, then 0.9, 1.1, 0.95, 1.05" }),
+  })
+  .meta({ id: 'TakesRequest' });
+
+export const TakeChoice = z.strictObject({ take_id: Uuid.meta({ description: "One of the line's takes (ready, not stale)" }) }).meta({ id: 'TakeChoice' });
+
+export const TakesQuery = z.object({
+  wait: z.coerce.number().min(0).max(120).default(20).meta({ description: 'Seconds to wait for the takes to be rendered before answering 202 (0–120, default 20)' }),
+});
+
+export const DubTake = z
+  .object({
+    id: Uuid,
+    line_id: z.number().int(),
+    number: z.number().int().meta({ description: "1 upwards per line, in the order asked for" }),
+    voice: z.string(),
+    speed: z.number().nullable().meta({ description: 'The speed it was read at (null: fitted to the slot)' }),
+    status: z.enum(TAKE_STATUSES),
+    error: z.string().nullable(),
+    text: z.string().meta({ description: 'The text it reads' }),
+    stale: z.boolean().meta({ description: "The line's text or timing (or its neighbours) changed since it was rendered: it cannot be chosen" }),
+    chosen: z.boolean().meta({ description: 'The current revision carries this take for the line' }),
+    render: LineRender.omit({ revision: true, revoice_id: true }).nullable().meta({ description: 'How it came out (slot, stretch, overflow, flags, words), once ready' }),
+    audio: DubAudioAddress.nullable().meta({ description: "Signed address of the take's audio once ready: the line's region (slot and crossfades) as the dub would sound with this take, WAV at the dub's format" }),
+    created_at: Timestamp,
+    finished_at: Timestamp.nullable(),
+  })
+  .meta({ id: 'DubTake' });
+// ---- end of the dub takes block ----
 
 export const DubFormat = z
   .object({
@@ -341,6 +406,7 @@ export const Dub = z
     source: z.enum(['upload', 'recording']).meta({ description: "`upload`: revision 1 is an uploaded file; `recording`: the recording's own original audio" }),
     transcript_revision: z.number().int().nullable().meta({ description: "The recording's transcript revision the lines came from (dubs from the recording)" }),
     active_revoice: Uuid.nullable(),
+    lines_revision: z.number().int().meta({ description: "Raised by every change to the dub's lines; each line's `revision` is its value at the line's last change" }),
     created_at: Timestamp,
     updated_at: Timestamp,
   })
@@ -364,3 +430,8 @@ export type Revoice = z.infer<typeof Revoice>;
 export type RevoiceLine = z.infer<typeof RevoiceLine>;
 export type RevoiceFlag = (typeof REVOICE_FLAGS)[number];
 export type WordTiming = z.infer<typeof WordTiming>;
+// ---- dub takes (issue 32) ----
+export type TakesRequest = z.infer<typeof TakesRequest>;
+export type TakeChoice = z.infer<typeof TakeChoice>;
+export type DubTake = z.infer<typeof DubTake>;
+// ---- end of the dub takes block ----

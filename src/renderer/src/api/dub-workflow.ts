@@ -2,10 +2,10 @@
  * The studio's calls for the dubbing workflow (issue 32): a dub of the recording itself, line retiming,
  * split / merge with undo and redo, review status and notes, per-line speed, and the dub's exports.
  */
-import type { DubExportFormat, LineEdit, LineNote, LinePatch, ReviewStatus } from '../../../shared/schemas/dubs';
+import type { DubExportFormat, DubRevision, DubTake, LineEdit, LineNote, LinePatch, ReviewStatus, TakesRequest } from '../../../shared/schemas/dubs';
 import type { Dub, DubLine } from './types';
 
-export type { DubExportFormat, LineEdit, LineNote, LinePatch, ReviewStatus };
+export type { DubExportFormat, DubTake, LineEdit, LineNote, LinePatch, ReviewStatus, TakesRequest };
 
 /** An undo or a redo: the edit, and the lines it put back. */
 export interface LineEditResult {
@@ -28,6 +28,12 @@ export interface DubWorkflowApi {
   listDubEdits(sessionId: string, dubId: string, signal?: AbortSignal): Promise<LineEdit[]>;
   addDubLineNote(sessionId: string, dubId: string, lineId: number, text: string): Promise<LineNote>;
   exportDub(sessionId: string, dubId: string, format: DubExportFormat): Promise<{ blob: Blob; fileName: string }>;
+  // ---- dub takes (issue 32) ----
+  /** Renders takes of a line; answers once they are rendered or after `wait` seconds (then poll listDubTakes). */
+  renderDubTakes(sessionId: string, dubId: string, lineId: number, request: TakesRequest, wait?: number): Promise<DubTake[]>;
+  listDubTakes(sessionId: string, dubId: string, lineId: number, signal?: AbortSignal): Promise<DubTake[]>;
+  /** Puts a take in: a new revision with the take as the line's audio. */
+  chooseDubTake(sessionId: string, dubId: string, lineId: number, takeId: string): Promise<{ line: DubLine; revision: DubRevision }>;
 }
 
 type Json = <T>(path: string, init?: RequestInit) => Promise<T>;
@@ -56,5 +62,9 @@ export function dubWorkflowApi(json: Json, download: Download): DubWorkflowApi {
     listDubEdits: async (sid, dubId, signal) => (await json<{ data: LineEdit[] }>(`${dub(sid, dubId)}/edits`, { signal })).data,
     addDubLineNote: (sid, dubId, lineId, text) => send<LineNote>('POST', `${dub(sid, dubId)}/lines/${lineId}/notes`, { text }),
     exportDub: (sid, dubId, format) => download(`${dub(sid, dubId)}/export?format=${format}`, `dub.${format}`),
+    renderDubTakes: async (sid, dubId, lineId, request, wait = 60) =>
+      (await send<{ data: DubTake[] }>('POST', `${dub(sid, dubId)}/lines/${lineId}/takes?wait=${wait}`, request)).data,
+    listDubTakes: async (sid, dubId, lineId, signal) => (await json<{ data: DubTake[] }>(`${dub(sid, dubId)}/lines/${lineId}/takes`, { signal })).data,
+    chooseDubTake: (sid, dubId, lineId, takeId) => send<{ line: DubLine; revision: DubRevision }>('PUT', `${dub(sid, dubId)}/lines/${lineId}/take`, { take_id: takeId }),
   };
 }

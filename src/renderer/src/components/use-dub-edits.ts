@@ -26,7 +26,8 @@ export interface DubEdits {
 
 /**
  * The dub view's line edits, each through the API. The service answers an edit of lines changed meanwhile
- * (by another window, or a tool using the API) with 404 or 409: the view says so, reloads the lines, and a
+ * (by another window, or a tool using the API) with 404 or 409 (a line PATCH carries the line's `revision`
+ * as `base_revision`, so a stale one is refused instead of overwriting): the view says so, reloads the lines, and a
  * refused text is quoted in the message, never dropped silently. A refused retiming puts the region back.
  */
 export function useDubEdits({
@@ -82,7 +83,8 @@ export function useDubEdits({
 
   const patch = useCallback(
     async (what: string, line: DubLine, body: LinePatch, typed?: string) => {
-      const saved = await run(what, () => api.patchDubLine(sessionId, dubId, line.id, body), typed);
+      // The line's revision as this view shows it: a line changed elsewhere since is refused (409), then reloaded.
+      const saved = await run(what, () => api.patchDubLine(sessionId, dubId, line.id, { ...body, base_revision: line.revision }), typed);
       if (saved) replace(saved);
       return saved;
     },

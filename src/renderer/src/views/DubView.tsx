@@ -7,6 +7,7 @@ import type { Dub, DubLine, DubRevision, Revoice, TranscriptSegment } from '../a
 import { useApp } from '../app-context';
 import { DubLines } from '../components/DubLines';
 import { DubShortcutSheet } from '../components/DubShortcutSheet';
+import { DubTakes } from '../components/DubTakes';
 import { PlayLabel } from '../components/PlayLabel';
 import { ProgressBar } from '../components/ProgressBar';
 import { ErrorState, Empty, Loading } from '../components/States';
@@ -24,7 +25,7 @@ import { actionForKey, isTypingTarget, type EditorAction } from '../lib/shortcut
 import { shuttleLabel } from '../lib/shuttle';
 import { formatReadout, timebaseFromMedia, type Timebase } from '../lib/timecode';
 import type { Marker } from '../markers/model';
-import { AbPlayer } from '../player/ab-player';
+import { AbPlayer, type AbRequest } from '../player/ab-player';
 import type { Transport } from '../player/transport';
 import { transportActions } from '../player/transport-keys';
 import { createPlayerStore, type PlayerStore } from '../state/player-store';
@@ -254,6 +255,7 @@ export function DubView({ sessionId, dubId }: { sessionId: string; dubId: string
             onShowShortcuts={() => setSheet(true)}
             onSpeakerVoice={setSpeakerVoice}
             onRestore={restore}
+            onTakeChosen={reloadAll}
           />
         ) : lines.state === 'error' ? (
           <ErrorState message={lines.message} onRetry={reloadLines} />
@@ -279,6 +281,7 @@ function DubEditor({
   onShowShortcuts,
   onSpeakerVoice,
   onRestore,
+  onTakeChosen,
 }: {
   dub: Dub;
   revision: DubRevision;
@@ -292,6 +295,8 @@ function DubEditor({
   onShowShortcuts: () => void;
   onSpeakerVoice: (speaker: string, ref: string | null) => void;
   onRestore: (number: number) => void;
+  /** A take was put in: a new revision is current. */
+  onTakeChosen: () => void;
 }) {
   const { api, store: appStore } = useApp();
   const notify = appStore.getState().notify;
@@ -377,6 +382,17 @@ function DubEditor({
       });
     },
     [revisions, revision.number, transport, notify],
+  );
+
+  // Takes (issue 32): auditioned on the A/B player, the line's row not marked.
+  const playTake = useCallback(
+    async (request: AbRequest) => {
+      if (!abPlayer.current) return;
+      transport?.stop();
+      setAb(null);
+      await abPlayer.current.play(request);
+    },
+    [transport],
   );
 
   const approveAndNext = useCallback(async () => {
@@ -610,12 +626,26 @@ function DubEditor({
               </label>
             ))}
           </div>
+          {selectedLine && dub.status === 'ready' && (
+            <DubTakes
+              api={api}
+              sessionId={dub.session_id}
+              dubId={dub.id}
+              line={selectedLine}
+              revision={revision}
+              voices={voices}
+              disabled={busy}
+              play={playTake}
+              notify={notify}
+              onChosen={onTakeChosen}
+            />
+          )}
           <div data-testid="revisions">
             <h4>Revisions</h4>
             <ul className="plain-list">
               {[...revisions].reverse().map((r) => (
                 <li key={r.number} data-testid="revision" data-revision={r.number} data-current={r.current ? 'true' : 'false'}>
-                  <b>r{r.number}</b> <span className="hint">{r.source === 'upload' ? (dub.source === 'recording' ? 'the recording' : 'as uploaded') : `lines ${r.lines_revoiced.join(', ')}`}</span>
+                  <b>r{r.number}</b> <span className="hint">{r.source === 'upload' ? (dub.source === 'recording' ? 'the recording' : 'as uploaded') : r.source === 'take' ? `take in for line ${r.lines_revoiced.join(', ')}` : `lines ${r.lines_revoiced.join(', ')}`}</span>
                   <div className="row">
                     {r.current ? (
                       <span className="badge complete">current</span>

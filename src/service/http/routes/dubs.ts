@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
-import { DubExportQuery, DubFromRecording, DubId, DubPatch, LineMerge, LineNoteInput, LinePatch, LineSplit, LinesQuery } from '../../../shared/schemas';
+import { DubExportQuery, DubFromRecording, DubId, DubPatch, LineMerge, LineNoteInput, LinePatch, LineSplit, LinesQuery, TakeChoice, TakesQuery, TakesRequest } from '../../../shared/schemas';
+import { takeResource } from '../../dubbing/takes';
 import { accessOf } from '../authenticate';
 import { authorOf } from '../../auth/access';
 import { renderDubCues, renderDubEdl, renderDubFcpxml } from '../../export/dub-cues';
@@ -178,6 +179,34 @@ export function dubsRouter(ctx: ServiceContext): Router {
 
   // ---- end of the dubbing workflow block ----
 
+  // ---- dub takes (issue 32): render takes of a line, list them, choose one ----
+
+  router.post('/:session_id/dubs/:dub_id/lines/:line_id/takes', async (req, res) => {
+    const { dub, line } = await lineOf(req);
+    const { wait } = parseInput(TakesQuery, req.query, 'query');
+    const { jobId, takes } = await dubbing.takes.request(dub, line, parseInput(TakesRequest, req.body ?? {}, 'body'));
+    await dubbing.takes.waitFor(jobId, wait);
+    const now = await dubbing.store.takesOfJob(jobId);
+    const finished = now.every((t) => t.status === 'ready' || t.status === 'failed');
+    res
+      .status(finished ? 200 : 202)
+      .location(`/v1/speech/transcriptions/${dub.sessionId}/dubs/${dub.id}/lines/${line.id}/takes`)
+      .json({ data: await dubbing.takes.json(dub, now.length ? now : takes, baseUrl(req)) });
+  });
+
+  router.get('/:session_id/dubs/:dub_id/lines/:line_id/takes', async (req, res) => {
+    const { dub, line } = await lineOf(req);
+    res.json({ data: await dubbing.takes.json(dub, await dubbing.store.takes(dub.id, line.id), baseUrl(req)) });
+  });
+
+  router.put('/:session_id/dubs/:dub_id/lines/:line_id/take', async (req, res) => {
+    const { dub, line } = await lineOf(req);
+    const { take_id } = parseInput(TakeChoice, req.body ?? {}, 'body');
+    res.json(await dubbing.takes.choose(dub, line, take_id, author(res), baseUrl(req)));
+  });
+
+  // ---- end of the dub takes block ----
+
   router.get('/:session_id/dubs/:dub_id/revisions', async (req, res) => {
     const dub = await dubOr404(req);
     res.json({ data: (await dubbing.store.revisions(dub.id)).map((r) => dubbing.revisionJson(dub, r, baseUrl(req))) });
@@ -271,5 +300,26 @@ export function signedDubAudioRouter(ctx: ServiceContext): Router {
       next(failure);
     });
   });
+  // ---- dub takes (issue 32): a take's audio at its signed address ----
+  router.get('/:session_id/dubs/:dub_id/takes/:take_id/file', async (req, res, next) => {
+    const refused = new HttpError(403, 'This audio address is invalid or has expired; ask the API for a new one.');
+    const parsed = DubPath.extend({ take_id: z.uuid() }).safeParse(req.params);
+    if (!parsed.success) throw refused;
+    const { session_id, dub_id, take_id } = parsed.data;
+    if (!verifyResourceSignature(ctx.audioSecret, takeResource(dub_id, take_id), req.query.expires, req.query.signature)) throw refused;
+    const dub = await ctx.dubbing.store.dub(session_id, dub_id);
+    const take = dub ? await ctx.dubbing.store.take(dub.id, take_id) : null;
+    if (!dub || !take || take.status !== 'ready') throw refused;
+    res.setHeader('Content-Type', 'audio/wav');
+    res.setHeader('Cache-Control', 'private, max-age=3600');
+    if (req.query.download === '1') res.attachment(`${dub.name.replace(/\.[^.]*$/, '')}-line${take.lineId}-take${take.number}.wav`);
+    res.sendFile(ctx.dubbing.files.take(dub.sessionId, dub.id, `${take.id}.wav`), { dotfiles: 'deny', acceptRanges: true }, (error) => {
+      const failure = error && !res.headersSent ? sendFileFailure(error, 'The take file is missing.') : null;
+      if (!failure) return;
+      clearFileHeaders(res);
+      next(failure);
+    });
+  });
+  // ---- end of the dub takes block ----
   return router;
 }
