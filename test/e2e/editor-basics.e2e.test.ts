@@ -27,6 +27,7 @@ interface MapEntry {
   name: string;
   similarity: number;
   matched: boolean;
+  match_threshold: number;
 }
 
 /** The transport readout (clock time, no timebase set: HH:MM:SS.mmm) in seconds. */
@@ -387,6 +388,14 @@ describe.skipIf(!canRun)("an editor's basics in the studio", { timeout: 1_800_00
     expect(await item.getByTestId('speaker-name').textContent()).toBe(entry.name);
     const match = item.getByTestId('speaker-match');
     expect(await match.textContent()).toContain(`match ${(entry.similarity * 100).toFixed(1)}%`);
+    // Its colour is judged against the service's own threshold, served with the map: the upper half of the
+    // room above it is a close match, the lower half a fair one.
+    expect(entry.match_threshold).toBeGreaterThan(0.5);
+    expect(Number(await match.getAttribute('data-threshold'))).toBe(entry.match_threshold);
+    const close = entry.similarity >= entry.match_threshold + (1 - entry.match_threshold) / 2;
+    expect(await match.getAttribute('data-level')).toBe(close ? 'strong' : 'fair');
+    expect(await match.locator(`.match-${close ? 'strong' : 'fair'}`).count()).toBe(1);
+    expect(await match.getAttribute('title')).toContain(`from ${entry.match_threshold.toFixed(4)}`);
     await f.shot('55-editor-speaker-match');
 
     await match.getByTestId('reject-match').click();
