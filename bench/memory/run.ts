@@ -96,9 +96,9 @@ async function runOnce(config: (typeof CONFIGS)[number], file: string): Promise<
     const { id } = (await created.json()) as { id: string };
     enter('transcription');
     for (;;) {
-      const status = (await get(`/v1/speech/transcriptions/${id}`)).status as string;
-      if (status === 'complete') break;
-      if (status === 'failed') throw new Error('the transcription failed');
+      const session = await get(`/v1/speech/transcriptions/${id}`);
+      if (session.status === 'complete') break;
+      if (session.status === 'failed') throw new Error(`${config.name}: the transcription failed: ${String(session.error)}\n${service.output().slice(-3000)}`);
       await new Promise((r) => setTimeout(r, 2000));
     }
     enter('analysis');
@@ -106,7 +106,7 @@ async function runOnce(config: (typeof CONFIGS)[number], file: string): Promise<
       // The document's head is enough: a whole document every poll would add the poll's own memory.
       const intel = ((await get(`/v1/speech/transcriptions/${id}/intelligence`)).intelligence ?? {}) as { status?: string };
       if (intel.status === 'complete') break;
-      if (intel.status === 'failed' || intel.status === 'unavailable') throw new Error(`the analysis ended ${intel.status}`);
+      if (intel.status === 'failed' || intel.status === 'unavailable') throw new Error(`${config.name}: the analysis ended ${intel.status}: ${JSON.stringify(intel).slice(0, 500)}\n${service.output().slice(-3000)}`);
       await new Promise((r) => setTimeout(r, 3000));
     }
     enter('settled');
