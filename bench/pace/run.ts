@@ -6,8 +6,9 @@
  * src/service/speech/delivery/pauses.ts; the clip is one line). Methods side by side (README.md):
  *   dictionary  the syllables of the recognized words (the method before this bench)
  *   nuclei      syllable nuclei read from the signal (src/service/speech/delivery/nuclei.ts)
- *   shipped     the rule the analysis now uses (src/service/speech/delivery/pace.ts: calibratedRates), with
- *               the source's clips at their own tempo as the speaker's other lines
+ *   shipped     the signal rule as first shipped, now measured but not published (delivery/pace.ts:
+ *               calibratedSyllables; analysis/run-analysis.ts withSignalPace), with the source's clips at
+ *               their own tempo as the speaker's other lines; the published pace is `dictionary`
  * Halves: bench/lib/halves.ts. Recognized words are kept in a cache (--cache FILE, default under the OS temp
  * folder), so later runs (e.g. --grid, which ranks the nuclei settings on the tuning half's counts) do not
  * decode again.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_SPEAKER_ADAPTATION, loadConfig } from './config';
+import { ConfigError, DEFAULT_DECODER_IDLE_SECONDS, DEFAULT_SPEAKER_ADAPTATION, decoderIdleSeconds, loadConfig } from './config';
 
 describe('loadConfig: speaker adaptation', () => {
   it('adapts within a recording by default, and each switch turns only its own part off', () => {
@@ -56,5 +56,16 @@ describe('loadConfig: the database', () => {
     for (const bad of ['mysql://db/x', 'not a url', 'sqlite:///tmp/x.db']) {
       expect(() => loadConfig({ TAKELINE_DATABASE_URL: bad })).toThrow(/TAKELINE_DATABASE_URL must be a postgres:\/\/ URL/);
     }
+  });
+});
+
+describe('decoderIdleSeconds (TAKELINE_DECODER_IDLE_SECONDS)', () => {
+  it('defaults to 30 s, takes whole seconds (0 keeps the decoders up) and refuses anything else at start-up', () => {
+    expect(decoderIdleSeconds({})).toBe(DEFAULT_DECODER_IDLE_SECONDS);
+    expect(DEFAULT_DECODER_IDLE_SECONDS).toBe(30);
+    expect(decoderIdleSeconds({ TAKELINE_DECODER_IDLE_SECONDS: '0' })).toBe(0);
+    expect(decoderIdleSeconds({ TAKELINE_DECODER_IDLE_SECONDS: '120' })).toBe(120);
+    expect(() => decoderIdleSeconds({ TAKELINE_DECODER_IDLE_SECONDS: '-1' })).toThrow(/TAKELINE_DECODER_IDLE_SECONDS must be a whole number/);
+    expect(() => loadConfig({ HOME: '/tmp', TAKELINE_DECODER_IDLE_SECONDS: 'soon' })).toThrow(/TAKELINE_DECODER_IDLE_SECONDS/);
   });
 });

@@ -50,6 +50,8 @@ export const DEFAULT_PORT = 8765;
 export const DEFAULT_MAX_UPLOAD_BYTES = 2 * 1024 ** 3;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
+  // Read where the decoders start (transcription/local-engine.ts); checked here so a bad value stops start-up.
+  decoderIdleSeconds(env);
   return {
     port: env.TAKELINE_PORT ? parseInteger('TAKELINE_PORT', env.TAKELINE_PORT, 0, 65535) : DEFAULT_PORT,
     dataDir: path.resolve(env.TAKELINE_DATA_DIR || defaultDataDir(env)),
@@ -118,4 +120,14 @@ function parseSwitch(name: string, raw: string | undefined, fallback: boolean): 
   if (['1', 'on', 'true', 'yes'].includes(value)) return true;
   if (['0', 'off', 'false', 'no'].includes(value)) return false;
   throw new ConfigError(`${name} must be on or off, got "${raw}"`);
+}
+
+// Issue 33 (memory beside an NLE): idle PocketSphinx decoders give their memory back.
+/** Seconds a PocketSphinx decoder process may sit idle before it ends (it starts again for the next chunk). */
+export const DEFAULT_DECODER_IDLE_SECONDS = 30;
+
+/** TAKELINE_DECODER_IDLE_SECONDS: 0 keeps the decoders up between transcriptions (the behaviour before). */
+export function decoderIdleSeconds(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.TAKELINE_DECODER_IDLE_SECONDS;
+  return raw ? parseInteger('TAKELINE_DECODER_IDLE_SECONDS', raw, 0, 86_400) : DEFAULT_DECODER_IDLE_SECONDS;
 }

@@ -27,6 +27,7 @@ interface MapEntry {
   name: string;
   similarity: number;
   matched: boolean;
+  match_threshold: number;
 }
 
 /** The transport readout (clock time, no timebase set: HH:MM:SS.mmm) in seconds. */
@@ -268,12 +269,37 @@ describe.skipIf(!canRun)("an editor's basics in the studio", { timeout: 1_800_00
     expect(edl).toMatch(/^\* LOC: 00:00:03:00 \S+ +marker: Retake: cough$/m);
     expect(edl).toMatch(/^\* LOC: 00:00:06:00 \S+ +marker: Pickup$/m);
     await f.shot('57-editor-own-markers');
+    // On the timeline too: their own lane, named, and in the legend with a count.
+    const drawnOwn = page.locator('[data-testid=marker][data-kind="own.marker"]');
+    const drawnTimes = () => drawnOwn.evaluateAll((els) => els.map((e) => Math.round(Number((e as HTMLElement).dataset.start) * 10) / 10));
+    await expect.poll(drawnTimes, SLOW).toEqual([3, 6]);
+    expect(await drawnOwn.first().getAttribute('data-lane')).toBe('own');
+    expect(await drawnOwn.first().getAttribute('aria-label')).toContain('Retake: cough');
+    expect(await page.locator('[data-testid=marker-filter][data-kind="own.marker"] .count').textContent()).toBe('2');
+    // Shift+] / Shift+[ along own markers: clicking the first on the timeline picks the kind.
+    const reached = page.getByTestId('marker-reached');
+    const reachedAt = async () => Number(await reached.getAttribute('data-time'));
+    await page.keyboard.press('Home');
+    await expect.poll(readout, SLOW).toBe(0);
+    await drawnOwn.first().click();
+    await expect.poll(readout, SLOW).toBeCloseTo(3, 1);
+    await expect.poll(reachedAt, SLOW).toBeCloseTo(3, 1);
+    await focusPage();
+    await page.keyboard.press('}');
+    await expect.poll(reachedAt, SLOW).toBeCloseTo(6, 1);
+    expect(await reached.getAttribute('data-kind')).toBe('own.marker');
+    await expect.poll(readout, SLOW).toBeCloseTo(6, 1);
+    await f.shot('58-editor-own-markers-on-timeline');
+    await page.keyboard.press('{');
+    await expect.poll(reachedAt, SLOW).toBeCloseTo(3, 1);
+    await expect.poll(readout, SLOW).toBeCloseTo(3, 1);
     // Its time goes there; × removes it.
     await own.first().locator('button.num').click();
     await expect.poll(readout, SLOW).toBeCloseTo(3, 1);
     await own.first().getByTestId('remove-marker').click();
     await expect.poll(() => own.count(), SLOW).toBe(1);
     expect(await listed()).toEqual([[6, 'Pickup']]);
+    await expect.poll(drawnTimes, SLOW).toEqual([6]);
   });
 
   it('jumps to the next and previous marker, and along one kind, with ] [ and Shift', async () => {
@@ -319,6 +345,15 @@ describe.skipIf(!canRun)("an editor's basics in the studio", { timeout: 1_800_00
       await page.getByText(/No .* after the playhead/).first().waitFor();
     }
     await f.shot('54-editor-marker-jump');
+    // ] walks the editor's own marker (6 s, left by the step before) in time order with the analysis' markers.
+    const ownAt = drawn.find((m) => m.kind === 'own.marker')!.t;
+    await page.keyboard.press('Home');
+    await expect.poll(readout, SLOW).toBe(0);
+    for (const t of times.filter((x) => x > 0.05 && x <= ownAt)) {
+      await page.keyboard.press(']');
+      await expect.poll(at, SLOW).toBeCloseTo(t, 6);
+    }
+    expect(await reached.getAttribute('data-kind')).toBe('own.marker');
     // From the end there is nothing after: said, and the playhead stays.
     await page.keyboard.press('End');
     await expect.poll(readout, SLOW).toBeGreaterThan(30);
@@ -353,6 +388,14 @@ describe.skipIf(!canRun)("an editor's basics in the studio", { timeout: 1_800_00
     expect(await item.getByTestId('speaker-name').textContent()).toBe(entry.name);
     const match = item.getByTestId('speaker-match');
     expect(await match.textContent()).toContain(`match ${(entry.similarity * 100).toFixed(1)}%`);
+    // Its colour is judged against the service's own threshold, served with the map: the upper half of the
+    // room above it is a close match, the lower half a fair one.
+    expect(entry.match_threshold).toBeGreaterThan(0.5);
+    expect(Number(await match.getAttribute('data-threshold'))).toBe(entry.match_threshold);
+    const close = entry.similarity >= entry.match_threshold + (1 - entry.match_threshold) / 2;
+    expect(await match.getAttribute('data-level')).toBe(close ? 'strong' : 'fair');
+    expect(await match.locator(`.match-${close ? 'strong' : 'fair'}`).count()).toBe(1);
+    expect(await match.getAttribute('title')).toContain(`from ${entry.match_threshold.toFixed(4)}`);
     await f.shot('55-editor-speaker-match');
 
     await match.getByTestId('reject-match').click();

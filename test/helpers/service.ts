@@ -20,10 +20,13 @@ export interface ServiceProcess {
 }
 
 /** Starts `npm run serve`'s program for real on a free port with a temporary (or given) data dir. */
-export async function startServiceProcess(options: { env?: Record<string, string>; dataDir?: string } = {}): Promise<ServiceProcess> {
+export async function startServiceProcess(
+  /** `cwd`: the source tree to run (default this repository; bench/memory runs an exported older tree beside it). */
+  options: { env?: Record<string, string>; dataDir?: string; cwd?: string } = {},
+): Promise<ServiceProcess> {
   const dataDir = options.dataDir ?? tempDir('takeline-test-');
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/service/cli/serve.ts'], {
-    cwd: repoRoot,
+    cwd: options.cwd ?? repoRoot,
     env: { ...process.env, TAKELINE_PORT: '0', TAKELINE_DATA_DIR: dataDir, TAKELINE_MODELS_DIR: modelsDir, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeAudio, decodeAudioToArray, MediaDecodeError, probeAudioDuration } from './decode';
+import { collectSamples, decodeAudio, decodeAudioToArray, initialCapacity, MediaDecodeError, probeAudioDuration } from './decode';
 import { resolveMediaTools } from './tools';
 
 const tools = resolveMediaTools();
@@ -175,5 +175,37 @@ describe('decodeAudio', () => {
   it('probes the audio duration, and null without audio', async () => {
     expect(await probeAudioDuration(join(dir, 'long.wav'), tools)).toBeCloseTo(30, 1);
     expect(await probeAudioDuration(join(dir, 'video_only.mp4'), tools)).toBeNull();
+  });
+});
+
+// Issue 33: the samples are held once (one buffer sized from the container's duration), not as blocks and a copy.
+describe('decodeAudioToArray into one buffer', () => {
+  it('gives exactly the samples decodeAudio yields, in one buffer no more than a second longer', async () => {
+    const file = join(dir, 'long.wav');
+    const blocks: Float32Array[] = [];
+    for await (const b of decodeAudio(file, tools)) blocks.push(b);
+    const expected = new Float32Array(blocks.reduce((n, b) => n + b.length, 0));
+    let at = 0;
+    for (const b of blocks) {
+      expected.set(b, at);
+      at += b.length;
+    }
+    const pcm = await decodeAudioToArray(file, tools);
+    expect(pcm.length).toBe(30 * 16_000);
+    expect(pcm).toEqual(expected);
+    expect(pcm.buffer.byteLength).toBeLessThanOrEqual(pcm.byteLength + 16_000 * 4);
+  });
+
+  it('grows the buffer when the duration hint falls short, and reserves a minute without one', async () => {
+    async function* blocksOf(sizes: number[]) {
+      let v = 0;
+      for (const n of sizes) yield Float32Array.from({ length: n }, () => v++);
+    }
+    const out = await collectSamples(blocksOf([3, 5, 7, 1]), 4);
+    expect([...out]).toEqual(Array.from({ length: 16 }, (_, i) => i));
+    expect(await collectSamples(blocksOf([]), 4)).toHaveLength(0);
+    expect(initialCapacity(null)).toBe(60 * 16_000);
+    expect(initialCapacity(2.5)).toBe(2.5 * 16_000 + 16_000);
+    expect(initialCapacity(Number.NaN)).toBe(60 * 16_000);
   });
 });

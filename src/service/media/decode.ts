@@ -175,25 +175,41 @@ export async function* decodeAudio(
   }
 }
 
-/** Decodes the whole file into one array; for short clips and tests (an hour is 230 MB). */
+/**
+ * Decodes the whole file into one array (an hour is 230 MB). The samples go straight into one buffer sized
+ * from the container's duration (a hint; grown by half when it falls short), so they are held once: kept
+ * as blocks and then copied, an hour's analysis held 460 MB at the end of its decode, and the freed blocks
+ * (small allocations) were not always given back to the system (issue 33, bench/memory). The result may be
+ * a view on a buffer up to a second longer (use byteOffset/byteLength with its `buffer`).
+ */
 export async function decodeAudioToArray(
   path: string,
   tools: MediaTools,
   options: DecodeOptions = {},
 ): Promise<Float32Array> {
-  const blocks: Float32Array[] = [];
+  const hint = await probeAudioDuration(path, tools, options.signal);
+  return collectSamples(decodeAudio(path, tools, options), initialCapacity(hint));
+}
+
+/** Blocks gathered into one buffer of `capacity` samples, grown by half (at least) when they overflow it. */
+export async function collectSamples(blocks: AsyncIterable<Float32Array>, capacity: number): Promise<Float32Array> {
+  let out = new Float32Array(Math.max(1, capacity));
   let total = 0;
-  for await (const block of decodeAudio(path, tools, options)) {
-    blocks.push(block);
+  for await (const block of blocks) {
+    if (total + block.length > out.length) {
+      const grown = new Float32Array(Math.max(total + block.length, Math.ceil(out.length * 1.5)));
+      grown.set(out.subarray(0, total));
+      out = grown;
+    }
+    out.set(block, total);
     total += block.length;
   }
-  const out = new Float32Array(total);
-  let at = 0;
-  for (const block of blocks) {
-    out.set(block, at);
-    at += block.length;
-  }
-  return out;
+  return total === out.length ? out : out.subarray(0, total);
+}
+
+/** Samples to reserve for a decode: the container's duration and a second more, else a minute. */
+export function initialCapacity(hintSeconds: number | null): number {
+  return hintSeconds !== null && Number.isFinite(hintSeconds) && hintSeconds > 0 ? Math.ceil(hintSeconds * SAMPLE_RATE) + SAMPLE_RATE : 60 * SAMPLE_RATE;
 }
 
 /**

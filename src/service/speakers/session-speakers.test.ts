@@ -152,3 +152,29 @@ eachBackend('SessionSpeakerEditor', (backend) => {
     expect((await directory.speakerMap(a)).S1!.speaker_id).toBe(before.S1!.speaker_id);
   });
 });
+
+// Issue 33: the studio colours a match's certainty against the service's own threshold, served with the map.
+eachBackend('SpeakerDirectory.speakerMap', (backend) => {
+  it("serves the matcher's threshold with every entry, and the match decision keeps to it", async () => {
+    const database = openStores(backend().sql);
+    const project = await database.projects.create('p', 'P');
+    const strict = { ...spectralVoiceMatcher, threshold: 0.999 };
+    const add = async (directory: SpeakerDirectory, profile: number[]) => {
+      const id = crypto.randomUUID();
+      await database.sessions.insert({ id, projectId: project.id, fileName: 'a.flac', storedName: 'original.flac', duration: 60, format: {} as never, language: 'en' });
+      const segments = [{ id: 0, speaker: 'S1', start: 0, end: 20, text: 'x', words: [], avgLogprob: 0 }];
+      await database.sessions.complete(id, { language: 'en', duration: 20, text: '', segments, speakers: ['S1'], engine: 'test', profiles: { S1: profile } });
+      await directory.enrol(id);
+      return (await directory.speakerMap(id)).S1!;
+    };
+    const usual = new SpeakerDirectory(database, spectralVoiceMatcher);
+    expect((await add(usual, voice(3))).match_threshold).toBe(spectralVoiceMatcher.threshold);
+    // A slightly different take of the same voice: similar enough for the usual threshold, not for 0.999.
+    const again = await add(usual, voice(3, 0.3));
+    expect(again.similarity).toBeGreaterThanOrEqual(spectralVoiceMatcher.threshold);
+    expect(again.similarity).toBeLessThan(0.999);
+    expect(again).toMatchObject({ matched: true, match_threshold: spectralVoiceMatcher.threshold });
+    const strictEntry = await add(new SpeakerDirectory(database, strict), voice(3, 0.3));
+    expect(strictEntry).toMatchObject({ matched: false, match_threshold: 0.999 });
+  });
+});

@@ -15,6 +15,8 @@ export interface SpeakerMapEntry {
   name: string;
   similarity: number;
   matched: boolean;
+  /** The matcher's threshold, served so clients judge a similarity against it (issue 33). */
+  match_threshold: number;
 }
 
 /**
@@ -63,7 +65,7 @@ export class SpeakerDirectory {
   async speakerMap(sessionId: string): Promise<Record<string, SpeakerMapEntry>> {
     const rows = await this.database.speakers.namedMap(sessionId);
     return Object.fromEntries(
-      rows.map((r) => [r.label, { speaker_id: r.speaker_id, number: r.number, name: r.name, similarity: Math.round(r.similarity * 1000) / 1000, matched: r.matched === 1 }]),
+      rows.map((r) => [r.label, { speaker_id: r.speaker_id, number: r.number, name: r.name, similarity: Math.round(r.similarity * 1000) / 1000, matched: r.matched === 1, match_threshold: this.matcher.threshold }]),
     );
   }
 

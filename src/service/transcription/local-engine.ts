@@ -16,6 +16,7 @@ import { diarizeSpectral, DEFAULT_DIARIZER_SETTINGS } from '../speech/diarizatio
 import { DiarizationThreads, ThreadedDiarizer } from './threaded-diarizer';
 import { DIARIZATION_VAD, diarizationSpeech } from './diarization-speech';
 import { createPocketSphinxRecognizer } from '../speech/recognition/pocketsphinx-recognizer';
+import { decoderIdleSeconds } from '../config';
 import type { Denoiser, Dereverberator } from '../speech/enhancement/types';
 import { NOISY_BELOW_SNR_DB } from '../speech/enhancement/noisy-speech';
 import { POCKETSPHINX_ID } from '../models/engines';
@@ -125,6 +126,8 @@ export function createLocalTranscription(deps: {
           tempDir: deps.scratchDir,
           adaptation: deps.adaptation,
           pronunciationVariants: deps.pronunciationVariants,
+          // Issue 33: decoders kept through an analysis held ~230 MB beside the editor's other tools.
+          idleSeconds: decoderIdleSeconds(deps.env),
         });
       } else if (engine.descriptor.createRecognizer) recognizer = engine.descriptor.createRecognizer();
       else throw new JobFailure(`No engine implementation for model "${id}".`);

@@ -1,8 +1,9 @@
 /**
  * The editor's own markers (side panel): add one at the playhead (M, or the button), click its time to go
- * there, its name to rename it, × to remove it. Kept by the service with the recording and listed in exports.
+ * there, its name to rename it, × to remove it. Kept by the service with the recording and listed in exports;
+ * the timeline draws them in their own lane and ] / [ visit them (RecordingView).
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useState, type Dispatch, type SetStateAction } from 'react';
 import { messageOf } from '../api/errors';
 import type { EditorMarker } from '../api/editor-basics';
 import { useApp } from '../app-context';
@@ -11,18 +12,53 @@ import type { Transport } from '../player/transport';
 /** The event the M key sends (the view's key handler does not own the list). */
 export const ADD_MARKER_EVENT = 'takeline:add-marker';
 
+/**
+ * The recording's own markers, loaded once and kept in step with the panel's edits. The view owns them: the
+ * panel lists and edits them, the timeline draws them and the marker jumps visit them.
+ */
+export function useEditorMarkers(sessionId: string): {
+  markers: EditorMarker[];
+  setMarkers: Dispatch<SetStateAction<EditorMarker[]>>;
+  error: string | null;
+} {
+  const { api } = useApp();
+  const [markers, setMarkers] = useState<EditorMarker[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    const abort = new AbortController();
+    setMarkers([]);
+    api.listMarkers(sessionId, abort.signal).then(
+      (list) => {
+        setError(null);
+        setMarkers(list);
+      },
+      (e: unknown) => {
+        if (!abort.signal.aborted) setError(messageOf(e));
+      },
+    );
+    return () => abort.abort();
+  }, [api, sessionId]);
+  return { markers, setMarkers, error };
+}
+
 export function MarkersPanel({
   sessionId,
   transport,
   formatTime,
+  markers,
+  setMarkers,
+  loadError,
 }: {
   sessionId: string;
   transport: Transport | null;
   formatTime: (t: number) => string;
+  markers: EditorMarker[];
+  setMarkers: Dispatch<SetStateAction<EditorMarker[]>>;
+  loadError?: string | null;
 }) {
   const { api } = useApp();
-  const [markers, setMarkers] = useState<EditorMarker[]>([]);
-  const [error, setError] = useState<string | null>(null);
+  const [failed, setError] = useState<string | null>(null);
+  const error = failed ?? loadError ?? null;
   const [editing, setEditing] = useState<string | null>(null);
   const [draft, setDraft] = useState('');
 
@@ -34,8 +70,6 @@ export function MarkersPanel({
       setError(messageOf(e));
     }
   }, []);
-  const reload = useCallback(() => act(async () => setMarkers(await api.listMarkers(sessionId))), [act, api, sessionId]);
-  useEffect(() => void reload(), [reload]);
 
   const add = useCallback(
     () =>
@@ -48,7 +82,7 @@ export function MarkersPanel({
         setDraft(made.name);
         setEditing(made.id);
       }),
-    [act, api, sessionId, transport, markers.length],
+    [act, api, sessionId, transport, markers.length, setMarkers],
   );
   useEffect(() => {
     const onAdd = () => void add();

@@ -56,7 +56,7 @@ export function SpeakerIdentity({
       store.getState().notify(`${label} is not ${entry.name}${now ? `: now ${now.name}` : ''}`);
     });
 
-  const certainty = entry?.matched ? matchCertainty(entry.similarity) : null;
+  const certainty = entry?.matched ? matchCertainty(entry.similarity, entry.match_threshold) : null;
   return (
     <span className="speaker-identity">
       {editing ? (
@@ -94,7 +94,7 @@ export function SpeakerIdentity({
         </button>
       )}
       {certainty && (
-        <span className="speaker-match" data-testid="speaker-match" data-similarity={entry!.similarity} title={certainty.title}>
+        <span className="speaker-match" data-testid="speaker-match" data-similarity={entry!.similarity} data-threshold={entry!.match_threshold} data-level={certainty.level} title={certainty.title}>
           <span className={`match-${certainty.level}`}>{certainty.text}</span>
           <button className="ghost small" disabled={busy} onClick={() => void reject()} data-testid="reject-match">
             Not this person

@@ -15,11 +15,24 @@ describe('speakerDisplayName', () => {
 });
 
 describe('matchCertainty', () => {
-  it('shows the similarity as a percentage with a level', () => {
-    expect(matchCertainty(0.9771)).toMatchObject({ level: 'fair', text: 'match 97.7%' });
-    expect(matchCertainty(0.995)).toMatchObject({ level: 'strong', text: 'match 99.5%' });
-    expect(matchCertainty(0.5)).toMatchObject({ level: 'weak', text: 'match 50.0%' });
-    expect(matchCertainty(1.2).text).toBe('match 100.0%');
+  it('shows the similarity as a percentage with a level judged against the threshold', () => {
+    expect(matchCertainty(0.9771, 0.9615)).toMatchObject({ level: 'fair', text: 'match 97.7%' });
+    expect(matchCertainty(0.995, 0.9615)).toMatchObject({ level: 'strong', text: 'match 99.5%' });
+    expect(matchCertainty(0.5, 0.9615)).toMatchObject({ level: 'weak', text: 'match 50.0%' });
+    expect(matchCertainty(1.2, 0.9615).text).toBe('match 100.0%');
+    expect(matchCertainty(0.97, 0.9615).title).toContain('from 0.9615');
+  });
+
+  it('follows the threshold: the upper half of the room above it is a close match, under it weak', () => {
+    // The same similarity reads differently as the service's threshold moves.
+    expect(matchCertainty(0.975, 0.9).level).toBe('strong'); // 0.9 + 0.05 = 0.95 ≤ 0.975
+    expect(matchCertainty(0.975, 0.96).level).toBe('fair'); // close from 0.98
+    expect(matchCertainty(0.975, 0.98).level).toBe('weak'); // under the line now
+    // Edges: the threshold itself is fair, the half-way point strong.
+    expect(matchCertainty(0.96, 0.96).level).toBe('fair');
+    expect(matchCertainty(0.98, 0.96).level).toBe('strong');
+    expect(matchCertainty(0.9799, 0.96).level).toBe('fair');
+    expect(matchCertainty(1, 1).level).toBe('strong');
   });
 });
 

@@ -22,19 +22,24 @@ export interface MatchCertainty {
 }
 
 /**
- * A voice match's certainty from its similarity (0–1): shown as a percentage, with a level for its colour.
- * The bands only colour the figure; whether two voices matched is the service's decision (`matched`).
+ * A voice match's certainty from its similarity (0–1), judged against the service's own match threshold
+ * (`match_threshold` of the speaker map): shown as a percentage, with a level for its colour. The room above
+ * the threshold is split in two: the upper half is a close match, the lower half a fair one (just over the
+ * line the service drew), and a similarity under the threshold (a match made before the threshold was
+ * raised) is weak. With the threshold 0.9615, a close match starts at 98.1 %. The level only colours the
+ * figure; whether two voices matched is the service's decision (`matched`).
  */
-export function matchCertainty(similarity: number): MatchCertainty {
+export function matchCertainty(similarity: number, threshold: number): MatchCertainty {
   const s = Math.max(0, Math.min(1, similarity));
-  const level = s >= 0.98 ? 'strong' : s >= 0.96 ? 'fair' : 'weak';
+  const t = Math.max(0, Math.min(1, threshold));
+  const level = s < t ? 'weak' : s >= t + (1 - t) / 2 ? 'strong' : 'fair';
   const percent = `${(s * 100).toFixed(1)}%`;
   return {
     level,
     text: `match ${percent}`,
     title:
-      `The voice was matched to a speaker the project already knew, at similarity ${s.toFixed(3)} ` +
-      `(${level === 'strong' ? 'a close match' : level === 'fair' ? 'a fair match' : 'a weak match'}). ` +
+      `The voice was matched to a speaker the project already knew, at similarity ${s.toFixed(3)}; the service matches ` +
+      `from ${t.toFixed(4)} (${level === 'strong' ? 'a close match' : level === 'fair' ? 'a fair match, not far over that line' : 'a weak match, under the service’s threshold now'}). ` +
       'If it is someone else, press “Not this person”: the project remembers it and never matches this voice to that speaker again.',
   };
 }

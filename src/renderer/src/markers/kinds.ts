@@ -57,6 +57,10 @@ const BY_PREFIX: Record<string, Record<string, KindStyle>> = {
     long_pause: { label: 'Long pause', colour: '#26a69a', shape: 'square' },
     restart: { label: 'Restart', colour: '#ec407a', shape: 'cross' },
   },
+  // The editor's own markers (the Markers panel), one kind.
+  own: {
+    marker: { label: 'Marker', colour: '#f2f2f2', shape: 'triangle-down' },
+  },
 };
 
 const FALLBACK_COLOURS = ['#80cbc4', '#f48fb1', '#aed581', '#ffb74d', '#9fa8da', '#bcaaa4'];

@@ -1,10 +1,12 @@
 /**
  * Timeline markers: anything the analysis places on the recording's time axis. A marker belongs to a lane
  * (a horizontal band under the waveform: recording conditions, line quality, audience events; the later
- * moments and delivery lanes) and has a kind (`lane.type`, e.g. `event.applause`) that decides its colour,
+ * moments and delivery lanes; the editor's own markers) and has a kind (`lane.type`, e.g. `event.applause`) that decides its colour,
  * shape, legend entry and filter toggle (see kinds.ts). Times in seconds.
  */
 export const LANES = [
+  // The editor's own markers (issue 33): first, so they sit right under the waveform.
+  { id: 'own', label: 'Your markers' },
   { id: 'conditions', label: 'Conditions' },
   { id: 'issues', label: 'Line quality' },
   { id: 'events', label: 'Audience & pace' },

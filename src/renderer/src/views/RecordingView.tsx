@@ -14,7 +14,7 @@ import { SpeakerPanel } from '../components/SpeakerPanel';
 import { isActive } from '../api/types';
 import { useApp } from '../app-context';
 import { DubsPanel } from '../components/DubsPanel';
-import { ADD_MARKER_EVENT, MarkersPanel } from '../components/MarkersPanel';
+import { ADD_MARKER_EVENT, MarkersPanel, useEditorMarkers } from '../components/MarkersPanel';
 import { AnalysisInsights, type InsightTab } from '../components/analysis/AnalysisInsights';
 import { AnalysisStatus } from '../components/analysis/AnalysisStatus';
 import { SelectedLinePanel } from '../components/analysis/LinePanel';
@@ -42,6 +42,7 @@ import { speakerDisplayName } from '../lib/speaker-names';
 import { kindStyle } from '../markers/kinds';
 import { visibleMarkers } from '../markers/filters';
 import type { Marker } from '../markers/model';
+import { withOwnMarkers } from '../markers/own';
 import type { Transport } from '../player/transport';
 import { transportActions } from '../player/transport-keys';
 import { createPlayerStore, type PlayerStore } from '../state/player-store';
@@ -185,11 +186,14 @@ function Editor({
     (text: string, kind?: 'info' | 'error') => appStore.getState().notify(text, kind),
     [appStore],
   );
+  // The editor's own markers (Markers panel) are drawn and visited with the analysis' markers.
+  const own = useEditorMarkers(session.id);
+  const timelineMarkers = useMemo(() => withOwnMarkers(own.markers, analysis.markers), [own.markers, analysis.markers]);
   // Marker jumps (] / [, and Shift for the same kind): the kind last reached or clicked, and what was reached.
   const lastKind = useRef<string | null>(null);
   const [reached, setReached] = useState<Marker | null>(null);
-  const markerState = useRef({ markers: analysis.markers, hidden: analysis.hidden, selectLine: analysis.selectLine });
-  markerState.current = { markers: analysis.markers, hidden: analysis.hidden, selectLine: analysis.selectLine };
+  const markerState = useRef({ markers: timelineMarkers, hidden: analysis.hidden, selectLine: analysis.selectLine });
+  markerState.current = { markers: timelineMarkers, hidden: analysis.hidden, selectLine: analysis.selectLine };
   const onMarkerSelect = useCallback(
     (marker: Marker) => {
       lastKind.current = marker.kind;
@@ -370,7 +374,7 @@ function Editor({
               segments={segments}
               timebase={timebase}
               store={player}
-              markers={analysis.markers}
+              markers={timelineMarkers}
               hiddenKinds={analysis.hidden}
               onMarkerSelect={onMarkerSelect}
               onLineClick={analysis.selectLine}
@@ -379,7 +383,7 @@ function Editor({
             />
           )}
           <MarkerLegend
-            markers={analysis.markers}
+            markers={timelineMarkers}
             hidden={analysis.hidden}
             onToggleKind={analysis.toggleKind}
             onToggleLane={analysis.toggleLane}
@@ -548,7 +552,14 @@ function Editor({
               />
             )}
             {player && <InOut store={player} timebase={timebase} transport={transport} />}
-            <MarkersPanel sessionId={session.id} transport={transport} formatTime={(t) => formatReadout(t, timebase)} />
+            <MarkersPanel
+              sessionId={session.id}
+              transport={transport}
+              formatTime={(t) => formatReadout(t, timebase)}
+              markers={own.markers}
+              setMarkers={own.setMarkers}
+              loadError={own.error}
+            />
             <DubsPanel sessionId={session.id} />
             <div className="hint">
               Press <kbd>?</kbd> for keyboard shortcuts.

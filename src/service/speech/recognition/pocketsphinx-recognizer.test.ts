@@ -56,6 +56,53 @@ describe.skipIf(!pocketSphinxAvailable().ok || process.platform !== 'linux')('Po
   });
 });
 
+// Issue 33: decoders kept alive through a whole analysis held ~230 MB beside an editor's other tools.
+describe.skipIf(!pocketSphinxAvailable().ok || process.platform !== 'linux')('PocketSphinx decoders at rest', () => {
+  const ours = (before: number[]) => decoderPids().filter((pid) => !before.includes(pid));
+  const until = async (done: () => boolean, ms: number) => {
+    for (const end = Date.now() + ms; !done() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 25));
+  };
+
+  it('end after idleSeconds without work and start again for the next chunk, with the same words', async () => {
+    const before = decoderPids();
+    const clip = await load('pocketsphinx_cards_001.flac');
+    const recognizer = createPocketSphinxRecognizer({ workers: 2, idleSeconds: 0.5 });
+    try {
+      const first = await recognizer.recognize(clip);
+      const up = ours(before);
+      expect(up.length).toBeGreaterThan(0);
+      // Still there just after the work (a job coming straight after must not pay for a restart)…
+      expect(ours(before)).toEqual(up);
+      // …and gone once the pool has been idle for the time given.
+      await until(() => ours(before).length === 0, 5000);
+      expect(ours(before)).toEqual([]);
+      const again = await recognizer.recognize(clip);
+      expect(again.flatMap((s) => s.words.map((w) => w.word))).toEqual(first.flatMap((s) => s.words.map((w) => w.word)));
+      const restarted = ours(before);
+      expect(restarted.length).toBeGreaterThan(0);
+      expect(restarted.some((pid) => up.includes(pid))).toBe(false);
+    } finally {
+      await recognizer.close();
+    }
+  });
+
+  it('a pool warmed for work that does not come rests too; without idleSeconds the decoders stay', async () => {
+    const before = decoderPids();
+    const resting = createPocketSphinxRecognizer({ workers: 1, idleSeconds: 0.3 });
+    const staying = createPocketSphinxRecognizer({ workers: 1 });
+    try {
+      resting.prepare!();
+      staying.prepare!();
+      expect(ours(before).length).toBe(2);
+      await until(() => ours(before).length === 1, 5000);
+      await new Promise((r) => setTimeout(r, 600));
+      expect(ours(before).length).toBe(1);
+    } finally {
+      await Promise.all([resting.close(), staying.close()]);
+    }
+  });
+});
+
 describe.skipIf(!pocketSphinxAvailable().ok)('PocketSphinx pronunciation variants', () => {
   // The accented reader says "of" with a final [f]: without the variant the decoder hears "off".
   const text = async (pronunciationVariants: boolean, tempDir: string) => {

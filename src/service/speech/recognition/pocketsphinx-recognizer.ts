@@ -39,6 +39,11 @@ export interface PocketSphinxRecognizerOptions {
    * default true; pocketsphinx/pronunciation-variants.ts). Off, the model's dictionary as it is.
    */
   pronunciationVariants?: boolean;
+  /**
+   * End the decoder processes after this many seconds without a chunk to decode (they start again for the
+   * next one). Absent or 0: they stay up, as a benchmark decoding clip after clip wants.
+   */
+  idleSeconds?: number;
 }
 
 /**
@@ -73,7 +78,7 @@ export function createPocketSphinxRecognizer(options: PocketSphinxRecognizerOpti
   // Model check and process start wait for the first chunk, so listing the engine costs nothing.
   const getPool = () => {
     if (!pool) {
-      pool = new DecoderPool({ model: decodingModel(), args, tempDir: options.tempDir, mllr: adaptation }, workers);
+      pool = new DecoderPool({ model: decodingModel(), args, tempDir: options.tempDir, mllr: adaptation }, workers, options.idleSeconds);
     }
     return pool;
   };

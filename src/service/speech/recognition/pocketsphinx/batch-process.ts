@@ -141,6 +141,19 @@ export class BatchProcess {
     }
   }
 
+  /** True while the decoder program is running (busy or waiting for an utterance). */
+  get running(): boolean {
+    return this.child !== null;
+  }
+
+  /**
+   * Ends an idle process (nothing being decoded) to give its memory back; the next utterance starts it
+   * again (the model loads in about a second). A busy process is left alone.
+   */
+  rest(): void {
+    if (!this.active) this.stop();
+  }
+
   /** Starts the process now if it is not running, so the next utterance does not wait for the model to load. */
   warm(): void {
     if (!this.child && !this.active) this.start();

@@ -2,8 +2,10 @@ import { AbortError, BatchProcess, type BatchProcessOptions } from './batch-proc
 
 /**
  * A few BatchProcess workers (one per core by default, two at most) with a FIFO queue. Processes start
- * on first use, so an idle pool costs nothing. An aborted job leaves the queue, or, if it is being
- * decoded, its process is killed and replaced on the next job.
+ * on first use, and with `idleSeconds` they end again once the pool has had nothing to do for that long
+ * (each decoder holds ~110 MB, which an editor's other tools want back between transcriptions; issue 33),
+ * so an idle pool costs nothing. An aborted job leaves the queue, or, if it is being decoded, its process is
+ * killed and replaced on the next job.
  */
 export class DecoderPool {
   private readonly workers: BatchProcess[];
@@ -13,13 +15,21 @@ export class DecoderPool {
     cancel: () => void;
   }> = [];
   private closed = false;
+  private idleTimer: NodeJS.Timeout | null = null;
 
-  constructor(options: BatchProcessOptions, size: number) {
+  /** `idleSeconds`: end the processes after this long without work (absent, 0 or Infinity: keep them). */
+  constructor(options: BatchProcessOptions, size: number, private readonly idleSeconds?: number) {
     this.workers = Array.from({ length: Math.max(1, size) }, () => new BatchProcess(options));
+  }
+
+  /** Decoder processes running now (busy or idle). */
+  get running(): number {
+    return this.workers.filter((w) => w.running).length;
   }
 
   run<T>(job: (worker: BatchProcess) => Promise<T>, signal?: AbortSignal): Promise<T> {
     if (this.closed) return Promise.reject(new Error('decoder pool is closed'));
+    this.clearIdle();
     if (signal?.aborted) return Promise.reject(new AbortError());
     return new Promise<T>((resolve, reject) => {
       const entry = {
@@ -49,10 +59,13 @@ export class DecoderPool {
   /** Starts every worker's process that is not running (the model loads while the caller does other work). */
   warm(): void {
     if (!this.closed) for (const worker of this.workers) worker.warm();
+    // Warmed for work that may not come: rest again if none does.
+    if (this.reserved.size === 0) this.scheduleRest();
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    this.clearIdle();
     for (const entry of this.queue.splice(0)) entry.cancel();
     await Promise.all(this.workers.map((w) => w.close()));
   }
@@ -72,5 +85,23 @@ export class DecoderPool {
     this.reserved.delete(worker);
     const next = this.queue.shift();
     if (next) this.take(worker, next);
+    else if (this.reserved.size === 0) this.scheduleRest();
+  }
+
+  private scheduleRest(): void {
+    const seconds = this.idleSeconds ?? 0;
+    if (this.closed || !(seconds > 0) || !Number.isFinite(seconds)) return;
+    this.clearIdle();
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      if (this.reserved.size === 0 && this.queue.length === 0) for (const w of this.workers) w.rest();
+    }, seconds * 1000);
+    // A pool waiting to rest must not keep a finished program alive.
+    this.idleTimer.unref();
+  }
+
+  private clearIdle(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
   }
 }
