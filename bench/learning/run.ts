@@ -8,9 +8,10 @@
  * change in errors with its paired bootstrap interval, what the corrected projects learnt (corrected seconds
  * behind each speaker's transform, words added to the vocabulary) and the CPU.
  *
- *   node --import tsx bench/learning/run.ts [--readers amateur,ljspeech] [--earlier 0.5] [--every 1] [--map on|off]
+ *   node --import tsx bench/learning/run.ts [--readers amateur,ljspeech] [--earlier 0.5] [--every 1] [--offset 0] [--map on|off]
  *
- * `--every N` keeps every N-th pair of files (halves alternate by name, so a pair is one file of each).
+ * `--every N` keeps every N-th pair of files (halves alternate by name, so a pair is one file of each); `--offset K`
+ * starts at the K-th pair (`--every 2 --offset 1` is the other half of the pairs `--every 2` leaves out).
  * `--map off` has the corrected project adapt by the MLLR transform alone (TAKELINE_ADAPTATION_MAP=off), as before
  * MAP means from corrected speech; the as-recognized project has no corrected speech, so MAP never runs there.
  * Both conditions run at the same time (one service each), so they share the machine's load.
@@ -32,6 +33,7 @@ const asrDir = path.join(process.env.TAKELINE_SHARED_DIR || path.resolve(repoRoo
 const readers = (flag('--readers') ?? 'amateur,ljspeech').split(',');
 const earlierShare = Number(flag('--earlier') ?? 0.5);
 const every = Number(flag('--every') ?? 1);
+const offset = Number(flag('--offset') ?? 0);
 const map = flag('--map') ?? 'on';
 
 const refs = new Map(
@@ -51,7 +53,7 @@ const plan = readers.map((reader) => {
     .filter((f) => speakerOf(f) === reader)
     .sort()
     // Every `every`-th pair of files, so both halves (which alternate by name) keep their share.
-    .filter((_, i) => Math.floor(i / 2) % every === 0);
+    .filter((_, i) => Math.floor(i / 2) % every === offset % every);
   const cut = Math.round(files.length * earlierShare);
   return { reader, earlier: files.slice(0, cut), later: files.slice(cut) };
 });
@@ -159,7 +161,7 @@ async function runCondition(condition: Condition): Promise<ConditionResult> {
         }
         corrections.vocabulary[reader] = (await api(svc, 'GET', `/v1/speech/projects/${project}/vocabulary`)).json.terms;
         // Speakers whose later recordings decode by MAP means (speaker-adaptation.ts keeps them beside the transform).
-        corrections.mapSpeakers = readdirSync(path.join(svc.dataDir, 'adaptation'), { recursive: true, encoding: 'utf8' }).filter((f) => path.basename(f) === 'means').length;
+        corrections.mapSpeakers = readdirSync(path.join(svc.dataDir, 'adaptation'), { recursive: true, encoding: 'utf8' }).filter((f) => f.split(path.sep).length === 3 && path.basename(f) === 'means').length;
       }
       // The later recordings are all decoded with what the earlier ones taught (their own adaptation jobs queue
       // behind every transcription), so both conditions decode them with one transform each.
