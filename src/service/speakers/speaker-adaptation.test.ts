@@ -202,6 +202,21 @@ describe.skipIf(!resolveSphinxtrain() || !fs.existsSync(resolvePocketSphinxModel
     expect(shift.movedShare).toBeGreaterThan(0.05);
     expect(shift.maxSigmas).toBeGreaterThan(0.1);
     expect(shift.maxSigmas).toBeLessThan(100); // the transform and MAP together, not garbage
+    // A failing map_adapt leaves the new transform alone (the earlier means go with the earlier estimate).
+    const fake = fs.mkdtempSync(path.join(os.tmpdir(), 'takeline-fake-map-'));
+    try {
+      const real = resolveSphinxtrain()!;
+      for (const tool of ['bw', 'mllr_solve', 'mllr_transform']) fs.symlinkSync(path.join(real.dir, tool), path.join(fake, tool));
+      fs.writeFileSync(path.join(fake, 'map_adapt'), '#!/bin/sh\necho broken >&2\nexit 1\n', { mode: 0o755 });
+      const broken = new SpeakerAdaptation(root, settings, { model, tools: { ...real, dir: fake }, cacheDir: root });
+      expect(await broken.addRecording(PROJECT, SPEAKER, session(2), [await chunkOf(files[1]!, true)])).toMatchObject({ recordings: 2 });
+      expect(broken.means(PROJECT, SPEAKER)).toBeNull();
+      expect(broken.transform(PROJECT, SPEAKER)).not.toBeNull();
+    } finally {
+      fs.rmSync(fake, { recursive: true, force: true });
+    }
+    await adaptation.addRecording(PROJECT, SPEAKER, session(2), [await chunkOf(files[1]!, true)]);
+    expect(adaptation.means(PROJECT, SPEAKER)).not.toBeNull();
     // With MAP switched off the next estimate removes them (the decoder goes back to the transform).
     const off = new SpeakerAdaptation(root, { ...settings, mapFromCorrections: false }, { model, tools: resolveSphinxtrain(), cacheDir: root });
     await off.addRecording(PROJECT, SPEAKER, session(2), [await chunkOf(files[1]!, true)]);

@@ -324,7 +324,14 @@ export class SpeakerAdaptation {
       const distance = await solveMllr(tools, hmm, kept.map((r) => path.join(recDir, r.id)), out, path.join(work, 'mllr.log'));
       writeFileAtomic(path.join(dir, 'transform.mllr'), fs.readFileSync(out));
       const corrected = kept.filter((r) => r.corrected).reduce((a, r) => a + r.seconds, 0);
-      const mapped = await this.mapMeans(hmm, dir, work, out, kept.filter((r) => r.corrected).map((r) => path.join(recDir, r.id)), corrected);
+      let mapped: string;
+      try {
+        mapped = await this.mapMeans(hmm, dir, work, out, kept.filter((r) => r.corrected).map((r) => path.join(recDir, r.id)), corrected);
+      } catch (error) {
+        // The transform just solved stands alone: older means would pair an old estimate with the new transform.
+        fs.rmSync(path.join(dir, 'means'), { force: true });
+        mapped = `; no MAP means (${(error as Error).message.slice(0, 200)})`;
+      }
       const summary: AdaptationSummary = {
         recordings: new Set(kept.map((r) => r.id.replace(CORRECTED, ''))).size,
         seconds: Math.round(total * 10) / 10,
