@@ -8,9 +8,12 @@
  * change in errors with its paired bootstrap interval, what the corrected projects learnt (corrected seconds
  * behind each speaker's transform, words added to the vocabulary) and the CPU.
  *
- *   node --import tsx bench/learning/run.ts [--readers amateur,ljspeech] [--earlier 0.5] [--every 1]
+ *   node --import tsx bench/learning/run.ts [--readers amateur,ljspeech] [--earlier 0.5] [--every 1] [--offset 0] [--map on|off]
  *
- * `--every N` keeps every N-th pair of files (halves alternate by name, so a pair is one file of each).
+ * `--every N` keeps every N-th pair of files (halves alternate by name, so a pair is one file of each); `--offset K`
+ * starts at the K-th pair (`--every 2 --offset 1` is the other half of the pairs `--every 2` leaves out).
+ * `--map off` has the corrected project adapt by the MLLR transform alone (TAKELINE_ADAPTATION_MAP=off), as before
+ * MAP means from corrected speech; the as-recognized project has no corrected speech, so MAP never runs there.
  * Both conditions run at the same time (one service each), so they share the machine's load.
  */
 import { readFileSync, readdirSync } from 'node:fs';
@@ -30,6 +33,8 @@ const asrDir = path.join(process.env.TAKELINE_SHARED_DIR || path.resolve(repoRoo
 const readers = (flag('--readers') ?? 'amateur,ljspeech').split(',');
 const earlierShare = Number(flag('--earlier') ?? 0.5);
 const every = Number(flag('--every') ?? 1);
+const offset = Number(flag('--offset') ?? 0);
+const map = flag('--map') ?? 'on';
 
 const refs = new Map(
   readFileSync(path.join(asrDir, 'refs.tsv'), 'utf8')
@@ -48,7 +53,7 @@ const plan = readers.map((reader) => {
     .filter((f) => speakerOf(f) === reader)
     .sort()
     // Every `every`-th pair of files, so both halves (which alternate by name) keep their share.
-    .filter((_, i) => Math.floor(i / 2) % every === 0);
+    .filter((_, i) => Math.floor(i / 2) % every === offset % every);
   const cut = Math.round(files.length * earlierShare);
   return { reader, earlier: files.slice(0, cut), later: files.slice(cut) };
 });
@@ -67,7 +72,7 @@ interface Scored {
 interface ConditionResult {
   condition: Condition;
   scored: Scored[];
-  corrections: { patched: number; aligned: number; unchanged: number; correctedSeconds: Record<string, number>; vocabulary: Record<string, string[]> };
+  corrections: { patched: number; aligned: number; unchanged: number; correctedSeconds: Record<string, number>; vocabulary: Record<string, string[]>; mapSpeakers: number };
   cpu: number;
   wall: number;
 }
@@ -118,11 +123,11 @@ function serviceCpu(pid: number): number {
 }
 
 async function runCondition(condition: Condition): Promise<ConditionResult> {
-  const svc = await startServiceProcess({});
+  const svc = await startServiceProcess(condition === 'corrected' ? { env: { TAKELINE_ADAPTATION_MAP: map } } : {});
   const db = new Database(path.join(svc.dataDir, 'takeline.db'), { readonly: true, fileMustExist: true });
   const started = Date.now();
   const scored: Scored[] = [];
-  const corrections: ConditionResult['corrections'] = { patched: 0, aligned: 0, unchanged: 0, correctedSeconds: {}, vocabulary: {} };
+  const corrections: ConditionResult['corrections'] = { patched: 0, aligned: 0, unchanged: 0, correctedSeconds: {}, vocabulary: {}, mapSpeakers: 0 };
   try {
     for (const { reader, earlier, later } of plan) {
       const project = reader.replace(/[^a-z0-9_-]/g, '-');
@@ -155,6 +160,8 @@ async function runCondition(condition: Condition): Promise<ConditionResult> {
           if (s.adaptation) corrections.correctedSeconds[`${reader} ${s.name}`] = s.adaptation.corrected_seconds;
         }
         corrections.vocabulary[reader] = (await api(svc, 'GET', `/v1/speech/projects/${project}/vocabulary`)).json.terms;
+        // Speakers whose later recordings decode by MAP means (speaker-adaptation.ts keeps them beside the transform).
+        corrections.mapSpeakers = readdirSync(path.join(svc.dataDir, 'adaptation'), { recursive: true, encoding: 'utf8' }).filter((f) => f.split(path.sep).length === 3 && path.basename(f) === 'means').length;
       }
       // The later recordings are all decoded with what the earlier ones taught (their own adaptation jobs queue
       // behind every transcription), so both conditions decode them with one transform each.
@@ -228,6 +235,7 @@ for (const h of ['tune', 'test'] as const) {
 const c = corrected.corrections;
 console.log(`\ncorrections: ${c.patched} one-line transcripts corrected by PATCH, ${c.aligned} aligned as a script, ${c.unchanged} already right`);
 console.log(`corrected seconds behind each adapted speaker: ${JSON.stringify(c.correctedSeconds)}`);
+console.log(`MAP means from corrected speech: ${map === 'off' ? 'off (--map off)' : `on, ${c.mapSpeakers} speakers decode by them`}`);
 for (const [reader, terms] of Object.entries(c.vocabulary)) console.log(`vocabulary learnt (${reader}, ${terms.length}): ${terms.join(', ')}`);
 for (const r of [plain, corrected]) {
   const adapted = r.scored.reduce((a, s) => a + s.adaptedChunks, 0);

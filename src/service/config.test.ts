@@ -10,6 +10,8 @@ describe('loadConfig: speaker adaptation', () => {
       TAKELINE_ADAPTATION_WITHIN_RECORDING: 'off',
     }).speakerAdaptation;
     expect(within).toEqual({ ...DEFAULT_SPEAKER_ADAPTATION, withinRecording: false });
+    expect(DEFAULT_SPEAKER_ADAPTATION.mapFromCorrections).toBe(true);
+    expect(loadConfig({ HOME: '/tmp', TAKELINE_ADAPTATION_MAP: 'off' }).speakerAdaptation).toEqual({ ...DEFAULT_SPEAKER_ADAPTATION, mapFromCorrections: false });
     expect(loadConfig({ HOME: '/tmp', TAKELINE_SPEAKER_ADAPTATION: 'off' }).speakerAdaptation.enabled).toBe(
       false,
     );

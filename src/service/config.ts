@@ -78,6 +78,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
         env.TAKELINE_ADAPTATION_WITHIN_RECORDING,
         DEFAULT_SPEAKER_ADAPTATION.withinRecording,
       ),
+      mapFromCorrections: parseSwitch('TAKELINE_ADAPTATION_MAP', env.TAKELINE_ADAPTATION_MAP, DEFAULT_SPEAKER_ADAPTATION.mapFromCorrections!),
     },
     pronunciationVariants: parseSwitch('TAKELINE_PRONUNCIATION_VARIANTS', env.TAKELINE_PRONUNCIATION_VARIANTS, true),
     denoise: parseSwitch('TAKELINE_DENOISE', env.TAKELINE_DENOISE, true),
@@ -112,6 +113,7 @@ export const DEFAULT_SPEAKER_ADAPTATION: AdaptationSettings = {
   maxRecordings: 20,
   alignAdapted: true,
   withinRecording: true,
+  mapFromCorrections: true,
 };
 
 function parseSwitch(name: string, raw: string | undefined, fallback: boolean): boolean {

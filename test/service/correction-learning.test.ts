@@ -5,6 +5,7 @@ import { ProjectDetail } from '../../src/shared/schemas/projects';
 import { TranscriptEditResult } from '../../src/shared/schemas/transcript-edits';
 import { pocketSphinxAvailable } from '../../src/service/speech/recognition/pocketsphinx-recognizer';
 import { resolveSphinxtrain } from '../../src/service/speech/recognition/pocketsphinx/adaptation';
+import { resolvePocketSphinxModel } from '../../src/service/speech/recognition/pocketsphinx/model';
 import { audioDir } from '../helpers/paths';
 import { multipartBody, rawRequest, startServiceProcess, type ServiceProcess } from '../helpers/service';
 import { until } from '../helpers/poll';
@@ -94,5 +95,32 @@ describe.skipIf(!pocketSphinxAvailable().ok || !resolveSphinxtrain())('correctio
     const refused = await patchLine(line.id, { text: 'Siobhan', word_start: 999 });
     expect(refused.status).toBe(422);
     expect(await vocabulary()).toEqual([...before, 'Okonkwo']);
+  });
+
+  it('gives a speaker with enough corrected speech MAP means, by which the next recording decodes', async () => {
+    // 8 s corrected above, over this service's 3 s minimum: the means sit beside the transform, a whole means file.
+    const detail = await project();
+    const speakerDir = path.join(svc.dataDir, 'adaptation', detail.id, detail.speakers[0]!.id);
+    expect(fs.existsSync(path.join(speakerDir, 'transform.mllr'))).toBe(true);
+    const means = fs.readFileSync(path.join(speakerDir, 'means'));
+    expect(means.length).toBe(fs.statSync(path.join(resolvePocketSphinxModel().hmm, 'means')).size);
+    // The reader's next recording decodes its chunks as the adapted speaker's, and reads as the reader.
+    const next = 'amateur_LJ001-0010.flac';
+    const { body, contentType } = multipartBody([
+      { name: 'project_key', value: 'learn' },
+      { name: 'file', file: fs.readFileSync(path.join(audioDir, 'asr', next)), filename: next },
+    ]);
+    const res = await rawRequest(`${svc.url}/v1/speech/transcriptions`, { method: 'POST', headers: { ...auth, 'Content-Type': contentType }, body });
+    expect(res.status).toBe(201);
+    const done = await until(
+      async () => (await fetch(`${svc.url}/v1/speech/transcriptions/${res.json().id}`, { headers: auth })).json(),
+      (s) => s.status === 'complete' || s.status === 'failed',
+      300_000,
+    );
+    expect(done.status).toBe('complete');
+    expect(done.transcript.adaptation.speakers).toEqual([expect.objectContaining({ speaker_id: detail.speakers[0]!.id })]);
+    expect(done.transcript.text.split(/\s+/).length).toBeGreaterThan(5);
+    // The adaptation job said what it made.
+    expect(svc.output()).toMatch(/MAP means from \d+\.\d s corrected/);
   });
 });

@@ -2,6 +2,7 @@
 import { renderAnalysisCsv } from './analysis-csv';
 import { renderCsv } from './csv';
 import { renderEdl, renderSelectsEdl } from './edl';
+import { renderDiarizedJson } from './diarized-json';
 import { renderFcpxml } from './fcpxml';
 import { renderSrt, renderVtt } from './subtitles';
 import { baseName, cleanText } from './text';
@@ -27,6 +28,7 @@ const RENDERERS: Record<ExportFormat, (input: ExportInput) => ExportFile> = {
   csv: renderCsv,
   selects_edl: renderSelectsEdl,
   analysis_csv: renderAnalysisCsv,
+  diarized_json: renderDiarizedJson,
 };
 
 export function isExportFormat(value: unknown): value is ExportFormat {

@@ -24,7 +24,7 @@ function expected(name: string): string {
 
 describe('exact expected files (fixtures/, checked by hand)', () => {
   const INPUTS = { interview, memo, panel };
-  const EXTENSIONS: Record<string, string> = { selects_edl: 'selects.edl', analysis_csv: 'analysis.csv' };
+  const EXTENSIONS: Record<string, string> = { selects_edl: 'selects.edl', analysis_csv: 'analysis.csv', diarized_json: 'diarized.json' };
   // panel (with an analysis) has every format that marks moments or reads the analysis.
   const CASES = EXPORT_FORMATS.flatMap((f) => [
     ['interview', f] as const,
@@ -46,6 +46,7 @@ describe('exact expected files (fixtures/, checked by hand)', () => {
     expect(renderExport('csv', memo).contentType).toMatch(/^text\/csv; charset=utf-8/);
     expect(renderExport('selects_edl', memo).contentType).toBe('text/plain; charset=utf-8');
     expect(renderExport('analysis_csv', memo).contentType).toBe('text/csv; charset=utf-8; header=present');
+    expect(renderExport('diarized_json', memo).contentType).toBe('application/json; charset=utf-8');
     expect(isExportFormat('edl')).toBe(true);
     expect(isExportFormat('toString')).toBe(false);
     expect(() => renderExport('docx' as never, memo)).toThrow(/unknown export format/);

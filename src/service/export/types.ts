@@ -4,9 +4,10 @@ import type { AnalysisSegment, Moment } from '../../shared/schemas/analysis';
 
 /**
  * `selects_edl`: one event per `select` moment, strung out on a record timeline; `analysis_csv`: one row
- * per transcript line with its analysis (columns in analysis-csv.ts). The others mark moments too.
+ * per transcript line with its analysis (columns in analysis-csv.ts); `diarized_json`: the upload's OpenAI shape of
+ * the current transcript (diarized-json.ts). The editor formats mark moments too.
  */
-export const EXPORT_FORMATS = ['srt', 'vtt', 'edl', 'fcpxml', 'csv', 'selects_edl', 'analysis_csv'] as const;
+export const EXPORT_FORMATS = ['srt', 'vtt', 'edl', 'fcpxml', 'csv', 'selects_edl', 'analysis_csv', 'diarized_json'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /** The recording's timebase as the API stores it (PATCH …/media). */

@@ -8,6 +8,7 @@ import { resolveMediaTools } from '../media/tools';
 import { float32ToInt16Le } from '../speech/recognition/pocketsphinx/pcm';
 import { resolveSphinxtrain } from '../speech/recognition/pocketsphinx/adaptation';
 import { parseMllrMatrix, mllrDistance } from '../speech/recognition/pocketsphinx/mllr-file';
+import { meanShift, readGaussianFile, sameShape } from '../speech/recognition/pocketsphinx/gaussian-file';
 import { resolvePocketSphinxModel } from '../speech/recognition/pocketsphinx/model';
 import { alignableWords, dictionaryWord, keptRecordings, SpeakerAdaptation, wordPieces, type AdaptationSettings } from './speaker-adaptation';
 
@@ -170,6 +171,57 @@ describe.skipIf(!resolveSphinxtrain() || !fs.existsSync(resolvePocketSphinxModel
     adaptation.sweep(PROJECT, new Set());
     expect(adaptation.transform(PROJECT, SPEAKER)).toBeNull();
     expect(fs.existsSync(path.join(root, PROJECT, SPEAKER))).toBe(false);
+  });
+});
+
+describe.skipIf(!resolveSphinxtrain() || !fs.existsSync(resolvePocketSphinxModel().dict))('SpeakerAdaptation: MAP means from corrected speech', () => {
+  const root = tempRoot();
+  afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+  const model = resolvePocketSphinxModel();
+  const files = ['amateur_LJ001-0001.flac', 'amateur_LJ001-0010.flac'];
+
+  it('keeps to the transform alone without corrected speech, and adds MAP means once there is enough of it', async () => {
+    const adaptation = new SpeakerAdaptation(root, settings, { model, tools: resolveSphinxtrain(), cacheDir: root });
+    const chunkOf = (file: string, corrected: boolean) => readerChunk(file, adaptation.words()).then((c) => ({ ...c, corrected }));
+    // Recognized lines only (here the reference words, but not marked corrected): a transform, no means.
+    for (const [i, file] of files.entries()) await adaptation.addRecording(PROJECT, SPEAKER, session(i + 1), [await chunkOf(file, false)]);
+    expect(adaptation.transform(PROJECT, SPEAKER)).not.toBeNull();
+    expect(adaptation.means(PROJECT, SPEAKER)).toBeNull();
+    // One recording corrected: 8.4 s, under the 10 s minimum, still none.
+    await adaptation.addRecording(PROJECT, SPEAKER, session(1), [await chunkOf(files[0]!, true)]);
+    expect(adaptation.means(PROJECT, SPEAKER)).toBeNull();
+    // Both corrected: the means of the model's shape, moved from the transform's prior only where the speech reached.
+    const summary = await adaptation.addRecording(PROJECT, SPEAKER, session(2), [await chunkOf(files[1]!, true)]);
+    expect(summary!.corrected_seconds).toBeGreaterThan(15);
+    const means = adaptation.means(PROJECT, SPEAKER)!;
+    expect(means).not.toBeNull();
+    const base = readGaussianFile(fs.readFileSync(path.join(model.hmm, 'means')));
+    const adapted = readGaussianFile(fs.readFileSync(means));
+    expect(sameShape(base, adapted)).toBe(true);
+    const shift = meanShift(base, adapted, readGaussianFile(fs.readFileSync(path.join(model.hmm, 'variances'))));
+    expect(shift.movedShare).toBeGreaterThan(0.05);
+    expect(shift.maxSigmas).toBeGreaterThan(0.1);
+    expect(shift.maxSigmas).toBeLessThan(100); // the transform and MAP together, not garbage
+    // A failing map_adapt leaves the new transform alone (the earlier means go with the earlier estimate).
+    const fake = fs.mkdtempSync(path.join(os.tmpdir(), 'takeline-fake-map-'));
+    try {
+      const real = resolveSphinxtrain()!;
+      for (const tool of ['bw', 'mllr_solve', 'mllr_transform']) fs.symlinkSync(path.join(real.dir, tool), path.join(fake, tool));
+      fs.writeFileSync(path.join(fake, 'map_adapt'), '#!/bin/sh\necho broken >&2\nexit 1\n', { mode: 0o755 });
+      const broken = new SpeakerAdaptation(root, settings, { model, tools: { ...real, dir: fake }, cacheDir: root });
+      expect(await broken.addRecording(PROJECT, SPEAKER, session(2), [await chunkOf(files[1]!, true)])).toMatchObject({ recordings: 2 });
+      expect(broken.means(PROJECT, SPEAKER)).toBeNull();
+      expect(broken.transform(PROJECT, SPEAKER)).not.toBeNull();
+    } finally {
+      fs.rmSync(fake, { recursive: true, force: true });
+    }
+    await adaptation.addRecording(PROJECT, SPEAKER, session(2), [await chunkOf(files[1]!, true)]);
+    expect(adaptation.means(PROJECT, SPEAKER)).not.toBeNull();
+    // With MAP switched off the next estimate removes them (the decoder goes back to the transform).
+    const off = new SpeakerAdaptation(root, { ...settings, mapFromCorrections: false }, { model, tools: resolveSphinxtrain(), cacheDir: root });
+    await off.addRecording(PROJECT, SPEAKER, session(2), [await chunkOf(files[1]!, true)]);
+    expect(off.means(PROJECT, SPEAKER)).toBeNull();
+    expect(off.transform(PROJECT, SPEAKER)).not.toBeNull();
   });
 });
 

@@ -5,10 +5,13 @@ import type { PocketSphinxModel } from '../speech/recognition/pocketsphinx/model
 import { createBatchMllrEstimator, type BatchEstimator } from '../speech/recognition/pocketsphinx/batch-mllr';
 import { dictionaryWords } from '../speech/recognition/pocketsphinx/vocabulary';
 import { scriptLexicon, type ScriptLexicon } from '../speech/alignment/script-lexicon';
+import { meanShift, readGaussianFile, sameShape } from '../speech/recognition/pocketsphinx/gaussian-file';
 import {
   accumulateMllrStats,
+  mapAdaptMeans,
   prepareTrainingModel,
   solveMllr,
+  transformMeans,
   type SpeakerChunk,
   type SphinxtrainTools,
 } from '../speech/recognition/pocketsphinx/adaptation';
@@ -26,6 +29,13 @@ import {
  * Files, under `<data>/adaptation/<project>/<speaker>/`: `rec/<session>/` (bw's sums) with
  * `rec/<session>.json` (seconds, when), `transform.mllr` and `state.json` (what the API shows), the last
  * two written atomically, so a decoder reading the transform never sees half of one.
+ *
+ * Corrected speech can afford more parameters than one global transform: where a speaker has at least
+ * `minSeconds` of it, the model's means are also re-estimated by MAP from the corrected statistics alone,
+ * starting from the MLLR-moved means (MLLR, then MAP: the textbook order), into `means` (written atomically).
+ * Decoders then load those means (`-mean`) instead of applying the transform: the Gaussians the corrections
+ * reached move towards the speaker's true sounds, the rest keep the transform's move. Without corrected
+ * speech nothing changes (the recognizer's own words are too often wrong to teach single Gaussians).
  */
 export interface AdaptationSettings {
   /** Off: no statistics are kept and no chunk is decoded adapted. */
@@ -45,6 +55,11 @@ export interface AdaptationSettings {
    * ones in the same recording (transcription/request-adaptation.ts), project or not.
    */
   withinRecording: boolean;
+  /**
+   * Where a speaker has corrected speech (issue 31), also re-estimate the model's means from it by MAP on top of
+   * the MLLR transform (`means` beside the transform; decoders load it with `-mean`). Absent: on.
+   */
+  mapFromCorrections?: boolean;
 }
 
 export interface AdaptationSummary {
@@ -201,6 +216,16 @@ export class SpeakerAdaptation {
     return fs.existsSync(file) ? file : null;
   }
 
+  /**
+   * The speaker's MAP-adapted means (the MLLR transform already in them), or null: none yet (too little
+   * corrected speech), or adaptation off. A decoder given these uses no transform.
+   */
+  means(projectId: string, speakerId: string): string | null {
+    if (!this.settings.enabled) return null;
+    const file = path.join(this.speakerDir(projectId, speakerId), 'means');
+    return fs.existsSync(file) ? file : null;
+  }
+
   summary(projectId: string, speakerId: string): AdaptationSummary | null {
     try {
       const state = JSON.parse(fs.readFileSync(path.join(this.speakerDir(projectId, speakerId), 'state.json'), 'utf8')) as AdaptationSummary;
@@ -299,6 +324,14 @@ export class SpeakerAdaptation {
       const distance = await solveMllr(tools, hmm, kept.map((r) => path.join(recDir, r.id)), out, path.join(work, 'mllr.log'));
       writeFileAtomic(path.join(dir, 'transform.mllr'), fs.readFileSync(out));
       const corrected = kept.filter((r) => r.corrected).reduce((a, r) => a + r.seconds, 0);
+      let mapped: string;
+      try {
+        mapped = await this.mapMeans(hmm, dir, work, out, kept.filter((r) => r.corrected).map((r) => path.join(recDir, r.id)), corrected);
+      } catch (error) {
+        // The transform just solved stands alone: older means would pair an old estimate with the new transform.
+        fs.rmSync(path.join(dir, 'means'), { force: true });
+        mapped = `; no MAP means (${(error as Error).message.slice(0, 200)})`;
+      }
       const summary: AdaptationSummary = {
         recordings: new Set(kept.map((r) => r.id.replace(CORRECTED, ''))).size,
         seconds: Math.round(total * 10) / 10,
@@ -307,12 +340,36 @@ export class SpeakerAdaptation {
       };
       writeFileAtomic(path.join(dir, 'state.json'), JSON.stringify(summary));
       this.deps.log?.(
-        `adaptation: speaker ${speakerId} from ${summary.recordings} recordings, ${total.toFixed(1)} s (${corrected.toFixed(1)} s corrected) (max |A−I| ${distance.matrix.toFixed(3)}, max |b| ${distance.offset.toFixed(3)})`,
+        `adaptation: speaker ${speakerId} from ${summary.recordings} recordings, ${total.toFixed(1)} s (${corrected.toFixed(1)} s corrected) (max |A−I| ${distance.matrix.toFixed(3)}, max |b| ${distance.offset.toFixed(3)})${mapped}`,
       );
       return summary;
     } finally {
       fs.rmSync(work, { recursive: true, force: true });
     }
+  }
+
+  /**
+   * MAP means from the corrected statistics over the MLLR-moved prior, or their removal when there is too
+   * little corrected speech (or MAP is off). Returns a note for the log.
+   */
+  private async mapMeans(hmm: string, dir: string, work: string, transform: string, correctedDirs: string[], correctedSeconds: number): Promise<string> {
+    const target = path.join(dir, 'means');
+    const tools = this.deps.tools!;
+    if (this.settings.mapFromCorrections === false || correctedSeconds < this.settings.minSeconds || correctedDirs.length === 0) {
+      fs.rmSync(target, { force: true });
+      return '';
+    }
+    const prior = path.join(work, 'prior.means');
+    const adapted = path.join(work, 'map.means');
+    await transformMeans(tools, hmm, transform, prior, path.join(work, 'mllr_transform.log'));
+    await mapAdaptMeans(tools, hmm, prior, correctedDirs, adapted, path.join(work, 'map_adapt.log'));
+    // Refused unless it is a whole, finite means file of this model (the decoder would fail or decode garbage).
+    const base = readGaussianFile(fs.readFileSync(path.join(hmm, 'means')));
+    const result = readGaussianFile(fs.readFileSync(adapted));
+    if (!sameShape(base, result)) throw new Error('adaptation: map_adapt wrote means of another shape');
+    const shift = meanShift(readGaussianFile(fs.readFileSync(prior)), result, readGaussianFile(fs.readFileSync(path.join(hmm, 'variances'))));
+    writeFileAtomic(target, fs.readFileSync(adapted));
+    return `; MAP means from ${correctedSeconds.toFixed(1)} s corrected (${(100 * shift.movedShare).toFixed(0)} % of Gaussians moved, at most ${shift.maxSigmas.toFixed(2)} σ)`;
   }
 
   private recordings(recDir: string): Array<RecordingMeta & { id: string }> {
@@ -331,6 +388,7 @@ export class SpeakerAdaptation {
   }
 
   private clearTransform(dir: string): void {
+    fs.rmSync(path.join(dir, 'means'), { force: true });
     fs.rmSync(path.join(dir, 'transform.mllr'), { force: true });
     fs.rmSync(path.join(dir, 'state.json'), { force: true });
   }

@@ -41,6 +41,12 @@ export interface RecognizeOptions {
    * acoustic adaptation ignore it.
    */
   mllr?: string;
+  /**
+   * A means file adapted to this chunk's speaker (MAP from corrected speech, the speaker's transform already in
+   * it): decoded with these means instead of `mllr` (which stays the fallback if they cannot be loaded); engines
+   * without acoustic adaptation ignore it.
+   */
+  means?: string;
   signal?: AbortSignal;
 }
 

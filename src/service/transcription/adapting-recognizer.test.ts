@@ -44,6 +44,15 @@ describe('adaptingRecognizer', () => {
     expect(use().profileMs).toBe(Math.round(shared.ms()));
   });
 
+  it('passes a speaker’s MAP means where corrections made them, with the transform to fall back on', async () => {
+    const inner = recorder();
+    const speakers = [{ id: 'a', profile: profile(voiced), transform: '/data/a.mllr', means: '/data/a/means' }];
+    const { recognizer } = adaptingRecognizer(inner, speakers, spectralVoiceMatcher);
+    await recognizer.recognize(voiced, { offset: 1, mllr: '/within/voice0.mllr' });
+    await recognizer.recognize(noise, { offset: 5 });
+    expect(inner.calls).toEqual([{ offset: 1, mllr: '/data/a.mllr', means: '/data/a/means' }, { offset: 5 }]);
+  });
+
   it('leaves every chunk un-adapted when no speaker matches', async () => {
     const inner = recorder();
     const { recognizer, use } = adaptingRecognizer(inner, [{ id: 'n', profile: profile(noise), transform: '/n.mllr' }], spectralVoiceMatcher);

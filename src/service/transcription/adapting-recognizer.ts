@@ -3,11 +3,13 @@ import type { VoiceMatcher } from '../speakers/speaker-directory';
 import { SAMPLE_RATE, type Recognizer } from '../speech/types';
 import { chunkProfiles, type ChunkProfiles } from './chunk-profiles';
 
-/** A project speaker with an MLLR transform (speakers/speaker-adaptation.ts). */
+/** A project speaker with an MLLR transform (speakers/speaker-adaptation.ts), and MAP means where corrections made them. */
 export interface AdaptedSpeaker {
   id: string;
   profile: number[];
   transform: string;
+  /** Means with the transform in them: used instead of the transform when present. */
+  means?: string;
 }
 
 export interface AdaptationUse {
@@ -46,7 +48,8 @@ export function adaptingRecognizer(
         entry.chunks++;
         entry.seconds += seconds;
         used.set(best.id, entry);
-        return recognizer.recognize(pcm, { ...options, mllr: best.transform });
+        // With means the recognizer decodes by them (the transform is in them), keeping the transform to fall back on.
+        return recognizer.recognize(pcm, { ...options, mllr: best.transform, ...(best.means ? { means: best.means } : {}) });
       },
       close: async () => {},
     },

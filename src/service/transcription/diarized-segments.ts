@@ -14,7 +14,7 @@ import type { Span, SpeakerTurn, Transcript, TranscriptSegment } from '../speech
  * covered only where a neighbouring segment of the same speaker reaches into it. Without turns (no
  * diarizer) the extents are the words'.
  */
-export function diarizedExtents(segments: readonly TranscriptSegment[], turns: readonly SpeakerTurn[]): Span[] {
+export function diarizedExtents(segments: ReadonlyArray<Pick<TranscriptSegment, 'start' | 'end' | 'speaker'>>, turns: readonly SpeakerTurn[]): Span[] {
   const order = [...turns].sort((a, b) => a.start - b.start);
   const out: Span[] = [];
   let previousEnd = -Infinity;

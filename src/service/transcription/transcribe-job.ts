@@ -59,7 +59,8 @@ export function registerTranscribeJob(ctx: ServiceContext, runner: JobRunner, af
     // The project's speakers with a transform (from earlier recordings) decode the chunks that sound like them.
     const adaptedSpeakers = (await ctx.database.speakers.projectSpeakersWithProfiles(summary.project.id)).flatMap((s) => {
       const transform = ctx.adaptation.transform(summary.project.id, s.id);
-      return transform ? [{ id: s.id, profile: s.profile, transform }] : [];
+      const means = transform ? ctx.adaptation.means(summary.project.id, s.id) : null;
+      return transform ? [{ id: s.id, profile: s.profile, transform, ...(means ? { means } : {}) }] : [];
     });
     const saved = orderedWrites((error) => ctx.log(`transcription ${sessionId}: progress not saved: ${(error as Error).message}`));
     const original = await ctx.files.localOriginal(sessionId, stored);

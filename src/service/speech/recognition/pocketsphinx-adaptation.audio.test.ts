@@ -8,6 +8,7 @@ import { resolveMediaTools } from '../../media/tools';
 import { createPocketSphinxRecognizer, pocketSphinxAvailable } from './pocketsphinx-recognizer';
 import { featureStreamLengths, identityMllr } from './pocketsphinx/mllr-file';
 import { findOnPath, resolvePocketSphinxModel } from './pocketsphinx/model';
+import { resolveSphinxtrain, transformMeans } from './pocketsphinx/adaptation';
 
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 const asrDir = path.join(process.env.TAKELINE_SHARED_DIR || path.resolve(repoRoot, '../shared'), 'audio/asr');
@@ -70,5 +71,33 @@ describe.skipIf(!pocketSphinxAvailable().ok)('PocketSphinx recognizer with a per
     } finally {
       await off.close();
     }
+  });
+});
+
+describe.skipIf(!pocketSphinxAvailable().ok || !resolveSphinxtrain())('PocketSphinx recognizer with a speaker’s adapted means', () => {
+  const recognizer = createPocketSphinxRecognizer({ workers: 1 });
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'takeline-means-test-'));
+  afterAll(async () => {
+    await recognizer.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const words = (segments: Awaited<ReturnType<typeof recognizer.recognize>>) => segments.flatMap((s) => s.words.map((w) => w.word));
+
+  it('decodes by the means file instead of the transform: the model’s own means as un-adapted, the transform’s means as the transform', async () => {
+    const a = await load('amateur_LJ001-0058.flac');
+    const hmm = resolvePocketSphinxModel().hmm;
+    const own = path.join(dir, 'own.means');
+    copyFileSync(path.join(hmm, 'means'), own);
+    const plain = await recognizer.recognize(a);
+    expect(await recognizer.recognize(a, { means: own, mllr: TRANSFORM })).toEqual(plain);
+    // The means moved by the transform (what MAP starts from) decode as the transform does.
+    const moved = path.join(dir, 'moved.means');
+    await transformMeans(resolveSphinxtrain()!, hmm, TRANSFORM, moved, path.join(dir, 'transform.log'));
+    const adapted = await recognizer.recognize(a, { mllr: TRANSFORM });
+    expect(words(adapted)).not.toEqual(words(plain));
+    expect(words(await recognizer.recognize(a, { means: moved }))).toEqual(words(adapted));
+    // Means that are gone: the chunk falls back to the transform.
+    rmSync(moved);
+    expect(await recognizer.recognize(a, { means: moved, mllr: TRANSFORM })).toEqual(adapted);
   });
 });

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import os from 'node:os';
 import {
   SAMPLE_RATE,
@@ -96,6 +97,50 @@ export function createPocketSphinxRecognizer(options: PocketSphinxRecognizerOpti
     return (await vocabulary.poolFor(words))?.pool ?? getPool();
   };
 
+  // A speaker's MAP-adapted means (RecognizeOptions.means) are a model of their own: decoders loading them with
+  // `-mean` (no per-utterance transform: the speaker's is in them), one family per version of the file, the two
+  // most recently used kept and any idle for two minutes closed (each process holds ~120 MB).
+  const meansFamilies = new Map<string, { means: string; pool: DecoderPool; vocabulary: VocabularyDecoders | null; lastUsed: number }>();
+  let meansTimer: NodeJS.Timeout | null = null;
+  const dropFamily = (key: string) => {
+    const family = meansFamilies.get(key);
+    if (!family) return;
+    meansFamilies.delete(key);
+    void family.pool.close();
+    void family.vocabulary?.close();
+  };
+  const meansPoolFor = async (means: string, opts: RecognizeOptions): Promise<{ key: string; pool: DecoderPool }> => {
+    // A file replaced by a newer estimate is a new family (the old one's processes loaded the old means).
+    const key = `${means}\u0000${statSync(means).mtimeMs}`;
+    let family = meansFamilies.get(key);
+    if (!family) {
+      const meansArgs = { ...args, '-mean': means };
+      family = { means, pool: new DecoderPool({ model: decodingModel(), args: meansArgs, tempDir: options.tempDir }, workers), vocabulary: null, lastUsed: 0 };
+      meansFamilies.set(key, family);
+      for (const [other, f] of [...meansFamilies].sort((a, b) => a[1].lastUsed - b[1].lastUsed).slice(0, Math.max(0, meansFamilies.size - 2))) {
+        if (f !== family) dropFamily(other);
+      }
+    }
+    family.lastUsed = Date.now();
+    meansTimer ??= setInterval(() => {
+      for (const [k, f] of meansFamilies) if (Date.now() - f.lastUsed > 120_000) dropFamily(k);
+      if (meansFamilies.size === 0 && meansTimer) {
+        clearInterval(meansTimer);
+        meansTimer = null;
+      }
+    }, 30_000).unref();
+    const words = vocabularyWords([opts.prompt, ...(opts.vocabulary ?? [])]);
+    if (words.length === 0) return { key, pool: family.pool };
+    family.vocabulary ??= new VocabularyDecoders({
+      model: decodingModel(),
+      args: { ...args, '-mean': means },
+      workers,
+      espeak: (options.env ?? process.env).TAKELINE_ESPEAK_NG || 'espeak-ng',
+      tempDir: options.tempDir,
+    });
+    return { key, pool: (await family.vocabulary.poolFor(words))?.pool ?? family.pool };
+  };
+
   return {
     id: 'pocketsphinx-en-us',
     async recognize(pcm: Float32Array, opts: RecognizeOptions = {}): Promise<RecognizedSegment[]> {
@@ -121,6 +166,27 @@ export function createPocketSphinxRecognizer(options: PocketSphinxRecognizerOpti
         );
         return results.flat();
       };
+      const means = adaptation ? opts.means : undefined;
+      if (means) {
+        let family: { key: string; pool: DecoderPool } | null = null;
+        try {
+          family = await meansPoolFor(means, opts);
+          return wordsToSegments(await decode(family.pool), pause);
+        } catch (error) {
+          if (opts.signal?.aborted) throw error;
+          // Means that cannot be read (removed by a newer estimate meanwhile) or loaded: the chunk decodes with the
+          // speaker's transform, as without means (and that family is not used again).
+          if (family) dropFamily(family.key);
+          const fallback = await poolFor(opts);
+          const mllr = adaptation ? opts.mllr : undefined;
+          try {
+            return wordsToSegments(await decode(fallback, mllr), pause);
+          } catch (plainError) {
+            if (!mllr || opts.signal?.aborted) throw plainError;
+            return wordsToSegments(await decode(fallback), pause);
+          }
+        }
+      }
       const decoders = await poolFor(opts);
       const shared = getPool();
       const mllr = adaptation ? opts.mllr : undefined;
@@ -154,7 +220,11 @@ export function createPocketSphinxRecognizer(options: PocketSphinxRecognizerOpti
       }
     },
     async close() {
-      await Promise.all([pool?.close(), vocabulary?.close()]);
+      const families = [...meansFamilies.values()];
+      meansFamilies.clear();
+      if (meansTimer) clearInterval(meansTimer);
+      meansTimer = null;
+      await Promise.all([pool?.close(), vocabulary?.close(), ...families.flatMap((f) => [f.pool.close(), f.vocabulary?.close()])]);
       pool = null;
       vocabulary = null;
       variants?.remove();

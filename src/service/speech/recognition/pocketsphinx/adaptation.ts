@@ -196,6 +196,61 @@ export async function solveMllr(
   return mllrDistance(parseMllrMatrix(readFileSync(out, 'utf8')));
 }
 
+/**
+ * The model's means moved by an MLLR transform (sphinxtrain's `mllr_transform`), written to `out` as a
+ * means file: the prior that MAP re-estimation starts from (MLLR first, then MAP, the textbook order).
+ */
+export async function transformMeans(
+  tools: SphinxtrainTools,
+  hmm: string,
+  mllr: string,
+  out: string,
+  logFile: string,
+  signal?: AbortSignal,
+): Promise<void> {
+  await run(
+    path.join(tools.dir, 'mllr_transform'),
+    ['-inmeanfn', path.join(hmm, 'means'), '-mllrmat', mllr, '-outmeanfn', out],
+    logFile,
+    signal,
+  );
+}
+
+/**
+ * Prior weight of MAP re-estimation (relevance MAP: a Gaussian's adapted mean is
+ * (τ·prior + Σγx) / (τ + Σγ)). τ = 20 frames is the conventional value (Kaldi's train_map default; Gauvain and
+ * Lee's range is about 10–20), not fitted here: below about τ frames of a Gaussian's speech the prior keeps
+ * most of its weight, so the scarce, unevenly spread corrected speech moves only the Gaussians it really
+ * covers. (map_adapt's other estimator, `-bayesmean`, weighs the data by its own variance, which one or two
+ * frames make near zero: with a minute of speech over 16 000 Gaussians it copies single frames.)
+ */
+export const MAP_TAU = 20;
+
+/**
+ * MAP re-estimation of the Gaussian means (sphinxtrain's `map_adapt`, relevance MAP with a fixed τ) from bw
+ * statistics (`accDirs`, pooled), starting from `priorMeans`; writes the adapted means to `out`. Only the
+ * means move: the variances, mixture weights and transitions stay the model's. The folders' paths must not
+ * contain commas.
+ */
+export async function mapAdaptMeans(
+  tools: SphinxtrainTools,
+  hmm: string,
+  priorMeans: string,
+  accDirs: readonly string[],
+  out: string,
+  logFile: string,
+  options: { tau?: number; signal?: AbortSignal } = {},
+): Promise<void> {
+  await run(
+    path.join(tools.dir, 'map_adapt'),
+    ['-moddeffn', path.join(hmm, 'mdef.txt'), '-ts2cbfn', '.ptm.', '-meanfn', priorMeans, '-varfn', path.join(hmm, 'variances'),
+      '-mixwfn', path.join(hmm, 'mixture_weights'), '-tmatfn', path.join(hmm, 'transition_matrices'), '-accumdir', accDirs.join(','),
+      '-mapmeanfn', out, '-bayesmean', 'no', '-fixedtau', 'yes', '-tau', String(options.tau ?? MAP_TAU)],
+    logFile,
+    options.signal,
+  );
+}
+
 export function createMllrAdaptation(
   model: PocketSphinxModel,
   tools: SphinxtrainTools,
