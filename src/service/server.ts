@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -55,6 +56,8 @@ import { registerSpeakerProfilesJob } from './speakers/profile-job';
 import { TranscriptEditor } from './transcription/transcript-edits';
 import { ScriptAlignment } from './transcription/script-align';
 import { DocumentCache } from './http/document-cache';
+import { MIGRATIONS } from './storage/migrations';
+import { ANALYSIS_VERSION } from './analysis/stages';
 import { StoredFiles } from './storage/stored-files';
 import { audioUrlSecret, SqlSecretStore } from './storage/secret-store';
 import { openBlobStore, storageLocation } from './storage/blobs/open-blob-store';
@@ -144,7 +147,14 @@ async function open(
   const analysisStore = new SqlAnalysisStore(sql);
   const analysis = new AnalysisService(database, analysisStore, sessions, jobs);
   // ---- shared secrets (issue 34): the audio-address key in the database every API node reads ----
-  const audioSecret = await audioUrlSecret(new SqlSecretStore(sql), layout.secrets);
+  const secrets = new SqlSecretStore(sql);
+  const audioSecret = await audioUrlSecret(secrets, layout.secrets);
+  // The desktop's ETags are new at each start; a team's API nodes share theirs (from the database, with the
+  // schema and analysis versions, so an upgrade still changes them), so a poll may go to any node.
+  const etagEpoch =
+    role === 'embedded'
+      ? undefined
+      : `${(await secrets.readOrCreate('etag-epoch', () => crypto.randomBytes(6))).toString('base64url')}-${MIGRATIONS.at(-1)!.version}-${ANALYSIS_VERSION}`;
   // ---- end of shared secrets ----
   const dubbing = new Dubbing({ store: new SqlDubStore(sql, dispatch), layout, files, tools, jobs, voices, audioSecret, env, sessions, transcriptRevision: (id) => revisions.current(id) });
   const sessionSpeakers = new SessionSpeakerEditor(database, spectralVoiceMatcher);
@@ -215,7 +225,7 @@ async function open(
     }),
     analysis,
     // 16 documents: a 14-min recording's are 200–270 KB, an hour's about 1 MB (≤ ~16 MB at worst).
-    documents: new DocumentCache(16),
+    documents: new DocumentCache(16, etagEpoch),
     transcriptEdits,
     scriptAlignment: new ScriptAlignment({ sessions, speakers: sessionSpeakers, editor: transcriptEdits, layout, files, tools, env, tempDir: layout.scratch }),
     completeTranscript: (id, transcript) =>
