@@ -4,6 +4,7 @@ import path from 'node:path';
 import { audioDir } from './paths';
 import { multipartBody, rawRequest, type ServiceProcess } from './service';
 import { frameBytes, parseWavHeader, type WavLayout } from '../../src/service/media/wav';
+import type { Revoice } from '../../src/shared/schemas/dubs';
 
 export const LONG_FILE = path.join(audioDir, 'long', 'read_speech_concat.flac');
 
@@ -94,4 +95,19 @@ export async function download(url: string): Promise<Buffer> {
   const res = await fetch(url);
   if (res.status !== 200) throw new Error(`download ${url}: ${res.status}`);
   return Buffer.from(await res.arrayBuffer());
+}
+
+/**
+ * Starts a revoice of a dub and follows it to its end (the machine may be busy: no fixed wait). `api` fetches a path
+ * under the recording's `/dubs`.
+ */
+export async function revoiceToEnd(api: (p: string, init?: RequestInit) => Promise<Response>, dubId: string): Promise<Revoice> {
+  const started = await api(`/${dubId}/revoice?wait=0`, { method: 'POST' });
+  if (started.status !== 200 && started.status !== 202) throw new Error(`revoice: ${started.status} ${await started.text()}`);
+  let revoice = (await started.json()) as Revoice;
+  for (let i = 0; i < 1200 && (revoice.status === 'queued' || revoice.status === 'running'); i++) {
+    await new Promise((r) => setTimeout(r, 500));
+    revoice = (await (await api(`/${dubId}/revoices/${revoice.id}`)).json()) as Revoice;
+  }
+  return revoice;
 }

@@ -92,3 +92,14 @@ export function eachBackend(title: string, suite: (backend: () => Backend) => vo
     });
   }
 }
+
+/** A project 'p' and recordings of it with these ids, as store tests need them (rows other tables refer to). */
+export async function insertSessions(sql: Sql, ids: readonly string[], options: { duration?: number; status?: string } = {}): Promise<void> {
+  await sql.run("INSERT INTO projects (id, key, name, created_at) VALUES ('p', 'p', 'P', '2026-01-01T00:00:00Z')");
+  for (const id of ids) {
+    await sql.run(
+      "INSERT INTO sessions (id, project_id, file_name, stored_name, duration, format_json, language, created_at, status) VALUES (?, 'p', 'a.wav', 'original.wav', ?, '{}', 'en', '2026-01-01T00:00:00Z', ?)",
+      [id, options.duration ?? 60, options.status ?? 'queued'],
+    );
+  }
+}

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validate } from '@readme/openapi-parser';
 import { startServiceProcess, type ServiceProcess } from '../helpers/service';
 import { tempDir } from '../helpers/temp';
-import { compareOutside, createSession, download, dubMaster, referenceLines, sessionSettled, uploadDub, wavBytes } from '../helpers/dubs';
+import { compareOutside, createSession, download, dubMaster, referenceLines, revoiceToEnd, sessionSettled, uploadDub, wavBytes } from '../helpers/dubs';
 
 interface Line {
   id: number;
@@ -38,16 +38,7 @@ describe('dub lines: stale edits, voice and speed changes, takes', () => {
   const dub = async () => (await api(`/${dubId}`)).json();
   const edits = async () => (await (await api(`/${dubId}/edits`)).json()).data;
   /** Starts a revoice and follows it to its end (the machine may be busy: no fixed wait). */
-  const revoiceAll = async () => {
-    const started = await post(`/${dubId}/revoice?wait=0`);
-    expect([200, 202]).toContain(started.status);
-    let revoice = await started.json();
-    for (let i = 0; i < 1200 && (revoice.status === 'queued' || revoice.status === 'running'); i++) {
-      await new Promise((r) => setTimeout(r, 500));
-      revoice = await (await api(`/${dubId}/revoices/${revoice.id}`)).json();
-    }
-    return revoice;
-  };
+  const revoiceAll = () => revoiceToEnd(api, dubId);
 
   beforeAll(async () => {
     svc = await startServiceProcess();
@@ -138,8 +129,8 @@ describe('dub lines: stale edits, voice and speed changes, takes', () => {
 
     const revoice = await revoiceAll();
     expect(revoice.status).toBe('complete');
-    expect(revoice.lines.map((l: { line_id: number }) => l.line_id).sort()).toEqual([byVoice.id, bySpeed.id].sort());
-    const byId = new Map(revoice.lines.map((l: { line_id: number; voice: string; render: { speed: number | null; stretch: number } }) => [l.line_id, l]));
+    expect(revoice.lines.map((l) => l.line_id).sort()).toEqual([byVoice.id, bySpeed.id].sort());
+    const byId = new Map(revoice.lines.map((l) => [l.line_id, l]));
     expect(byId.get(byVoice.id)).toMatchObject({ voice: 'flite/awb' });
     expect((byId.get(bySpeed.id) as { render: { speed: number; stretch: number } }).render).toMatchObject({ speed: 1.1, stretch: 0.909091 });
     const after = await lines();

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServiceProcess, type ServiceProcess } from '../helpers/service';
 import { audioDir, repoRoot } from '../helpers/paths';
-import { createSession, download, sessionSettled, wavBytes } from '../helpers/dubs';
+import { createSession, download, revoiceToEnd, sessionSettled, wavBytes } from '../helpers/dubs';
 import { validate } from '@readme/openapi-parser';
 import { secondsToTimecode } from '../../src/shared/timecode';
 
@@ -44,16 +44,7 @@ describe('dubbing workflow: dub from the recording, split, merge, undo, review',
   const patch = (p: string, body: unknown) => api(p, { method: 'PATCH', body: JSON.stringify(body) });
   const lines = async (query = ''): Promise<Line[]> => (await (await api(`/${dubId}/lines${query}`)).json()).data;
   /** Starts a revoice and follows it to its end (the machine may be busy: no fixed wait). */
-  const revoiceAll = async () => {
-    const started = await post(`/${dubId}/revoice?wait=0`);
-    expect([200, 202]).toContain(started.status);
-    let revoice = await started.json();
-    for (let i = 0; i < 1200 && (revoice.status === 'queued' || revoice.status === 'running'); i++) {
-      await new Promise((r) => setTimeout(r, 500));
-      revoice = await (await api(`/${dubId}/revoices/${revoice.id}`)).json();
-    }
-    return revoice;
-  };
+  const revoiceAll = () => revoiceToEnd(api, dubId);
   const dubFolders = () => {
     const folder = path.join(svc.dataDir, 'recordings', sessionId, 'dubs');
     return fs.existsSync(folder) ? fs.readdirSync(folder).sort() : [];
@@ -471,7 +462,7 @@ describe('dubbing workflow: dub from the recording, split, merge, undo, review',
     expect(faster).toMatchObject({ speed: 1.2, state: 'corrected', needs_revoice: true, review_status: 'todo' });
     const revoice = await revoiceAll();
     expect(revoice.status).toBe('complete');
-    const render = revoice.lines[0].render;
+    const render = revoice.lines[0]!.render!;
     expect(render).toMatchObject({ speed: 1.2, stretch: 0.833333 });
     expect(render.flags).toContain('stretched');
     // The new speech lasts the reading's length over 1.2 (less only where it is cut at the slot end).

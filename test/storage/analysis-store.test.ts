@@ -6,18 +6,10 @@ import { openDatabase } from '../../src/service/storage/database';
 import { MIGRATIONS } from '../../src/service/storage/migrations';
 import type { Sql } from '../../src/service/storage/sql/sql';
 import { SqliteSql } from '../../src/service/storage/sql/sqlite-sql';
-import { eachBackend } from '../helpers/sql-backends';
+import { eachBackend, insertSessions } from '../helpers/sql-backends';
 import { tempDir } from '../helpers/temp';
 
-async function sessions(sql: Sql, ...ids: string[]): Promise<void> {
-  await sql.run("INSERT INTO projects (id, key, name, created_at) VALUES ('p', 'p', 'P', '2026-01-01T00:00:00Z')");
-  for (const id of ids) {
-    await sql.run(
-      "INSERT INTO sessions (id, project_id, file_name, stored_name, duration, format_json, language, created_at, status) VALUES (?, 'p', 'a.wav', 'original.wav', 12.5, '{}', 'en', '2026-01-01T00:00:00Z', 'complete')",
-      [id],
-    );
-  }
-}
+const sessions = (sql: Sql, ...ids: string[]) => insertSessions(sql, ids, { duration: 12.5, status: 'complete' });
 
 async function job(sql: Sql, id: string, sessionId: string, status: string): Promise<void> {
   await sql.run("INSERT INTO jobs (id, kind, session_id, status, created_at) VALUES (?, 'analysis', ?, ?, '2026-01-01T00:00:00Z')", [id, sessionId, status]);

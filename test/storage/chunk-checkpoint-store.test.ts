@@ -2,17 +2,9 @@ import { expect, it } from 'vitest';
 import type { RecognizedSegment } from '../../src/service/speech/types';
 import { SqlChunkCheckpointStore } from '../../src/service/storage/chunk-checkpoint-store';
 import type { Sql } from '../../src/service/storage/sql/sql';
-import { eachBackend } from '../helpers/sql-backends';
+import { eachBackend, insertSessions } from '../helpers/sql-backends';
 
-async function sessions(sql: Sql, ...ids: string[]): Promise<void> {
-  await sql.run("INSERT INTO projects (id, key, name, created_at) VALUES ('p', 'p', 'P', '2026-01-01T00:00:00Z')");
-  for (const id of ids) {
-    await sql.run(
-      "INSERT INTO sessions (id, project_id, file_name, stored_name, duration, format_json, language, created_at, status) VALUES (?, 'p', 'a.wav', 'original.wav', 60, '{}', 'en', '2026-01-01T00:00:00Z', 'running')",
-      [id],
-    );
-  }
-}
+const sessions = (sql: Sql, ...ids: string[]) => insertSessions(sql, ids, { status: 'running' });
 
 const segment = (start: number, text: string): RecognizedSegment => ({
   start,

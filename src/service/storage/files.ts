@@ -83,15 +83,3 @@ export class DataLayout {
     fs.mkdirSync(this.secrets, { recursive: true, mode: 0o700 });
   }
 }
-
-/** Reads a secret file, creating it with fresh random bytes on first use. */
-export function readOrCreateSecret(file: string, bytes = 32): Buffer {
-  try {
-    return fs.readFileSync(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  const secret = crypto.randomBytes(bytes);
-  writeFileAtomic(file, secret, 0o600);
-  return secret;
-}
