@@ -88,7 +88,10 @@ export interface RunnerOptions {
   concurrency?: number;
   log?: (line: string) => void;
   role?: RunnerRole;
-  /** Team mode: how often waits read job records, and a worker looks for cancellations of its jobs (ms). */
+  /**
+   * Team mode: how often (ms) waits read job records (default 250) and a worker looks for cancellations of its
+   * jobs (default 1000); one value for both when given (tests make them quick).
+   */
   pollMs?: number;
 }
 
