@@ -21,7 +21,9 @@ export type ServiceErrorKind =
   /** Something the service depends on elsewhere failed (a download, a remote store). */
   | 'upstream_failed'
   /** A capability this installation lacks (an engine not installed): the request is right, the machine cannot. */
-  | 'unavailable';
+  | 'unavailable'
+  /** Work done for the request (by a worker, say) failed; the message says why, as far as a user may know. */
+  | 'processing_failed';
 
 export interface ServiceErrorDetail {
   /** A stable machine-readable code (OpenAI's `code`). */
@@ -86,6 +88,12 @@ export class UpstreamError extends ServiceError {
 export class UnavailableError extends ServiceError {
   constructor(message: string, detail?: ServiceErrorDetail) {
     super('unavailable', message, detail);
+  }
+}
+
+export class ProcessingFailedError extends ServiceError {
+  constructor(message: string, detail?: ServiceErrorDetail) {
+    super('processing_failed', message, detail);
   }
 }
 

@@ -24,6 +24,7 @@ eachBackend('JobStore', (backend) => {
       stage: null,
       error: null,
       attempts: 0,
+      result: null,
     });
     expect(await jobs.get('missing')).toBeNull();
     expect(await jobs.waiting('transcribe', 's')).toBe(true);
@@ -124,6 +125,36 @@ eachBackend('JobStore', (backend) => {
     expect(await runner.settled(id, 10_000)).toMatchObject({ id, status: 'complete', progress: 1 });
     expect(ran).toEqual(['committed']);
     expect(await sql.get<{ n: number }>('SELECT count(*) AS n FROM jobs', [])).toEqual({ n: 1 });
+    await runner.stop();
+  });
+
+  it('keeps what a job found: published while it runs, its handler’s return once complete, the last published when it fails', async () => {
+    const { sql } = backend();
+    await sessions(sql, 's');
+    const runner = new JobRunner(store());
+    // Another process's view of the record: what an API node reads while a worker runs the job.
+    const seen: unknown[] = [];
+    runner.register('found', async ({ job, publish }) => {
+      publish({ texts: ['one'] });
+      publish({ texts: ['one', 'two'] });
+      // Published writes are not awaited by the handler: they land in order, soon after.
+      let found = null;
+      for (let i = 0; i < 200 && (found as { texts?: string[] } | null)?.texts?.length !== 2; i++) {
+        await new Promise((r) => setTimeout(r, 25));
+        found = (await store().get(job.id))!.result;
+      }
+      seen.push(found);
+      if (job.payload.fail) throw new Error('broke');
+      return { texts: ['one', 'two', 'three'], turns: [{ speaker: 'S1', start: 0, end: 1.5 }] };
+    });
+    await runner.start();
+    const ok = await runner.enqueue('found', 's');
+    expect((await runner.settled(ok, 10_000))!.result).toEqual({ texts: ['one', 'two', 'three'], turns: [{ speaker: 'S1', start: 0, end: 1.5 }] });
+    expect((await store().get(ok))!.result).toEqual({ texts: ['one', 'two', 'three'], turns: [{ speaker: 'S1', start: 0, end: 1.5 }] });
+    const failed = await runner.enqueue('found', 's', { fail: true });
+    expect(await runner.settled(failed, 10_000)).toMatchObject({ status: 'failed' });
+    expect((await store().get(failed))!.result).toEqual({ texts: ['one', 'two'] });
+    expect(seen).toEqual([{ texts: ['one', 'two'] }, { texts: ['one', 'two'] }]);
     await runner.stop();
   });
 });

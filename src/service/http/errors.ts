@@ -21,6 +21,7 @@ const STATUS_OF_KIND: Record<ServiceErrorKind, number> = {
   storage_full: 507,
   upstream_failed: 502,
   unavailable: 503,
+  processing_failed: 500,
 };
 
 /** A domain error as the HTTP error it is shown as; anything else is internal (500, no detail leaked). */

@@ -17,6 +17,8 @@ export interface JobRecord {
   stage: string | null;
   error: string | null;
   attempts: number;
+  /** What the job found (its handler's return), or has found so far (`publish`); null when it says nothing. */
+  result: Record<string, unknown> | null;
 }
 
 export interface JobContext {
@@ -24,9 +26,12 @@ export interface JobContext {
   /** Aborted when the service stops (the job is re-queued) or the session is deleted. */
   signal: AbortSignal;
   progress(fraction: number, stage?: string): void;
+  /** Records what the job has found so far, for a waiter in another process (written in order, not awaited). */
+  publish(result: Record<string, unknown>): void;
 }
 
-export type JobHandler = (ctx: JobContext) => Promise<void>;
+/** Returns what the job found when a waiter needs more than the data it stored (kept as the job's result). */
+export type JobHandler = (ctx: JobContext) => Promise<void | Record<string, unknown>>;
 
 export interface JobKindOptions {
   /**
@@ -118,7 +123,7 @@ export class JobRunner extends EventEmitter<JobEvents> implements JobQueue {
   /** One pump at a time: starting a job takes reads and writes, and two pumps would start one job twice. */
   private pumping: Promise<void> = Promise.resolve();
   private watcher: NodeJS.Timeout | null = null;
-  private readonly role: RunnerRole;
+  readonly role: RunnerRole;
 
   constructor(
     private readonly store: JobStore,
@@ -341,12 +346,16 @@ export class JobRunner extends EventEmitter<JobEvents> implements JobQueue {
       }
       this.emit('progress', job);
     };
+    const publish = (result: Record<string, unknown>) => {
+      job.result = result;
+      writes.push(() => this.store.setResult(job.id, result));
+    };
     const handler = this.handlers.get(job.kind)!;
     entry.done = (async () => {
       let record: () => Promise<void>;
       try {
-        await handler({ job, signal: controller.signal, progress });
-        record = () => this.finish(job, 'complete', null);
+        const result = await handler({ job, signal: controller.signal, progress, publish });
+        record = () => this.finish(job, 'complete', null, result ?? undefined);
       } catch (error) {
         if (entry.requeue) {
           record = async () => {
@@ -383,10 +392,11 @@ export class JobRunner extends EventEmitter<JobEvents> implements JobQueue {
     }
   }
 
-  private async finish(job: JobRecord, status: JobStatus, error: string | null): Promise<void> {
+  private async finish(job: JobRecord, status: JobStatus, error: string | null, result?: Record<string, unknown>): Promise<void> {
     job.status = status;
     job.error = error;
     if (status === 'complete') job.progress = 1;
-    await this.store.finish(job.id, status, error, job.progress);
+    if (result) job.result = result;
+    await this.store.finish(job.id, status, error, job.progress, result);
   }
 }

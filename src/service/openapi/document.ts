@@ -765,6 +765,8 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
         post: op({
           operationId: 'createTranscription',
           summary: 'Transcribe a recording (OpenAI-compatible)',
+          description:
+            'Answers once the recording is transcribed (or streams it, `stream=true`). On a team server the API node queues the recognition as a transcription job for a worker and answers from its record: deltas arrive as the worker publishes them (read every 250 ms), a client that disconnects cancels the job on whichever worker runs it, and a worker’s failure is a 500 (`server_error`, code `transcription_failed`) whose message says why.',
           requestBody: { content: { 'multipart/form-data': { schema: openAiBody } } },
           responses: {
             '200': {

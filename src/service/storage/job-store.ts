@@ -41,13 +41,16 @@ export interface JobStore {
   /** Takes a queued job for running; false when another runner took it first (or it was cancelled). */
   claim(id: string): Promise<boolean>;
   setProgress(id: string, progress: number, stage: string | null): Promise<void>;
-  finish(id: string, status: JobStatus, error: string | null, progress: number): Promise<void>;
+  /** `result`: what the job found (kept as it was when not given). */
+  finish(id: string, status: JobStatus, error: string | null, progress: number, result?: Record<string, unknown>): Promise<void>;
+  /** What a running job has found so far, for whoever waits on it in another process. */
+  setResult(id: string, result: Record<string, unknown>): Promise<void>;
 }
 
-type JobRow = Omit<JobRecord, 'payload'> & { payload_json: string };
+type JobRow = Omit<JobRecord, 'payload' | 'result'> & { payload_json: string; result_json: string | null };
 
 function record(row: JobRow): JobRecord {
-  const { payload_json, ...rest } = row;
+  const { payload_json, result_json, ...rest } = row;
   return {
     id: rest.id,
     kind: rest.kind,
@@ -58,6 +61,7 @@ function record(row: JobRow): JobRecord {
     stage: rest.stage,
     error: rest.error,
     attempts: rest.attempts,
+    result: result_json === null ? null : (JSON.parse(result_json) as Record<string, unknown>),
   };
 }
 
@@ -175,7 +179,18 @@ export class SqlJobStore implements JobStore {
     await this.sql.run('UPDATE jobs SET progress = ?, stage = ? WHERE id = ?', [progress, stage, id]);
   }
 
-  async finish(id: string, status: JobStatus, error: string | null, progress: number): Promise<void> {
-    await this.sql.run('UPDATE jobs SET status = ?, error = ?, progress = ?, finished_at = ? WHERE id = ?', [status, error, progress, new Date().toISOString(), id]);
+  async finish(id: string, status: JobStatus, error: string | null, progress: number, result?: Record<string, unknown>): Promise<void> {
+    await this.sql.run('UPDATE jobs SET status = ?, error = ?, progress = ?, finished_at = ?, result_json = COALESCE(?, result_json) WHERE id = ?', [
+      status,
+      error,
+      progress,
+      new Date().toISOString(),
+      result === undefined ? null : JSON.stringify(result),
+      id,
+    ]);
+  }
+
+  async setResult(id: string, result: Record<string, unknown>): Promise<void> {
+    await this.sql.run('UPDATE jobs SET result_json = ? WHERE id = ?', [JSON.stringify(result), id]);
   }
 }

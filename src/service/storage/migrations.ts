@@ -550,4 +550,15 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     `,
   },
   // ---- end of the dub takes block ----
+  // ---- a job's result (issue 34: OpenAI transcriptions answered by an API node, recognised by a worker) ----
+  {
+    version: 21,
+    name: 'jobs: what a job found, for whoever waits on it',
+    sql: `
+      -- JSON the job's handler returns (or publishes while running: a streamed transcription's text so far), read by
+      -- the API node that answers the request the job was queued for.
+      ALTER TABLE jobs ADD COLUMN result_json TEXT;
+    `,
+  },
+  // ---- end of the job result block ----
 ];

@@ -8,13 +8,38 @@ import { speakerHints } from './speaker-hints';
 import { MediaDecodeError } from '../media/decode';
 import { storedChunkCheckpoints, storedDiarizationCheckpoints } from './chunk-checkpoints';
 import { SqlChunkCheckpointStore } from '../storage/chunk-checkpoint-store';
+import type { SpeakerTurn } from '../speech/types';
+import { renamedTurns } from './diarized-segments';
 
 export interface TranscribeJobPayload {
   model?: string;
   prompt?: string;
   min_speakers?: number;
   max_speakers?: number;
+  /** An OpenAI-style request an API node answers while a worker recognises it (transcribe-by-worker.ts). */
+  request?: RequestOptions;
 }
+
+/** What `POST /v1/audio/transcriptions` asks beyond an upload's options. */
+export interface RequestOptions {
+  temperature: number;
+  vad?: { threshold?: number; minSilenceSeconds?: number; speechPadSeconds?: number };
+  known_speaker_names: string[];
+  /** Data URLs of audio, one per known speaker name. */
+  known_speaker_references: string[];
+}
+
+/**
+ * What a requested transcription's job tells the API node waiting on it: the recognised lines' text so far, in
+ * order (a stream's deltas), then the diarizer's turns under the known speakers' names (diarized_json's extents).
+ */
+export interface RequestResult extends Record<string, unknown> {
+  texts: string[];
+  turns?: SpeakerTurn[];
+}
+
+/** Text published at most this often while recognition runs (the final result has all of it). */
+const PUBLISH_INTERVAL_MS = 200;
 
 /**
  * The background job behind uploads: session status follows the job (queued → running with progress →
@@ -34,7 +59,7 @@ export function registerTranscribeJob(ctx: ServiceContext, runner: JobRunner, af
     }
   };
 
-  runner.register(TRANSCRIBE_JOB, { keptWork: (job) => checkpoints.keptWork(job.session_id) }, async ({ job, signal, progress }: JobContext) => {
+  runner.register(TRANSCRIBE_JOB, { keptWork: (job) => checkpoints.keptWork(job.session_id) }, async ({ job, signal, progress, publish }: JobContext) => {
     const sessionId = job.session_id;
     const stored = await ctx.sessions.storedName(sessionId);
     const summary = await ctx.sessions.summary(sessionId);
@@ -49,7 +74,8 @@ export function registerTranscribeJob(ctx: ServiceContext, runner: JobRunner, af
     await ctx.sessions.setProgress(sessionId, 'running', 0, 'starting');
     // Chunks recognized under other words (engine, language, prompt, the project's vocabulary) are not reused.
     const vocabulary = await ctx.projects.vocabulary(summary.project.id);
-    const checkpointContext = JSON.stringify([engine.model.id, summary.language, payload.prompt ?? null, vocabulary]);
+    const request = payload.request;
+    const checkpointContext = JSON.stringify([engine.model.id, summary.language, payload.prompt ?? null, vocabulary, ...(request ? [request.temperature, request.vad ?? null] : [])]);
     const hints = speakerHints(payload);
     const resumed = await checkpoints.count(sessionId);
     const stages = await checkpoints.stages(sessionId);
@@ -63,6 +89,26 @@ export function registerTranscribeJob(ctx: ServiceContext, runner: JobRunner, af
       return transform ? [{ id: s.id, profile: s.profile, transform, ...(means ? { means } : {}) }] : [];
     });
     const saved = orderedWrites((error) => ctx.log(`transcription ${sessionId}: progress not saved: ${(error as Error).message}`));
+    // A request's waiter streams the lines' text: each recognised line (a resumed run's kept ones again, in order).
+    const texts: string[] = [];
+    let turns: SpeakerTurn[] = [];
+    let published = 0;
+    const streamed = request
+      ? {
+          temperature: request.temperature,
+          vad: request.vad,
+          onSegment: (segment: { text: string }) => {
+            if (!segment.text) return;
+            texts.push(segment.text);
+            if (Date.now() - published < PUBLISH_INTERVAL_MS) return;
+            published = Date.now();
+            publish({ texts: [...texts] } satisfies RequestResult);
+          },
+          onTurns: (found: SpeakerTurn[]) => {
+            turns = found;
+          },
+        }
+      : {};
     const original = await ctx.files.localOriginal(sessionId, stored);
     const transcript = await transcribeOrExplain({
       file: original.path,
@@ -72,6 +118,7 @@ export function registerTranscribeJob(ctx: ServiceContext, runner: JobRunner, af
       prompt: payload.prompt,
       vocabulary,
       ...hints,
+      ...streamed,
       signal,
       checkpoints: storedChunkCheckpoints(checkpoints, sessionId, checkpointContext),
       // Diarization hears the audio, not the words: only the speaker-count hints set its context.
@@ -85,9 +132,11 @@ export function registerTranscribeJob(ctx: ServiceContext, runner: JobRunner, af
       await original.release();
     });
     if (signal.aborted) throw signal.reason;
-    await ctx.completeTranscript(sessionId, transcript);
+    const named = request ? await ctx.transcription.applyKnownSpeakers(transcript, request.known_speaker_names, request.known_speaker_references, signal) : transcript;
+    await ctx.completeTranscript(sessionId, named);
     await checkpoints.discard(sessionId);
     await afterTranscript(sessionId);
+    if (request) return { texts, turns: renamedTurns(turns, transcript, named) } satisfies RequestResult;
   });
 
   runner.on('settled', (job) => {

@@ -1,13 +1,15 @@
 import type { ServiceContext } from '../context';
 import { orderedWrites } from '../jobs/ordered-writes';
 import { ServiceError, UnsupportedMediaError } from '../errors';
-import { intakeRecording } from '../recordings/intake';
+import { intakeRecording, TRANSCRIBE_JOB } from '../recordings/intake';
 import { NotMediaError } from '../media/probe';
 import { assertEngineLanguage } from '../models/registry';
 import type { UploadedFile } from '../storage/uploaded-file';
 import type { SpeakerTurn, Transcript } from '../speech/types';
 import type { SpeakerHints } from './speaker-hints';
 import { renamedTurns } from './diarized-segments';
+import type { TranscribeJobPayload } from './transcribe-job';
+import { awaitWorkerTranscription } from './transcribe-by-worker';
 
 export const DEFAULT_PROJECT_KEY = 'default';
 
@@ -50,14 +52,22 @@ export async function transcribeNow(ctx: ServiceContext, input: ImmediateTranscr
   const engine = ctx.models.resolveRecognizer(input.model);
   const language = ctx.languages.resolve(input.language, ['body', 'language']);
   assertEngineLanguage(engine, language, ['body', 'language']);
+  // Team mode's API node recognises nothing itself: the request becomes a transcription job a worker runs.
+  const byWorker = ctx.jobs.role === 'api';
   let session;
   try {
-    session = await intakeRecording(ctx, input.file, { projectKey: input.projectKey ?? DEFAULT_PROJECT_KEY, language, queueJob: false });
+    session = await intakeRecording(ctx, input.file, {
+      projectKey: input.projectKey ?? DEFAULT_PROJECT_KEY,
+      language,
+      queueJob: byWorker,
+      ...(byWorker ? { jobPayload: requestPayload(input) } : {}),
+    });
   } catch (error) {
     if (error instanceof NotMediaError) throw new UnsupportedMediaError(error.message, { code: 'unsupported_file', param: 'file' });
     throw error;
   }
   const id = session.id;
+  if (byWorker) return { sessionId: id, fileName: session.file_name, ...(await followWorker(ctx, id, hooks)) };
   const progress = orderedWrites((error) => ctx.log(`transcription ${id}: progress not saved: ${(error as Error).message}`));
   try {
     await ctx.sessions.setProgress(id, 'running', 0, 'starting');
@@ -92,6 +102,34 @@ export async function transcribeNow(ctx: ServiceContext, input: ImmediateTranscr
     const reason = hooks.signal.aborted ? 'The client disconnected before transcription finished.' : error instanceof ServiceError ? error.message : 'Transcription failed.';
     await progress.flush();
     await ctx.sessions.setProgress(id, 'failed', 0, 'failed', reason);
+    throw error;
+  }
+}
+
+/** The request as the transcription job's payload (a worker reads it; transcribe-job.ts). */
+function requestPayload(input: ImmediateTranscription): Record<string, unknown> {
+  return {
+    model: input.model,
+    prompt: input.prompt,
+    min_speakers: input.speakers.minSpeakers,
+    max_speakers: input.speakers.maxSpeakers,
+    request: {
+      temperature: input.temperature,
+      vad: input.vad,
+      known_speaker_names: input.knownSpeakerNames,
+      known_speaker_references: input.knownSpeakerReferences,
+    },
+  } satisfies TranscribeJobPayload;
+}
+
+/** Waits for the worker's job, streaming its text; a client that leaves cancels it and fails the session saying so. */
+async function followWorker(ctx: ServiceContext, id: string, hooks: ImmediateHooks): Promise<{ transcript: Transcript; turns: SpeakerTurn[] }> {
+  const job = await ctx.database.jobs.latest(TRANSCRIBE_JOB, id);
+  hooks.onStarted?.(id);
+  try {
+    return await awaitWorkerTranscription({ jobs: ctx.jobs, transcript: (sessionId) => ctx.sessions.transcript(sessionId) }, id, job!.id, hooks);
+  } catch (error) {
+    if (hooks.signal.aborted) await ctx.sessions.setProgress(id, 'failed', 0, 'failed', 'The client disconnected before transcription finished.');
     throw error;
   }
 }
