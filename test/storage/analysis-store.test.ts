@@ -2,6 +2,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AnalysisSegment } from '../../src/shared/schemas/analysis';
 import { SqlAnalysisStore } from '../../src/service/storage/analysis-store';
+import { AnalysisService } from '../../src/service/analysis/analysis-service';
+import { JobRunner } from '../../src/service/jobs/job-runner';
+import { openStores } from '../../src/service/storage/stores';
 import { openDatabase } from '../../src/service/storage/database';
 import { MIGRATIONS } from '../../src/service/storage/migrations';
 import type { Sql } from '../../src/service/storage/sql/sql';
@@ -34,6 +37,19 @@ eachBackend('AnalysisStore', (backend) => {
     expect((await analysis.latest('a'))!.run_id).toBe(made[3]!.run_id);
     expect(await analysis.run('missing')).toBeNull();
     expect(await analysis.latest('nobody')).toBeNull();
+  });
+
+  it('queues one run when several callers ask for a recording’s analysis at once (two API nodes, say)', async () => {
+    const { sql } = backend();
+    await sessions(sql, 'a');
+    const database = openStores(sql);
+    // An API node's queue: it records jobs and runs none.
+    const service = new AnalysisService(database, database.analysis, database.sessions, new JobRunner(database.jobs, { role: 'api' }));
+    const asked = await Promise.all(Array.from({ length: 6 }, () => service.queue('a', 12.5)));
+    expect(asked.filter((r) => r.created)).toHaveLength(1);
+    expect(new Set(asked.map((r) => r.run.run_id)).size).toBe(1);
+    expect(await database.analysis.runs('a')).toHaveLength(1);
+    expect(await sql.all("SELECT id FROM jobs WHERE kind = 'analysis' AND session_id = 'a'", [])).toHaveLength(1);
   });
 
   it('finds the newest run of the given statuses', async () => {

@@ -40,6 +40,8 @@ export class AnalysisService {
    */
   queue(sessionId: string, duration: number, within?: Stores): Promise<{ run: RunRecord; created: boolean }> {
     return this.inTransaction(within, async (stores) => {
+      // Two nodes asking at once would each find no active run and make one: they take turns on the recording.
+      await stores.sessions.lock(sessionId);
       const active = await stores.analysis.latest(sessionId, ['queued', 'running']);
       if (active) return { run: active, created: false };
       return { run: await this.createRun(stores, sessionId, duration), created: true };
@@ -52,6 +54,7 @@ export class AnalysisService {
    */
   queueAfterEdit(sessionId: string, duration: number, within?: Stores): Promise<{ run: RunRecord; created: boolean }> {
     return this.inTransaction(within, async (stores) => {
+      await stores.sessions.lock(sessionId);
       const queued = await stores.analysis.latest(sessionId, ['queued']);
       if (queued) return { run: queued, created: false };
       return { run: await this.createRun(stores, sessionId, duration), created: true };

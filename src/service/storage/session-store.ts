@@ -72,6 +72,12 @@ export interface SessionStore {
   insert(session: NewSession): Promise<void>;
   /** The project a recording belongs to, or null when there is no such recording (every scoped request asks). */
   projectOf(id: string): Promise<string | null>;
+  /**
+   * Inside a transaction: holds the recording's row until it ends (PostgreSQL's `FOR UPDATE`; SQLite's
+   * transactions already run one at a time), so two API nodes deciding from the same reads take turns. False
+   * when there is no such recording.
+   */
+  lock(id: string): Promise<boolean>;
   summary(id: string): Promise<SessionSummary | null>;
   /** The on-disk name of the original file inside the session's folder. */
   storedName(id: string): Promise<string | null>;
@@ -115,6 +121,11 @@ export class SqlSessionStore implements SessionStore {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued')`,
       [session.id, session.projectId, session.fileName, session.storedName, session.duration, JSON.stringify(session.format), session.language, new Date().toISOString()],
     );
+  }
+
+  async lock(id: string): Promise<boolean> {
+    const lock = this.sql.dialect === 'postgres' ? ' FOR UPDATE' : '';
+    return (await this.sql.get(`SELECT id FROM sessions WHERE id = ?${lock}`, [id])) !== undefined;
   }
 
   async projectOf(id: string): Promise<string | null> {
