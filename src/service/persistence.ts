@@ -59,3 +59,25 @@ export async function openTeam(url: string, role: ProcessRole, log: (line: strin
   }
 }
 
+
+/**
+ * The records alone, without a queue engine: what the command-line tools (`npm run keys`) need. The team's
+ * PostgreSQL when `databaseUrl` is set (its schema brought up to date first), else the data folder's SQLite
+ * file. `where` names it for messages, without the URL's password.
+ */
+export async function openRecords(databaseUrl: string | null | undefined, layout: DataLayout): Promise<{ sql: Sql; where: string; close(): Promise<void> }> {
+  if (!databaseUrl) {
+    const embedded = openEmbedded(layout);
+    return { sql: embedded.sql, where: layout.root, close: embedded.close };
+  }
+  const pool = openPostgresPool(databaseUrl, 2);
+  try {
+    await migratePostgres(pool);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  const url = new URL(databaseUrl);
+  url.password = '';
+  return { sql: new PostgresSql(pool), where: url.toString(), close: () => pool.end() };
+}

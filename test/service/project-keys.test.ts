@@ -4,11 +4,17 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { multipartBody, rawRequest, startServiceProcess, type ServiceProcess } from '../helpers/service';
 import { audioDir, repoRoot } from '../helpers/paths';
+import { startPostgres, type ThrowawayPostgres } from '../helpers/postgres';
+import { teamEnv } from '../helpers/team';
 
 const FLAC = fs.readFileSync(path.join(audioDir, 'asr', 'amateur_LJ001-0001.flac'));
 
-describe('keys limited to projects', () => {
+// Both modes: keys and their projects live in the database the API nodes share (PostgreSQL on a team server, where
+// the uploads stay queued: no worker is needed to be refused).
+describe.each(['embedded', 'team'] as const)('keys limited to projects (%s)', (mode) => {
   let svc: ServiceProcess;
+  let pg: ThrowawayPostgres | null = null;
+  let team: Record<string, string> = {};
   let owner: Record<string, string>;
   let limited: Record<string, string>;
   let limitedKeyId: string;
@@ -19,7 +25,7 @@ describe('keys limited to projects', () => {
   const keysCli = (...args: string[]) =>
     spawnSync(process.execPath, ['--import', 'tsx', 'src/service/cli/keys.ts', ...args], {
       cwd: repoRoot,
-      env: { ...process.env, TAKELINE_DATA_DIR: svc.dataDir },
+      env: { ...process.env, ...team, TAKELINE_DATA_DIR: svc.dataDir },
       encoding: 'utf8',
     });
   const upload = async (headers: Record<string, string>, projectKey: string) => {
@@ -37,7 +43,11 @@ describe('keys limited to projects', () => {
     });
 
   beforeAll(async () => {
-    svc = await startServiceProcess();
+    if (mode === 'team') {
+      pg = await startPostgres();
+      team = await teamEnv(pg, 'keys');
+    }
+    svc = await startServiceProcess({ env: team, dataDir: team.TAKELINE_DATA_DIR });
     owner = { Authorization: `Bearer ${svc.key}` };
     for (const key of ['alpha', 'beta']) expect((await call('POST', '/v1/speech/projects', owner, { key, name: key })).status).toBe(201);
     sessionA = (await upload(owner, 'alpha')).json().id;
@@ -50,6 +60,7 @@ describe('keys limited to projects', () => {
   });
   afterAll(async () => {
     await svc?.stop();
+    await pg?.stop();
   });
 
   it("answers 404 for everything of another project, exactly as for what does not exist", async () => {

@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import { UniqueViolation } from '../../src/service/storage/sql/sql';
+import { BadRequestError } from '../../src/service/errors';
 import { eachBackend } from '../helpers/sql-backends';
 
 // The layer every store stands on behaves the same over SQLite and PostgreSQL.
@@ -33,6 +34,20 @@ eachBackend('Sql', (backend) => {
     await project('p1', 'alpha');
     await expect(project('p2', 'alpha')).rejects.toBeInstanceOf(UniqueViolation);
     expect(await sql.all('SELECT id FROM projects')).toEqual([{ id: 'p1' }]);
+  });
+
+  it('refuses text holding U+0000 where the database cannot hold it, as the client’s error (PostgreSQL; SQLite keeps it)', async () => {
+    const { sql } = backend();
+    if (sql.dialect === 'sqlite') {
+      await project('p1', 'nul\0key');
+      expect(await sql.get('SELECT id FROM projects WHERE key = ?', ['nul\0key'])).toEqual({ id: 'p1' });
+      return;
+    }
+    const refused = await sql.get('SELECT id FROM projects WHERE key = ?', ['nul\0key']).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(BadRequestError);
+    expect(refused).toMatchObject({ kind: 'bad_request', detail: { code: 'nul_character' } });
+    await expect(project('p1', 'nul\0key')).rejects.toBeInstanceOf(BadRequestError);
+    expect(await sql.all('SELECT id FROM projects')).toEqual([]);
   });
 
   it('commits a transaction that resolves and rolls back one that throws', async () => {

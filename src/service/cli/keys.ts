@@ -3,10 +3,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config';
 import { DataLayout } from '../storage/files';
-import { openDatabase } from '../storage/database';
+import { openRecords } from '../persistence';
 import { InvalidUserName, SqlKeyStore, type ApiKeyRecord } from '../storage/key-store';
 import { SqlProjectStore, type ProjectStore } from '../storage/project-store';
-import { SqliteSql } from '../storage/sql/sqlite-sql';
 import { SqlSignInTokens } from '../storage/sign-in-tokens';
 
 function readServiceUrl(file: string): string | null {
@@ -28,7 +27,7 @@ const USAGE = `usage: npm run keys -- <command>
   projects <id> --all            lets a key see every project
   revoke <id>                    takes effect at once, also in a running service
   signin                         a fresh one-time sign-in link for the studio (also while the service runs)
-Keys live in TAKELINE_DATA_DIR (default: the per-user data folder).`;
+Keys live in TAKELINE_DATA_DIR (default: the per-user data folder), or a team server's TAKELINE_DATABASE_URL.`;
 
 class UsageError extends Error {}
 
@@ -62,8 +61,9 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig();
   const layout = new DataLayout(config.dataDir);
   layout.ensure();
-  const db = openDatabase(layout.database);
-  const sql = new SqliteSql(db);
+  // A team's keys are in its PostgreSQL (TAKELINE_DATABASE_URL), every API node reads them there.
+  const records = await openRecords(config.databaseUrl, layout);
+  const sql = records.sql;
   const keys = new SqlKeyStore(sql);
   const projects = new SqlProjectStore(sql);
   try {
@@ -84,7 +84,7 @@ async function main(argv: string[]): Promise<number> {
         const ids = values.projects !== undefined ? await projectIds(projects, values.projects) : undefined;
         const { key, record } = await keys.create(arg ?? 'cli', { user: values.user, projectIds: ids });
         process.stdout.write(`${key}\n`);
-        process.stderr.write(`created key ${describe(record)}; it is shown only now. Data: ${path.resolve(config.dataDir)}\n`);
+        process.stderr.write(`created key ${describe(record)}; it is shown only now. Data: ${records.where}\n`);
         return 0;
       }
       case 'list': {
@@ -145,7 +145,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
     return 2;
   } finally {
-    db.close();
+    await records.close();
   }
 }
 

@@ -3,6 +3,7 @@ import type { ServiceContext } from '../context';
 import { seesProject } from '../auth/access';
 import { accessOf } from './authenticate';
 import { HttpError } from './errors';
+import { Uuid } from '../../shared/schemas/common';
 
 /**
  * Every route under a recording (its audio address, exports, analysis, dubs, transcript edits…) answers a key
@@ -13,7 +14,11 @@ export function sessionScope(ctx: ServiceContext) {
   return async (req: Request, res: Response, next: NextFunction) => {
     const access = accessOf(res);
     if (access.kind === 'all') return next();
-    const projectId = await ctx.sessions.projectOf(String(req.params.session_id));
+    const id = String(req.params.session_id);
+    // Recordings' ids are UUIDs: anything else names none (and is not sent to the database; PostgreSQL's text
+    // cannot even hold some of it), so the route answers it as it does for every key.
+    if (!Uuid.safeParse(id).success) return next();
+    const projectId = await ctx.sessions.projectOf(id);
     if (projectId !== null && !seesProject(access, projectId)) return next(new HttpError(404, 'Transcription session not found.'));
     next();
   };
@@ -24,7 +29,9 @@ export function projectScope(ctx: ServiceContext) {
   return async (req: Request, res: Response, next: NextFunction) => {
     const access = accessOf(res);
     if (access.kind === 'all') return next();
-    const project = await ctx.projects.find(String(req.params.project));
+    const ref = String(req.params.project);
+    if (ref.includes('\0')) return next();
+    const project = await ctx.projects.find(ref);
     if (project && !seesProject(access, project.id)) return next(new HttpError(404, 'Project not found.'));
     next();
   };

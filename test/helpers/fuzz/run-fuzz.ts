@@ -51,6 +51,8 @@ function describeRequest(req: FuzzRequest): FuzzFailure['request'] {
 export interface FuzzOptions {
   url: string;
   dataDir: string;
+  /** A team server's PostgreSQL, where its rows are (else the data folder's SQLite file). */
+  databaseUrl?: string;
   doc: OpenApiDoc;
   fixtures: FuzzFixtures;
   seed: number;
@@ -68,11 +70,11 @@ export interface FuzzOptions {
  */
 export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   const requests = fc.sample(contractRequests(options.doc, options.fixtures, options.skip), { seed: options.seed, numRuns: options.runs });
-  const snapshot = new DataSnapshot(options.dataDir);
+  const snapshot = new DataSnapshot(options.dataDir, options.databaseUrl);
   const report: FuzzReport = { tried: 0, unchangedChecked: 0, byStatus: {}, failures: [] };
   try {
     for (const [index, req] of requests.entries()) {
-      const before = snapshot.idle() ? snapshot.fingerprint() : null;
+      const before = (await snapshot.idle()) ? await snapshot.fingerprint() : null;
       const answer = await send(options.url, req);
       report.tried++;
       if ('error' in answer) {
@@ -86,16 +88,16 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
       }
       report.byStatus[answer.status] = (report.byStatus[answer.status] ?? 0) + 1;
       const problems = problemsOf(req, answer, [options.fixtures.key, options.fixtures.limitedKey ?? ''], options.fixtures.foreignIds);
-      if (answer.status >= 400 && answer.status < 500 && before !== null && snapshot.idle()) {
+      if (answer.status >= 400 && answer.status < 500 && before !== null && (await snapshot.idle())) {
         report.unchangedChecked++;
-        const changes = DataSnapshot.diff(before, snapshot.fingerprint());
+        const changes = DataSnapshot.diff(before, await snapshot.fingerprint());
         if (changes.length) problems.push(`a refused request changed the data folder: ${changes.slice(0, 6).join('; ')}`);
       }
       if (problems.length) report.failures.push({ request: describeRequest(req), status: answer.status, problems, answer: answer.body.toString('utf8').slice(0, 300) });
       await options.onAnswer?.(index, req, answer.status);
     }
   } finally {
-    snapshot.close();
+    await snapshot.close();
   }
   return report;
 }

@@ -1,6 +1,7 @@
 import pg, { type Pool, type PoolClient, type PoolConfig } from 'pg';
 import { numberedPlaceholders } from './placeholders';
 import { isUniqueViolation, UniqueViolation, type Sql, type SqlRunResult, type SqlValue } from './sql';
+import { BadRequestError } from '../../errors';
 
 type Queryable = Pool | PoolClient;
 
@@ -76,6 +77,10 @@ export class PostgresSql implements Sql {
       return await this.client.query(text, params as unknown[]);
     } catch (error) {
       if (isUniqueViolation(error)) throw new UniqueViolation(error);
+      // PostgreSQL's text cannot hold U+0000 (SQLite's can): the client sent it, so it is theirs to hear of.
+      if ((error as { code?: string }).code === '22021' && params.some((p) => typeof p === 'string' && p.includes('\0'))) {
+        throw new BadRequestError('Text with a NUL character (U+0000) cannot be stored or looked up.', { code: 'nul_character' });
+      }
       throw error;
     }
   }
