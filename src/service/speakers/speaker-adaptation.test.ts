@@ -188,11 +188,14 @@ describe.skipIf(!resolveSphinxtrain() || !fs.existsSync(resolvePocketSphinxModel
     expect(adaptation.transform(PROJECT, SPEAKER)).not.toBeNull();
     expect(adaptation.means(PROJECT, SPEAKER)).toBeNull();
     // One recording corrected: 8.4 s, under the 10 s minimum, still none.
-    await adaptation.addRecording(PROJECT, SPEAKER, session(1), [await chunkOf(files[0]!, true)]);
+    const under = await adaptation.addRecording(PROJECT, SPEAKER, session(1), [await chunkOf(files[0]!, true)]);
     expect(adaptation.means(PROJECT, SPEAKER)).toBeNull();
+    expect(under!.map_means).toBe(false);
     // Both corrected: the means of the model's shape, moved from the transform's prior only where the speech reached.
     const summary = await adaptation.addRecording(PROJECT, SPEAKER, session(2), [await chunkOf(files[1]!, true)]);
     expect(summary!.corrected_seconds).toBeGreaterThan(15);
+    expect(summary!.map_means).toBe(true);
+    expect(adaptation.summary(PROJECT, SPEAKER)!.map_means).toBe(true);
     const means = adaptation.means(PROJECT, SPEAKER)!;
     expect(means).not.toBeNull();
     const base = readGaussianFile(fs.readFileSync(path.join(model.hmm, 'means')));

@@ -67,6 +67,8 @@ export interface AdaptationSummary {
   seconds: number;
   /** Of `seconds`, those of lines the editor corrected or aligned a script to (issue 31). */
   corrected_seconds: number;
+  /** Whether the speaker's Gaussian means were also re-estimated (MAP) from their corrected speech (issue 31). */
+  map_means: boolean;
   updated_at: string;
 }
 
@@ -229,8 +231,8 @@ export class SpeakerAdaptation {
   summary(projectId: string, speakerId: string): AdaptationSummary | null {
     try {
       const state = JSON.parse(fs.readFileSync(path.join(this.speakerDir(projectId, speakerId), 'state.json'), 'utf8')) as AdaptationSummary;
-      // A state written before corrections were told apart had none.
-      return { ...state, corrected_seconds: state.corrected_seconds ?? 0 };
+      // A state written before corrections were told apart had none; whether MAP means exist is the file's say.
+      return { ...state, corrected_seconds: state.corrected_seconds ?? 0, map_means: fs.existsSync(path.join(this.speakerDir(projectId, speakerId), 'means')) };
     } catch {
       return null;
     }
@@ -336,6 +338,7 @@ export class SpeakerAdaptation {
         recordings: new Set(kept.map((r) => r.id.replace(CORRECTED, ''))).size,
         seconds: Math.round(total * 10) / 10,
         corrected_seconds: Math.round(corrected * 10) / 10,
+        map_means: fs.existsSync(path.join(dir, 'means')),
         updated_at: new Date().toISOString(),
       };
       writeFileAtomic(path.join(dir, 'state.json'), JSON.stringify(summary));

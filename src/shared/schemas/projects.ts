@@ -40,6 +40,10 @@ export const ProjectSpeaker = z
           description:
             'Of `seconds`, those of lines an editor corrected or aligned a script to: the transform learnt them along the corrected words (README, "Corrections teach the recognizer")',
         }),
+        map_means: z.boolean().meta({
+          description:
+            "True when the voice's acoustic means were also re-estimated (MAP) from its corrected speech, over the transform, and decoders load those; false below the corrected-speech minimum or with TAKELINE_ADAPTATION_MAP=off",
+        }),
         updated_at: Timestamp,
       })
       .nullable()

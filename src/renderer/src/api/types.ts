@@ -16,7 +16,7 @@ export interface ProjectSpeaker {
   clip_count: number;
   evidence_seconds: number;
   /** The speaker's acoustic adaptation; `corrected_seconds` of it come from corrected lines (issue 31). */
-  adaptation?: { recordings: number; seconds: number; corrected_seconds: number; updated_at: string } | null;
+  adaptation?: { recordings: number; seconds: number; corrected_seconds: number; map_means: boolean; updated_at: string } | null;
 }
 
 export interface ProjectDetail extends Project {
@@ -102,7 +102,7 @@ export interface AudioAddress {
   expires_in: number;
 }
 
-export type ExportFormat = 'srt' | 'vtt' | 'edl' | 'fcpxml' | 'csv' | 'selects_edl' | 'analysis_csv' | 'wav';
+export type ExportFormat = 'srt' | 'vtt' | 'edl' | 'fcpxml' | 'csv' | 'selects_edl' | 'analysis_csv' | 'diarized_json' | 'wav';
 
 export const EXPORT_FORMATS: { format: ExportFormat; label: string }[] = [
   { format: 'srt', label: 'Subtitles (SRT)' },
@@ -112,6 +112,7 @@ export const EXPORT_FORMATS: { format: ExportFormat; label: string }[] = [
   { format: 'csv', label: 'Spreadsheet (CSV)' },
   { format: 'selects_edl', label: 'Selects EDL (one cut per select)' },
   { format: 'analysis_csv', label: 'Lines with analysis (CSV)' },
+  { format: 'diarized_json', label: 'Speakers and lines (diarized JSON)' },
   { format: 'wav', label: 'Audio (WAV)' },
 ];
 
