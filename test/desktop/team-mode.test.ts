@@ -135,6 +135,28 @@ describe('signing the studio in', () => {
   });
 });
 
+describe('nothing sticky between API nodes (README, "Team deployment")', () => {
+  it('a studio signed in through one API node is signed in on another, and a sign-in link from one works on the other', async () => {
+    const second = await startServiceProcess({ dataDir: env.TAKELINE_DATA_DIR, env });
+    try {
+      expect(second.url).not.toBe(api.url);
+      const cookie = await signInStudio(api.url, limitedKey, fetch);
+      const seen = await fetch(`${second.url}/v1/speech/projects`, { headers: { Cookie: `${SESSION_COOKIE}=${cookie.value}` } });
+      expect(seen.status).toBe(200);
+      expect(((await seen.json()) as { data: { key: string }[] }).data.map((p) => p.key)).toEqual(['alpha']);
+      // The first node's one-time link, taken by the second: a session cookie, then a redirect to the studio.
+      const token = new URL(api.signInUrl).searchParams.get('token')!;
+      const taken = await fetch(`${second.url}/auth/signin?token=${token}`, { redirect: 'manual' });
+      expect(taken.status).toBe(303);
+      expect(taken.headers.get('set-cookie')).toMatch(new RegExp(`^${SESSION_COOKIE}=`));
+      // Used once, on whichever node: the first one refuses it now.
+      expect((await fetch(`${api.url}/auth/signin?token=${token}`, { redirect: 'manual' })).status).toBe(403);
+    } finally {
+      await second.stop();
+    }
+  });
+});
+
 describe('the Team Server… dialog', () => {
   it('checks without saving, saves only what the server accepted, and reuses the saved key', async () => {
     const dir = tempDir('takeline-desk-dialog-');
