@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../service/http/authenticate';
-import { sessionCookieOf } from './team-server-client';
+import { checkTeamServer, sessionCookieOf } from './team-server-client';
 
 // The whole client runs against a real team server in test/desktop/team-mode.test.ts; these are the header
 // shapes a real server does not vary.
@@ -24,5 +24,22 @@ describe('sessionCookieOf', () => {
     expect(sessionCookieOf(['other=1; Path=/'])).toBeNull();
     expect(sessionCookieOf([`${SESSION_COOKIE}=; Path=/; Max-Age=0`])).toBeNull();
     expect(sessionCookieOf([`x${SESSION_COOKIE}=${token}`])).toBeNull();
+  });
+});
+
+describe('checkTeamServer', () => {
+  it('explains a server that refuses the address it was reached at (its Host guard)', async () => {
+    // What a Takeline node answers when the Host is not one it serves (http/loopback-guard.ts).
+    const refusing = async () =>
+      new Response(JSON.stringify({ detail: 'Forbidden: requests must be addressed to the loopback service.' }), {
+        status: 403,
+        headers: { 'Content-Type': 'application/json' },
+      });
+    const check = await checkTeamServer({ url: 'https://takeline.example.com', key: 'tl_' + 'a'.repeat(40) }, refusing);
+    expect(check).toEqual({
+      ok: false,
+      field: 'url',
+      message: expect.stringMatching(/^https:\/\/takeline\.example\.com refused the request \(Forbidden: requests must be addressed to the loopback service\.\): the team server does not answer at this address/),
+    });
   });
 });

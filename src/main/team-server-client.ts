@@ -30,7 +30,12 @@ export async function checkTeamServer(
   const health = await call(fetch, `${origin}/healthz`, { headers: { Accept: 'application/json' } }, timeoutMs);
   if ('error' in health) return { ok: false, field: 'url', message: `${origin} could not be reached: ${health.error}.` };
   if (health.status === 403) {
-    return { ok: false, field: 'url', message: `${origin} refused the request: ${messageOf(health.body) ?? 'forbidden'}` };
+    // /healthz is refused only by the service's Host/Origin guard: the node does not answer at this address.
+    return {
+      ok: false,
+      field: 'url',
+      message: `${origin} refused the request (${messageOf(health.body) ?? 'forbidden'}): the team server does not answer at this address; ask whoever runs it which address to use (README, "Team deployment, step by step").`,
+    };
   }
   if (health.status !== 200 || (health.body as { status?: unknown } | null)?.status !== 'ok') {
     return { ok: false, field: 'url', message: `${origin} answered, but not as a Takeline server does (GET /healthz gave ${health.status}).` };
