@@ -153,8 +153,10 @@ export function registerDialogHandlers(
 export function dialogWindowOptions(preloadPath: string): BrowserWindowConstructorOptions {
   return {
     title: 'Team Server',
+    // The page's size (test/e2e/team-server-dialog.e2e.test.ts renders it at this viewport), title bar aside.
     width: 520,
     height: 420,
+    useContentSize: true,
     resizable: false,
     minimizable: false,
     maximizable: false,

@@ -1,12 +1,18 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckOutcome, TeamServerForm } from '../../src/shared/settings-ipc';
 import { dialogPageUrl } from '../../src/main/team-server-dialog';
+import { repoRoot } from '../helpers/paths';
 import { launchChromium } from './browser';
+
+const screenshots = path.join(repoRoot, 'test-artifacts/screenshots');
 
 /**
  * The desktop app's Team Server… page in Chromium (Electron's engine), under its own content security policy:
  * its script runs (the policy's hash matches), it shows the saved address, sends what the user typed through
  * the bridge, and shows the answer. The bridge is the page's boundary, so here it records the calls.
+ * Screenshot: test-artifacts/screenshots/team-server-dialog.png (the dialog's own size).
  */
 let browser: Awaited<ReturnType<typeof launchChromium>>;
 beforeAll(async () => {
@@ -19,6 +25,7 @@ afterAll(async () => {
 describe('team server dialog page', () => {
   it('fills in the saved server, checks and saves what the user typed, and shows the answer', async () => {
     const page = await browser.context.newPage();
+    await page.setViewportSize({ width: 520, height: 420 }); // dialogWindowOptions' size
     const calls: [string, TeamServerForm | null][] = [];
     const answers: Record<string, CheckOutcome> = {
       check: { ok: false, field: 'key', message: 'The team server does not accept this key.' },
@@ -52,6 +59,8 @@ describe('team server dialog page', () => {
     await page.click('#check');
     await expect.poll(() => page.textContent('#status')).toBe('The team server does not accept this key.');
     expect(await page.getAttribute('#status', 'class')).toBe('bad');
+    fs.mkdirSync(screenshots, { recursive: true });
+    await page.screenshot({ path: path.join(screenshots, 'team-server-dialog.png') });
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('key');
 
     await page.fill('#url', 'https://other.example.com');
