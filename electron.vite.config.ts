@@ -53,10 +53,11 @@ export default defineConfig({
     build: {
       outDir: resolve(root, 'out/preload'),
       // Sandboxed preloads cannot be ES modules and can require nothing but 'electron': emit CommonJS
-      // (out/preload/index.cjs) with every other import bundled in.
+      // (out/preload/index.cjs for the studio, settings.cjs for the team server dialog) with every other import
+      // bundled in.
       externalizeDeps: false,
       rolldownOptions: {
-        input: { index: join(src, 'preload/index.ts') },
+        input: { index: join(src, 'preload/index.ts'), settings: join(src, 'preload/settings.ts') },
         output: { format: 'cjs', entryFileNames: '[name].cjs' },
       },
     },

@@ -214,4 +214,27 @@ describe('startLifecycle', () => {
     app.app.quit();
     expect(app.app.quitted).toBe(true);
   });
+
+  it('leaves without an error when the user called the start off', async () => {
+    const app = fakeApp();
+    class Cancelled extends Error {}
+    const deps = {
+      app: app.app,
+      platform: 'linux' as const,
+      startService: vi.fn(async () => {
+        throw new Cancelled('the user chose to quit');
+      }),
+      onServiceReady: vi.fn(),
+      createWindow: vi.fn(fakeWindow),
+      showFatalError: vi.fn(),
+      log: vi.fn(),
+      isCancellation: (error: unknown) => error instanceof Cancelled,
+    };
+    const lifecycle = startLifecycle(deps);
+    app.ready();
+    expect(await lifecycle.started).toBeNull();
+    expect(deps.showFatalError).not.toHaveBeenCalled();
+    expect(app.app.exit).toHaveBeenCalledWith(0);
+    expect(deps.createWindow).not.toHaveBeenCalled();
+  });
 });

@@ -40,6 +40,8 @@ export interface LifecycleDeps<S extends StoppableService> {
   log(line: string): void;
   /** How long quitting waits for the service to stop before giving up on it. */
   stopTimeoutMs?: number;
+  /** A start the user called off (e.g. "Quit" when the team server cannot be reached): leave without an error. */
+  isCancellation?(error: unknown): boolean;
 }
 
 export type LifecyclePhase = 'secondary' | 'starting' | 'running' | 'stopping' | 'stopped' | 'failed';
@@ -136,9 +138,13 @@ export function startLifecycle<S extends StoppableService>(deps: LifecycleDeps<S
       deps.log(`service failed to start: ${describe(error)}`);
       if (phase !== 'starting') return null; // already quitting: no dialog
       phase = 'failed';
+      if (deps.isCancellation?.(error)) {
+        app.exit(0);
+        return null;
+      }
       deps.showFatalError(
         'Takeline could not start',
-        `The local service failed to start.\n\n${describe(error)}`,
+        `The studio's service failed to start.\n\n${describe(error)}`,
       );
       app.exit(1);
       return null;

@@ -5,15 +5,23 @@ export interface MenuActions {
   openInBrowser(): void;
   /** Shows the service's data folder (database, recordings) in the file manager. */
   showDataFolder(): void;
-  /** Copies the local API's base address, for scripts and curl. */
+  /** Copies the API's base address (the embedded service's or the team server's), for scripts and curl. */
   copyApiAddress(): void;
+  /** Switches the studio to the embedded service (saved, then the app restarts). */
+  chooseEmbedded(): void;
+  /** Opens the team server dialog (address and key, checked against the server before they are saved). */
+  chooseTeamServer(): void;
 }
+
+/** Which service the running studio uses. */
+export type MenuServer = { mode: 'embedded' } | { mode: 'team'; origin: string };
 
 export interface MenuTemplateInput {
   platform: NodeJS.Platform;
   appName: string;
   /** Developer tools in the View menu only for development builds. */
   isDev: boolean;
+  server: MenuServer;
   actions: MenuActions;
 }
 
@@ -41,11 +49,40 @@ export function buildMenuTemplate(input: MenuTemplateInput): MenuItemConstructor
     ],
   };
 
+  const { server } = input;
+  // Radio items: Electron checks the clicked one itself; the app rebuilds the menu from the running mode after
+  // a dialog is cancelled, so the mark never shows a choice that was not made.
+  const serverMenu: MenuItemConstructorOptions = {
+    label: 'Studio Server',
+    submenu: [
+      {
+        label: 'Embedded Service',
+        type: 'radio',
+        checked: server.mode === 'embedded',
+        click: () => input.actions.chooseEmbedded(),
+      },
+      {
+        label: 'Team Server…',
+        type: 'radio',
+        checked: server.mode === 'team',
+        click: () => input.actions.chooseTeamServer(),
+      },
+      ...(server.mode === 'team'
+        ? ([sep, { label: `Connected to ${server.origin}`, enabled: false }] satisfies MenuItemConstructorOptions[])
+        : []),
+    ],
+  };
+
   const fileMenu: MenuItemConstructorOptions = {
     label: 'File',
     submenu: [
       { label: 'Open Studio in Browser', click: () => input.actions.openInBrowser() },
-      { label: 'Show Data Folder', click: () => input.actions.showDataFolder() },
+      // A team server's files are on the team's storage, not on this machine.
+      ...(server.mode === 'embedded'
+        ? [{ label: 'Show Data Folder', click: () => input.actions.showDataFolder() } satisfies MenuItemConstructorOptions]
+        : []),
+      sep,
+      serverMenu,
       sep,
       mac ? { role: 'close' } : { role: 'quit' },
     ],

@@ -25,6 +25,17 @@ describe('decideNavigation', () => {
     expect(decideNavigation('http://localhost:43123/', SERVICE)).toBe('open-external');
   });
 
+  it('trusts a team server’s origin, and then not the embedded service’s', () => {
+    const TEAM = 'https://takeline.example.com';
+    expect(decideNavigation(`${TEAM}/sessions/abc`, TEAM)).toBe('allow');
+    expect(decideNavigation('https://takeline.example.com:443/', TEAM)).toBe('allow');
+    expect(decideNavigation('http://takeline.example.com/', TEAM)).toBe('open-external'); // other scheme
+    expect(decideNavigation('https://evil.takeline.example.com/', TEAM)).toBe('open-external');
+    expect(decideNavigation(`${SERVICE}/`, TEAM)).toBe('open-external');
+    expect(isPermissionGranted('fullscreen', `${TEAM}/`, TEAM)).toBe(true);
+    expect(isPermissionGranted('fullscreen', `${SERVICE}/`, TEAM)).toBe(false);
+  });
+
   it('refuses everything else', () => {
     for (const url of [
       'file:///etc/passwd',

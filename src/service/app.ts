@@ -37,7 +37,7 @@ export function createApp(ctx: ServiceContext): express.Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.use(securityHeaders);
-  app.use(loopbackGuard(() => ctx.port()));
+  app.use(loopbackGuard(() => ctx.port(), ctx.config.publicOrigins));
 
   const keyAccess = async (key: string): Promise<Access | null> =>
     (await ctx.keys.access(key)) ?? (ctx.extraKeyHash !== null && matchKeyHash(key, [ctx.extraKeyHash]) === 0 ? FULL_ACCESS : null);

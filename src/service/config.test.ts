@@ -70,4 +70,19 @@ describe('decoderIdleSeconds (TAKELINE_DECODER_IDLE_SECONDS)', () => {
     expect(() => decoderIdleSeconds({ TAKELINE_DECODER_IDLE_SECONDS: '-1' })).toThrow(/TAKELINE_DECODER_IDLE_SECONDS must be a whole number/);
     expect(() => loadConfig({ HOME: '/tmp', TAKELINE_DECODER_IDLE_SECONDS: 'soon' })).toThrow(/TAKELINE_DECODER_IDLE_SECONDS/);
   });
+
+  it('lets team API nodes listen beyond loopback and answer at their public addresses, and refuses both on the desktop', () => {
+    const team = { TAKELINE_DATABASE_URL: 'postgres://tl@db.internal/takeline' };
+    expect(loadConfig({})).toMatchObject({ host: '127.0.0.1', publicOrigins: [] });
+    expect(loadConfig({ ...team, TAKELINE_HOST: '0.0.0.0', TAKELINE_PUBLIC_URL: 'https://Takeline.example.com/, http://takeline.lan:8080' })).toMatchObject({
+      host: '0.0.0.0',
+      publicOrigins: ['https://takeline.example.com', 'http://takeline.lan:8080'],
+    });
+    expect(() => loadConfig({ TAKELINE_HOST: '0.0.0.0' })).toThrow(/team API nodes/);
+    expect(() => loadConfig({ TAKELINE_PUBLIC_URL: 'https://takeline.example.com' })).toThrow(/team API nodes/);
+    expect(() => loadConfig({ ...team, TAKELINE_HOST: '10.0.0.5' })).toThrow(/TAKELINE_HOST must be/);
+    for (const bad of ['takeline.example.com', 'https://takeline.example.com/studio', 'https://u:p@takeline.example.com', 'ftp://x.example']) {
+      expect(() => loadConfig({ ...team, TAKELINE_PUBLIC_URL: bad }), bad).toThrow(/TAKELINE_PUBLIC_URL/);
+    }
+  });
 });

@@ -24,6 +24,13 @@ export interface ServiceConfig {
   dereverb: boolean;
   /** Team mode's PostgreSQL (TAKELINE_DATABASE_URL, postgres://…); null: the embedded SQLite database. */
   databaseUrl: string | null;
+  /** Where the HTTP server listens (TAKELINE_HOST, team API nodes only): 127.0.0.1, or every interface. */
+  host: string;
+  /**
+   * Team API nodes behind a load balancer: the origins users reach them at (TAKELINE_PUBLIC_URL), which the
+   * Host/Origin guard accepts besides the node's own loopback address.
+   */
+  publicOrigins: string[];
 }
 
 export class ConfigError extends Error {}
@@ -84,7 +91,39 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     denoise: parseSwitch('TAKELINE_DENOISE', env.TAKELINE_DENOISE, true),
     dereverb: parseSwitch('TAKELINE_DEREVERB', env.TAKELINE_DEREVERB, true),
     databaseUrl: env.TAKELINE_DATABASE_URL ? parseDatabaseUrl(env.TAKELINE_DATABASE_URL) : null,
+    ...publicAccess(env),
   };
+}
+
+const LISTEN_HOSTS = new Set(['127.0.0.1', '0.0.0.0', '::']);
+
+/**
+ * A team API node may listen beyond loopback and answer at the addresses its load balancer is reached at; the
+ * desktop's service stays on 127.0.0.1 with its guard as it is (both variables are refused without a team).
+ */
+function publicAccess(env: NodeJS.ProcessEnv): { host: string; publicOrigins: string[] } {
+  const host = env.TAKELINE_HOST?.trim() || '127.0.0.1';
+  const listed = (env.TAKELINE_PUBLIC_URL ?? '').split(',').map((part) => part.trim()).filter(Boolean);
+  const team = Boolean(env.TAKELINE_DATABASE_URL?.trim());
+  if (!team && (host !== '127.0.0.1' || listed.length > 0)) {
+    throw new ConfigError('TAKELINE_HOST and TAKELINE_PUBLIC_URL are for team API nodes (with TAKELINE_DATABASE_URL); the desktop service listens on 127.0.0.1 only.');
+  }
+  if (!LISTEN_HOSTS.has(host)) {
+    throw new ConfigError(`TAKELINE_HOST must be 127.0.0.1 (the default), 0.0.0.0 or :: (every interface, for a load balancer), not "${host}".`);
+  }
+  const publicOrigins = listed.map((value) => {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      throw new ConfigError(`TAKELINE_PUBLIC_URL: "${value}" is not an address (https://takeline.example.com).`);
+    }
+    if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password || (url.pathname !== '/' && url.pathname !== '') || url.search || url.hash) {
+      throw new ConfigError(`TAKELINE_PUBLIC_URL: "${value}" must be an http:// or https:// origin, without path, query or credentials.`);
+    }
+    return url.origin;
+  });
+  return { host, publicOrigins };
 }
 
 function parseDatabaseUrl(value: string): string {

@@ -286,7 +286,7 @@ async function open(
     server.on('clientError', answerClientError);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(config.port, '127.0.0.1', () => resolve());
+      server.listen(config.port, config.host, () => resolve());
     });
     boundPort = (server.address() as AddressInfo).port;
     url = `http://127.0.0.1:${boundPort}`;

@@ -141,6 +141,18 @@ describe.each(['embedded', 'team'] as const)('keys limited to projects (%s)', (m
     expect(inB.total).toBe(1);
   });
 
+  it('prints a one-time studio sign-in link that the running service takes once', async () => {
+    const printed = keysCli('signin');
+    expect(printed.status, printed.stderr).toBe(0);
+    // A team's link is a path for any API node; the desktop's names its running service.
+    const link = printed.stdout.trim().replace(/^http:\/\/127\.0\.0\.1:\d+/, '');
+    expect(link).toMatch(/^\/auth\/signin\?token=\S+$/);
+    const used = await rawRequest(`${svc.url}${link}`);
+    expect(used.status).toBe(303);
+    expect(String(used.headers['set-cookie'])).toMatch(/^takeline_session=/);
+    expect((await rawRequest(`${svc.url}${link}`)).status).not.toBe(303);
+  });
+
   it('signs the studio in with what the key sees', async () => {
     const signin = await rawRequest(`${svc.url}/auth/signin`, {
       method: 'POST',

@@ -119,6 +119,12 @@ async function main(argv: string[]): Promise<number> {
       case 'signin': {
         refuse([]);
         const token = await new SqlSignInTokens(sql).issue();
+        if (config.databaseUrl) {
+          // A team's links are in its database: any API node takes it, at whatever address users reach it.
+          process.stdout.write(`/auth/signin?token=${token}\n`);
+          process.stderr.write('open it on any API node of the team (its address, then this path); it works once\n');
+          return 0;
+        }
         const running = readServiceUrl(layout.serviceUrl);
         const base = running ?? `http://127.0.0.1:${config.port}`;
         process.stdout.write(`${base}/auth/signin?token=${token}\n`);

@@ -22,6 +22,30 @@ describe('loopback guard', () => {
   });
 });
 
+describe('a team API node behind a load balancer (TAKELINE_PUBLIC_URL)', () => {
+  const PUBLIC = ['https://takeline.example.com', 'http://takeline.lan:8080'];
+  it('also accepts the public addresses, with their own ports only', () => {
+    for (const host of ['takeline.example.com', 'TAKELINE.example.com', 'takeline.example.com:443', 'takeline.lan:8080', '127.0.0.1:8765']) {
+      expect(hostAllowed(host, 8765, PUBLIC), host).toBe(true);
+    }
+    for (const host of ['takeline.example.com:8765', 'takeline.example.com:80', 'takeline.lan', 'takeline.lan:8765', 'evil.example', 'example.com']) {
+      expect(hostAllowed(host, 8765, PUBLIC), host).toBe(false);
+    }
+  });
+  it('accepts the public origins exactly, and still no other site', () => {
+    for (const origin of ['https://takeline.example.com', 'http://takeline.lan:8080', 'http://127.0.0.1:8765']) {
+      expect(originAllowed(origin, 8765, PUBLIC), origin).toBe(true);
+    }
+    for (const origin of ['http://takeline.example.com', 'https://takeline.example.com:8443', 'https://evil.takeline.example.com', 'http://takeline.lan', 'null']) {
+      expect(originAllowed(origin, 8765, PUBLIC), origin).toBe(false);
+    }
+  });
+  it('without public addresses, is the loopback guard as before', () => {
+    expect(hostAllowed('takeline.example.com', 8765)).toBe(false);
+    expect(originAllowed('https://takeline.example.com', 8765)).toBe(false);
+  });
+});
+
 describe('loopback guard (property)', () => {
   it('refuses every Host that is not a loopback name on this port, and every Origin but its own', async () => {
     const fc = (await import('fast-check')).default;
