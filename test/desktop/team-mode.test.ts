@@ -14,6 +14,7 @@ import { electronDouble, removeSignalHandlersAddedSince } from '../helpers/elect
 import { freePort } from '../helpers/free-port';
 import { startPostgres, type ThrowawayPostgres } from '../helpers/postgres';
 import { startServiceProcess, type ServiceProcess } from '../helpers/service';
+import { teamEnv } from '../helpers/team';
 import { tempDir } from '../helpers/temp';
 
 /**
@@ -58,12 +59,8 @@ const projectsSeenBy = async (cookie: string) => {
 
 beforeAll(async () => {
   pg = await startPostgres();
-  const admin = openPostgresPool(pg.url, 1);
-  await admin.query('CREATE DATABASE desk_team');
-  await admin.end();
-  const dataDir = tempDir('takeline-desk-team-');
-  env = { TAKELINE_DATABASE_URL: pg.url.replace(/\/[^/]*$/, '/desk_team'), TAKELINE_DATA_DIR: dataDir };
-  api = await startServiceProcess({ dataDir, env });
+  env = await teamEnv(pg, 'desk_team');
+  api = await startServiceProcess({ dataDir: env.TAKELINE_DATA_DIR, env });
   for (const key of ['alpha', 'beta']) {
     const res = await fetch(`${api.url}/v1/speech/projects`, { method: 'POST', headers: headers(api.key), body: JSON.stringify({ key, name: key }) });
     expect(res.status).toBe(201);

@@ -1,9 +1,8 @@
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPostgresPool } from '../../src/service/storage/sql/postgres-sql';
 import { startPostgres, type ThrowawayPostgres } from '../helpers/postgres';
 import { rawRequest, startServiceProcess, type ServiceProcess } from '../helpers/service';
-import { tempDir } from '../helpers/temp';
+import { teamEnv } from '../helpers/team';
 
 /**
  * A team API node behind a load balancer: it listens on every interface (TAKELINE_HOST=0.0.0.0) and answers
@@ -20,14 +19,8 @@ const lanAddress = Object.values(os.networkInterfaces())
 
 beforeAll(async () => {
   pg = await startPostgres();
-  const admin = openPostgresPool(pg.url, 1);
-  await admin.query('CREATE DATABASE public_url');
-  await admin.end();
-  const dataDir = tempDir('takeline-public-url-');
-  api = await startServiceProcess({
-    dataDir,
-    env: { TAKELINE_DATABASE_URL: pg.url.replace(/\/[^/]*$/, '/public_url'), TAKELINE_HOST: '0.0.0.0', TAKELINE_PUBLIC_URL: PUBLIC },
-  });
+  const team = await teamEnv(pg, 'public_url');
+  api = await startServiceProcess({ dataDir: team.TAKELINE_DATA_DIR, env: { ...team, TAKELINE_HOST: '0.0.0.0', TAKELINE_PUBLIC_URL: PUBLIC } });
 }, 120_000);
 afterAll(async () => {
   await api?.stop();
