@@ -55,11 +55,11 @@ async function dubOn(svc: ServiceProcess, master: Buffer, background: Buffer): P
   }
   const revoice = await revoiceToEnd(api, dubId);
   expect(revoice.status, revoice.error ?? '').toBe('complete');
-  const rendered = await api(`/${dubId}/lines/4/takes?wait=120`, { method: 'POST', body: JSON.stringify({ count: 1, voices: ['flite/rms'], speeds: [1.05] }) });
+  const rendered = await api(`/${dubId}/lines/1/takes?wait=120`, { method: 'POST', body: JSON.stringify({ count: 1, voices: ['flite/rms'], speeds: [1.05] }) });
   expect(rendered.status).toBe(200);
   const [take] = (await rendered.json()).data as Array<{ id: string; status: string; audio: { url: string } }>;
   expect(take!.status).toBe('ready');
-  const chosen = await api(`/${dubId}/lines/4/take`, { method: 'PUT', body: JSON.stringify({ take_id: take!.id }) });
+  const chosen = await api(`/${dubId}/lines/1/take`, { method: 'PUT', body: JSON.stringify({ take_id: take!.id }) });
   expect(chosen.status).toBe(200);
   expect((await chosen.json()).revision).toMatchObject({ number: 3, base: 2, source: 'take' });
   const audioOf = async (n: number) => {
