@@ -102,8 +102,6 @@ export class Dubbing {
   readonly files: DubFiles;
   /** Takes of a line (issue 32). */
   readonly takes: DubTakes;
-  /** Running revoices by dub id, so deleting a dub stops its revoice. */
-  readonly cancellers = new Map<string, AbortController>();
   private aligner: ClosableAligner | null = null;
 
   constructor(private readonly deps: DubbingDeps) {
@@ -369,8 +367,13 @@ export class Dubbing {
     return (await this.store.dubById(dub.id))!;
   }
 
+  /**
+   * Deletes a dub: its unfinished revoice and takes jobs are cancelled wherever they run (a team's worker sees
+   * the job's record cancelled and stops it; the embedded runner stops it at once), and once they have stopped,
+   * its rows (a job started later finds nothing to do) and its files.
+   */
   async delete(dub: DubRecord): Promise<void> {
-    this.cancellers.get(dub.id)?.abort(new Error('dub deleted'));
+    await this.deps.jobs.cancel(await this.store.unfinishedJobIds(dub.id));
     await this.store.deleteDub(dub.id);
     await this.files.removeDub(dub.sessionId, dub.id);
   }

@@ -20,8 +20,6 @@ export interface RevoiceDeps {
   voices: VoiceRegistry;
   /** Forced alignment for the new words, or null when PocketSphinx is not installed. */
   aligner(): Aligner | null;
-  /** Stops a dub's running revoice when the dub is deleted. */
-  cancellers: Map<string, AbortController>;
   /** Where a status write from the runner's (synchronous) settled event that failed is reported. */
   log?: (line: string) => void;
 }
@@ -75,21 +73,12 @@ export function registerRevoiceJob(runner: JobRunner, deps: RevoiceDeps): void {
     // Killed after the revision was recorded but before the job was: nothing is left to do.
     if (revoice.status === 'complete') return;
     await store.setRevoiceStatus(revoice.id, 'running');
-    const deleted = new AbortController();
-    deps.cancellers.set(dub.id, deleted);
-    const stop = AbortSignal.any([signal, deleted.signal]);
-    try {
-      await renderPlan(deps, dub, revoice, job.attempts, stop, progress);
-      stop.throwIfAborted();
-      progress(0.95, 'writing the revision');
-      await assemble(deps, dub, revoice);
-      progress(1, 'complete');
-    } catch (error) {
-      if (deleted.signal.aborted) throw new JobFailure('The dub was deleted while it was being revoiced.');
-      throw error;
-    } finally {
-      if (deps.cancellers.get(dub.id) === deleted) deps.cancellers.delete(dub.id);
-    }
+    // Deleting the dub cancels this job (JobQueue.cancel), which aborts `signal` on whichever process runs it.
+    await renderPlan(deps, dub, revoice, job.attempts, signal, progress);
+    signal.throwIfAborted();
+    progress(0.95, 'writing the revision');
+    await assemble(deps, dub, revoice);
+    progress(1, 'complete');
   });
 
   runner.on('settled', (job) => {
