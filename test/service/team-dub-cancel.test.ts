@@ -114,8 +114,10 @@ describe("team mode: deleting a dub or its recording stops the dub's revoice on 
       // 1. Deleting the dub: the API node cancels the job; the worker stops it, records that, and only then are the files removed.
       const first = await runningRevoice();
       expect(fs.existsSync(path.join(first.folder, 'work'))).toBe(true);
+      const asked = Date.now();
       const deleted = await fetch(`${svc.url}/v1/speech/transcriptions/${sessionId}/dubs/${first.dubId}`, { method: 'DELETE', headers });
       expect(deleted.status).toBe(204);
+      console.info(`DELETE of a dub mid-revoice answered in ${Date.now() - asked} ms (the worker's job stopped and recorded before it)`);
       const afterDelete = await job(first.jobId);
       expect(afterDelete.status).toBe('cancelled');
       // finished_at is written by the runner that ran the job, once it has stopped: before the DELETE answered.

@@ -176,6 +176,8 @@ export function dubsRouter(ctx: ServiceContext): Router {
       }
       const { stream, size } = stem;
       stream.on('close', () => void copy.release());
+      // A client that goes away mid-stem ends the read too (closing the file and letting the copy go).
+      res.on('close', () => stream.destroy());
       res.attachment(exportFileName(dub.name, `r${revision.number}.stem.wav`)).type('audio/wav').setHeader('Content-Length', size);
       stream.on('error', (error) => (res.headersSent ? res.destroy(error) : next(error)));
       stream.pipe(res);
