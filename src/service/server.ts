@@ -16,7 +16,7 @@ import { ModelRegistry, resolveLanguage } from './models/registry';
 import { installedEngines } from './models/engines';
 import { SqlSignInTokens } from './storage/sign-in-tokens';
 import { PeaksCache } from './recordings/peaks-cache';
-import { sweepOrphans } from './recordings/intake';
+import { SWEEP_GRACE_MS, sweepOrphans } from './recordings/intake';
 import { stopStaleProcesses } from './jobs/stale-processes';
 import { ensureStudioKey } from './auth/studio-key';
 import { hashApiKey, isWellFormedKey } from './auth/api-keys';
@@ -269,9 +269,9 @@ async function open(
   if (embedded) {
     await analysisStore.recoverInterrupted();
     await dubbing.recover();
-  }
+  } else await dubbing.sweep(SWEEP_GRACE_MS);
   registerPrepareJob(jobs, { store: dubbing.store, files: dubbing.files, sessions, models, transcription: context.transcription, tools, layout, stored: files, log });
-  registerRevoiceJob(jobs, { store: dubbing.store, files: dubbing.files, tools, voices, aligner: () => dubbing.wordAligner(), cancellers: dubbing.cancellers, log });
+  registerRevoiceJob(jobs, { store: dubbing.store, files: dubbing.files, tools, voices, aligner: () => dubbing.wordAligner(), log });
   registerTakesJob(jobs, { store: dubbing.store, files: dubbing.files, tools, voices, aligner: () => dubbing.wordAligner(), log });
   registerSpeakerProfilesJob({ sessions, revisions, layout, files, tools, speakers: sessionSpeakers }, jobs);
   registerSpeakerAdaptationJob({ sessions, speakers: database.speakers, layout, files, tools, adaptation, denoiser, dereverberator, log }, jobs);

@@ -101,6 +101,24 @@ eachBackend('JobStore', (backend) => {
     expect(await jobs.claim('new')).toBe(false);
   });
 
+  // ---- cancelling given jobs (a deleted dub's revoice and takes, issue 34) ----
+  it('cancels given jobs that are queued or running, returns the running ones, and leaves settled and other jobs', async () => {
+    await sessions(backend().sql, 's');
+    const jobs = store();
+    for (const id of ['queued', 'running', 'done', 'untouched']) await jobs.insert(id, 'dub-revoice', 's', {});
+    await jobs.claim('running');
+    await jobs.claim('done');
+    await jobs.finish('done', 'complete', null, 1);
+    expect(await jobs.cancelJobs([])).toEqual([]);
+    expect(await jobs.cancelJobs(['queued', 'running', 'done', 'missing'])).toEqual(['running']);
+    expect(Object.fromEntries(await jobs.statuses(['queued', 'running', 'done', 'untouched']))).toEqual({ queued: 'cancelled', running: 'cancelled', done: 'complete', untouched: 'queued' });
+    expect(await jobs.get('running')).toMatchObject({ status: 'cancelled', error: 'cancelled' });
+    // The runner that ran it has not yet said it stopped; nothing can claim the cancelled ones.
+    expect(await jobs.unfinished(['running'])).toEqual(['running']);
+    expect(await jobs.claim('queued')).toBe(false);
+  });
+  // ---- end of cancelling given jobs ----
+
   it('queues work inside a transaction only if it commits, and the runner starts it once committed', async () => {
     const { sql } = backend();
     await sessions(sql, 's');

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import crypto from 'node:crypto';
 import { z } from 'zod';
 import {
@@ -23,7 +22,6 @@ import {
 } from '../../shared/schemas';
 import type { DataLayout } from '../storage/files';
 import type { StoredFiles } from '../storage/stored-files';
-import { fsyncDir } from '../storage/files';
 import type { JobQueue } from '../jobs/job-runner';
 import type { MediaTools } from '../media/tools';
 import { NotMediaError, probeMedia } from '../media/probe';
@@ -38,7 +36,7 @@ import type { DubStore, DubRecord, LineEditRecord, LineRecord, NoteRecord, Plann
 import type { SessionStore } from '../storage/session-store';
 import { mergeLines, splitLine } from './line-edits';
 import type { DubExportInput } from '../export/dub-cues';
-import { DubFiles, revisionStem, sweepDubFiles } from './dub-files';
+import { DubFiles, dubKeys, revisionStem, sweepDubFiles } from './dub-files';
 import { decodeToWav, MAX_DUB_BYTES, MAX_DUB_CHANNELS, probeDubAudio } from './dub-audio';
 import { checkRetiming, checkUploadedLines, coveredByOther, lineState, linesFromSegments } from './line-rules';
 import { DUB_PREPARE_JOB } from './prepare-job';
@@ -104,13 +102,11 @@ export class Dubbing {
   readonly files: DubFiles;
   /** Takes of a line (issue 32). */
   readonly takes: DubTakes;
-  /** Running revoices by dub id, so deleting a dub stops its revoice. */
-  readonly cancellers = new Map<string, AbortController>();
   private aligner: ClosableAligner | null = null;
 
   constructor(private readonly deps: DubbingDeps) {
     this.store = deps.store;
-    this.files = new DubFiles(deps.layout);
+    this.files = new DubFiles(deps.files, deps.layout);
     this.takes = new DubTakes({
       store: this.store,
       files: this.files,
@@ -129,9 +125,17 @@ export class Dubbing {
     return this.aligner;
   }
 
-  /** At start, before jobs resume: what a crash left half-done is swept or queued again. */
+  /**
+   * At every start, before jobs resume: files a crash left that no row owns go (in team mode only those older
+   * than `graceMs`: another node may be about to commit the row naming one).
+   */
+  async sweep(graceMs = 0): Promise<number> {
+    return sweepDubFiles(this.files, this.store, { graceMs });
+  }
+
+  /** The embedded service's start, before jobs resume: what a crash left half-done is swept or queued again. */
   async recover(): Promise<void> {
-    await sweepDubFiles(this.files, this.deps.layout, this.store);
+    await this.sweep();
     await this.store.recoverInterrupted();
   }
 
@@ -188,12 +192,11 @@ export class Dubbing {
     const audio = await this.readableAudio(upload.file);
     if (upload.background) await this.readableAudio(upload.background, 'background');
     const id = crypto.randomUUID();
-    const dir = this.files.dir(sessionId, id);
-    const revisionsDir = this.files.revisionsDir(sessionId, id);
-    fs.mkdirSync(revisionsDir, { recursive: true });
+    // Decoded in this node's scratch, then stored whole before the dub's row commits.
+    const tmp = this.files.scratchFile('.wav');
+    const bgTmp = this.files.scratchFile('.wav');
     try {
       const revisionFile = `${revisionStem(1)}.wav`;
-      const tmp = path.join(revisionsDir, `.${revisionFile}.tmp`);
       await decodeToWav(this.deps.tools, upload.file.path, tmp, audio);
       const fd = fs.openSync(tmp, 'r');
       const layout = (() => {
@@ -211,13 +214,10 @@ export class Dubbing {
         if (!accepted.ok) throw new InvalidInputError(accepted.issues);
       }
       if (upload.background) {
-        const bgTmp = path.join(dir, '.background.wav.tmp');
         await decodeToWav(this.deps.tools, upload.background.path, bgTmp, { ...audio, sampleFormat: 'f32' });
-        fs.renameSync(bgTmp, this.files.background(sessionId, id));
+        await this.files.store(dubKeys.background(sessionId, id), bgTmp);
       }
-      fs.renameSync(tmp, path.join(revisionsDir, revisionFile));
-      fsyncDir(revisionsDir);
-      fsyncDir(dir);
+      await this.files.store(dubKeys.revision(sessionId, id, revisionFile), tmp);
       // The dub and its job commit (or roll back) together.
       await this.store.transaction(async (store, jobs) => {
         await store.insertDub(
@@ -248,8 +248,10 @@ export class Dubbing {
         }
       });
     } catch (error) {
-      fs.rmSync(dir, { recursive: true, force: true });
+      await this.files.removeDub(sessionId, id);
       throw error;
+    } finally {
+      for (const file of [tmp, bgTmp]) fs.rmSync(file, { force: true });
     }
     return (await this.store.dubById(id))!;
   }
@@ -365,10 +367,15 @@ export class Dubbing {
     return (await this.store.dubById(dub.id))!;
   }
 
+  /**
+   * Deletes a dub: its unfinished revoice and takes jobs are cancelled wherever they run (a team's worker sees
+   * the job's record cancelled and stops it; the embedded runner stops it at once), and once they have stopped,
+   * its rows (a job started later finds nothing to do) and its files.
+   */
   async delete(dub: DubRecord): Promise<void> {
-    this.cancellers.get(dub.id)?.abort(new Error('dub deleted'));
+    await this.deps.jobs.cancel(await this.store.unfinishedJobIds(dub.id));
     await this.store.deleteDub(dub.id);
-    fs.rmSync(this.files.dir(dub.sessionId, dub.id), { recursive: true, force: true });
+    await this.files.removeDub(dub.sessionId, dub.id);
   }
 
   effectiveVoice(dub: DubRecord, line: Pick<LineRecord, 'voice' | 'speaker'>): string | null {
@@ -668,8 +675,9 @@ export class Dubbing {
     return revision;
   }
 
-  revisionFile(dub: DubRecord, revision: RevisionRecord): string {
-    return this.files.revision(dub.sessionId, dub.id, revision.fileName);
+  /** The revision's WAV in the blob store. */
+  revisionKey(dub: DubRecord, revision: RevisionRecord): string {
+    return dubKeys.revision(dub.sessionId, dub.id, revision.fileName);
   }
 
   audioAddress(dub: DubRecord, number: number, baseUrl: string): DubRevision['audio'] {

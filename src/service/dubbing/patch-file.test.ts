@@ -1,24 +1,17 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { readPatchFile, writePatchFile } from './patch-file';
+import { describe, expect, it } from 'vitest';
+import { decodePatch, encodePatch } from './patch-file';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'takeline-patch-'));
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-describe('line patch files', () => {
-  it('round-trip exactly and leave no temporary file', () => {
+describe('line patches', () => {
+  it('round-trip exactly', () => {
     const samples = Float32Array.from({ length: 2 * 4801 }, (_, i) => Math.sin(i / 7) * 0.3);
-    const file = path.join(dir, 'line-3.patch');
-    writePatchFile(file, { fadeIn: 960, fadeOut: 480, channels: 2, samples });
-    expect(readPatchFile(file)).toEqual({ fadeIn: 960, fadeOut: 480, channels: 2, samples });
-    expect(fs.readdirSync(dir)).toEqual(['line-3.patch']);
+    const bytes = encodePatch({ fadeIn: 960, fadeOut: 480, channels: 2, samples });
+    expect(bytes.length).toBe(16 + samples.length * 4);
+    expect(decodePatch(bytes, 'line-3.patch')).toEqual({ fadeIn: 960, fadeOut: 480, channels: 2, samples });
   });
 
-  it('refuses a file that is not a whole patch', () => {
-    const file = path.join(dir, 'bad.patch');
-    fs.writeFileSync(file, Buffer.alloc(17));
-    expect(() => readPatchFile(file)).toThrow(/not a line patch/);
+  it('refuses bytes that are not a whole patch', () => {
+    expect(() => decodePatch(Buffer.alloc(17), 'bad.patch')).toThrow(/bad.patch is not a line patch/);
+    const whole = encodePatch({ fadeIn: 0, fadeOut: 0, channels: 1, samples: new Float32Array(4) });
+    expect(() => decodePatch(whole.subarray(0, whole.length - 2), 'cut.patch')).toThrow(/not a line patch/);
   });
 });

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { JobFailure, type JobRunner } from '../jobs/job-runner';
 import type { ModelRegistry } from '../models/registry';
 import type { SessionStore } from '../storage/session-store';
@@ -6,13 +5,12 @@ import type { TranscriptionEngine } from '../transcription/engine';
 import { ServiceError } from '../errors';
 import type { DubStore } from '../storage/dub-store';
 import { linesFromSegments } from './line-rules';
-import type { DubFiles } from './dub-files';
+import { dubKeys, type DubFiles } from './dub-files';
 import { DUB_LINE_TEXT_MAX } from '../../shared/schemas';
 import fs from 'node:fs';
 import type { MediaTools } from '../media/tools';
 import type { DataLayout } from '../storage/files';
 import type { StoredFiles } from '../storage/stored-files';
-import { fsyncDir } from '../storage/files';
 import { frameBytes, readWavLayout } from '../media/wav';
 import { decodeToWav } from './dub-audio';
 import type { DubRecord } from '../storage/dub-store';
@@ -63,9 +61,8 @@ async function convertRecording(deps: PrepareDeps, dub: DubRecord, signal: Abort
   const stored = await deps.sessions.storedName(dub.sessionId);
   if (!stored) throw new JobFailure('The recording was deleted.');
   const revision = (await store.revision(dub.id, 1))!;
-  const target = deps.files.revision(dub.sessionId, dub.id, revision.fileName);
-  fs.mkdirSync(path.dirname(target), { recursive: true });
-  const tmp = path.join(path.dirname(target), `.${revision.fileName}.tmp`);
+  // Converted in this node's scratch, stored whole once complete.
+  const tmp = deps.files.scratchFile('.wav');
   const expected = Math.max(1, dub.frames * frameBytes(dub));
   const writes = progressWrites(deps.log ?? console.error);
   const report = (fraction: number) => {
@@ -80,23 +77,26 @@ async function convertRecording(deps: PrepareDeps, dub: DubRecord, signal: Abort
       if (!error) report(Math.min(0.99, stat.size / expected));
     });
   }, CONVERT_POLL_MS);
-  try {
-    await deps.stored.withOriginal(dub.sessionId, stored, (file) => decodeToWav(deps.tools, file, tmp, dub, signal));
-  } finally {
-    clearInterval(timer);
-    await writes.idle();
-  }
-  signal.throwIfAborted();
-  const fd = fs.openSync(tmp, 'r');
   let layout;
   try {
-    layout = readWavLayout(fd);
+    try {
+      await deps.stored.withOriginal(dub.sessionId, stored, (file) => decodeToWav(deps.tools, file, tmp, dub, signal));
+    } finally {
+      clearInterval(timer);
+      await writes.idle();
+    }
+    signal.throwIfAborted();
+    const fd = fs.openSync(tmp, 'r');
+    try {
+      layout = readWavLayout(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    if (layout.frames === 0) throw new JobFailure("The recording's audio has no samples.");
+    await deps.files.store(dubKeys.revision(dub.sessionId, dub.id, revision.fileName), tmp);
   } finally {
-    fs.closeSync(fd);
+    fs.rmSync(tmp, { force: true });
   }
-  if (layout.frames === 0) throw new JobFailure("The recording's audio has no samples.");
-  fs.renameSync(tmp, target);
-  fsyncDir(path.dirname(target));
   const duration = layout.frames / layout.sampleRate;
   await store.transaction(async (tx) => {
     if (!(await tx.lockDub(dub.id))) return;
@@ -128,8 +128,8 @@ export function registerPrepareJob(runner: JobRunner, deps: PrepareDeps): void {
     }
     await store.setProgress(dub.id, 'preparing', 0, 'transcribing');
     const writes = progressWrites(log);
-    const file = deps.files.revision(dub.sessionId, dub.id, (await store.revision(dub.id, 1))!.fileName);
-    const transcript = await deps.transcription.transcribe({
+    const key = dubKeys.revision(dub.sessionId, dub.id, (await store.revision(dub.id, 1))!.fileName);
+    const transcript = await deps.files.withLocal(key, (file) => deps.transcription.transcribe({
       file,
       engine,
       language: session?.language ?? 'en',
@@ -138,7 +138,7 @@ export function registerPrepareJob(runner: JobRunner, deps: PrepareDeps): void {
         progress(fraction, stage);
         writes.write(() => store.setProgress(dub.id, 'preparing', Math.min(0.99, fraction), stage));
       },
-    }).finally(() => writes.idle());
+    })).finally(() => writes.idle());
     signal.throwIfAborted();
     const duration = dub.frames / dub.sampleRate;
     const lines = linesFromSegments(transcript.segments, duration, DUB_LINE_TEXT_MAX);

@@ -1,16 +1,13 @@
 import fs from 'node:fs';
-import path from 'node:path';
-import crypto from 'node:crypto';
 import { JobFailure, type JobRunner } from '../jobs/job-runner';
-import { fsyncDir } from '../storage/files';
+import type { LocalCopy } from '../storage/blobs/local-copies';
 import { readFrames, readWavLayout, writeFrames } from '../media/wav';
 import { crossfadeRegion } from '../dsp/crossfade';
 import type { MediaTools } from '../media/tools';
 import type { VoiceRegistry } from '../speech/synthesis/voice-registry';
 import type { Aligner } from '../speech/types';
 import type { DubRecord, DubStore, RevoiceRecord } from '../storage/dub-store';
-import { revisionStem, type DubFiles } from './dub-files';
-import { readPatchFile, writePatchFile } from './patch-file';
+import { dubKeys, revisionStem, type DubFiles } from './dub-files';
 import { renderLine, type WavSource } from './render-line';
 import { inParallel, RENDER_PARALLEL } from './parallel';
 
@@ -23,8 +20,6 @@ export interface RevoiceDeps {
   voices: VoiceRegistry;
   /** Forced alignment for the new words, or null when PocketSphinx is not installed. */
   aligner(): Aligner | null;
-  /** Stops a dub's running revoice when the dub is deleted. */
-  cancellers: Map<string, AbortController>;
   /** Where a status write from the runner's (synchronous) settled event that failed is reported. */
   log?: (line: string) => void;
 }
@@ -39,12 +34,34 @@ export function openWav(file: string): WavSource {
   }
 }
 
+/** An open WAV file of a local copy of a stored object; `close` closes it and lets the copy go. */
+export interface OpenedWav extends WavSource {
+  close(): Promise<void>;
+}
+
+export async function openStoredWav(files: DubFiles, key: string): Promise<OpenedWav> {
+  const copy: LocalCopy = await files.local(key);
+  try {
+    const wav = openWav(copy.path);
+    return {
+      ...wav,
+      close: async () => {
+        fs.closeSync(wav.fd);
+        await copy.release();
+      },
+    };
+  } catch (error) {
+    await copy.release();
+    throw error;
+  }
+}
+
 /**
- * The revoice job. Each planned line is rendered and checkpointed on its own (patch file written and
- * renamed, then its row committed), so a revoice stopped or killed resumes at the first line without a
- * row. When every line is done, the revision is built in a temporary file (the base revision copied,
- * only the lines' regions rewritten), renamed into place, and only then recorded: a revision is never
- * listed, played or downloaded before it is whole.
+ * The revoice job. Each planned line is rendered and checkpointed on its own (its patch stored whole in the
+ * blob store, then its row committed), so a revoice stopped or killed resumes at the first line without a
+ * row, on whichever worker takes it up. When every line is done, the revision is built in a scratch file (the
+ * base revision copied, only the lines' regions rewritten), stored whole, and only then recorded: a revision
+ * is never listed, played or downloaded before it is whole.
  */
 export function registerRevoiceJob(runner: JobRunner, deps: RevoiceDeps): void {
   const { store } = deps;
@@ -56,21 +73,12 @@ export function registerRevoiceJob(runner: JobRunner, deps: RevoiceDeps): void {
     // Killed after the revision was recorded but before the job was: nothing is left to do.
     if (revoice.status === 'complete') return;
     await store.setRevoiceStatus(revoice.id, 'running');
-    const deleted = new AbortController();
-    deps.cancellers.set(dub.id, deleted);
-    const stop = AbortSignal.any([signal, deleted.signal]);
-    try {
-      await renderPlan(deps, dub, revoice, job.attempts, stop, progress);
-      stop.throwIfAborted();
-      progress(0.95, 'writing the revision');
-      await assemble(deps, dub, revoice);
-      progress(1, 'complete');
-    } catch (error) {
-      if (deleted.signal.aborted) throw new JobFailure('The dub was deleted while it was being revoiced.');
-      throw error;
-    } finally {
-      if (deps.cancellers.get(dub.id) === deleted) deps.cancellers.delete(dub.id);
-    }
+    // Deleting the dub cancels this job (JobQueue.cancel), which aborts `signal` on whichever process runs it.
+    await renderPlan(deps, dub, revoice, job.attempts, signal, progress);
+    signal.throwIfAborted();
+    progress(0.95, 'writing the revision');
+    await assemble(deps, dub, revoice);
+    progress(1, 'complete');
   });
 
   runner.on('settled', (job) => {
@@ -98,11 +106,10 @@ async function renderPlan(
 ): Promise<void> {
   const { store, files } = deps;
   const done = new Set((await store.checkpoints(revoice.id)).map((c) => c.lineId));
-  const work = files.work(dub.sessionId, dub.id, revoice.id);
-  fs.mkdirSync(work, { recursive: true });
-  const source = openWav(files.revision(dub.sessionId, dub.id, (await store.revision(dub.id, 1))!.fileName));
-  const background = dub.background ? openWav(files.background(dub.sessionId, dub.id)) : null;
+  const source = await openStoredWav(files, dubKeys.revision(dub.sessionId, dub.id, (await store.revision(dub.id, 1))!.fileName));
+  let background: OpenedWav | null = null;
   try {
+    if (dub.background) background = await openStoredWav(files, dubKeys.background(dub.sessionId, dub.id));
     const total = revoice.plan.length;
     let finished = done.size;
     // Lines are rendered RENDER_PARALLEL at a time: each reads only the dub's files and writes its own patch,
@@ -116,15 +123,15 @@ async function renderPlan(
         const rendered = await renderLine({ voices: deps.voices, tools: deps.tools, aligner: deps.aligner(), source, background }, line, signal);
         signal.throwIfAborted();
         const patchFile = `line-${line.lineId}.patch`;
-        writePatchFile(path.join(work, patchFile), { fadeIn: rendered.fadeIn, fadeOut: rendered.fadeOut, channels: dub.channels, samples: rendered.patch });
+        await files.putPatch(dubKeys.workFile(dub.sessionId, dub.id, revoice.id, patchFile), { fadeIn: rendered.fadeIn, fadeOut: rendered.fadeOut, channels: dub.channels, samples: rendered.patch });
         await store.insertCheckpoint(revoice.id, { lineId: line.lineId, render: { ...rendered.render, revision: 0, revoice_id: revoice.id }, patchFile, attempt });
         finished++;
         progress((finished / total) * 0.95, `voiced line ${line.lineId} (${finished} of ${total})`);
       },
     );
   } finally {
-    fs.closeSync(source.fd);
-    if (background) fs.closeSync(background.fd);
+    await source.close();
+    await background?.close();
   }
 }
 
@@ -134,19 +141,17 @@ async function assemble(deps: RevoiceDeps, dub: DubRecord, revoice: RevoiceRecor
   const base = await store.revision(dub.id, revoice.baseRevision);
   if (!base) throw new JobFailure(`Revision ${revoice.baseRevision} no longer exists.`);
   const checkpoints = (await store.checkpoints(revoice.id)).sort((a, b) => a.render.region.start_frame - b.render.region.start_frame);
-  const work = files.work(dub.sessionId, dub.id, revoice.id);
   const number = await store.nextRevisionNumber(dub.id);
   const fileName = `${revisionStem(number)}.wav`;
-  const target = files.revision(dub.sessionId, dub.id, fileName);
-  const tmp = path.join(path.dirname(target), `.${fileName}.${crypto.randomBytes(4).toString('hex')}.tmp`);
-  // Every byte outside the lines' regions comes from this copy of the base revision.
-  fs.copyFileSync(files.revision(dub.sessionId, dub.id, base.fileName), tmp, fs.constants.COPYFILE_FICLONE);
+  const tmp = files.scratchFile('.wav');
   try {
+    // Every byte outside the lines' regions comes from this copy of the base revision.
+    if (!(await files.copyOut(dubKeys.revision(dub.sessionId, dub.id, base.fileName), tmp))) throw new JobFailure(`The file of revision ${base.number} is missing.`);
     const fd = fs.openSync(tmp, 'r+');
     try {
       const layout = readWavLayout(fd);
       for (const checkpoint of checkpoints) {
-        const patch = readPatchFile(path.join(work, checkpoint.patchFile));
+        const patch = await files.readPatch(dubKeys.workFile(dub.sessionId, dub.id, revoice.id, checkpoint.patchFile));
         const { start_frame: start, end_frame: end } = checkpoint.render.region;
         const current = readFrames(fd, layout, start, end - start);
         writeFrames(fd, layout, start, crossfadeRegion(current, patch.samples, layout.channels, patch.fadeIn, patch.fadeOut));
@@ -155,11 +160,10 @@ async function assemble(deps: RevoiceDeps, dub: DubRecord, revoice: RevoiceRecor
     } finally {
       fs.closeSync(fd);
     }
-    fs.renameSync(tmp, target);
-    fsyncDir(path.dirname(target));
-  } catch (error) {
+    // Stored whole before the row naming it commits; a crash in between leaves a file the start-up sweep removes.
+    await files.store(dubKeys.revision(dub.sessionId, dub.id, fileName), tmp);
+  } finally {
     fs.rmSync(tmp, { force: true });
-    throw error;
   }
   const renders = { ...base.renders };
   for (const checkpoint of checkpoints) renders[checkpoint.lineId] = { ...checkpoint.render, revision: number };
@@ -176,6 +180,6 @@ async function assemble(deps: RevoiceDeps, dub: DubRecord, revoice: RevoiceRecor
     await tx.updateDub(dub.id, { currentRevision: number });
     await tx.setRevoiceStatus(revoice.id, 'complete', { revision: number });
   });
-  fs.rmSync(work, { recursive: true, force: true });
+  await files.removeWork(dub.sessionId, dub.id, revoice.id);
   return number;
 }

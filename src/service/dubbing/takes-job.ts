@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { JobFailure, type JobRunner } from '../jobs/job-runner';
 import { encodeWav, readFrames } from '../media/wav';
 import { crossfadeRegion } from '../dsp/crossfade';
@@ -7,10 +5,9 @@ import type { MediaTools } from '../media/tools';
 import type { VoiceRegistry } from '../speech/synthesis/voice-registry';
 import type { Aligner } from '../speech/types';
 import type { DubStore, TakeRecord } from '../storage/dub-store';
-import type { DubFiles } from './dub-files';
-import { writePatchFile } from './patch-file';
+import { dubKeys, type DubFiles } from './dub-files';
 import { renderLine } from './render-line';
-import { openWav } from './revoice-job';
+import { openStoredWav, type OpenedWav } from './revoice-job';
 import { DUB_TAKES_JOB } from './takes';
 import { inParallel, RENDER_PARALLEL } from './parallel';
 
@@ -36,12 +33,11 @@ export function registerTakesJob(runner: JobRunner, deps: TakesJobDeps): void {
     const dub = takes[0] ? await store.dubById(takes[0].dubId) : null;
     if (!dub) throw new JobFailure('The dub was deleted.');
     const todo = takes.filter((t) => t.status !== 'ready' && t.status !== 'failed');
-    const source = openWav(files.revision(dub.sessionId, dub.id, (await store.revision(dub.id, 1))!.fileName));
-    const background = dub.background ? openWav(files.background(dub.sessionId, dub.id)) : null;
-    const dir = files.takesDir(dub.sessionId, dub.id);
-    fs.mkdirSync(dir, { recursive: true });
+    const source = await openStoredWav(files, dubKeys.revision(dub.sessionId, dub.id, (await store.revision(dub.id, 1))!.fileName));
+    let background: OpenedWav | null = null;
     let done = 0;
     try {
+      if (dub.background) background = await openStoredWav(files, dubKeys.background(dub.sessionId, dub.id));
       await inParallel(todo, RENDER_PARALLEL, async (take: TakeRecord) => {
         signal.throwIfAborted();
         await store.setTakeStatus(take.id, 'rendering');
@@ -51,18 +47,17 @@ export function registerTakesJob(runner: JobRunner, deps: TakesJobDeps): void {
           // The audition: the region as the revision it was asked on would sound with the take crossfaded in.
           const base = await store.revision(dub.id, take.baseRevision);
           if (!base) throw new JobFailure(`Revision ${take.baseRevision} no longer exists.`);
-          const baseWav = openWav(files.revision(dub.sessionId, dub.id, base.fileName));
+          const baseWav = await openStoredWav(files, dubKeys.revision(dub.sessionId, dub.id, base.fileName));
           let audition: Float32Array;
           try {
             const { start_frame: start, end_frame: end } = rendered.render.region;
             audition = crossfadeRegion(readFrames(baseWav.fd, baseWav.layout, start, end - start), rendered.patch, dub.channels, rendered.fadeIn, rendered.fadeOut);
           } finally {
-            fs.closeSync(baseWav.fd);
+            await baseWav.close();
           }
-          writeAtomically(path.join(dir, `${take.id}.patch`), (tmp) =>
-            writePatchFile(tmp, { fadeIn: rendered.fadeIn, fadeOut: rendered.fadeOut, channels: dub.channels, samples: rendered.patch }),
-          );
-          writeAtomically(path.join(dir, `${take.id}.wav`), (tmp) => fs.writeFileSync(tmp, encodeWav(audition, baseWav.layout)));
+          // Both stored whole before the take's row says it is ready.
+          await files.putPatch(dubKeys.take(dub.sessionId, dub.id, `${take.id}.patch`), { fadeIn: rendered.fadeIn, fadeOut: rendered.fadeOut, channels: dub.channels, samples: rendered.patch });
+          await files.blobs.put(dubKeys.take(dub.sessionId, dub.id, `${take.id}.wav`), encodeWav(audition, baseWav.layout));
           await store.setTakeStatus(take.id, 'ready', { render: { ...rendered.render, revision: 0, revoice_id: null, take_id: take.id } });
         } catch (error) {
           if (signal.aborted) throw error;
@@ -72,8 +67,8 @@ export function registerTakesJob(runner: JobRunner, deps: TakesJobDeps): void {
         progress(done / todo.length, `rendered ${done} of ${todo.length} takes`);
       });
     } finally {
-      fs.closeSync(source.fd);
-      if (background) fs.closeSync(background.fd);
+      await source.close();
+      await background?.close();
     }
   });
 
@@ -85,10 +80,4 @@ export function registerTakesJob(runner: JobRunner, deps: TakesJobDeps): void {
       .then((takes) => Promise.all(takes.filter((t) => t.status === 'queued' || t.status === 'rendering').map((t) => store.setTakeStatus(t.id, 'failed', { error: job.error ?? 'cancelled' }))))
       .catch((error: unknown) => (deps.log ?? console.error)(`takes of job ${job.id}: status not recorded: ${(error as Error).message}`));
   });
-}
-
-function writeAtomically(target: string, write: (tmp: string) => void): void {
-  const tmp = `${target}.tmp`;
-  write(tmp);
-  fs.renameSync(tmp, target);
 }

@@ -1,18 +1,15 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import crypto from 'node:crypto';
 import { z } from 'zod';
 import type { DubLine, DubRevision, DubTake, TakesRequest, LineRender } from '../../shared/schemas';
 import { readFrames, readWavLayout, writeFrames } from '../media/wav';
 import { crossfadeRegion } from '../dsp/crossfade';
-import { fsyncDir } from '../storage/files';
 import { signResource } from '../auth/signed-url';
 import type { JobQueue } from '../jobs/job-runner';
 import type { VoiceRegistry } from '../speech/synthesis/voice-registry';
 import type { DubRecord, DubStore, LineRecord, PlannedLine, TakeRecord } from '../storage/dub-store';
 import { ConflictError, InvalidInputError, issue, NotFoundError } from '../errors';
-import { revisionStem, type DubFiles } from './dub-files';
-import { readPatchFile } from './patch-file';
+import { dubKeys, revisionStem, type DubFiles } from './dub-files';
 
 export const DUB_TAKES_JOB = 'dub-takes';
 /** Speeds tried after the line's own when none are asked for: within the fit limits, nearest the voice's pace first. */
@@ -211,11 +208,10 @@ export class DubTakes {
     const render = found.render!;
     // The new revision is built aside (a copy of the current one with the take's region rewritten), then named
     // and recorded in one transaction that checks nothing moved meanwhile.
-    const revisionsDir = files.revisionsDir(dub.sessionId, dub.id);
-    const tmp = path.join(revisionsDir, `.take-${found.id}.${crypto.randomBytes(4).toString('hex')}.tmp`);
-    fs.copyFileSync(files.revision(dub.sessionId, dub.id, baseRevision.fileName), tmp, fs.constants.COPYFILE_FICLONE);
+    const tmp = files.scratchFile('.wav');
     try {
-      const patch = readPatchFile(files.take(dub.sessionId, dub.id, `${found.id}.patch`));
+      if (!(await files.copyOut(dubKeys.revision(dub.sessionId, dub.id, baseRevision.fileName), tmp))) throw new Error(`The file of revision ${baseRevision.number} is missing.`);
+      const patch = await files.readPatch(dubKeys.take(dub.sessionId, dub.id, `${found.id}.patch`));
       const fd = fs.openSync(tmp, 'r+');
       try {
         const layout = readWavLayout(fd);
@@ -241,8 +237,8 @@ export class DubTakes {
         const current = lines[index]!;
         const number = await tx.nextRevisionNumber(dub.id);
         const fileName = `${revisionStem(number)}.wav`;
-        fs.renameSync(tmp, files.revision(dub.sessionId, dub.id, fileName));
-        fsyncDir(revisionsDir);
+        // Stored whole before the row naming it commits (a rollback leaves a file the start-up sweep removes).
+        await files.store(dubKeys.revision(dub.sessionId, dub.id, fileName), tmp);
         const chosen: LineRender = { ...render, revision: number, revoice_id: null, take_id: found.id, text: current.text, voice: found.voice, speed: found.speed };
         await tx.insertRevision(dub.id, {
           number,

@@ -78,6 +78,11 @@ export interface JobQueue {
   retry(kind: string, sessionId: string, within?: JobStore): Promise<string | null>;
   /** Cancels the jobs of a session that is going away, and waits for its running ones to stop. */
   cancelSession(sessionId: string): Promise<void>;
+  /**
+   * Cancels these jobs (of work that is going away, e.g. a deleted dub's revoice), wherever they run, and waits
+   * for the running ones to stop. Settled ones are left as they are.
+   */
+  cancel(ids: readonly string[]): Promise<void>;
   /** The job once it has settled (complete, failed or cancelled), or null if it has not within `ms`. */
   settled(id: string, ms: number): Promise<JobRecord | null>;
 }
@@ -248,21 +253,31 @@ export class JobRunner extends EventEmitter<JobEvents> implements JobQueue {
   }
 
   async cancelSession(sessionId: string): Promise<void> {
-    if (this.role !== 'embedded') {
-      // The workers running them see the records and stop them; wait (a while) until they say they have.
-      let running = await this.store.cancelAll(sessionId);
-      const deadline = Date.now() + 30_000;
-      while (running.length > 0 && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, this.options.pollMs ?? 250));
-        running = await this.store.unfinished(running);
-      }
-      return;
-    }
+    if (this.role !== 'embedded') return this.untilStopped(await this.store.cancelAll(sessionId));
     const ids = await this.store.sessionJobIds(sessionId);
     await this.store.cancelQueued(sessionId);
     const active = ids.map((id) => this.running.get(id)).filter((r) => r !== undefined);
     for (const entry of active) entry.controller.abort(new Error('session deleted'));
     await Promise.allSettled(active.map((r) => r.done));
+  }
+
+  async cancel(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    if (this.role !== 'embedded') return this.untilStopped(await this.store.cancelJobs(ids));
+    await this.store.cancelJobs(ids);
+    const active = ids.map((id) => this.running.get(id)).filter((r) => r !== undefined);
+    for (const entry of active) entry.controller.abort(new Error('cancelled'));
+    await Promise.allSettled(active.map((r) => r.done));
+  }
+
+  /** Team mode: the workers running these jobs see their records cancelled and stop them; waits (a while) until they say they have. */
+  private async untilStopped(ids: string[]): Promise<void> {
+    let running = ids;
+    const deadline = Date.now() + 30_000;
+    while (running.length > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, this.options.pollMs ?? 250));
+      running = await this.store.unfinished(running);
+    }
   }
 
   async retry(kind: string, sessionId: string, within?: JobStore): Promise<string | null> {

@@ -439,6 +439,8 @@ export interface DubStore {
   revoices(dubId: string): Promise<RevoiceRecord[]>;
   /** The dub's queued or running revoice, if any. */
   activeRevoice(dubId: string): Promise<RevoiceRecord | null>;
+  /** The jobs of the dub's revoices and takes not yet finished (to cancel when the dub goes). */
+  unfinishedJobIds(dubId: string): Promise<string[]>;
   setRevoiceStatus(id: string, status: RevoiceStatus, fields?: { error?: string | null; revision?: number }): Promise<void>;
   /** After a crash: revoices that were running are queued again (their jobs are re-queued at start). */
   recoverInterrupted(): Promise<void>;
@@ -751,6 +753,14 @@ export class SqlDubStore implements DubStore {
 
   async revoices(dubId: string): Promise<RevoiceRecord[]> {
     return (await this.sql.all<RevoiceRow>(`SELECT ${REVOICE_COLUMNS} FROM dub_revoices WHERE dub_id = ? ORDER BY created_at DESC, ${this.insertion} DESC`, [dubId])).map(toRevoice);
+  }
+
+  async unfinishedJobIds(dubId: string): Promise<string[]> {
+    const rows = await this.sql.all<{ job_id: string }>(
+      "SELECT job_id FROM dub_revoices WHERE dub_id = ? AND status IN ('queued','running') UNION SELECT job_id FROM dub_line_takes WHERE dub_id = ? AND status IN ('queued','rendering')",
+      [dubId, dubId],
+    );
+    return rows.map((r) => r.job_id);
   }
 
   async activeRevoice(dubId: string): Promise<RevoiceRecord | null> {

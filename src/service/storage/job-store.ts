@@ -28,6 +28,11 @@ export interface JobStore {
    * stops it). Returns the running ones, whose worker records when it stopped (`finished_at`).
    */
   cancelAll(sessionId: string): Promise<string[]>;
+  /**
+   * Cancels these jobs in their records if they are queued or running (a worker running one sees it and stops
+   * it). Returns the running ones, whose runner records when it stopped (`finished_at`).
+   */
+  cancelJobs(ids: readonly string[]): Promise<string[]>;
   /** Of these jobs, those a runner has not yet recorded as ended. */
   unfinished(ids: readonly string[]): Promise<string[]>;
   /** The status of each of these jobs that still exists. */
@@ -131,6 +136,13 @@ export class SqlJobStore implements JobStore {
   async cancelAll(sessionId: string): Promise<string[]> {
     const running = await this.sql.all<{ id: string }>("SELECT id FROM jobs WHERE session_id = ? AND status = 'running' ORDER BY seq", [sessionId]);
     await this.sql.run("UPDATE jobs SET status = 'cancelled', error = 'cancelled' WHERE session_id = ? AND status IN ('queued', 'running')", [sessionId]);
+    return running.map((r) => r.id);
+  }
+
+  async cancelJobs(ids: readonly string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const running = await this.sql.all<{ id: string }>(`SELECT id FROM jobs WHERE status = 'running' AND id IN (${list(ids)}) ORDER BY seq`, ids as string[]);
+    await this.sql.run(`UPDATE jobs SET status = 'cancelled', error = 'cancelled' WHERE status IN ('queued', 'running') AND id IN (${list(ids)})`, ids as string[]);
     return running.map((r) => r.id);
   }
 

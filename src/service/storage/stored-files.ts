@@ -11,6 +11,7 @@ import type { DataLayout } from './files';
  *
  *   recordings/<session>/<original.ext>   the upload, byte for byte
  *   recordings/<session>/peaks.json       waveform peaks, derived
+ *   recordings/<session>/dubs/<dub>/…     the recording's dubs (dubbing/dub-files.ts)
  *
  * Names come from ids the service made, never from client input.
  */
@@ -55,16 +56,38 @@ export class StoredFiles {
     upload: { path: string; size: number },
   ): Promise<void> {
     const key = recordingKeys.original(sessionId, storedName);
-    if (this.blobs instanceof FolderBlobStore) await this.blobs.moveIn(key, upload.path);
-    else {
-      await this.blobs.putFile(key, upload.path);
-      await fs.promises.rm(upload.path, { force: true });
-    }
+    await this.storeFile(key, upload.path);
     const stored = await this.blobs.stat(key);
     if (stored?.size !== upload.size)
       throw new Error(
         `The stored recording has ${stored?.size ?? 'no'} bytes, not the ${upload.size} uploaded.`,
       );
+  }
+
+  /**
+   * Stores a finished local file under `key`, whole, before any row may name it; the local file is gone
+   * afterwards. A folder store on the same disk takes it by a rename (no copy), others by an upload.
+   */
+  async storeFile(key: string, file: string): Promise<void> {
+    if (this.blobs instanceof FolderBlobStore) await this.blobs.moveIn(key, file);
+    else {
+      await this.blobs.putFile(key, file);
+      await fs.promises.rm(file, { force: true });
+    }
+  }
+
+  /**
+   * Copies an object into a local file the caller may change (a new revision starts as a copy of the one it
+   * is based on): a clone where the file system offers one. False when there is no such object.
+   */
+  copyOut(key: string, file: string): Promise<boolean> {
+    return this.blobs.download(key, file);
+  }
+
+  /** The object as a file to serve (folder stores), or null when it must be streamed from the store. */
+  servable(key: string): ServableFile | null {
+    if (!(this.blobs instanceof FolderBlobStore)) return null;
+    return { root: this.blobs.root, key };
   }
 
   /** A local file of the recording's original for ffmpeg and the decoders; release it when done. */
@@ -79,8 +102,7 @@ export class StoredFiles {
 
   /** The original as a file to serve (folder stores), or null when it must be streamed from the store. */
   servableOriginal(sessionId: string, storedName: string): ServableFile | null {
-    if (!(this.blobs instanceof FolderBlobStore)) return null;
-    return { root: this.blobs.root, key: recordingKeys.original(sessionId, storedName) };
+    return this.servable(recordingKeys.original(sessionId, storedName));
   }
 
   statOriginal(sessionId: string, storedName: string): Promise<BlobInfo | null> {
@@ -104,7 +126,7 @@ export class StoredFiles {
     (this.blobs as Partial<{ close(): void }>).close?.();
   }
 
-  /** Removes every stored file of a recording (its original, derived files, and local dub folders). */
+  /** Removes every stored file of a recording (its original, derived files and dubs; with another store than the data folder, also the local folder older versions kept its dubs in). */
   async deleteRecording(sessionId: string): Promise<void> {
     await this.blobs.deletePrefix(recordingKeys.prefix(sessionId));
     if (!this.isDataFolder)

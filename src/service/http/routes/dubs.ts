@@ -1,6 +1,4 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { Router, type Request, type Response } from 'express';
+import { Router, type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { DubExportQuery, DubFromRecording, DubId, DubPatch, LineMerge, LineNoteInput, LinePatch, LineSplit, LinesQuery, TakeChoice, TakesQuery, TakesRequest } from '../../../shared/schemas';
 import { takeResource } from '../../dubbing/takes';
@@ -17,7 +15,8 @@ import { baseUrl } from './transcriptions';
 import { verifyResourceSignature } from '../../auth/signed-url';
 import { revisionResource } from '../../dubbing/dubbing';
 import { computePeaks, type Peaks } from '../../media/peaks';
-import { writeFileAtomic } from '../../storage/files';
+import { dubKeys } from '../../dubbing/dub-files';
+import { sendBlob } from '../send-blob';
 import { InvalidInputError, issue } from '../../errors';
 import { parseInput } from '../../validation';
 
@@ -166,7 +165,19 @@ export function dubsRouter(ctx: ServiceContext): Router {
     const summary = (await ctx.sessions.summary(dub.sessionId))!;
     const { input, revision, regions } = await dubbing.exportInput(dub, summary.media, await ctx.speakerNames(dub.sessionId));
     if (format === 'stem_wav') {
-      const { stream, size } = stemStream(dubbing.revisionFile(dub, revision), regions);
+      // Read from a local file of the revision (a download from S3 is let go once the stem is sent).
+      const copy = await dubbing.files.local(dubbing.revisionKey(dub, revision));
+      let stem: ReturnType<typeof stemStream>;
+      try {
+        stem = stemStream(copy.path, regions);
+      } catch (error) {
+        await copy.release();
+        throw error;
+      }
+      const { stream, size } = stem;
+      stream.on('close', () => void copy.release());
+      // A client that goes away mid-stem ends the read too (closing the file and letting the copy go).
+      res.on('close', () => stream.destroy());
       res.attachment(exportFileName(dub.name, `r${revision.number}.stem.wav`)).type('audio/wav').setHeader('Content-Length', size);
       stream.on('error', (error) => (res.headersSent ? res.destroy(error) : next(error)));
       stream.pipe(res);
@@ -228,14 +239,17 @@ export function dubsRouter(ctx: ServiceContext): Router {
     const revision = await dubbing.revisionOr404(dub, String(req.params.number));
     // A dub from the recording has no revision file until its audio is converted.
     if (dub.status === 'preparing' && dub.source === 'recording') throw new HttpError(409, "The dub's audio is still being converted from the recording; its peaks follow once it is ready.");
-    const cache = dubbing.files.peaks(dub.sessionId, dub.id, revision.number);
-    let peaks: Peaks;
+    const cache = dubKeys.peaks(dub.sessionId, dub.id, revision.number);
+    let peaks: Peaks | null = null;
     try {
-      peaks = JSON.parse(await fs.promises.readFile(cache, 'utf8')) as Peaks;
+      const stored = await dubbing.files.blobs.get(cache);
+      if (stored) peaks = JSON.parse(stored.toString('utf8')) as Peaks;
     } catch {
-      peaks = await computePeaks(dubbing.revisionFile(dub, revision), ctx.tools);
-      fs.mkdirSync(path.dirname(cache), { recursive: true });
-      if (await dubbing.store.dubById(dub.id)) writeFileAtomic(cache, JSON.stringify(peaks));
+      peaks = null; // not whole JSON (written by an older version): computed again
+    }
+    if (!peaks) {
+      peaks = await dubbing.files.withLocal(dubbing.revisionKey(dub, revision), (file) => computePeaks(file, ctx.tools));
+      if (await dubbing.store.dubById(dub.id)) await dubbing.files.blobs.put(cache, JSON.stringify(peaks));
     }
     res.json(peaks);
   });
@@ -293,12 +307,7 @@ export function signedDubAudioRouter(ctx: ServiceContext): Router {
     res.setHeader('Content-Type', 'audio/wav');
     res.setHeader('Cache-Control', 'private, max-age=3600');
     if (req.query.download === '1') res.attachment(`${dub.name.replace(/\.[^.]*$/, '')}-r${revision.number}.wav`);
-    res.sendFile(ctx.dubbing.revisionFile(dub, revision), { dotfiles: 'deny', acceptRanges: true }, (error) => {
-      const failure = error && !res.headersSent ? sendFileFailure(error, 'The revision file is missing.') : null;
-      if (!failure) return;
-      clearFileHeaders(res);
-      next(failure);
-    });
+    await sendStored(ctx, req, res, next, ctx.dubbing.revisionKey(dub, revision), 'The revision file is missing.');
   });
   // ---- dub takes (issue 32): a take's audio at its signed address ----
   router.get('/:session_id/dubs/:dub_id/takes/:take_id/file', async (req, res, next) => {
@@ -313,13 +322,37 @@ export function signedDubAudioRouter(ctx: ServiceContext): Router {
     res.setHeader('Content-Type', 'audio/wav');
     res.setHeader('Cache-Control', 'private, max-age=3600');
     if (req.query.download === '1') res.attachment(`${dub.name.replace(/\.[^.]*$/, '')}-line${take.lineId}-take${take.number}.wav`);
-    res.sendFile(ctx.dubbing.files.take(dub.sessionId, dub.id, `${take.id}.wav`), { dotfiles: 'deny', acceptRanges: true }, (error) => {
-      const failure = error && !res.headersSent ? sendFileFailure(error, 'The take file is missing.') : null;
+    await sendStored(ctx, req, res, next, dubKeys.take(dub.sessionId, dub.id, `${take.id}.wav`), 'The take file is missing.');
+  });
+  // ---- end of the dub takes block ----
+  return router;
+}
+
+/**
+ * A dub's stored file at its signed address, with HEAD, Range, ETag and 304s: sent as a file from a folder store,
+ * streamed from the store otherwise (S3), the same way as a recording's original.
+ */
+async function sendStored(ctx: ServiceContext, req: Request, res: Response, next: NextFunction, key: string, missing: string): Promise<void> {
+  const servable = ctx.dubbing.files.servable(key);
+  if (servable) {
+    res.sendFile(servable.key, { root: servable.root, dotfiles: 'deny', acceptRanges: true }, (error) => {
+      const failure = error && !res.headersSent ? sendFileFailure(error, missing) : null;
       if (!failure) return;
       clearFileHeaders(res);
       next(failure);
     });
-  });
-  // ---- end of the dub takes block ----
-  return router;
+    return;
+  }
+  const info = await ctx.dubbing.files.blobs.stat(key);
+  if (!info) {
+    clearFileHeaders(res);
+    throw new HttpError(404, missing, { code: 'file_missing' });
+  }
+  try {
+    await sendBlob(req, res, info, (range) => ctx.dubbing.files.blobs.read(key, range), missing);
+  } catch (error) {
+    if (res.headersSent) throw error;
+    clearFileHeaders(res);
+    throw error;
+  }
 }

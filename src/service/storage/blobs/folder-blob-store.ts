@@ -81,7 +81,8 @@ export class FolderBlobStore implements BlobStore {
 
   async download(key: string, file: string): Promise<boolean> {
     try {
-      await fs.promises.copyFile(this.file(key), file);
+      // A clone where the file system has them (a dub's new revision starts as a copy of the previous one).
+      await fs.promises.copyFile(this.file(key), file, fs.constants.COPYFILE_FICLONE);
       return true;
     } catch (error) {
       if (isMissing(error)) return false;
