@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { batchThroughput, freeWorkerLatencies, queueLatencies, ratio, summarize, type JobTimes } from './figures';
+import { batchThroughput, freeWorkerLatencies, handOverGaps, queueLatencies, ratio, summarize, type JobTimes } from './figures';
 
 const at = (s: number) => new Date(Date.UTC(2026, 10, 28, 18, 0, 0) + s * 1000).toISOString();
 const job = (created: number, started: number | null, finished: number | null, attempts = 1): JobTimes => ({
@@ -41,6 +41,13 @@ describe('team bench figures', () => {
     expect(freeWorkerLatencies(jobs, 1).map((s) => +s.toFixed(3))).toEqual([0.1, 0.3]);
     // Two workers: the second job found one free too.
     expect(freeWorkerLatencies(jobs, 2).map((s) => +s.toFixed(3))).toEqual([0.1, 9.2, 0.3]);
+  });
+
+  it('measures the idle time between a job\'s end and the start of one that was waiting for it', () => {
+    // The second job waited behind the first and started 4.9 s after it ended; the third was enqueued after
+    // the second had ended (no backlog), so it is not a hand-over.
+    const jobs = [job(0, 0.1, 10), job(1, 14.9, 20), job(30, 30.3, 40)];
+    expect(handOverGaps(jobs).map((s) => +s.toFixed(3))).toEqual([4.9]);
   });
 
   it('gives ratios to a baseline', () => {

@@ -69,6 +69,23 @@ export function freeWorkerLatencies(jobs: readonly JobTimes[], workers: number):
     .map((j) => (Date.parse(j.started_at!) - Date.parse(j.created_at)) / 1000);
 }
 
+/**
+ * Hand-over gaps: for each job that was waiting when a worker came free, the time from that worker's previous
+ * job's end (the latest finished_at before this job's start) to this job's start. The queue engine's idle time
+ * between jobs with a backlog (pg-boss waits out its polling interval unless a new job's NOTIFY wakes it).
+ */
+export function handOverGaps(jobs: readonly JobTimes[]): number[] {
+  const ends = jobs.filter((j) => j.finished_at !== null).map((j) => Date.parse(j.finished_at!));
+  const gaps: number[] = [];
+  for (const j of jobs) {
+    if (j.attempts !== 1 || j.started_at === null) continue;
+    const start = Date.parse(j.started_at);
+    const freed = Math.max(-Infinity, ...ends.filter((e) => e <= start));
+    if (Number.isFinite(freed) && Date.parse(j.created_at) < freed) gaps.push((start - freed) / 1000);
+  }
+  return gaps;
+}
+
 /** A figure divided by the baseline's, or null when there is no baseline. */
 export function ratio(value: number, baseline: number | undefined): number | null {
   return baseline && baseline > 0 ? value / baseline : null;

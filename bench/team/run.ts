@@ -33,7 +33,7 @@ import { startPostgres } from '../../test/helpers/postgres';
 import { multipartBody, rawRequest, startServiceProcess } from '../../test/helpers/service';
 import { flagValue } from '../lib/args';
 import { hostNote, readLoad, type ReadLoad } from '../lib/read-load';
-import { batchThroughput, freeWorkerLatencies, queueLatencies, ratio, summarize, type JobTimes, type Summary } from './figures';
+import { batchThroughput, freeWorkerLatencies, handOverGaps, queueLatencies, ratio, summarize, type JobTimes, type Summary } from './figures';
 import { processTreeCpuSeconds } from './tree-cpu';
 
 const quick = process.argv.includes('--quick') || process.env.TEAM_BENCH_QUICK === '1';
@@ -135,6 +135,7 @@ interface BatchFigures {
   workerCores: number;
   apiCores: number;
   queue: Summary;
+  handOver: Summary;
   loadavg: string;
 }
 
@@ -234,13 +235,14 @@ async function batch(name: string, files: readonly string[], n: number, baseline
       workerCores: cores,
       apiCores,
       queue: summarize(queueLatencies(jobs)),
+      handOver: summarize(handOverGaps(jobs)),
       loadavg: loadavg(),
       sessions,
     };
     log(
       `  ${name}, ${n} worker(s): ${files.length} recordings in ${seconds.toFixed(1)} s = ${perMinute.toFixed(2)} /min` +
         `${figures.ratio === null ? '' : ` (${figures.ratio.toFixed(2)}× 1 worker)`}; jobs ${JSON.stringify(kinds)}${failed ? `, ${failed} not complete` : ''}; ` +
-        `workers' CPU ${cores.toFixed(2)} cores, API node ${apiCores.toFixed(2)}; queue p50 ${figures.queue.p50?.toFixed(2)} s, p99 ${figures.queue.p99?.toFixed(2)} s; load ${figures.loadavg}`,
+        `workers' CPU ${cores.toFixed(2)} cores, API node ${apiCores.toFixed(2)}; queue p50 ${figures.queue.p50?.toFixed(2)} s, p99 ${figures.queue.p99?.toFixed(2)} s; hand-over gap p50 ${figures.handOver.p50?.toFixed(2)} s (${figures.handOver.n}); load ${figures.loadavg}`,
     );
     return figures;
   } finally {
@@ -344,6 +346,7 @@ try {
   const everyJob = allJobs.flatMap((r) => r.jobs);
   const queue = summarize(queueLatencies(everyJob));
   const pickup = summarize(allJobs.flatMap((r) => freeWorkerLatencies(r.jobs, r.workers)));
+  const handOver = summarize(allJobs.flatMap((r) => handOverGaps(r.jobs)));
   const table = (runs: BatchFigures[]) => runs.map((r) => `    ${r.workers} worker(s): ${r.perMinute.toFixed(2)} recordings/min (${r.seconds.toFixed(1)} s)${r.ratio === null ? '' : `, ${r.ratio.toFixed(2)}× 1 worker`}, workers' CPU ${r.workerCores.toFixed(2)} cores`).join('\n');
   const resume = kills.map((k) => k.resumeSeconds);
   log(`\nteam summary (${((Date.now() - started) / 60000).toFixed(1)} min; /proc/loadavg at the end ${loadavg()}):`);
@@ -351,6 +354,7 @@ try {
   log(`  long recordings (${LONG} × ${LONG_SECONDS} s):\n${table(longRuns)}`);
   log(`  queue latency enqueue → start, every job run once (${queue.n}; includes waiting behind the batch): p50 ${queue.p50?.toFixed(2)} s, p99 ${queue.p99?.toFixed(2)} s`);
   log(`  queue latency of the jobs enqueued while a worker was free (${pickup.n}): p50 ${pickup.p50?.toFixed(3)} s, p99 ${pickup.p99?.toFixed(3)} s`);
+  log(`  hand-over gap, a waiting job's start after the previous job's end (${handOver.n}): p50 ${handOver.p50?.toFixed(2)} s, p99 ${handOver.p99?.toFixed(2)} s, total ${allJobs.flatMap((r) => handOverGaps(r.jobs)).reduce((a, b) => a + b, 0).toFixed(0)} s`);
   log(`  kill -9 → attempt 2 started: ${resume.map((s) => `${s.toFixed(2)} s`).join(', ')}; median ${median(resume)?.toFixed(2)} s`);
   log(`  API p99 under 50 readers: idle workers ${idle.p99} ms, workers transcribing ${busy.p99} ms (target ≤ 50 ms)`);
   const shortTwo = shortRuns.find((r) => r.workers === 2)?.ratio;
@@ -360,6 +364,7 @@ try {
     long: longRuns.map(({ sessions: _s, ...r }) => r),
     queue,
     queue_with_free_worker: pickup,
+    hand_over_gaps: handOver,
     kills,
     readers: { idle, busy: { ...busy, worker_cores: busyCores } },
   });
