@@ -156,6 +156,17 @@ const api = await startServiceProcess({ dataDir, env });
 const auth = { Authorization: `Bearer ${api.key}` };
 const live: Worker[] = [];
 const failures: string[] = [];
+// Interrupted (Ctrl-C): the processes this bench started go with it, PostgreSQL and the scratch folder too.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    for (const w of live) w.child.kill('SIGKILL');
+    api.child.kill('SIGKILL');
+    void pg.stop().finally(() => {
+      fs.rmSync(scratch, { recursive: true, force: true });
+      process.exit(130);
+    });
+  });
+}
 
 async function upload(file: string, project: string): Promise<string> {
   const { body, contentType } = multipartBody([
@@ -263,6 +274,8 @@ interface KillSample {
   attempts: number;
 }
 
+const killSessions: string[] = [];
+
 /** kill -9 of the worker running a transcription, at ≥ 20 %, and the time until another worker starts attempt 2. */
 async function killSamples(workers: Worker[]): Promise<KillSample[]> {
   const samples: KillSample[] = [];
@@ -289,15 +302,20 @@ async function killSamples(workers: Worker[]): Promise<KillSample[]> {
       resumed = await poll();
     }
     const resumeSeconds = (Date.parse(resumed.started_at!) - killedAt) / 1000;
-    // A replacement keeps three workers for the next sample; the job must then finish once.
+    // A replacement keeps three workers for the next sample; the transcription must then complete (what it
+    // queues, analysis and adaptation, runs on beside the next sample).
     workers.push(...(await startWorkers(1)));
-    const jobs = await settled([session], 600_000);
-    const final = jobs.find((j) => j.kind === 'transcribe')!;
+    let final = resumed;
+    while (!final.finished_at) {
+      if (Date.now() > killedAt + 900_000) throw new Error(`kill ${i + 1}: attempt 2 did not finish in 15 min`);
+      await sleep(250);
+      final = (await poll())!;
+    }
     if (final.status !== 'complete') failures.push(`kill ${i + 1}: the transcription ended ${final.status}`);
     const sample = { resumeSeconds, progressAtKill: job.progress, finalStatus: final.status, attempts: final.attempts };
     log(`  kill ${i + 1}: killed at ${Math.round(job.progress * 100)} %, attempt 2 started ${resumeSeconds.toFixed(2)} s later; transcription ${final.status} after ${final.attempts} attempts; load ${loadavg()}`);
     samples.push(sample);
-    allJobs.push({ run: `kill-${i + 1}`, workers: 3, jobs });
+    killSessions.push(session);
   }
   return samples;
 }
@@ -311,52 +329,77 @@ async function readers(paths: string[], during: string): Promise<ReadLoad & { du
 }
 
 const summary: Record<string, unknown> = {};
+/** Runs one part; a part that fails is reported and the others still run (their figures stand on their own). */
+async function part<T>(name: string, run: () => Promise<T>, fallback: T): Promise<T> {
+  const t = Date.now();
+  try {
+    return await run();
+  } catch (error) {
+    failures.push(`${name}: ${(error as Error).stack ?? String(error)}`);
+    return fallback;
+  } finally {
+    log(`  (${name}: ${((Date.now() - t) / 1000).toFixed(0)} s)`);
+  }
+}
+
 try {
-  log(`\nthroughput, short recordings (${SHORT} files of 3–15 s from asr/, ${shorts.reduce((s, f) => s + (Number(spawnSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', f], { encoding: 'utf8' }).stdout) || 0), 0).toFixed(0)} s of audio):`);
-  const shortRuns = SHORT ? await throughput('short', shorts) : [];
+  const audioSeconds = shorts.reduce((s, f) => s + (Number(spawnSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', f], { encoding: 'utf8' }).stdout) || 0), 0);
+  log(`\nthroughput, short recordings (${SHORT} files of 3–15 s from asr/, ${audioSeconds.toFixed(0)} s of audio):`);
+  const shortRuns = SHORT ? await part('short', () => throughput('short', shorts), []) : [];
   log(`\nthroughput, long recordings (${LONG} cuts of ${LONG_SECONDS} s from long/):`);
-  const longRuns = LONG ? await throughput('long', longs) : [];
+  const longRuns = LONG ? await part('long', () => throughput('long', longs), []) : [];
 
   log('\nkill -9 of the worker running a transcription (3 workers):');
   const workers = await startWorkers(3);
-  const kills = await killSamples(workers);
+  const kills = KILLS ? await part('kills', () => killSamples(workers), [] as KillSample[]) : [];
 
   log(`\nAPI latency, 50 concurrent readers for ${READ_SECONDS} s (plain GETs):`);
-  const doc = shortRuns.at(-1)?.sessions[0] ?? longRuns.at(-1)?.sessions[0];
-  const longDoc = longRuns.at(-1)?.sessions[0] ?? doc;
-  const lastProject = shortRuns.at(-1) ? `short-${shortRuns.at(-1)!.workers}w` : `long-${longRuns.at(-1)?.workers}w`;
-  const paths = [`/v1/speech/transcriptions/${doc}`, `/v1/speech/transcriptions/${doc}/intelligence`, `/v1/speech/transcriptions/${longDoc}`, `/v1/speech/transcriptions/${longDoc}/intelligence`, '/v1/speech/projects', `/v1/speech/transcriptions?project=${lastProject}`];
-  for (const p of paths) {
-    const res = await fetch(`${api.url}${p}`, { headers: auth });
-    if (res.status !== 200) throw new Error(`GET ${p}: ${res.status}`);
-  }
-  const idle = await readers(paths, '3 idle workers');
-  // The workers busy on every long cut and the short batch (their CPU over the readers' window is printed).
-  const busySessions = await Promise.all([...longs, ...shorts].map((f) => upload(f, 'readers-busy')));
-  const busyDeadline = Date.now() + 120_000;
-  while ((await jobsOf(busySessions)).filter((j) => j.status === 'running').length < 3 && Date.now() < busyDeadline) await sleep(200);
-  const cpu0 = workersCpu(workers);
-  const t0 = Date.now();
-  const busy = await readers(paths, '3 workers transcribing');
-  const busyCores = (workersCpu(workers) - cpu0) / ((Date.now() - t0) / 1000);
-  const running = (await jobsOf(busySessions)).filter((j) => j.status === 'running').map((j) => j.kind);
-  log(`    (workers' CPU over the readers' window: ${busyCores.toFixed(2)} cores; running at the end: ${running.join(', ') || 'nothing'})`);
+  const reading = await part(
+    'readers',
+    async () => {
+      const doc = shortRuns.at(-1)?.sessions[0] ?? longRuns.at(-1)?.sessions[0];
+      const longDoc = longRuns.at(-1)?.sessions[0] ?? doc;
+      if (!doc) throw new Error('no finished recording to read');
+      const lastProject = shortRuns.at(-1) ? `short-${shortRuns.at(-1)!.workers}w` : `long-${longRuns.at(-1)!.workers}w`;
+      const paths = [`/v1/speech/transcriptions/${doc}`, `/v1/speech/transcriptions/${doc}/intelligence`, `/v1/speech/transcriptions/${longDoc}`, `/v1/speech/transcriptions/${longDoc}/intelligence`, '/v1/speech/projects', `/v1/speech/transcriptions?project=${lastProject}`];
+      for (const p of paths) {
+        const res = await fetch(`${api.url}${p}`, { headers: auth });
+        if (res.status !== 200) throw new Error(`GET ${p}: ${res.status}`);
+      }
+      const idle = await readers(paths, '3 idle workers');
+      // The workers busy on every long cut and the short batch (their CPU over the readers' window is printed).
+      const busySessions = await Promise.all([...longs, ...shorts].map((f) => upload(f, 'readers-busy')));
+      const busyDeadline = Date.now() + 120_000;
+      while ((await jobsOf(busySessions)).filter((j) => j.status === 'running').length < Math.min(3, busySessions.length) && Date.now() < busyDeadline) await sleep(200);
+      const cpu0 = workersCpu(workers);
+      const t0 = Date.now();
+      const busy = await readers(paths, '3 workers transcribing');
+      const busyCores = (workersCpu(workers) - cpu0) / ((Date.now() - t0) / 1000);
+      const running = (await jobsOf(busySessions)).filter((j) => j.status === 'running').map((j) => j.kind);
+      log(`    (workers' CPU over the readers' window: ${busyCores.toFixed(2)} cores; running at the end: ${running.join(', ') || 'nothing'})`);
+      return { idle, busy: { ...busy, worker_cores: busyCores } };
+    },
+    null,
+  );
 
   // ---- summary ----
+  // The kill samples' jobs count for the queue latency too (their transcriptions, run twice, are left out).
+  if (killSessions.length) allJobs.push({ run: 'kills', workers: 3, jobs: (await jobsOf(killSessions)).filter((j) => j.finished_at !== null) });
   const everyJob = allJobs.flatMap((r) => r.jobs);
   const queue = summarize(queueLatencies(everyJob));
   const pickup = summarize(allJobs.flatMap((r) => freeWorkerLatencies(r.jobs, r.workers)));
-  const handOver = summarize(allJobs.flatMap((r) => handOverGaps(r.jobs)));
-  const table = (runs: BatchFigures[]) => runs.map((r) => `    ${r.workers} worker(s): ${r.perMinute.toFixed(2)} recordings/min (${r.seconds.toFixed(1)} s)${r.ratio === null ? '' : `, ${r.ratio.toFixed(2)}× 1 worker`}, workers' CPU ${r.workerCores.toFixed(2)} cores`).join('\n');
+  const gaps = allJobs.flatMap((r) => handOverGaps(r.jobs));
+  const handOver = summarize(gaps);
+  const table = (runs: BatchFigures[]) => runs.map((r) => `    ${r.workers} worker(s): ${r.perMinute.toFixed(2)} recordings/min (${r.seconds.toFixed(1)} s)${r.ratio === null ? '' : `, ${r.ratio.toFixed(2)}× 1 worker`}, workers' CPU ${r.workerCores.toFixed(2)} cores, load ${r.loadavg}`).join('\n');
   const resume = kills.map((k) => k.resumeSeconds);
   log(`\nteam summary (${((Date.now() - started) / 60000).toFixed(1)} min; /proc/loadavg at the end ${loadavg()}):`);
   log(`  short recordings (${SHORT} × 3–15 s), first enqueue → last job's end (worker start-up excluded):\n${table(shortRuns)}`);
   log(`  long recordings (${LONG} × ${LONG_SECONDS} s):\n${table(longRuns)}`);
   log(`  queue latency enqueue → start, every job run once (${queue.n}; includes waiting behind the batch): p50 ${queue.p50?.toFixed(2)} s, p99 ${queue.p99?.toFixed(2)} s`);
   log(`  queue latency of the jobs enqueued while a worker was free (${pickup.n}): p50 ${pickup.p50?.toFixed(3)} s, p99 ${pickup.p99?.toFixed(3)} s`);
-  log(`  hand-over gap, a waiting job's start after the previous job's end (${handOver.n}): p50 ${handOver.p50?.toFixed(2)} s, p99 ${handOver.p99?.toFixed(2)} s, total ${allJobs.flatMap((r) => handOverGaps(r.jobs)).reduce((a, b) => a + b, 0).toFixed(0)} s`);
-  log(`  kill -9 → attempt 2 started: ${resume.map((s) => `${s.toFixed(2)} s`).join(', ')}; median ${median(resume)?.toFixed(2)} s`);
-  log(`  API p99 under 50 readers: idle workers ${idle.p99} ms, workers transcribing ${busy.p99} ms (target ≤ 50 ms)`);
+  log(`  hand-over gap, a waiting job's start after the previous job's end (${handOver.n}): p50 ${handOver.p50?.toFixed(2)} s, p99 ${handOver.p99?.toFixed(2)} s, total ${gaps.reduce((a, b) => a + b, 0).toFixed(0)} s`);
+  log(`  kill -9 → attempt 2 started: ${resume.map((s) => `${s.toFixed(2)} s`).join(', ') || 'none'}; median ${median(resume)?.toFixed(2)} s`);
+  if (reading) log(`  API p99 under 50 readers: idle workers ${reading.idle.p99} ms, workers transcribing ${reading.busy.p99} ms (target ≤ 50 ms)`);
   const shortTwo = shortRuns.find((r) => r.workers === 2)?.ratio;
   if (shortTwo != null) log(`  2 workers on short recordings: ${shortTwo.toFixed(2)}× 1 worker (target ≥ 1.6×: ${shortTwo >= 1.6 ? 'met' : 'NOT met'})`);
   Object.assign(summary, {
@@ -366,7 +409,7 @@ try {
     queue_with_free_worker: pickup,
     hand_over_gaps: handOver,
     kills,
-    readers: { idle, busy: { ...busy, worker_cores: busyCores } },
+    readers: reading,
   });
   log(`\n${JSON.stringify(summary)}`);
 } catch (error) {
