@@ -3,7 +3,7 @@
  * `npm run worker` processes, all real, on this machine.
  *
  *   npm run bench -- team                       (full run, ~20–25 min on 2 cores)
- *   node --import tsx bench/team/run.ts [--quick] [--short 24] [--long 3] [--long-seconds 180]
+ *   node --import tsx bench/team/run.ts [--quick] [--short 16] [--long 2] [--long-seconds 150]
  *       [--kills 3] [--read-seconds 20] [--workers 1,2,3]
  *   TEAM_BENCH_QUICK=1 npm run bench -- team    (the same as --quick through `npm run bench`)
  *
@@ -38,9 +38,9 @@ import { processTreeCpuSeconds } from './tree-cpu';
 
 const quick = process.argv.includes('--quick') || process.env.TEAM_BENCH_QUICK === '1';
 const number = (flag: string, full: number, short: number) => Number(flagValue(flag) ?? (quick ? short : full));
-const SHORT = number('--short', 24, 8);
-const LONG = number('--long', 3, 2);
-const LONG_SECONDS = number('--long-seconds', 180, 60);
+const SHORT = number('--short', 16, 8);
+const LONG = number('--long', 2, 2);
+const LONG_SECONDS = number('--long-seconds', 150, 60);
 const KILLS = number('--kills', 3, 1);
 const READ_SECONDS = number('--read-seconds', 20, 8);
 const WORKER_COUNTS = (flagValue('--workers') ?? '1,2,3').split(',').map(Number);
