@@ -133,6 +133,8 @@ interface BatchFigures {
   perMinute: number;
   ratio: number | null;
   workerCores: number;
+  /** The workers' CPU seconds per recording: the work itself, whatever share of the machine they got. */
+  cpuPerRecording: number;
   apiCores: number;
   queue: Summary;
   handOver: Summary;
@@ -226,7 +228,8 @@ async function batch(name: string, files: readonly string[], n: number, baseline
     const sessions = await Promise.all(files.map((f) => upload(f, project)));
     const jobs = await settled(sessions, 40 * 60_000);
     const wall = (Date.now() - t0) / 1000;
-    const cores = (workersCpu(workers) - cpu0) / wall;
+    const cpu = workersCpu(workers) - cpu0;
+    const cores = cpu / wall;
     const apiCores = (processTreeCpuSeconds(apiPid) - api0) / wall;
     allJobs.push({ run: project, workers: n, jobs });
     const { seconds, perMinute } = batchThroughput(jobs, files.length);
@@ -244,6 +247,7 @@ async function batch(name: string, files: readonly string[], n: number, baseline
       perMinute,
       ratio: ratio(perMinute, baseline),
       workerCores: cores,
+      cpuPerRecording: cpu / files.length,
       apiCores,
       queue: summarize(queueLatencies(jobs)),
       handOver: summarize(handOverGaps(jobs)),
@@ -253,7 +257,7 @@ async function batch(name: string, files: readonly string[], n: number, baseline
     log(
       `  ${name}, ${n} worker(s): ${files.length} recordings in ${seconds.toFixed(1)} s = ${perMinute.toFixed(2)} /min` +
         `${figures.ratio === null ? '' : ` (${figures.ratio.toFixed(2)}× 1 worker)`}; jobs ${JSON.stringify(kinds)}${failed ? `, ${failed} not complete` : ''}; ` +
-        `workers' CPU ${cores.toFixed(2)} cores, API node ${apiCores.toFixed(2)}; queue p50 ${figures.queue.p50?.toFixed(2)} s, p99 ${figures.queue.p99?.toFixed(2)} s; hand-over gap p50 ${figures.handOver.p50?.toFixed(2)} s (${figures.handOver.n}); load ${figures.loadavg}`,
+        `workers' CPU ${cores.toFixed(2)} cores (${(cpu / files.length).toFixed(1)} CPU-s per recording), API node ${apiCores.toFixed(2)}; queue p50 ${figures.queue.p50?.toFixed(2)} s, p99 ${figures.queue.p99?.toFixed(2)} s; hand-over gap p50 ${figures.handOver.p50?.toFixed(2)} s (${figures.handOver.n}); load ${figures.loadavg}`,
     );
     return figures;
   } finally {
@@ -390,7 +394,7 @@ try {
   const pickup = summarize(allJobs.flatMap((r) => freeWorkerLatencies(r.jobs, r.workers)));
   const gaps = allJobs.flatMap((r) => handOverGaps(r.jobs));
   const handOver = summarize(gaps);
-  const table = (runs: BatchFigures[]) => runs.map((r) => `    ${r.workers} worker(s): ${r.perMinute.toFixed(2)} recordings/min (${r.seconds.toFixed(1)} s)${r.ratio === null ? '' : `, ${r.ratio.toFixed(2)}× 1 worker`}, workers' CPU ${r.workerCores.toFixed(2)} cores, load ${r.loadavg}`).join('\n');
+  const table = (runs: BatchFigures[]) => runs.map((r) => `    ${r.workers} worker(s): ${r.perMinute.toFixed(2)} recordings/min (${r.seconds.toFixed(1)} s)${r.ratio === null ? '' : `, ${r.ratio.toFixed(2)}× 1 worker`}, workers' CPU ${r.workerCores.toFixed(2)} cores (${r.cpuPerRecording.toFixed(1)} CPU-s per recording), load ${r.loadavg}`).join('\n');
   const resume = kills.map((k) => k.resumeSeconds);
   log(`\nteam summary (${((Date.now() - started) / 60000).toFixed(1)} min; /proc/loadavg at the end ${loadavg()}):`);
   log(`  short recordings (${SHORT} × 3–15 s), first enqueue → last job's end (worker start-up excluded):\n${table(shortRuns)}`);
