@@ -391,7 +391,9 @@ try {
   if (killSessions.length) allJobs.push({ run: 'kills', workers: 3, jobs: (await jobsOf(killSessions)).filter((j) => j.finished_at !== null) });
   const everyJob = allJobs.flatMap((r) => r.jobs);
   const queue = summarize(queueLatencies(everyJob));
-  const pickup = summarize(allJobs.flatMap((r) => freeWorkerLatencies(r.jobs, r.workers)));
+  // Not the kill samples': their transcriptions' records keep only attempt 2's start, so while attempt 1 ran
+  // they do not count as running, and a job queued then would look as if it had found a free worker.
+  const pickup = summarize(allJobs.filter((r) => r.run !== 'kills').flatMap((r) => freeWorkerLatencies(r.jobs, r.workers)));
   const gaps = allJobs.flatMap((r) => handOverGaps(r.jobs));
   const handOver = summarize(gaps);
   const table = (runs: BatchFigures[]) => runs.map((r) => `    ${r.workers} worker(s): ${r.perMinute.toFixed(2)} recordings/min (${r.seconds.toFixed(1)} s)${r.ratio === null ? '' : `, ${r.ratio.toFixed(2)}× 1 worker`}, workers' CPU ${r.workerCores.toFixed(2)} cores (${r.cpuPerRecording.toFixed(1)} CPU-s per recording), load ${r.loadavg}`).join('\n');
