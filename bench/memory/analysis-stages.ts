@@ -4,7 +4,7 @@
  * settings; `--malloc-default` leaves them out, as before) on long/ or long/ looped to `--minutes N` (its
  * transcript tiled over it), and prints
  * for each stage the process's peak RSS within it (sampled every 50 ms), and RSS, heap and array buffers at
- * its end (after a GC when started with --expose-gc). Writes the document's parts and lines as JSON
+ * its end (after a GC); the whole run's peak is the kernel's VmHWM, which the sampler can miss. Writes the document's parts and lines as JSON
  * (`--out FILE`) so two trees' results can be compared (compare-results.ts).
  *
  *   node --import tsx bench/memory/analysis-stages.ts [--minutes 60] [--malloc-default] [--trace] [--out /tmp/x.json]
@@ -115,6 +115,8 @@ const wall = (performance.now() - t0) / 1000;
 log('stage        peak RSS  end RSS  end heap  end arrayBuffers  (MB)  seconds');
 for (const [name, s] of stages)
   log(`${name.padEnd(12)} ${String(mb(s.peak_rss)).padStart(8)} ${String(mb(s.end_rss)).padStart(8)} ${String(mb(s.end_heap)).padStart(9)} ${String(mb(s.end_array_buffers)).padStart(17)}  ${s.seconds.toFixed(1).padStart(12)}`);
-log(`peak RSS of the analysis: ${mb(overall)} MB; wall ${wall.toFixed(1)} s; load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+// The kernel's high-water mark: the sampler above misses peaks shorter than its period (a model run's activations).
+const hwm = Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) * 1024;
+log(`peak RSS of the analysis: ${mb(hwm)} MB (VmHWM; sampled every 50 ms: ${mb(overall)} MB); wall ${wall.toFixed(1)} s; load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 const out = arg('--out');
 if (out) fs.writeFileSync(out, JSON.stringify({ parts, lines: [...lines.values()] }));
