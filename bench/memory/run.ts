@@ -39,7 +39,7 @@ const CONFIGS = [
   beforeTree
     ? { name: 'before', note: `the service of ${beforeTree}`, env: {} as Record<string, string>, cwd: path.resolve(beforeTree) }
     : { name: 'before', note: 'this tree, decoders kept up (TAKELINE_DECODER_IDLE_SECONDS=0)', env: { TAKELINE_DECODER_IDLE_SECONDS: '0' }, cwd: undefined },
-  { name: 'after', note: 'this tree (idle decoders end after 30 s; the analysis decodes into one buffer)', env: {} as Record<string, string>, cwd: undefined },
+  { name: 'after', note: 'this tree (idle decoders end after 30 s; the analysis decodes into one buffer, runs with glibc heap settings and lets its VAD and tagger go after use)', env: {} as Record<string, string>, cwd: undefined },
 ].filter((c) => !only || c.name === only);
 const PHASES = ['idle', 'upload', 'transcription', 'analysis', 'settled'] as const;
 

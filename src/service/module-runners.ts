@@ -18,12 +18,13 @@ export function startModuleWorker(relative: string, callerUrl: string): Worker {
 
 /**
  * Forks a Node process running one of the service's own modules, with an IPC channel that carries typed
- * arrays (advanced serialization). From source it runs under tsx like the service itself.
+ * arrays (advanced serialization). From source it runs under tsx like the service itself. `env` is added to
+ * this process's environment for the child (read at its start, e.g. glibc's MALLOC_ARENA_MAX).
  */
-export function forkModule(relative: string, callerUrl: string, execArgv: string[] = []): ChildProcess {
+export function forkModule(relative: string, callerUrl: string, execArgv: string[] = [], env: Record<string, string> = {}): ChildProcess {
   const fromSource = callerUrl.endsWith('.ts');
   const file = fileURLToPath(new URL(`${relative}${fromSource ? '.ts' : '.js'}`, callerUrl));
   const inherited = process.execArgv.filter((a) => !a.startsWith('--inspect'));
   const tsx = fromSource && !inherited.some((a) => a.includes('tsx')) ? ['--import', 'tsx'] : [];
-  return fork(file, [], { execArgv: [...inherited, ...tsx, ...execArgv], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return fork(file, [], { execArgv: [...inherited, ...tsx, ...execArgv], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, ...env } });
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { LONG_FILE, referenceLines } from '../../../test/helpers/dubs';
 import { modelsDir } from '../../../test/helpers/paths';
@@ -29,6 +30,16 @@ function longRequest(lineCount: number): AnalysisRequest {
 
 const liveChildren = () => childProcesses().filter((child) => child.state !== 'Z');
 
+/** A process's resident set now (MB), or null once it has ended. */
+function rssMb(pid: number): number | null {
+  try {
+    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Number(kb) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
 describe('runAnalysisProcess', { timeout: 300_000 }, () => {
   it('can be aborted at any point of its model inference without taking this process with it', async () => {
     const before = new Set(liveChildren().map((c) => c.pid));
@@ -53,5 +64,31 @@ describe('runAnalysisProcess', { timeout: 300_000 }, () => {
     expect(types).toContain('stage');
     expect(types).toContain('part');
     expect(types).toContain('lines');
+  });
+
+  it('does not grow through the quality stage: the model runs give back what they take', async () => {
+    // 20 lines of long/ (4 min, ~60 DNSMOS runs). With glibc's defaults (a threshold that rises, an arena per
+    // pool thread) the process kept what each model run freed and grew ~150–200 MB from its first line to
+    // its last; with ANALYSIS_PROCESS_ENV it stays within a few MB.
+    const before = new Set(liveChildren().map((c) => c.pid));
+    // The analysis process (tsx's esbuild helper is a child too when run from source).
+    const analysisPid = () => liveChildren().find((c) => !before.has(c.pid) && c.name === 'node')?.pid ?? null;
+    const atLines: number[] = [];
+    let inQuality = false;
+    await runAnalysisProcess(
+      longRequest(20),
+      (m) => {
+        if (m.type === 'stage') inQuality = m.stage === 'quality' || (m.stage === 'baselines' && m.fraction === 1);
+        if (m.type !== 'lines' || !inQuality) return;
+        // Read between lines: the process has sent a line and is starting the next one.
+        const pid = analysisPid();
+        const rss = pid === null ? null : rssMb(pid);
+        if (rss !== null) atLines.push(rss);
+      },
+      new AbortController().signal,
+    );
+    expect(atLines.length).toBeGreaterThanOrEqual(15);
+    const last = atLines.slice(-5).sort((a, b) => a - b)[2]!;
+    expect(last - atLines[0]!).toBeLessThan(50);
   });
 });

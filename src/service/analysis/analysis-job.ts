@@ -10,6 +10,18 @@ import { overallProgress, type StageName } from './stages';
 
 export const ANALYSIS_JOB = 'analysis';
 
+/**
+ * The analysis process's C heap (glibc; ignored elsewhere). onnxruntime-node runs each model call on one of
+ * libuv's pool threads, and each DNSMOS run of the quality stage allocates and frees ~100 MB of activations.
+ * By default glibc raises its mmap threshold after each large block is freed, so the next runs' blocks come
+ * from the heap, spread over one arena per pool thread, and stay: the process grew ~200 MB over 20 lines of
+ * long/. A fixed threshold (128 KiB, glibc's initial one) hands every large block back to the system when
+ * freed, and one arena keeps small blocks together: 4 min of long/ peaked at 518 MB before, 252 MB with
+ * both (306 MB with one arena alone, 257 MB with the threshold alone; bench/memory/analysis-stages.ts),
+ * with the same results.
+ */
+export const ANALYSIS_PROCESS_ENV: Record<string, string> = { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_ARENA_MAX: '1' };
+
 export interface AnalysisJobDeps {
   store: AnalysisStore;
   sessions: SessionStore;
@@ -56,7 +68,7 @@ export async function runAnalysisProcess(
   signal: AbortSignal,
 ): Promise<void> {
   signal.throwIfAborted();
-  const child = forkModule('./analysis-process', import.meta.url);
+  const child = forkModule('./analysis-process', import.meta.url, [], ANALYSIS_PROCESS_ENV);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let onAbort = () => {};
   try {

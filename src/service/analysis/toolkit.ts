@@ -65,8 +65,16 @@ export function createToolkit(request: AnalysisRequest): AnalysisToolkit & { clo
   return {
     warnings,
     decode: (signal) => decodeAudioToArray(request.file, request.tools, { signal }),
-    // Levelled as transcription levels it, so a quiet recording's speech is still found.
-    detectSpeech: (pcm) => levelledSpeech(vad, pcm),
+    // Levelled as transcription levels it, so a quiet recording's speech is still found. A run asks once, so
+    // the model (its session and onnxruntime's arena) is let go at once rather than held through the run;
+    // it would load again if asked again.
+    async detectSpeech(pcm) {
+      try {
+        return await levelledSpeech(vad, pcm);
+      } finally {
+        await vad.close();
+      }
+    },
     async tag(pcm, signal) {
       if (taggerFailed) return null;
       try {
@@ -76,6 +84,9 @@ export function createToolkit(request: AnalysisRequest): AnalysisToolkit & { clo
         taggerFailed = true;
         warnOnce(warnings, 'audience events', error);
         return null;
+      } finally {
+        // Asked once per run, like the speech: YAMNet's session goes before the stages that follow.
+        await tagger.close();
       }
     },
     audience: (tags, speech, lines, levels, duration) => detectAudienceEvents(tags, speech, lines, { levels, duration }),

@@ -6,6 +6,7 @@ import type { PocketSphinxModel } from './model';
 import { parseCtm, parseHypsegLine, type CtmWord, type HypsegUtterance } from './output';
 import { lowerProcessPriority } from '../../../jobs/background-priority';
 import { featureStreamLengths, identityMllr } from './mllr-file';
+import { processCpuSeconds, watchdogVerdict } from './watchdog';
 
 /**
  * One long-lived `pocketsphinx_batch` process that decodes many utterances, so the model and dictionary
@@ -117,11 +118,25 @@ export class BatchProcess {
       this.active = { uttid, resolve, reject };
     });
     // Generous watchdog: PocketSphinx runs well under real time here; a stuck decoder must not hang callers.
+    // Each time the limit passes, the decoder's CPU time tells stuck from starved (watchdog.ts): at a lower
+    // priority on a loaded machine a first chunk once took longer than the limit and failed the transcription.
     const seconds = samples.length / 2 / 16_000;
-    const timer = setTimeout(
-      () => this.fail(new Error(`pocketsphinx timed out on ${seconds.toFixed(1)} s`)),
-      (30 + seconds * 10) * 1000,
-    );
+    const limit = 30 + seconds * 10;
+    const pid = this.child!.pid;
+    const cpuAtStart = pid === undefined ? null : processCpuSeconds(pid);
+    let cpuAtLastCheck = cpuAtStart;
+    const check = () => {
+      const now = pid === undefined ? null : processCpuSeconds(pid);
+      const cpu = cpuAtStart === null || cpuAtLastCheck === null || now === null ? null : { atStart: cpuAtStart, atLastCheck: cpuAtLastCheck, now };
+      if (watchdogVerdict(cpu, limit) === 'fail') {
+        const how = cpu ? ` (${(cpu.now - cpu.atStart).toFixed(1)} s of CPU, ${(cpu.now - cpu.atLastCheck).toFixed(2)} s in the last ${limit.toFixed(0)} s)` : '';
+        this.fail(new Error(`pocketsphinx timed out on ${seconds.toFixed(1)} s${how}`));
+      } else {
+        cpuAtLastCheck = now;
+        timer = setTimeout(check, limit * 1000);
+      }
+    };
+    let timer = setTimeout(check, limit * 1000);
     const onAbort = () => this.fail(new AbortError());
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
