@@ -15,19 +15,13 @@
  * The transcript of long/ comes from the service's own pipeline, cached in the OS temp folder by file hash
  * (`--fresh-transcript` makes it again), so the bench measures the analysis, not recognition.
  */
-import { spawnSync } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hostNote, readLoad, threadCpuSeconds, type ReadMode } from '../lib/read-load';
 import { resolveMediaTools } from '../../src/service/media/tools';
-import { transcribeFile } from '../../src/service/speech/pipeline/transcribe';
-import { createPocketSphinxRecognizer } from '../../src/service/speech/recognition/pocketsphinx-recognizer';
 import { resolvePocketSphinxModel } from '../../src/service/speech/recognition/pocketsphinx/model';
-import { createServiceDiarizer } from '../../src/service/transcription/local-engine';
-import { createSileroVad } from '../../src/service/speech/vad/silero';
 import type { Transcript } from '../../src/service/speech/types';
 import { runAnalysisProcess } from '../../src/service/analysis/analysis-job';
 import type { AnalysisMessage, AnalysisRequest } from '../../src/service/analysis/protocol';
@@ -43,35 +37,17 @@ import { treeCpuSeconds } from '../lib/proc-cpu';
 import { TreeMemory } from '../lib/tree-memory';
 import { tileTranscript } from '../studio/tile-transcript';
 import { startServiceProcess } from '../../test/helpers/service';
+import { cachedTranscript, loopTo } from '../lib/long-cache';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const sharedDir = process.env.TAKELINE_SHARED_DIR || path.resolve(repoRoot, '../shared');
 const modelsDir = process.env.TAKELINE_MODELS_DIR || path.join(sharedDir, 'models');
 const longFile = path.join(sharedDir, 'audio/long/read_speech_concat.flac');
-const cacheDir = path.join(os.tmpdir(), 'takeline-bench-cache');
 const has = (flag: string) => process.argv.includes(flag);
 const log = (s: string) => process.stdout.write(`${s}\n`);
 const mb = (kb: number) => Math.round(kb / 1024);
 
-async function longTranscript(): Promise<Transcript> {
-  const hash = crypto.createHash('sha1').update(fs.readFileSync(longFile)).digest('hex').slice(0, 12);
-  const cached = path.join(cacheDir, `long-${hash}.json`);
-  if (!has('--fresh-transcript') && fs.existsSync(cached)) return JSON.parse(fs.readFileSync(cached, 'utf8')) as Transcript;
-  log('  transcribing long/ once with the service pipeline (cached for later runs)…');
-  const vad = createSileroVad();
-  const recognizer = createPocketSphinxRecognizer();
-  const service = createServiceDiarizer();
-  try {
-    const transcript = await transcribeFile(longFile, { tools: resolveMediaTools(), vad, recognizer, diarizer: service.diarizer }, {});
-    fs.mkdirSync(cacheDir, { recursive: true });
-    fs.writeFileSync(cached, JSON.stringify({ ...transcript, engine: recognizer.id }));
-    return { ...transcript, engine: recognizer.id };
-  } finally {
-    await recognizer.close();
-    await vad.close();
-    await service.close();
-  }
-}
+const longTranscript = () => cachedTranscript(longFile, log, { fresh: has('--fresh-transcript') });
 
 function requestFor(file: string, transcript: Transcript): AnalysisRequest {
   return {
@@ -130,14 +106,6 @@ async function measure(label: string, file: string, transcript: Transcript): Pro
   return report;
 }
 
-function loopTo(seconds: number): string {
-  const out = path.join(cacheDir, `long-loop-${seconds}.flac`);
-  if (fs.existsSync(out)) return out;
-  fs.mkdirSync(cacheDir, { recursive: true });
-  const made = spawnSync(resolveMediaTools().ffmpeg, ['-v', 'error', '-stream_loop', '-1', '-i', longFile, '-t', String(seconds), '-ac', '1', '-ar', '16000', '-c:a', 'flac', '-y', out]);
-  if (made.status !== 0) throw new Error(`ffmpeg: ${made.stderr}`);
-  return out;
-}
 
 const load = (url: string, headers: Record<string, string>, seconds: number, connections = 50, mode: ReadMode = 'plain') =>
   readLoad({ url: new URL(url).origin, paths: [new URL(url).pathname], headers, seconds, connections, mode });
@@ -222,7 +190,7 @@ async function main(): Promise<void> {
   if (!has('--skip-long')) report.long = await measure('long/ (13.8 min)', longFile, transcript);
   if (!has('--skip-hour')) {
     const hour = 3600;
-    report.hour = await measure('one hour (long/ looped)', loopTo(hour), tileTranscript(transcript, hour));
+    report.hour = await measure('one hour (long/ looped)', loopTo(longFile, hour), tileTranscript(transcript, hour));
   }
   if (!has('--skip-latency')) report.latency = await latency(transcript);
   if (has('--json')) log(JSON.stringify(report, null, 2));

@@ -21,7 +21,7 @@ import { runAnalysis } from '../../src/service/analysis/run-analysis';
 import { createToolkit } from '../../src/service/analysis/toolkit';
 import type { AnalysisMessage, AnalysisRequest } from '../../src/service/analysis/protocol';
 import { tileTranscript } from '../studio/tile-transcript';
-import { cachedTranscript, cacheDir } from './transcript';
+import { cachedTranscript, loopTo } from '../lib/long-cache';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const sharedDir = process.env.TAKELINE_SHARED_DIR || path.resolve(repoRoot, '../shared');
@@ -41,19 +41,11 @@ if (!process.env.TAKELINE_BENCH_STAGES_CHILD) {
 }
 const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
 
-function loopTo(seconds: number): string {
-  const out = path.join(cacheDir, `long-loop-${seconds}.flac`);
-  if (fs.existsSync(out)) return out;
-  fs.mkdirSync(cacheDir, { recursive: true });
-  const made = spawnSync(resolveMediaTools().ffmpeg, ['-v', 'error', '-stream_loop', '-1', '-i', longFile, '-t', String(seconds), '-ac', '1', '-ar', '16000', '-c:a', 'flac', '-y', out]);
-  if (made.status !== 0) throw new Error(`ffmpeg: ${made.stderr}`);
-  return out;
-}
 
 const piece = await cachedTranscript(longFile, log);
 const minutes = arg('--minutes');
 const seconds = minutes ? Number(minutes) * 60 : null;
-const file = seconds ? loopTo(seconds) : longFile;
+const file = seconds ? loopTo(longFile, seconds) : longFile;
 const transcript = seconds ? tileTranscript(piece, seconds) : piece;
 const request: AnalysisRequest = {
   file,

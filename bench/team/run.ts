@@ -22,15 +22,16 @@
  * 4. API p99 under 50 concurrent readers (GET of transcript and analysis documents, the project and session
  *    lists; bench/lib/read-load.ts, plain GETs) with 3 idle workers, then while the 3 workers transcribe.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openPostgresPool } from '../../src/service/storage/sql/postgres-sql';
 import { median } from '../../src/service/dsp/stats';
-import { audioDir, modelsDir, repoRoot } from '../../test/helpers/paths';
+import { audioDir, modelsDir } from '../../test/helpers/paths';
 import { startPostgres } from '../../test/helpers/postgres';
 import { multipartBody, rawRequest, startServiceProcess } from '../../test/helpers/service';
+import { startWorker, type Worker } from '../../test/helpers/team';
 import { flagValue } from '../lib/args';
 import { hostNote, readLoad, type ReadLoad } from '../lib/read-load';
 import { batchThroughput, freeWorkerLatencies, handOverGaps, queueLatencies, ratio, summarize, type JobTimes, type Summary } from './figures';
@@ -81,43 +82,6 @@ function cut(start: number, seconds: number): string {
 }
 
 // ---- processes ---------------------------------------------------------------------------------------------
-
-interface Worker {
-  child: ChildProcess;
-  output(): string;
-  kill(): Promise<void>;
-  stop(): Promise<void>;
-}
-
-async function startWorker(env: Record<string, string>): Promise<Worker> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/service/cli/worker.ts'], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${out}`)), 120_000);
-    child.stdout!.on('data', () => {
-      if (out.includes('takeline worker ready')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.on('exit', () => reject(new Error(`worker exited:\n${out}`)));
-  });
-  return {
-    child,
-    output: () => out,
-    kill: async () => {
-      child.kill('SIGKILL');
-      await exited;
-    },
-    stop: async () => {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
 
 const workersCpu = (workers: readonly Worker[]) => workers.reduce((sum, w) => sum + processTreeCpuSeconds(w.child.pid!), 0);
 

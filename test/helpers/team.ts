@@ -21,7 +21,7 @@ export async function startWorker(env: Record<string, string>): Promise<Worker> 
   child.stderr!.on('data', (d) => (out += d));
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${out}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${out}`)), 120_000);
     child.stdout!.on('data', () => {
       if (out.includes('takeline worker ready')) {
         clearTimeout(timer);

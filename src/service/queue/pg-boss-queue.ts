@@ -80,7 +80,9 @@ export class PgBossQueue {
         batchSize: 1,
         localConcurrency: concurrency,
         pollingIntervalSeconds: this.options.pollingSeconds ?? 0.5,
-        notifyPollingIntervalSeconds: 5,
+        // pg-boss wakes an idle worker on NOTIFY of a new job, but after finishing one it fetches the next
+        // (queued before) only on this backstop: 5 s left short jobs waiting 5 s at every hand-over (bench/team).
+        notifyPollingIntervalSeconds: 1,
       },
       async ([job]) => {
         if (job) await run(job.data.job_id);
