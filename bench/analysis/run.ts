@@ -20,11 +20,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hostNote, readLoad, threadCpuSeconds, type ReadMode } from '../lib/read-load';
-import { resolveMediaTools } from '../../src/service/media/tools';
-import { resolvePocketSphinxModel } from '../../src/service/speech/recognition/pocketsphinx/model';
 import type { Transcript } from '../../src/service/speech/types';
 import { runAnalysisProcess } from '../../src/service/analysis/analysis-job';
-import type { AnalysisMessage, AnalysisRequest } from '../../src/service/analysis/protocol';
+import type { AnalysisMessage } from '../../src/service/analysis/protocol';
 import { openDatabase } from '../../src/service/storage/database';
 import { DataLayout } from '../../src/service/storage/files';
 import { openStores } from '../../src/service/storage/stores';
@@ -37,7 +35,7 @@ import { treeCpuSeconds } from '../lib/proc-cpu';
 import { TreeMemory } from '../lib/tree-memory';
 import { tileTranscript } from '../studio/tile-transcript';
 import { startServiceProcess } from '../../test/helpers/service';
-import { cachedTranscript, loopTo } from '../lib/long-cache';
+import { analysisRequest, cachedTranscript, loopTo } from '../lib/long-cache';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const sharedDir = process.env.TAKELINE_SHARED_DIR || path.resolve(repoRoot, '../shared');
@@ -49,17 +47,6 @@ const mb = (kb: number) => Math.round(kb / 1024);
 
 const longTranscript = () => cachedTranscript(longFile, log, { fresh: has('--fresh-transcript') });
 
-function requestFor(file: string, transcript: Transcript): AnalysisRequest {
-  return {
-    file,
-    tools: resolveMediaTools(),
-    modelsDir,
-    dictionary: resolvePocketSphinxModel().dict,
-    lines: transcript.segments.map((s) => ({ id: s.id, speaker: s.speaker, start: s.start, end: s.end, text: s.text, words: s.words })),
-    parts: {},
-    doneLines: [],
-  };
-}
 
 /** One analysis in its process as the service runs it; figures of this process tree. */
 async function measure(label: string, file: string, transcript: Transcript): Promise<Record<string, unknown>> {
@@ -73,7 +60,7 @@ async function measure(label: string, file: string, transcript: Transcript): Pro
   const cpu0 = treeCpuSeconds();
   const t0 = performance.now();
   await runAnalysisProcess(
-    requestFor(file, transcript),
+    analysisRequest(file, transcript, modelsDir),
     (m: AnalysisMessage) => {
       if (m.type === 'stage' && m.stage !== current) {
         const now = performance.now();

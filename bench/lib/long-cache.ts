@@ -14,6 +14,8 @@ import { createPocketSphinxRecognizer } from '../../src/service/speech/recogniti
 import { createServiceDiarizer } from '../../src/service/transcription/local-engine';
 import { createSileroVad } from '../../src/service/speech/vad/silero';
 import type { Transcript } from '../../src/service/speech/types';
+import type { AnalysisRequest } from '../../src/service/analysis/protocol';
+import { resolvePocketSphinxModel } from '../../src/service/speech/recognition/pocketsphinx/model';
 
 export const cacheDir = path.join(os.tmpdir(), 'takeline-bench-cache');
 
@@ -45,4 +47,17 @@ export function loopTo(file: string, seconds: number): string {
   const made = spawnSync(resolveMediaTools().ffmpeg, ['-v', 'error', '-stream_loop', '-1', '-i', file, '-t', String(seconds), '-ac', '1', '-ar', '16000', '-c:a', 'flac', '-y', out]);
   if (made.status !== 0) throw new Error(`ffmpeg: ${made.stderr}`);
   return out;
+}
+
+/** A whole analysis of `file` with `transcript`'s lines, nothing done yet (what the analysis process is handed). */
+export function analysisRequest(file: string, transcript: Transcript, modelsDir: string): AnalysisRequest {
+  return {
+    file,
+    tools: resolveMediaTools(),
+    modelsDir,
+    dictionary: resolvePocketSphinxModel().dict,
+    lines: transcript.segments.map((s) => ({ id: s.id, speaker: s.speaker, start: s.start, end: s.end, text: s.text, words: s.words })),
+    parts: {},
+    doneLines: [],
+  };
 }

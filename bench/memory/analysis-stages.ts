@@ -15,13 +15,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { resolveMediaTools } from '../../src/service/media/tools';
-import { resolvePocketSphinxModel } from '../../src/service/speech/recognition/pocketsphinx/model';
 import { runAnalysis } from '../../src/service/analysis/run-analysis';
 import { createToolkit } from '../../src/service/analysis/toolkit';
-import type { AnalysisMessage, AnalysisRequest } from '../../src/service/analysis/protocol';
+import type { AnalysisMessage } from '../../src/service/analysis/protocol';
 import { tileTranscript } from '../studio/tile-transcript';
-import { cachedTranscript, loopTo } from '../lib/long-cache';
+import { analysisRequest, cachedTranscript, loopTo } from '../lib/long-cache';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const sharedDir = process.env.TAKELINE_SHARED_DIR || path.resolve(repoRoot, '../shared');
@@ -47,15 +45,7 @@ const minutes = arg('--minutes');
 const seconds = minutes ? Number(minutes) * 60 : null;
 const file = seconds ? loopTo(longFile, seconds) : longFile;
 const transcript = seconds ? tileTranscript(piece, seconds) : piece;
-const request: AnalysisRequest = {
-  file,
-  tools: resolveMediaTools(),
-  modelsDir,
-  dictionary: resolvePocketSphinxModel().dict,
-  lines: transcript.segments.map((s) => ({ id: s.id, speaker: s.speaker, start: s.start, end: s.end, text: s.text, words: s.words })),
-  parts: {},
-  doneLines: [],
-};
+const request = analysisRequest(file, transcript, modelsDir);
 const trace = process.argv.includes('--trace');
 const gc = (globalThis as { gc?: () => void }).gc;
 const heapEnv = Object.keys(ANALYSIS_PROCESS_ENV).map((k) => `${k}=${process.env[k] ?? '(default)'}`).join(' ');
