@@ -144,7 +144,14 @@ describe.skipIf(!canRun)("an editor's basics in the studio", { timeout: 1_800_00
     // P: from the in point, stopping on the out point.
     await page.keyboard.press('p');
     await expect.poll(shuttle, SLOW).toBe('▶ 1×');
-    const once = await sample(2600);
+    // The readout still says the out point (Shift+O) until playback's first frame is drawn, which a busy machine
+    // can delay past the first sample: the range's playing starts when the readout leaves the out point.
+    let first = await readout();
+    for (const end = Date.now() + SLOW.timeout; first >= outPoint - 0.3 && Date.now() < end; ) {
+      await page.waitForTimeout(25);
+      first = await readout();
+    }
+    const once = [first, ...(await sample(2600))];
     console.info(`in→out ${inPoint}–${outPoint} s played once: ${once.map((t) => t.toFixed(2)).join(' ')}`);
     expect(await shuttle()).toBe('■');
     for (const t of once) {

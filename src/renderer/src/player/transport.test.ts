@@ -159,6 +159,22 @@ describe('Transport', () => {
     expect(store.getState()).toMatchObject({ rate: 0, rangePlay: null, currentTime: 12 });
   });
 
+  it('does not take a report of where the media was before the seek for the range ending', () => {
+    const { ws, store, transport } = setup();
+    store.setState({ inPoint: 10, outPoint: 12 });
+    transport.seek(12);
+    ws.dropNextSeek = true;
+    transport.playRange(false);
+    // The media dropped the seek and still says 12 (the out point): the range plays on, from its start.
+    ws.emit('timeupdate', 12);
+    expect(store.getState().rangePlay).toBe('once');
+    ws.setTime(10.02);
+    ws.setTime(11);
+    expect(ws.playing).toBe(true);
+    ws.setTime(12.03);
+    expect(store.getState()).toMatchObject({ rate: 0, rangePlay: null });
+  });
+
   it('loops in→out until stopped', () => {
     const { ws, store, transport } = setup();
     store.setState({ inPoint: 10, outPoint: 12 });

@@ -21,7 +21,8 @@ const MEDIA_CLOCK_GUARD = 1e-5;
 export class Transport {
   private reverseFrame = 0;
   private lastTick = 0;
-  private range: (TimeRange & { loop: boolean }) | null = null;
+  /** `reached`: the media has reported a time inside the range since it was asked to play it. */
+  private range: (TimeRange & { loop: boolean; reached: boolean }) | null = null;
   /**
    * Where the last seek asked to be while stopped. wavesurfer drops a seek made while the media element is
    * still seeking to the one before (its 'seeking' handler clears the pending time), so quick steps (Shift+→
@@ -74,7 +75,7 @@ export class Transport {
     if (!range) return false;
     this.range = null;
     this.seek(range.start + MEDIA_CLOCK_GUARD);
-    this.range = { ...range, loop };
+    this.range = { ...range, loop, reached: false };
     this.setRate(1);
     this.store.setState({ rangePlay: loop ? 'loop' : 'once' });
     return true;
@@ -84,6 +85,14 @@ export class Transport {
   private followRange(t: number, rate: number): void {
     const range = this.range;
     if (!range) return;
+    // Until the seek to the range's start takes, the media may still report where it was (the out point, say,
+    // after Shift+O): that is not the range ending. The media's own clock says when it got there (the store's
+    // time is the seek's target at once).
+    if (!range.reached) {
+      const media = this.ws.getCurrentTime();
+      if (media < range.start - MEDIA_CLOCK_GUARD || media >= range.end) return;
+      range.reached = true;
+    }
     const step = rate <= 0 ? 'leave' : rangeStep(t, range, range.loop);
     if (step === null) return;
     if (step === 'leave' || step === 'stop') {
