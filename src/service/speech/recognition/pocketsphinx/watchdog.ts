@@ -1,13 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { readProcStat } from '../../../proc-stat';
 
-/** CPU seconds a process has used so far (utime + stime from Linux's /proc); null where that cannot be read. */
+/** CPU seconds a process has used so far (utime + stime); null where that cannot be read (ended, not Linux). */
 export function processCpuSeconds(pid: number): number | null {
   try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may hold spaces): state is the first, utime and stime the 12th and 13th.
-    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(fields[11]) + Number(fields[12]);
-    return Number.isFinite(ticks) ? ticks / 100 : null;
+    const seconds = readProcStat(pid).cpuSeconds;
+    return Number.isFinite(seconds) ? seconds : null;
   } catch {
     return null;
   }
