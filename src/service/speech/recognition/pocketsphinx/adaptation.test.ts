@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bwTranscript, chooseAdaptation, createMllrAdaptation, pickWarp, warpArgs } from './adaptation';
+import { bwTranscript, chooseAdaptation, createMllrAdaptation, pickWarp, prepareTrainingModel, resolveSphinxtrain, warpArgs } from './adaptation';
 import { resolvePocketSphinxModel } from './model';
 
 describe('chooseAdaptation (the fallback)', () => {
@@ -112,6 +112,46 @@ describe('createMllrAdaptation', () => {
       );
       expect(r.args).toBeNull();
       expect('skipped' in r && r.skipped).toMatch(/sendump|ENOENT/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('prepareTrainingModel', () => {
+  const tools = resolveSphinxtrain();
+  it.skipIf(!tools)('builds the model once for processes asking at once, never exposing a half-built folder, and replaces a half-built leftover', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'takeline-adapt-model-'));
+    try {
+      const model = resolvePocketSphinxModel();
+      const target = path.join(dir, 'sphinxtrain-model');
+      // While three builds run, the model's folder is either absent or complete (what another process would read).
+      let halfSeen = 0;
+      let building = true;
+      const watch = (async () => {
+        while (building) {
+          if (existsSync(target) && !existsSync(path.join(target, 'ready'))) halfSeen++;
+          await new Promise((r) => setImmediate(r));
+        }
+      })();
+      const first = await Promise.all(Array.from({ length: 3 }, () => prepareTrainingModel(model, tools!, dir)));
+      building = false;
+      await watch;
+      expect(halfSeen, 'times a half-built model folder was visible').toBe(0);
+      expect(new Set(first)).toEqual(new Set([target]));
+      // A folder an older version left half-built (no `ready`): replaced, not trusted.
+      rmSync(target, { recursive: true });
+      mkdirSync(target);
+      writeFileSync(path.join(target, 'mixture_weights'), 'half');
+      const built = await Promise.all(Array.from({ length: 3 }, () => prepareTrainingModel(model, tools!, dir)));
+      expect(new Set(built)).toEqual(new Set([path.join(dir, 'sphinxtrain-model')]));
+      const files = readdirSync(built[0]!).sort();
+      for (const f of ['feat.params', 'mdef.txt', 'means', 'mixture_weights', 'noisedict', 'ready', 'transition_matrices', 'variances']) expect(files).toContain(f);
+      // Nothing of the builders is left beside it.
+      expect(readdirSync(dir)).toEqual(['sphinxtrain-model']);
+      expect(existsSync(path.join(built[0]!, 'ready'))).toBe(true);
+      // A finished model is used as it is.
+      expect(await prepareTrainingModel(model, tools!, dir)).toBe(built[0]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

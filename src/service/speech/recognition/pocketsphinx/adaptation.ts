@@ -4,6 +4,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readFileSync,
+  renameSync,
   rmSync,
   symlinkSync,
   writeFileSync,
@@ -76,7 +77,13 @@ export function resolveSphinxtrain(env: NodeJS.ProcessEnv = process.env): Sphinx
 function run(program: string, args: string[], logFile: string, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     execFile(program, args, { maxBuffer: 64 << 20, signal }, (err, stdout, stderr) => {
-      writeFileSync(logFile, `${stdout}\n${stderr}`);
+      // The log is for a look afterwards; its folder may be gone (a stopped run's work folder was removed), and a
+      // throw here, in the child's exit callback, would take the whole process down.
+      try {
+        writeFileSync(logFile, `${stdout}\n${stderr}`);
+      } catch (error) {
+        if (!err) return reject(new Error(`${path.basename(program)}: its log could not be written (${(error as Error).message})`));
+      }
       // A stop asked for stays an AbortError, so callers can tell it from a failing tool.
       if (err?.name === 'AbortError') reject(err);
       else if (err) reject(new Error(`${path.basename(program)} failed (${logFile}): ${stderr.slice(-300)}`));
@@ -87,7 +94,8 @@ function run(program: string, args: string[], logFile: string, signal?: AbortSig
 
 /**
  * The model laid out for sphinxtrain, built once into `cacheDir`: text mdef, mixture_weights expanded
- * from sendump, the other files linked.
+ * from sendump, the other files linked. Built in a folder of its own and renamed into place whole, since
+ * several processes (a team's workers on one data folder) may need it at once: none reads a half-built one.
  */
 export async function prepareTrainingModel(
   model: PocketSphinxModel,
@@ -95,23 +103,26 @@ export async function prepareTrainingModel(
   cacheDir: string,
 ): Promise<string> {
   const dir = path.join(cacheDir, 'sphinxtrain-model');
-  if (existsSync(path.join(dir, 'ready'))) return dir;
-  mkdirSync(dir, { recursive: true });
-  for (const f of ['means', 'variances', 'transition_matrices', 'noisedict', 'feat.params']) {
-    const target = path.join(dir, f);
-    if (!existsSync(target)) symlinkSync(path.join(model.hmm, f), target);
+  const ready = () => existsSync(path.join(dir, 'ready'));
+  if (ready()) return dir;
+  mkdirSync(cacheDir, { recursive: true });
+  const building = mkdtempSync(path.join(cacheDir, '.sphinxtrain-model-'));
+  try {
+    for (const f of ['means', 'variances', 'transition_matrices', 'noisedict', 'feat.params']) symlinkSync(path.join(model.hmm, f), path.join(building, f));
+    writeFileSync(path.join(building, 'mixture_weights'), writeMixtureWeights(readSendump(readFileSync(path.join(model.hmm, 'sendump')))));
+    await run(tools.mdefConvert, ['-text', path.join(model.hmm, 'mdef'), path.join(building, 'mdef.txt')], path.join(building, 'mdef.log'));
+    writeFileSync(path.join(building, 'ready'), '');
+    // An older version's half-built folder (built in place) is replaced; another process's finished one is kept.
+    if (existsSync(dir) && !ready()) rmSync(dir, { recursive: true, force: true });
+    try {
+      renameSync(building, dir);
+    } catch (error) {
+      if (!ready()) throw error;
+    }
+    return dir;
+  } finally {
+    rmSync(building, { recursive: true, force: true });
   }
-  writeFileSync(
-    path.join(dir, 'mixture_weights'),
-    writeMixtureWeights(readSendump(readFileSync(path.join(model.hmm, 'sendump')))),
-  );
-  await run(
-    tools.mdefConvert,
-    ['-text', path.join(model.hmm, 'mdef'), path.join(dir, 'mdef.txt')],
-    path.join(dir, 'mdef.log'),
-  );
-  writeFileSync(path.join(dir, 'ready'), '');
-  return dir;
 }
 
 /** Seconds of audio in chunks that have words to align. */
