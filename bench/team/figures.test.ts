@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { batchThroughput, freeWorkerLatencies, handOverGaps, queueLatencies, ratio, summarize, type JobTimes } from './figures';
+import { batchThroughput, freeWorkerLatencies, handOverGaps, queueLatencies, ratio, runningAtOnce, summarize, type JobTimes } from './figures';
 
 const at = (s: number) => new Date(Date.UTC(2026, 10, 28, 18, 0, 0) + s * 1000).toISOString();
 const job = (created: number, started: number | null, finished: number | null, attempts = 1): JobTimes => ({
@@ -48,6 +48,13 @@ describe('team bench figures', () => {
     // the second had ended (no backlog), so it is not a hand-over.
     const jobs = [job(0, 0.1, 10), job(1, 14.9, 20), job(30, 30.3, 40)];
     expect(handOverGaps(jobs).map((s) => +s.toFixed(3))).toEqual([4.9]);
+  });
+
+  it('counts how many jobs ran at once over the window, on average and at most', () => {
+    // Window 0–20 s: one job 0–10 and two overlapping 5–15 and 10–20 (a hand-over at 10 s is not three at once).
+    const jobs = [job(0, 0, 10), job(0, 5, 15), job(1, 10, 20)];
+    expect(runningAtOnce(jobs)).toEqual({ mean: 1.5, max: 2 });
+    expect(runningAtOnce([])).toEqual({ mean: 0, max: 0 });
   });
 
   it('gives ratios to a baseline', () => {

@@ -86,6 +86,25 @@ export function handOverGaps(jobs: readonly JobTimes[]): number[] {
   return gaps;
 }
 
+/**
+ * How many jobs ran at once over a batch's window (first enqueue → last end): the time-weighted mean and the
+ * most at any moment. With n workers the mean can reach n only if jobs were always waiting; a mean near 1 with
+ * more workers says the jobs did not overlap (they were not there to run, or something made them wait).
+ */
+export function runningAtOnce(jobs: readonly JobTimes[]): { mean: number; max: number } {
+  const runs = jobs.filter((j) => j.started_at !== null && j.finished_at !== null).map((j) => [Date.parse(j.started_at!), Date.parse(j.finished_at!)] as const);
+  if (runs.length === 0) return { mean: 0, max: 0 };
+  const from = Math.min(...jobs.map((j) => Date.parse(j.created_at)));
+  const to = Math.max(...runs.map((r) => r[1]));
+  const busy = runs.reduce((sum, [a, b]) => sum + (b - a), 0);
+  // Starts before ends at the same instant would count a hand-over as two at once: ends first.
+  const events = runs.flatMap(([a, b]) => [[a, 1], [b, -1]] as const).sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+  let now = 0;
+  let max = 0;
+  for (const [, step] of events) max = Math.max(max, (now += step));
+  return { mean: to > from ? busy / (to - from) : 0, max };
+}
+
 /** A figure divided by the baseline's, or null when there is no baseline. */
 export function ratio(value: number, baseline: number | undefined): number | null {
   return baseline && baseline > 0 ? value / baseline : null;

@@ -34,7 +34,7 @@ import { multipartBody, rawRequest, startServiceProcess } from '../../test/helpe
 import { startWorker, type Worker } from '../../test/helpers/team';
 import { flagValue } from '../lib/args';
 import { hostNote, readLoad, type ReadLoad } from '../lib/read-load';
-import { batchThroughput, freeWorkerLatencies, handOverGaps, queueLatencies, ratio, summarize, type JobTimes, type Summary } from './figures';
+import { batchThroughput, freeWorkerLatencies, handOverGaps, queueLatencies, ratio, runningAtOnce, summarize, type JobTimes, type Summary } from './figures';
 import { processTreeCpuSeconds } from './tree-cpu';
 
 const quick = process.argv.includes('--quick') || process.env.TEAM_BENCH_QUICK === '1';
@@ -102,6 +102,8 @@ interface BatchFigures {
   apiCores: number;
   queue: Summary;
   handOver: Summary;
+  /** Jobs running at once over the window (`runningAtOnce`). */
+  atOnce: { mean: number; max: number };
   loadavg: string;
 }
 
@@ -195,7 +197,11 @@ async function batch(name: string, files: readonly string[], n: number, baseline
     const cpu = workersCpu(workers) - cpu0;
     const cores = cpu / wall;
     const apiCores = (processTreeCpuSeconds(apiPid) - api0) / wall;
-    allJobs.push({ run: project, workers: n, jobs });
+    // Which worker ran each job (its log names the jobs it started), for the timeline in bench/results/.
+    const ranBy = (id: string) => workers.findIndex((w) => w.output().includes(`job ${id} (`));
+    allJobs.push({ run: project, workers: n, jobs: jobs.map((j) => ({ ...j, worker: ranBy((j as { id?: string }).id ?? '') })) });
+    fs.mkdirSync('bench/results', { recursive: true });
+    workers.forEach((w, i) => fs.writeFileSync(`bench/results/team-worker-${project}-${i}.log`, w.output()));
     const { seconds, perMinute } = batchThroughput(jobs, files.length);
     const kinds: Record<string, number> = {};
     for (const j of jobs) kinds[j.kind] = (kinds[j.kind] ?? 0) + 1;
@@ -215,13 +221,15 @@ async function batch(name: string, files: readonly string[], n: number, baseline
       apiCores,
       queue: summarize(queueLatencies(jobs)),
       handOver: summarize(handOverGaps(jobs)),
+      atOnce: runningAtOnce(jobs),
       loadavg: loadavg(),
       sessions,
     };
     log(
       `  ${name}, ${n} worker(s): ${files.length} recordings in ${seconds.toFixed(1)} s = ${perMinute.toFixed(2)} /min` +
         `${figures.ratio === null ? '' : ` (${figures.ratio.toFixed(2)}× 1 worker)`}; jobs ${JSON.stringify(kinds)}${failed ? `, ${failed} not complete` : ''}; ` +
-        `workers' CPU ${cores.toFixed(2)} cores (${(cpu / files.length).toFixed(1)} CPU-s per recording), API node ${apiCores.toFixed(2)}; queue p50 ${figures.queue.p50?.toFixed(2)} s, p99 ${figures.queue.p99?.toFixed(2)} s; hand-over gap p50 ${figures.handOver.p50?.toFixed(2)} s (${figures.handOver.n}); load ${figures.loadavg}`,
+        `workers' CPU ${cores.toFixed(2)} cores (${(cpu / files.length).toFixed(1)} CPU-s per recording), API node ${apiCores.toFixed(2)}; queue p50 ${figures.queue.p50?.toFixed(2)} s, p99 ${figures.queue.p99?.toFixed(2)} s; hand-over gap p50 ${figures.handOver.p50?.toFixed(2)} s (${figures.handOver.n}); ` +
+        `jobs running at once ${figures.atOnce.mean.toFixed(2)} on average, ${figures.atOnce.max} at most; load ${figures.loadavg}`,
     );
     return figures;
   } finally {
@@ -354,6 +362,9 @@ try {
   // The kill samples' jobs count for the queue latency too (their transcriptions, run twice, are left out).
   if (killSessions.length) allJobs.push({ run: 'kills', workers: 3, jobs: (await jobsOf(killSessions)).filter((j) => j.finished_at !== null) });
   const everyJob = allJobs.flatMap((r) => r.jobs);
+  // Every job's record, for a look at how the runs overlapped (bench/results/ is not committed).
+  fs.mkdirSync('bench/results', { recursive: true });
+  fs.writeFileSync('bench/results/team-jobs.json', JSON.stringify(allJobs, null, 1));
   const queue = summarize(queueLatencies(everyJob));
   // Not the kill samples': their transcriptions' records keep only attempt 2's start, so while attempt 1 ran
   // they do not count as running, and a job queued then would look as if it had found a free worker.
