@@ -8,6 +8,8 @@ import { tempDir } from '../helpers/temp';
 import { audioDir } from '../helpers/paths';
 import { compareOutside, createSession, download, dubMaster, referenceLines, sessionSettled, uploadDub, wavBytes } from '../helpers/dubs';
 import { decodeSamples } from '../../src/service/media/wav';
+import Database from 'better-sqlite3';
+import { until } from '../helpers/poll';
 
 const md5 = (b: Buffer) => crypto.createHash('md5').update(b).digest('hex');
 
@@ -212,6 +214,22 @@ describe('revoice concurrency', () => {
       // The service carries on: another dub revoices normally afterwards.
       await new Promise((r) => setTimeout(r, 1000));
       expect(fs.existsSync(path.join(svc.dataDir, 'recordings', sessionId, 'dubs', dubId))).toBe(false);
+      // A dub still preparing (uploaded without lines: it is being transcribed) stops preparing when deleted.
+      const preparing = await uploadDub(svc, sessionId, [{ name: 'file', file: fs.readFileSync(dubMaster(dir, 60, { rate: 16000, channels: 1, codec: 'pcm_s16le' })), filename: 'dub.wav' }]);
+      expect(preparing.status).toBe(201);
+      const preparingId = preparing.json().id as string;
+      const db = new Database(path.join(svc.dataDir, 'takeline.db'), { readonly: true });
+      try {
+        const prepareJob = () => db.prepare("SELECT id, status, finished_at FROM jobs WHERE kind = 'dub-prepare' AND payload_json LIKE ?").get(`%${preparingId}%`) as { id: string; status: string; finished_at: string | null };
+        await until(async () => prepareJob().status, (status) => status === 'running');
+        expect(prepareJob().status).toBe('running');
+        const dropped = await fetch(`${svc.url}/v1/speech/transcriptions/${sessionId}/dubs/${preparingId}`, { method: 'DELETE', headers: { Authorization: `Bearer ${svc.key}` } });
+        expect(dropped.status).toBe(204);
+        expect(prepareJob()).toMatchObject({ status: 'cancelled', finished_at: expect.anything() });
+      } finally {
+        db.close();
+      }
+      expect(fs.existsSync(path.join(svc.dataDir, 'recordings', sessionId, 'dubs', preparingId))).toBe(false);
       const again = await uploadDub(svc, sessionId, [
         { name: 'file', file: fs.readFileSync(dubMaster(dir, 20, { rate: 16000, channels: 1, codec: 'pcm_s16le', name: 'short.wav' })), filename: 'short.wav' },
         { name: 'lines', value: JSON.stringify(referenceLines(20)) },

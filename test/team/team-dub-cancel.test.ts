@@ -17,8 +17,8 @@ afterAll(async () => {
   await pg?.stop();
 });
 
-describe("team mode: deleting a dub or its recording stops the dub's revoice on the worker running it", () => {
-  it('cancels the revoice job on the worker (not the API node), removes the files once it has stopped, and the worker carries on', { timeout: 900_000 }, async () => {
+describe("team mode: deleting a dub or its recording stops the dub's revoice or preparation on the worker running it", () => {
+  it('cancels the revoice (and a preparing dub\'s preparation) job on the worker (not the API node), removes the files once it has stopped, and the worker carries on', { timeout: 900_000 }, async () => {
     const env = await teamEnv(pg, 'dub_cancel');
     const dataDir = env.TAKELINE_DATA_DIR!;
     const pool = openPostgresPool(env.TAKELINE_DATABASE_URL!, 1);
@@ -79,6 +79,28 @@ describe("team mode: deleting a dub or its recording stops the dub's revoice on 
       expect(fs.existsSync(first.folder)).toBe(false);
       expect(await job(first.jobId)).toEqual(afterDelete);
       expect(api.output()).not.toMatch(/\(dub-revoice\) started/);
+
+      // 1b. Deleting a dub while it is still preparing (uploaded without lines: the worker transcribes it) cancels
+      // its preparation job on the worker the same way.
+      const preparing = await uploadDub(svc, sessionId, [{ name: 'file', file: master, filename: 'dub.wav' }]);
+      expect(preparing.status).toBe(201);
+      const preparingId = preparing.json().id as string;
+      const prepareJob = await until(
+        async () =>
+          (await pool.query("SELECT id FROM jobs WHERE kind = 'dub-prepare' AND status = 'running' AND payload_json LIKE $1", [`%${preparingId}%`])).rows[0]?.id as
+            | string
+            | undefined,
+        (id) => id !== undefined,
+      );
+      expect(prepareJob, 'the preparation is running').toBeDefined();
+      await until(async () => worker!.output().includes(`job ${prepareJob} (dub-prepare) started`), (seen) => seen);
+      const dropped = await fetch(`${svc.url}/v1/speech/transcriptions/${sessionId}/dubs/${preparingId}`, { method: 'DELETE', headers });
+      expect(dropped.status).toBe(204);
+      const prepared = await job(prepareJob!);
+      expect(prepared.status).toBe('cancelled');
+      expect(prepared.finished_at, 'the worker stopped the preparation before the DELETE answered').not.toBeNull();
+      expect(fs.existsSync(path.join(dataDir, 'recordings', sessionId, 'dubs', preparingId))).toBe(false);
+      expect((await pool.query('SELECT count(*)::int AS n FROM dubs WHERE id = $1', [preparingId])).rows[0].n).toBe(0);
 
       // 2. Deleting the recording stops a revoice of one of its dubs the same way.
       // The job's row goes with the recording, so it is watched while the DELETE is under way: the last state seen

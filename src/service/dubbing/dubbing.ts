@@ -368,12 +368,13 @@ export class Dubbing {
   }
 
   /**
-   * Deletes a dub: its unfinished revoice and takes jobs are cancelled wherever they run (a team's worker sees
-   * the job's record cancelled and stops it; the embedded runner stops it at once), and once they have stopped,
-   * its rows (a job started later finds nothing to do) and its files.
+   * Deletes a dub: its unfinished preparation, revoice and takes jobs are cancelled wherever they run (a team's
+   * worker sees the job's record cancelled and stops it; the embedded runner stops it at once), and once they
+   * have stopped, its rows (a job started later finds nothing to do) and its files.
    */
   async delete(dub: DubRecord): Promise<void> {
-    await this.deps.jobs.cancel(await this.store.unfinishedJobIds(dub.id));
+    const preparing = (await this.deps.jobs.unfinishedOfKind(DUB_PREPARE_JOB, dub.sessionId)).filter((j) => j.payload.dub_id === dub.id);
+    await this.deps.jobs.cancel([...preparing.map((j) => j.id), ...(await this.store.unfinishedJobIds(dub.id))]);
     await this.store.deleteDub(dub.id);
     await this.files.removeDub(dub.sessionId, dub.id);
   }

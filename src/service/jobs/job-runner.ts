@@ -70,6 +70,8 @@ export interface JobQueue {
   get(id: string): Promise<JobRecord | null>;
   /** True when a job of `kind` for the session is queued and not yet started. */
   waiting(kind: string, sessionId: string): Promise<boolean>;
+  /** The session's queued and running jobs of a kind, with their payloads (to find those of one dub, say). */
+  unfinishedOfKind(kind: string, sessionId: string): Promise<Array<{ id: string; payload: Record<string, unknown> }>>;
   /**
    * Queues a failed job's work again as a new job (same kind, session and payload), at the user's request.
    * Returns the new job's id, or null when the session's newest job of that kind has not failed. Work that
@@ -160,6 +162,10 @@ export class JobRunner extends EventEmitter<JobEvents> implements JobQueue {
 
   waiting(kind: string, sessionId: string): Promise<boolean> {
     return this.store.waiting(kind, sessionId);
+  }
+
+  unfinishedOfKind(kind: string, sessionId: string): Promise<Array<{ id: string; payload: Record<string, unknown> }>> {
+    return this.store.unfinishedOfKind(kind, sessionId);
   }
 
   async start(): Promise<void> {

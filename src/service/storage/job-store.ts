@@ -41,6 +41,8 @@ export interface JobStore {
   latest(kind: string, sessionId: string): Promise<{ id: string; status: JobStatus; payload: Record<string, unknown> } | null>;
   /** True when a job of `kind` for the session is queued and not yet started. */
   waiting(kind: string, sessionId: string): Promise<boolean>;
+  /** The session's jobs of a kind that are queued or running, with their payloads, oldest first. */
+  unfinishedOfKind(kind: string, sessionId: string): Promise<Array<{ id: string; payload: Record<string, unknown> }>>;
   /** The oldest queued job of these kinds, those of `background` kinds after all others. */
   nextQueued(kinds: readonly string[], background: readonly string[]): Promise<string | null>;
   /** Takes a queued job for running; false when another runner took it first (or it was cancelled). */
@@ -167,6 +169,14 @@ export class SqlJobStore implements JobStore {
 
   async waiting(kind: string, sessionId: string): Promise<boolean> {
     return (await this.sql.get("SELECT 1 AS one FROM jobs WHERE session_id = ? AND kind = ? AND status = 'queued'", [sessionId, kind])) !== undefined;
+  }
+
+  async unfinishedOfKind(kind: string, sessionId: string): Promise<Array<{ id: string; payload: Record<string, unknown> }>> {
+    const rows = await this.sql.all<{ id: string; payload_json: string }>(
+      "SELECT id, payload_json FROM jobs WHERE session_id = ? AND kind = ? AND status IN ('queued', 'running') ORDER BY seq",
+      [sessionId, kind],
+    );
+    return rows.map((r) => ({ id: r.id, payload: JSON.parse(r.payload_json) as Record<string, unknown> }));
   }
 
   async nextQueued(kinds: readonly string[], background: readonly string[]): Promise<string | null> {
