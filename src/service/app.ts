@@ -3,7 +3,7 @@ import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { ServiceContext } from './context';
 import { errorStyleFor, HttpError, renderError } from './http/errors';
-import { loopbackGuard } from './http/loopback-guard';
+import { loopbackGuard, requestOrigin } from './http/loopback-guard';
 import { requireAuth, SESSION_COOKIE } from './http/authenticate';
 import { projectScope, sessionScope } from './http/scope';
 import { FULL_ACCESS, type Access } from './auth/access';
@@ -29,6 +29,12 @@ function securityHeaders(_req: Request, res: Response, next: NextFunction) {
   res.setHeader('Referrer-Policy', 'no-referrer');
   res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
   next();
+}
+
+/** The studio's session cookie; `Secure` when the user reached the service over https (a team behind TLS). */
+function sessionCookie(res: express.Response, token: string, maxAgeSeconds: number): string {
+  const secure = requestOrigin(res).startsWith('https:') ? '; Secure' : '';
+  return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${secure}`;
 }
 
 export function createApp(ctx: ServiceContext): express.Express {
@@ -58,7 +64,7 @@ export function createApp(ctx: ServiceContext): express.Express {
       throw new HttpError(403, 'This sign-in link is invalid or was already used. Get a fresh one with `npm run keys -- signin`, or sign in with an API key on the studio page.');
     }
     const { token, maxAgeSeconds } = await ctx.browserSessions.create();
-    res.setHeader('Set-Cookie', `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}`);
+    res.setHeader('Set-Cookie', sessionCookie(res, token, maxAgeSeconds));
     res.setHeader('Cache-Control', 'no-store');
     res.redirect(303, '/');
   });
@@ -69,7 +75,7 @@ export function createApp(ctx: ServiceContext): express.Express {
     const access = typeof key === 'string' && key.length <= 200 ? await keyAccess(key.trim()) : null;
     if (!access) throw new HttpError(401, 'That is not an active API key.', { code: 'invalid_api_key' });
     const { token, maxAgeSeconds } = await ctx.browserSessions.create(Date.now(), access.keyId);
-    res.setHeader('Set-Cookie', `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}`);
+    res.setHeader('Set-Cookie', sessionCookie(res, token, maxAgeSeconds));
     res.setHeader('Cache-Control', 'no-store');
     res.status(204).end();
   });
@@ -91,8 +97,8 @@ export function createApp(ctx: ServiceContext): express.Express {
   app.use('/v1', jsonBody());
   // Built once per address it is reached at (the guard admits only the service's own), so `servers` is true.
   const openApi = new Map<string, ReturnType<typeof openApiDocument>>();
-  app.get('/v1/openapi.json', (req, res) => {
-    const server = `${req.protocol}://${req.get('host') ?? '127.0.0.1'}`;
+  app.get('/v1/openapi.json', (_req, res) => {
+    const server = requestOrigin(res);
     if (!openApi.has(server)) openApi.set(server, openApiDocument(server));
     res.json(openApi.get(server));
   });

@@ -51,7 +51,20 @@ describe('a team API node at its public address', () => {
     const ok = await signIn(PUBLIC);
     expect(ok.status).toBe(204);
     expect(String(ok.headers['set-cookie'])).toMatch(/^takeline_session=/);
+    // Users reach the public address over https (TLS ends at the balancer): the cookie is only ever sent back over it.
+    expect(String(ok.headers['set-cookie'])).toMatch(/; Secure$/);
     expect((await signIn('https://evil.example')).status).toBe(403);
     expect((await signIn('http://takeline.example.test')).status).toBe(403);
+  });
+
+  it('writes its https public address, not the http it hears from the balancer, into the addresses it gives out', async () => {
+    const headers = { Host: 'takeline.example.test', Authorization: `Bearer ${api.key}` };
+    const doc = (await rawRequest(`${api.url}/v1/openapi.json`, { headers })).json() as { servers: Array<{ url: string }> };
+    expect(doc.servers[0]!.url).toBe(PUBLIC);
+    // On the node's own loopback address it is the plain loopback origin, and its cookie has no Secure.
+    const local = (await rawRequest(`${api.url}/v1/openapi.json`, { headers: { Authorization: `Bearer ${api.key}` } })).json() as { servers: Array<{ url: string }> };
+    expect(local.servers[0]!.url).toBe(api.url);
+    const signIn = await rawRequest(`${api.url}/auth/signin`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ key: api.key }) });
+    expect(String(signIn.headers['set-cookie'])).not.toMatch(/Secure/);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hostAllowed, originAllowed } from './loopback-guard';
+import { addressedOrigin, hostAllowed, originAllowed } from './loopback-guard';
 
 describe('loopback guard', () => {
   it('accepts the loopback host on this port', () => {
@@ -39,6 +39,16 @@ describe('a team API node behind a load balancer (TAKELINE_PUBLIC_URL)', () => {
     for (const origin of ['http://takeline.example.com', 'https://takeline.example.com:8443', 'https://evil.takeline.example.com', 'http://takeline.lan', 'null']) {
       expect(originAllowed(origin, 8765, PUBLIC), origin).toBe(false);
     }
+  });
+  it('names the origin the request was addressed to, with the public origin\'s scheme (https behind TLS)', () => {
+    expect(addressedOrigin('takeline.example.com', 8765, PUBLIC)).toBe('https://takeline.example.com');
+    expect(addressedOrigin('takeline.example.com:443', 8765, PUBLIC)).toBe('https://takeline.example.com');
+    expect(addressedOrigin('takeline.lan:8080', 8765, PUBLIC)).toBe('http://takeline.lan:8080');
+    expect(addressedOrigin('127.0.0.1:8765', 8765, PUBLIC)).toBe('http://127.0.0.1:8765');
+    expect(addressedOrigin('LOCALHOST:8765', 8765)).toBe('http://localhost:8765');
+    expect(addressedOrigin('evil.example', 8765, PUBLIC)).toBeNull();
+    // The same name over http and https (the balancer redirects one to the other): https is what users are sent to.
+    expect(addressedOrigin('both.example', 8765, ['http://both.example:443', 'https://both.example'])).toBe('https://both.example');
   });
   it('without public addresses, is the loopback guard as before', () => {
     expect(hostAllowed('takeline.example.com', 8765)).toBe(false);

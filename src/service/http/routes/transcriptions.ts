@@ -7,6 +7,7 @@ import { HttpError } from '../errors';
 import { clearFileHeaders, sendFileFailure } from '../send-file-errors';
 import { sendBlob } from '../send-blob';
 import { sendConditionalJson } from '../conditional-get';
+import { requestOrigin } from '../loopback-guard';
 import { readMultipart, singleField, singleFile } from '../multipart';
 import { intakeRecording } from '../../recordings/intake';
 import { assertSpeakerRange } from '../../transcription/speaker-hints';
@@ -47,8 +48,8 @@ export const UploadFields = z.object({
 });
 
 export function baseUrl(req: Request): string {
-  // The Host header was already checked by the loopback guard.
-  return `http://${req.headers.host}`;
+  // The Host header was checked by the loopback guard, which kept the origin it names (https behind a team's TLS).
+  return requestOrigin(req.res!);
 }
 
 export function transcriptionsRouter(ctx: ServiceContext): Router {
