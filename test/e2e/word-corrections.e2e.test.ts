@@ -62,7 +62,8 @@ describe.skipIf(!canRun)('word corrections in the studio', { timeout: 600_000 },
   const row = (id: number) => page.locator(`[data-testid=segment][data-segment-id="${id}"]`);
 
   beforeAll(async () => {
-    f = await openStudio('words');
+    // Speaker adaptation learns from 5 s of a speaker (30 by default): each of the two readers has about 15 s here.
+    f = await openStudio('words', { TAKELINE_ADAPTATION_MIN_SECONDS: '5' });
     page = f.page;
     await signInWithProject(f, { name: 'Corrections', key: 'e2e-words' });
     sessionId = await uploadAndOpen(f, twoReadersFile(f.work));
@@ -314,6 +315,29 @@ describe.skipIf(!canRun)('word corrections in the studio', { timeout: 600_000 },
     await f.shot('48-words-shortcuts');
     await page.keyboard.press('Escape');
     expect(f.consoleErrors).toEqual([]);
+  });
+
+  it('says what the corrections taught the recognizer, as the project\'s speakers say it', async () => {
+    interface ProjectSpeaker {
+      id: string;
+      name: string | null;
+      label: string;
+      adaptation?: { corrected_seconds: number } | null;
+    }
+    // Speaker adaptation learns the corrected and aligned lines in the background; the note reads the project
+    // again for a while after each revision, so it appears once the job has stored what it learnt.
+    const note = page.getByTestId('learning-note');
+    await expect
+      .poll(async () => ((await note.count()) > 0 ? await note.textContent() : ''), { timeout: 240_000, interval: 2000 })
+      .toMatch(/^\d+ corrected (second|minute)s? of /);
+    const taught = ((await api('/v1/speech/projects/e2e-words')).body.speakers as ProjectSpeaker[]).filter((s) => (s.adaptation?.corrected_seconds ?? 0) > 0);
+    expect(taught.length, 'a project speaker learnt from corrected lines').toBeGreaterThan(0);
+    const text = (await note.textContent()) ?? '';
+    console.log(`learning note: ${text}; corrected seconds: ${taught.map((s) => `${s.name || s.label} ${s.adaptation!.corrected_seconds.toFixed(1)}`).join(', ')}`);
+    for (const s of taught) expect(text).toContain(s.name || s.label);
+    // The bar may cut the note short; its whole text is on hover.
+    expect(await note.getAttribute('title')).toContain(text);
+    await f.shot('48b-words-learning-note');
   });
 
   it('keeps the correction tools inside a narrow transcript column (1280×800, line panel open)', async () => {

@@ -41,7 +41,7 @@ export function LearningNote({ api, projectKey, speakerIds, revision }: { api: P
   );
   if (!note) return null;
   return (
-    <span className="hint learning-note" data-testid="learning-note" title="Corrected lines are what speaker adaptation learns this voice from; typed names also join the project's vocabulary.">
+    <span className="hint learning-note" data-testid="learning-note" title={`${note}. Corrected lines are what speaker adaptation learns this voice from; typed names also join the project's vocabulary.`}>
       {note}
     </span>
   );
