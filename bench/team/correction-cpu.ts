@@ -38,7 +38,7 @@ try {
   await worker.stop();
 
   const pid = api.child.pid!;
-  console.log('clip\tcorrection\tcpu_s\twall_s');
+  console.log('clip\tcorrection\tcpu_s\twall_s\taligned\tinterpolated');
   let revision = 0;
   for (const [k, id] of ids.entries()) {
     revision = 0;
@@ -57,8 +57,24 @@ try {
       });
       const wall = (performance.now() - started) / 1000;
       if (res.status !== 200) throw new Error(`${res.status} ${await res.text()}`);
-      console.log(`${CLIPS[k]}\t${n + 1}\t${(processTreeCpuSeconds(pid) - cpu).toFixed(2)}\t${wall.toFixed(2)}`);
+      const used = processTreeCpuSeconds(pid) - cpu;
+      // Words the aligner placed, and those it could not (spread by syllables): the correction did align.
+      const [record] = ((await res.json()) as { revision: { edit: { lines: Array<{ aligned: number[]; interpolated: number[] }> } } }).revision.edit.lines;
+      console.log(`${CLIPS[k]}\t${n + 1}\t${used.toFixed(2)}\t${wall.toFixed(2)}\t${record!.aligned.length}\t${record!.interpolated.length}`);
     }
+  }
+  // Find and replace over a recording: every "the" becomes "a" (one alignment per changed line, one decode for all).
+  for (const [k, id] of ids.entries()) {
+    const cpu = processTreeCpuSeconds(pid);
+    const started = performance.now();
+    const res = await fetch(`${api.url}/v1/speech/transcriptions/${id}/transcript/replace`, {
+      method: 'POST',
+      headers: { ...headers, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ find: 'the', replace: 'a', whole_words: true }),
+    });
+    const wall = (performance.now() - started) / 1000;
+    const { count } = (await res.json()) as { count: number };
+    console.log(`${CLIPS[k]}\treplace ×${count}\t${(processTreeCpuSeconds(pid) - cpu).toFixed(2)}\t${wall.toFixed(2)}`);
   }
 } finally {
   await api.stop();

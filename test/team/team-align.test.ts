@@ -87,6 +87,7 @@ describe('team mode: script alignment runs on a worker, answered by the API node
       expect(worker.output()).toContain(`job ${done!.id} (align_script) started, attempt 1`);
       expect(worker.output()).toMatch(new RegExp(`script alignment ${teamId}: ${team.alignment.words} words`));
       expect(api.output()).not.toMatch(/script alignment|\(align_script\) started/);
+      console.info(`worker: ${/script alignment .*/.exec(worker.output())![0]}`);
 
       // 2. Errors thrown on the worker reach the client with the desktop's status and body: a stale base revision
       // (409), a script without words (422, located), each job failed with the reason.
