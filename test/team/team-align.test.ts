@@ -1,14 +1,13 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptAlignResult, TranscriptRevisionList } from '../../src/shared/schemas/transcript-edits';
-import { audioDir } from '../helpers/paths';
 import { startPostgres, type ThrowawayPostgres } from '../helpers/postgres';
 import { multipartBody, rawRequest, startServiceProcess, type ServiceProcess } from '../helpers/service';
 import { startWorker, teamEnv, teamQuery, workerRunning, type Worker } from '../helpers/team';
 import { tempDir } from '../helpers/temp';
-import { twoReadersFile } from '../helpers/two-readers';
+import { twoReadersFile, twoReadersScript } from '../helpers/two-readers';
 import { until } from '../helpers/poll';
+import { ALREADY_ALIGNING } from '../../src/service/transcription/script-align';
 
 let pg: ThrowawayPostgres;
 beforeAll(async () => {
@@ -18,16 +17,7 @@ afterAll(async () => {
   await pg?.stop();
 });
 
-// The script of the two-readers clip (about 30 s, two voices): its four readings' reference texts.
-const refs = new Map(
-  fs
-    .readFileSync(path.join(audioDir, 'asr', 'refs.tsv'), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => l.split('\t'))
-    .map(([file, , text]) => [file!.replace(/\.flac$/, ''), text!]),
-);
-const script = ['ljspeech_LJ001-0001', 'amateur_LJ001-0010', 'ljspeech_LJ001-0003', 'amateur_LJ001-0035'].map((c) => refs.get(c)!).join('\n');
+const script = twoReadersScript();
 
 interface JobRow {
   id: string;
@@ -87,7 +77,6 @@ describe('team mode: script alignment runs on a worker, answered by the API node
       expect(worker.output()).toContain(`job ${done!.id} (align_script) started, attempt 1`);
       expect(worker.output()).toMatch(new RegExp(`script alignment ${teamId}: ${team.alignment.words} words`));
       expect(api.output()).not.toMatch(/script alignment|\(align_script\) started/);
-      console.info(`worker: ${/script alignment .*/.exec(worker.output())![0]}`);
 
       // 2. Errors thrown on the worker reach the client with the desktop's status and body: a stale base revision
       // (409), a script without words (422, located), each job failed with the reason.
@@ -114,6 +103,10 @@ describe('team mode: script alignment runs on a worker, answered by the API node
       const rows = await until(jobs, (r) => r.length === 4);
       const jobId = rows[3]!.id;
       await workerRunning([worker], jobId);
+      // While the worker aligns, the API node refuses a second alignment of the recording (as the desktop does).
+      const second = await align(api, teamId, { text: script });
+      expect(second.status).toBe(409);
+      expect(await second.json()).toEqual({ detail: ALREADY_ALIGNING });
       controller.abort();
       expect(await leaving).toBeInstanceOf(Error);
       const left = await until(async () => (await jobs())[3]!, (j) => j.finished, 60_000);
