@@ -55,6 +55,8 @@ import { SessionSpeakerEditor } from './speakers/session-speakers';
 import { registerSpeakerProfilesJob } from './speakers/profile-job';
 import { TranscriptEditor } from './transcription/transcript-edits';
 import { ScriptAlignment } from './transcription/script-align';
+import { scriptAlignmentWork } from './transcription/script-align-work';
+import { registerRequestWork } from './jobs/request-work';
 import { DocumentCache } from './http/document-cache';
 import { MIGRATIONS } from './storage/migrations';
 import { ANALYSIS_VERSION } from './analysis/stages';
@@ -227,7 +229,7 @@ async function open(
     // 16 documents: a 14-min recording's are 200–270 KB, an hour's about 1 MB (≤ ~16 MB at worst).
     documents: new DocumentCache(16, etagEpoch),
     transcriptEdits,
-    scriptAlignment: new ScriptAlignment({ sessions, speakers: sessionSpeakers, editor: transcriptEdits, layout, files, tools, env, tempDir: layout.scratch }),
+    scriptAlignment: new ScriptAlignment({ sessions, speakers: sessionSpeakers, editor: transcriptEdits, layout, files, tools, env, tempDir: layout.scratch, log }),
     completeTranscript: (id, transcript) =>
       database.transaction(async (stores) => {
         await stores.sessions.complete(id, transcript);
@@ -274,6 +276,7 @@ async function open(
   registerRevoiceJob(jobs, { store: dubbing.store, files: dubbing.files, tools, voices, aligner: () => dubbing.wordAligner(), log });
   registerTakesJob(jobs, { store: dubbing.store, files: dubbing.files, tools, voices, aligner: () => dubbing.wordAligner(), log });
   registerSpeakerProfilesJob({ sessions, revisions, layout, files, tools, speakers: sessionSpeakers }, jobs);
+  registerRequestWork(jobs, scriptAlignmentWork(context.scriptAlignment));
   registerSpeakerAdaptationJob({ sessions, speakers: database.speakers, layout, files, tools, adaptation, denoiser, dereverberator, log }, jobs);
 
   // A team worker serves nothing: it runs the jobs the queue engine delivers.

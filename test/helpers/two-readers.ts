@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { audioDir } from './paths';
+import { readAsrSet } from '../../bench/lib/asr-set';
 
 /** Clips of ../shared/audio/asr joined end to end into `dir/name` (16 kHz mono FLAC). */
 export function joinClips(dir: string, name: string, clips: string[]): string {
@@ -12,7 +13,15 @@ export function joinClips(dir: string, name: string, clips: string[]): string {
   return file;
 }
 
+const TWO_READERS = ['ljspeech_LJ001-0001', 'amateur_LJ001-0010', 'ljspeech_LJ001-0003', 'amateur_LJ001-0035'];
+
 /** About 30 s of read speech, two readers taking turns (LJSpeech and the amateur desk-mic readings). */
 export function twoReadersFile(dir: string): string {
-  return joinClips(dir, 'two-readers.flac', ['ljspeech_LJ001-0001', 'amateur_LJ001-0010', 'ljspeech_LJ001-0003', 'amateur_LJ001-0035']);
+  return joinClips(dir, 'two-readers.flac', TWO_READERS);
+}
+
+/** What the two readers read: each clip's reference text (refs.tsv), one line per clip. */
+export function twoReadersScript(): string {
+  const references = new Map(readAsrSet(path.join(audioDir, 'asr')).map((f) => [f.file.replace(/\.flac$/, ''), f.reference]));
+  return TWO_READERS.map((clip) => references.get(clip)!).join('\n');
 }

@@ -21,6 +21,8 @@ import type { TranscriptEditor } from './transcript-edits';
 export const MIN_ANCHOR_RUN = 3;
 /** Stretches aligned at once: enough to keep the decoders busy while the audio is read ahead. */
 const IN_FLIGHT = 4;
+/** The 409 of a second alignment of a recording while one runs (in this process, or on a team's workers). */
+export const ALREADY_ALIGNING = 'A script is already being aligned to this recording.';
 
 export interface TimedScriptWord extends RecognizedWord {
   /** True when the forced aligner placed the word; false when its time was interpolated. */
@@ -177,6 +179,8 @@ export interface ScriptAlignmentDeps {
   /** Decoder processes per alignment. Default 2. */
   workers?: number;
   tempDir?: string;
+  /** Says which process aligned what (on a team, the worker that ran the job). */
+  log?: (line: string) => void;
 }
 
 /**
@@ -200,8 +204,9 @@ export class ScriptAlignment {
     const base = await deps.editor.editable(sessionId, input.baseRevision);
     const availability = pocketSphinxAvailable(deps.env);
     if (!availability.ok) throw new UnavailableError('Script alignment needs PocketSphinx, which is not installed.');
-    if (this.running.has(sessionId)) throw new ConflictError('A script is already being aligned to this recording.');
+    if (this.running.has(sessionId)) throw new ConflictError(ALREADY_ALIGNING);
     this.running.add(sessionId);
+    const started = Date.now();
     const lexicon = await scriptLexicon(
       resolvePocketSphinxModel(deps.env).dict,
       script.words.flatMap((w) => w.key.split(' ')),
@@ -228,6 +233,8 @@ export class ScriptAlignment {
       // Committed only if nothing changed the transcript while the audio was aligned (else 409, nothing stored).
       let names: Record<string, string> | null = null;
       const revision = await deps.editor.replaceTranscript(sessionId, input.baseRevision ?? base.revision, async (current, stores) => {
+        // A client that left while the alignment finished: nothing is stored.
+        signal?.throwIfAborted();
         const { labels, pins } = script.names.length ? await this.labels(stores, sessionId, current, script, words) : { labels: null, pins: [] };
         names = labels ? Object.fromEntries(labels) : null;
         const transcript = scriptTranscript(current, script, words, labels);
@@ -245,6 +252,7 @@ export class ScriptAlignment {
           },
         };
       });
+      deps.log?.(`script alignment ${sessionId}: ${alignment.words} words, ${alignment.aligned} aligned, in ${((Date.now() - started) / 1000).toFixed(1)} s (revision ${revision.revision})`);
       return { revision, alignment: { ...alignment, speaker_names: names } };
     } finally {
       this.running.delete(sessionId);

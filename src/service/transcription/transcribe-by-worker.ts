@@ -1,10 +1,8 @@
 import type { JobQueue, JobRecord } from '../jobs/job-runner';
+import { followJob } from '../jobs/follow-job';
 import { NotFoundError, ProcessingFailedError } from '../errors';
 import type { SpeakerTurn, Transcript } from '../speech/types';
 import type { RequestResult } from './transcribe-job';
-
-/** How often the API node reads the job's record while a worker recognises (text reaches a stream this late at most). */
-const POLL_MS = 250;
 
 export interface WorkerWaitDeps {
   jobs: Pick<JobQueue, 'get' | 'cancelSession'>;
@@ -33,29 +31,19 @@ export async function awaitWorkerTranscription(
     const texts = (job.result as RequestResult | null)?.texts ?? [];
     for (; sent < texts.length; sent++) hooks.onText?.(texts[sent]!);
   };
-  for (;;) {
-    if (hooks.signal.aborted) {
-      await deps.jobs.cancelSession(sessionId);
-      throw hooks.signal.reason;
-    }
-    const job = await deps.jobs.get(jobId);
-    if (!job) throw new NotFoundError('The recording was deleted before its transcription finished.');
-    handOn(job);
-    if (job.status === 'complete') {
-      const transcript = await deps.transcript(sessionId);
-      if (!transcript) throw new NotFoundError('The recording was deleted before its transcription finished.');
-      return { transcript, turns: (job.result as RequestResult | null)?.turns ?? [] };
-    }
-    if (job.status === 'failed') throw new ProcessingFailedError(job.error ?? 'Transcription failed.', { code: 'transcription_failed' });
-    if (job.status === 'cancelled') throw new NotFoundError('The recording was deleted before its transcription finished.');
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, POLL_MS);
-      hooks.signal.addEventListener('abort', done, { once: true });
-      function done() {
-        clearTimeout(timer);
-        hooks.signal.removeEventListener('abort', done);
-        resolve();
-      }
-    });
+  let job: JobRecord | null;
+  try {
+    job = await followJob(deps.jobs, jobId, hooks.signal, handOn);
+  } catch (error) {
+    if (hooks.signal.aborted) await deps.jobs.cancelSession(sessionId);
+    throw error;
   }
+  if (job?.status === 'complete') {
+    const transcript = await deps.transcript(sessionId);
+    if (!transcript) throw new NotFoundError('The recording was deleted before its transcription finished.');
+    return { transcript, turns: (job.result as RequestResult | null)?.turns ?? [] };
+  }
+  if (job?.status === 'failed') throw new ProcessingFailedError(job.error ?? 'Transcription failed.', { code: 'transcription_failed' });
+  // Cancelled, or its record gone: the recording was deleted.
+  throw new NotFoundError('The recording was deleted before its transcription finished.');
 }

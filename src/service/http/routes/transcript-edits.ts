@@ -8,6 +8,7 @@ import { HttpError } from '../errors';
 import { InvalidInputError, issue } from '../../errors';
 import { parseInput } from '../../validation';
 import { SpeakerMatchReject } from '../../../shared/schemas/editor';
+import { alignScript } from '../../transcription/script-align-work';
 
 const SessionRef = z.object({ session_id: z.uuid() });
 const RevisionRef = SessionRef.extend({ revision: z.coerce.number().int().min(0) });
@@ -117,12 +118,13 @@ export function transcriptEditsRouter(ctx: ServiceContext): Router {
   router.post('/:session_id/transcript/align', async (req, res) => {
     const id = await sessionId(req);
     const body = parseInput(ScriptAlign, req.body ?? {}, 'body');
-    // A client that goes away stops the alignment (nothing is stored).
+    // A client that goes away stops the alignment, wherever it runs (nothing is stored).
     const abort = new AbortController();
     res.on('close', () => {
       if (!res.writableFinished) abort.abort();
     });
-    const done = await ctx.scriptAlignment.align(id, { text: body.text, baseRevision: body.base_revision }, abort.signal);
+    // Here on the desktop; on a team's API node, a worker aligns it (script-align-work.ts).
+    const done = await alignScript({ jobs: ctx.jobs, jobRecords: ctx.database.jobs, alignment: ctx.scriptAlignment }, id, { text: body.text, base_revision: body.base_revision }, abort.signal);
     res.json({ ...(await result(id, done.revision)), alignment: done.alignment });
   });
 

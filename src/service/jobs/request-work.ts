@@ -1,0 +1,64 @@
+import { NotFoundError } from '../errors';
+import { followJob } from './follow-job';
+import type { JobRunner } from './job-runner';
+import { recordError, recordedError, type RecordedError } from './recorded-error';
+
+/**
+ * Heavy work a client waits for in its request (a script aligned to a recording): one function that does it,
+ * whichever process runs it. Its input and answer are JSON, since on a team they travel through the job's record.
+ */
+export interface RequestWork<Input extends Record<string, unknown>, Answer> {
+  /** The job kind it runs as on a team's worker. */
+  kind: string;
+  run(sessionId: string, input: Input, signal: AbortSignal): Promise<Answer>;
+}
+
+/** What the job records for the API node waiting on it: the work's answer, or the domain error it threw. */
+type Outcome = { answer: unknown } | { error: RecordedError };
+
+/**
+ * Does `work` for a request: in this process on the desktop (as it always has), or, on a team's API node (which
+ * does no heavy work), as a job a worker runs, followed until it settles. Either way the client gets the same
+ * answer, or the same domain error (status and body). A client that leaves (`signal`) cancels the job wherever it
+ * runs, and the work stores nothing.
+ */
+export async function doRequestWork<Input extends Record<string, unknown>, Answer>(
+  jobs: JobRunner,
+  work: RequestWork<Input, Answer>,
+  sessionId: string,
+  input: Input,
+  signal: AbortSignal,
+): Promise<Answer> {
+  if (jobs.role !== 'api') return work.run(sessionId, input, signal);
+  const id = await jobs.enqueue(work.kind, sessionId, input);
+  let job;
+  try {
+    job = await followJob(jobs, id, signal);
+  } catch (error) {
+    if (signal.aborted) await jobs.cancel([id]);
+    throw error;
+  }
+  const outcome = job?.result as Outcome | null | undefined;
+  if (job?.status === 'complete' && outcome && 'answer' in outcome) return outcome.answer as Answer;
+  if (job?.status === 'failed') {
+    if (outcome && 'error' in outcome) throw recordedError(outcome.error);
+    // Not a domain error: internal, as it would be on the desktop (the worker's log has it).
+    throw new Error(`job ${id} (${work.kind}) failed: ${job.error}`);
+  }
+  // Cancelled by someone else, or the record gone: the recording was deleted meanwhile.
+  throw new NotFoundError('The recording was deleted meanwhile.');
+}
+
+/** A worker's handler for the work's jobs: the answer, or the domain error's record, becomes the job's result. */
+export function registerRequestWork<Input extends Record<string, unknown>, Answer>(runner: JobRunner, work: RequestWork<Input, Answer>): void {
+  runner.register(work.kind, async ({ job, signal, publish }) => {
+    try {
+      return { answer: await work.run(job.session_id, job.payload as Input, signal) } satisfies Outcome;
+    } catch (error) {
+      const recorded = signal.aborted ? null : recordError(error);
+      // Written before the runner records the failure (its writes are ordered): the waiter reads both together.
+      if (recorded) publish({ error: recorded } satisfies Outcome);
+      throw error;
+    }
+  });
+}
