@@ -7,6 +7,7 @@ import { parseCtm, parseHypsegLine, type CtmWord, type HypsegUtterance } from '.
 import { lowerProcessPriority } from '../../../jobs/background-priority';
 import { featureStreamLengths, identityMllr } from './mllr-file';
 import { processCpuSeconds, watchdogVerdict } from './watchdog';
+import { AbortError, type PooledProcess } from '../../../process-pool';
 
 /**
  * One long-lived `pocketsphinx_batch` process that decodes many utterances, so the model and dictionary
@@ -63,14 +64,7 @@ interface ActiveJob {
 /** Log lines that mean the utterance will not be decoded (the program then skips it silently). */
 const JOB_FAILURE = /^(ERROR|FATAL).*(batch\.c|fsg_model\.c|missing in the dictionary|Failed to)/;
 
-export class AbortError extends Error {
-  override name = 'AbortError';
-  constructor(message = 'The operation was aborted') {
-    super(message);
-  }
-}
-
-export class BatchProcess {
+export class BatchProcess implements PooledProcess {
   private child: ChildProcess | null = null;
   private dir = '';
   private ctlFd = -1;
