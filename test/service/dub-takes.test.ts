@@ -228,8 +228,7 @@ describe('dub lines: stale edits, voice and speed changes, takes', () => {
   });
 
   it('removes takes that newer takes replaced or a change of their line made unusable, rows and files; keeps the chosen one; deleting the dub removes all', { timeout: 600_000 }, async () => {
-    const line = (await lines())[6]!;
-    const neighbour = (await lines())[7]!;
+    const [line, neighbour] = (await lines()).slice(-2) as [Line, Line];
     const takesOf = async () => (await (await api(`/${dubId}/lines/${line.id}/takes`)).json()).data as Array<{ id: string; number: number; stale: boolean; chosen: boolean; status: string; audio: { url: string } | null }>;
     const takesFolder = path.join(svc.dataDir, 'recordings', sessionId, 'dubs', dubId, 'takes');
     /** The take ids that have files, each with both of its files. */
