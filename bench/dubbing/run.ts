@@ -9,8 +9,9 @@
  *    whole process tree (the service, its festival and decoder processes, ffmpeg: from /proc, so independent
  *    of the machine's load), and checks every frame outside the lines' regions is unchanged.
  * 2. Three takes of one line (`POST …/lines/{id}/takes {"count":3}`: the line's voice at its own speed, 0.9
- *    and 1.1), BENCH_DUBBING_RUNS times on different lines of the same dub: wall time until all are rendered,
- *    and the process tree's CPU seconds (per take: a third).
+ *    and 1.1), BENCH_DUBBING_RUNS times on different lines of the same dub, for a line in festival's HTS voice
+ *    (the default) and for one in flite's rms: wall time until all are rendered, and the process tree's CPU
+ *    seconds (per take: a third).
  * 3. `POST /v1/audio/speech` latency to first byte and to the last, per engine, for one sentence and for a
  *    paragraph, in mp3 and pcm (BENCH_DUBBING_SPEECH_RUNS each, after a warm-up request).
  * 4. A dub from the recording (`{"source":"recording"}`) of ../shared/audio/long: its transcription time, then
@@ -155,7 +156,7 @@ async function revoiceRun(t: Target, run: number, chosen: number[], lines: Retur
 }
 
 /** Three takes of one line, waited for; wall and CPU seconds. */
-async function takesRun(t: Target, id: number, words: number): Promise<{ wall: number; cpu: number }> {
+async function takesRun(t: Target, id: number, words: number, voice: string): Promise<{ wall: number; cpu: number }> {
   const cpuBefore = treeCpu(t);
   const started = Date.now();
   const res = await fetch(`${t.base}/lines/${id}/takes?wait=120`, { method: 'POST', headers: { ...t.auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ count: 3 }) });
@@ -163,7 +164,7 @@ async function takesRun(t: Target, id: number, words: number): Promise<{ wall: n
   const wall = (Date.now() - started) / 1000;
   const cpu = treeCpu(t) - cpuBefore;
   if (res.status !== 200 || takes.some((k) => k.status !== 'ready')) throw new Error(`${t.name}: takes: ${res.status} ${JSON.stringify(takes.map((k) => k.status))}`);
-  log(`  ${t.name.padEnd(6)} three takes of line ${id} (${words} words): ${wall.toFixed(2)} s wall, CPU ${cpu.toFixed(2)} s (${(cpu / 3).toFixed(2)} s a take)`);
+  log(`  ${t.name.padEnd(6)} three takes of line ${id} (${voice}, ${words} words): ${wall.toFixed(2)} s wall, CPU ${cpu.toFixed(2)} s (${(cpu / 3).toFixed(2)} s a take)`);
   return { wall, cpu };
 }
 
@@ -221,22 +222,29 @@ async function main(): Promise<void> {
       log(`${t.name}: revoice 10 lines of a ${SECONDS / 60}-minute dub: median ${median(r.map((x) => x.wall!)).toFixed(2)} s wall (${(median(r.map((x) => x.wall!)) / LINES).toFixed(2)} s a line), CPU ${median(r.map((x) => x.cpu!)).toFixed(2)} s`);
     }
 
-    // ---- takes (issue 32) ----
-    const takeRuns = new Map<Target, Array<{ wall: number; cpu: number }>>(targets.map((t) => [t, []]));
-    for (let run = 0; run < RUNS; run++) {
-      const id = chosen[run % chosen.length]! + 1;
-      for (const t of targets) takeRuns.get(t)!.push(await takesRun(t, id, lines[id - 1]!.text.split(' ').length));
-    }
-    for (const t of targets) {
-      const r = takeRuns.get(t)!;
-      side[t.name]!.takes = {
-        takes: 3,
-        runs: r.map((x) => ({ wall: round(x.wall, 2), cpu: round(x.cpu, 2) })),
-        median_wall_seconds: round(median(r.map((x) => x.wall)), 2),
-        median_cpu_seconds: round(median(r.map((x) => x.cpu)), 2),
-        median_cpu_seconds_per_take: round(median(r.map((x) => x.cpu)) / 3, 3),
-      };
-      log(`${t.name}: three takes of one line: median ${median(r.map((x) => x.wall)).toFixed(2)} s wall, CPU ${median(r.map((x) => x.cpu)).toFixed(2)} s (${(median(r.map((x) => x.cpu)) / 3).toFixed(2)} s a take)`);
+    // ---- takes (issue 32): of a line in festival's HTS voice (S1, the default voice) and of one in flite's rms (S2) ----
+    const voices = [
+      { key: 'takes', label: 'festival-hts/slt', offset: 2 },
+      { key: 'takes_flite', label: 'flite/rms', offset: 1 },
+    ] as const;
+    for (const v of voices) {
+      const takeRuns = new Map<Target, Array<{ wall: number; cpu: number }>>(targets.map((t) => [t, []]));
+      for (let run = 0; run < RUNS; run++) {
+        const id = chosen[run % chosen.length]! + v.offset;
+        for (const t of targets) takeRuns.get(t)!.push(await takesRun(t, id, lines[id - 1]!.text.split(' ').length, v.label));
+      }
+      for (const t of targets) {
+        const r = takeRuns.get(t)!;
+        side[t.name]![v.key] = {
+          voice: v.label,
+          takes: 3,
+          runs: r.map((x) => ({ wall: round(x.wall, 2), cpu: round(x.cpu, 2) })),
+          median_wall_seconds: round(median(r.map((x) => x.wall)), 2),
+          median_cpu_seconds: round(median(r.map((x) => x.cpu)), 2),
+          median_cpu_seconds_per_take: round(median(r.map((x) => x.cpu)) / 3, 3),
+        };
+        log(`${t.name}: three takes of one line (${v.label}): median ${median(r.map((x) => x.wall)).toFixed(2)} s wall, CPU ${median(r.map((x) => x.cpu)).toFixed(2)} s (${(median(r.map((x) => x.cpu)) / 3).toFixed(2)} s a take)`);
+      }
     }
 
     // ---- /v1/audio/speech ----
@@ -282,9 +290,11 @@ async function main(): Promise<void> {
       log('\nbefore | after, medians from the same run:');
       const pick = (name: string, f: (x: Record<string, unknown>) => unknown) => f(side[name]!);
       const rev = (x: Record<string, unknown>) => x.revoice as { median_wall_seconds: number; median_cpu_seconds: number };
-      const tak = (x: Record<string, unknown>) => x.takes as { median_wall_seconds: number; median_cpu_seconds_per_take: number };
+      for (const v of voices) {
+        const tak = (x: Record<string, unknown>) => x[v.key] as { median_wall_seconds: number; median_cpu_seconds_per_take: number };
+        log(`  three takes (${v.label}): ${pick('before', (x) => tak(x).median_wall_seconds)} s wall, CPU ${pick('before', (x) => tak(x).median_cpu_seconds_per_take)} s a take | ${pick('after', (x) => tak(x).median_wall_seconds)} s wall, CPU ${pick('after', (x) => tak(x).median_cpu_seconds_per_take)} s a take`);
+      }
       log(`  revoice 10 lines: ${pick('before', (x) => rev(x).median_wall_seconds)} s wall, CPU ${pick('before', (x) => rev(x).median_cpu_seconds)} s | ${pick('after', (x) => rev(x).median_wall_seconds)} s wall, CPU ${pick('after', (x) => rev(x).median_cpu_seconds)} s`);
-      log(`  three takes: ${pick('before', (x) => tak(x).median_wall_seconds)} s wall, CPU ${pick('before', (x) => tak(x).median_cpu_seconds_per_take)} s a take | ${pick('after', (x) => tak(x).median_wall_seconds)} s wall, CPU ${pick('after', (x) => tak(x).median_cpu_seconds_per_take)} s a take`);
       const rows = (name: string) => (side[name]!.speech as Array<{ model: string; input: string; format: string; ttfb_ms: number; total_ms: number }>).filter((r) => r.model === 'festival-hts');
       for (const [i, b] of rows('before').entries()) {
         const a = rows('after')[i]!;
