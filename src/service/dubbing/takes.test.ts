@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { plannedLine, takeFits, takeVariants, unusableTakes } from './takes';
 import { inParallel } from './parallel';
-import type { LineRecord, PlannedLine, TakeRecord } from '../storage/dub-store';
+import type { PlannedLine, TakeRecord } from '../storage/dub-store';
+import { dubLine } from '../../../test/helpers/dub-lines';
 
 describe('takeVariants', () => {
   it('tries every voice at each speed in turn, distinct pairs only', () => {
@@ -28,25 +29,7 @@ describe('takeFits', () => {
 });
 
 describe('unusableTakes', () => {
-  const line = (id: number, start: number, end: number, text = `Line ${id}.`): LineRecord => ({
-    id,
-    speaker: 'S1',
-    start,
-    end,
-    originalStart: start,
-    originalEnd: end,
-    text,
-    originalText: text,
-    voice: null,
-    originalVoice: null,
-    words: [],
-    reviewStatus: 'todo',
-    history: [],
-    speed: null,
-    revision: 0,
-    updatedAt: '',
-  });
-  const lines = [line(1, 0, 1), line(2, 2, 3), line(3, 4, 5)];
+  const lines = [dubLine(1, 0, 1, 'Line one.'), dubLine(2, 2, 3, 'Line two.'), dubLine(3, 4, 5, 'Line three.')];
   const take = (lineId: number, number: number, jobId: string, on = lines): TakeRecord => ({
     id: `${lineId}-${number}`,
     dubId: 'd',
