@@ -279,6 +279,14 @@ describe('dub lines: stale edits, voice and speed changes, takes', () => {
     expect((await patch(`/${dubId}/lines/${line.id}`, { voice: 'flite/slt' })).status).toBe(200);
     expect((await takesOf()).map((t) => t.id)).toEqual([first[1]!.id, third[0]!.id]);
 
+    // Asked for again before the earlier takes are rendered: those go, and whatever their job still writes goes too
+    // (the jobs run one after the other, so the first has ended once the second's takes are ready).
+    const early = await post(`/${dubId}/lines/${line.id}/takes?wait=0`, { count: 2, voices: ['flite/slt', 'flite/awb'] });
+    expect(early.status).toBe(202);
+    const late = await render({ count: 1, voices: ['flite/rms'] });
+    expect((await takesOf()).map((t) => t.id)).toEqual([first[1]!.id, late[0]!.id]);
+    expect(takeFiles()).toEqual(new Set([...filesBefore, first[1]!.id, late[0]!.id]));
+
     // Deleting the dub removes every row and file of it.
     expect((await api(`/${dubId}`, { method: 'DELETE' })).status).toBe(204);
     expect((await api(`/${dubId}/lines/${line.id}/takes`)).status).toBe(404);
