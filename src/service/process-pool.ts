@@ -1,3 +1,6 @@
+import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+
 /** The error a pool's job (or a pooled process's work) rejects with once its signal aborts it. */
 export class AbortError extends Error {
   override name = 'AbortError';
@@ -16,6 +19,86 @@ export interface PooledProcess {
   rest(): void;
   /** Ends its program (whatever it is doing); resolves once it is gone. */
   close(): Promise<void>;
+}
+
+/**
+ * The life of a program kept running to do one job at a time: started on first use (or warmed), with a private
+ * temp folder; the job in flight is rejected and the program killed when its state no longer matches ours (an
+ * abort, a timeout, a protocol failure), and rejected when the program ends by itself; ended when idle or closed.
+ * A subclass starts the program (setting `child` and `dir`) and speaks its protocol.
+ */
+export abstract class OneJobProcess<Job extends { reject(error: Error): void }> implements PooledProcess {
+  protected child: ChildProcess | null = null;
+  protected dir = '';
+  protected active: Job | null = null;
+
+  /** Starts the program; sets `child` and `dir`. */
+  protected abstract start(): void;
+
+  /** Names the program in the error a job in flight gets when the process is closed. */
+  protected abstract readonly programName: string;
+
+  get running(): boolean {
+    return this.child !== null;
+  }
+
+  /** Ends an idle program to give its memory back; the next job starts it again. A busy one is left alone. */
+  rest(): void {
+    if (!this.active) this.stop();
+  }
+
+  warm(): void {
+    if (!this.child && !this.active) this.start();
+  }
+
+  /** Ends the program and removes its temp folder; resolves once the process is gone (its files closed). */
+  async close(): Promise<void> {
+    const child = this.child;
+    this.fail(new AbortError(`${this.programName} closed`));
+    this.stop();
+    if (child && child.exitCode === null && child.signalCode === null) {
+      // Bounded: a process stuck in the kernel must not hold up the service's shutdown.
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 5000);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  /** The program ended (or could not start): the job in flight fails with `error`. */
+  protected exited(child: ChildProcess, error: Error): void {
+    if (child !== this.child) return;
+    const job = this.active;
+    this.active = null;
+    this.stop();
+    job?.reject(error);
+  }
+
+  /** Rejects the job in flight and kills the process, whose state no longer matches ours. */
+  protected fail(error: Error): void {
+    const job = this.active;
+    this.active = null;
+    if (job) {
+      this.stop();
+      job.reject(error);
+    }
+  }
+
+  /** Kills the program if it runs, lets its files go and removes its temp folder. */
+  protected stop(): void {
+    const child = this.child;
+    this.child = null;
+    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    this.closeFiles();
+    if (this.dir) fs.rmSync(this.dir, { recursive: true, force: true });
+    this.dir = '';
+  }
+
+  /** Files the subclass keeps open on the program's folder (closed before it is removed). */
+  protected closeFiles(): void {}
 }
 
 /**

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { AbortError, type PooledProcess } from '../../process-pool';
+import { AbortError, OneJobProcess } from '../../process-pool';
 import { SynthesisError } from './voice';
 
 /**
@@ -67,47 +67,19 @@ interface ActiveRequest {
  * An abort or timeout kills the process; it starts again for the next text. The process ends with its stdin,
  * so a service killed outright leaves no festival behind.
  */
-export class FestivalProcess implements PooledProcess {
-  private child: ChildProcess | null = null;
-  private dir = '';
+export class FestivalProcess extends OneJobProcess<ActiveRequest> {
+  protected readonly programName = 'festival';
   private counter = 0;
-  private active: ActiveRequest | null = null;
   private partial = '';
   private errors: string[] = [];
 
-  constructor(private readonly options: FestivalProcessOptions) {}
-
-  get running(): boolean {
-    return this.child !== null;
+  constructor(private readonly options: FestivalProcessOptions) {
+    super();
   }
 
   /** The process's id while it runs (tests kill it to check a crash is survived). */
   get pid(): number | undefined {
     return this.child?.pid;
-  }
-
-  warm(): void {
-    if (!this.child && !this.active) this.start();
-  }
-
-  rest(): void {
-    if (!this.active) this.stop();
-  }
-
-  async close(): Promise<void> {
-    const child = this.child;
-    this.fail(new AbortError('festival closed'));
-    this.stop();
-    if (child && child.exitCode === null && child.signalCode === null) {
-      // Bounded: a process stuck in the kernel must not hold up the service's shutdown.
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, 5000);
-        child.once('exit', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
   }
 
   /** Speaks `text` at `rate` (1: the voice's own); resolves with the WAV festival wrote. */
@@ -143,7 +115,7 @@ export class FestivalProcess implements PooledProcess {
     return this.options.timeoutMs ?? 120_000;
   }
 
-  private start(): void {
+  protected start(): void {
     this.dir = fs.mkdtempSync(path.join(this.options.tempDir ?? os.tmpdir(), 'takeline-festival-'));
     const child = spawn(this.options.program, ['--pipe'], { stdio: ['pipe', 'ignore', 'pipe'], env: this.options.env });
     this.child = child;
@@ -186,29 +158,7 @@ export class FestivalProcess implements PooledProcess {
   }
 
   private onExit(child: ChildProcess, message: string): void {
-    if (child !== this.child) return;
-    const request = this.active;
-    this.active = null;
     const tail = this.errors.slice(-2).join(' | ');
-    this.stop();
-    request?.reject(new FestivalExited(tail ? `${message}: ${tail}` : message));
-  }
-
-  /** Rejects the text in flight and kills the process, whose state no longer matches ours. */
-  private fail(error: Error): void {
-    const request = this.active;
-    this.active = null;
-    if (request) {
-      this.stop();
-      request.reject(error);
-    }
-  }
-
-  private stop(): void {
-    const child = this.child;
-    this.child = null;
-    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    if (this.dir) fs.rmSync(this.dir, { recursive: true, force: true });
-    this.dir = '';
+    this.exited(child, new FestivalExited(tail ? `${message}: ${tail}` : message));
   }
 }
