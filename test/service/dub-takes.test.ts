@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validate } from '@readme/openapi-parser';
 import { startServiceProcess, type ServiceProcess } from '../helpers/service';
@@ -215,13 +216,81 @@ describe('dub lines: stale edits, voice and speed changes, takes', () => {
     // The voice change is an undoable correction.
     expect((await edits()).at(-1)).toMatchObject({ op: 'correct', before: [line.id], after: [line.id] });
 
-    // Once the line's text changes, its takes are stale and cannot be put in.
+    // Once the line's text changes, its takes could not be put in: the ones not chosen are removed, the chosen
+    // one stays (its revision names it), stale.
     await patch(`/${dubId}/lines/${line.id}`, { text: 'A different line altogether.' });
-    expect((await takesOf()).every((t: { stale: boolean }) => t.stale)).toBe(true);
-    const stale = await put({ take_id: takes[1].id });
+    expect((await takesOf()).map((t: { id: string; stale: boolean; chosen: boolean }) => [t.id, t.stale, t.chosen])).toEqual([[takes[0].id, true, true]]);
+    expect((await put({ take_id: takes[1].id })).status).toBe(422);
+    const stale = await put({ take_id: takes[0].id });
     expect(stale.status).toBe(409);
     expect((await (await api(`/${dubId}/revisions`)).json()).data).toHaveLength(revisionsBefore.length + 1);
     expect(await dub()).toMatchObject({ current_revision: revision.number });
+  });
+
+  it('removes takes that newer takes replaced or a change of their line made unusable, rows and files; keeps the chosen one; deleting the dub removes all', { timeout: 600_000 }, async () => {
+    const [line, neighbour] = (await lines()).slice(-2) as [Line, Line];
+    const takesOf = async () => (await (await api(`/${dubId}/lines/${line.id}/takes`)).json()).data as Array<{ id: string; number: number; stale: boolean; chosen: boolean; status: string; audio: { url: string } | null }>;
+    const takesFolder = path.join(svc.dataDir, 'recordings', sessionId, 'dubs', dubId, 'takes');
+    /** The take ids that have files, each with both of its files. */
+    const takeFiles = () => {
+      const names = fs.existsSync(takesFolder) ? fs.readdirSync(takesFolder) : [];
+      const ids = new Set(names.map((n) => n.replace(/\.(patch|wav)$/, '')));
+      for (const id of ids) expect(names.filter((n) => n.startsWith(id)).sort(), id).toEqual([`${id}.patch`, `${id}.wav`]);
+      return ids;
+    };
+    const render = async (body: unknown) => {
+      const res = await post(`/${dubId}/lines/${line.id}/takes?wait=120`, body);
+      expect(res.status).toBe(200);
+      const { data } = await res.json();
+      expect(data.every((t: { status: string }) => t.status === 'ready')).toBe(true);
+      return data as Array<{ id: string; number: number; audio: { url: string } }>;
+    };
+    const filesBefore = takeFiles();
+
+    // A first set, one of which is put in.
+    const first = await render({ count: 2, voices: ['flite/slt', 'flite/rms'] });
+    for (const t of first) expect(takeFiles().has(t.id)).toBe(true);
+    const chosen = await api(`/${dubId}/lines/${line.id}/take`, { method: 'PUT', body: JSON.stringify({ take_id: first[1]!.id }) });
+    expect(chosen.status).toBe(200);
+    const { revision } = await chosen.json();
+
+    // A second set replaces the first: the take not chosen goes (row and files, its audio no longer served),
+    // the chosen one stays; numbers go on after the first set's.
+    const second = await render({ count: 2, voices: ['flite/awb'], speeds: [null, 1.1] });
+    expect((await takesOf()).map((t) => [t.number, t.id, t.chosen])).toEqual([
+      [2, first[1]!.id, true],
+      [3, second[0]!.id, false],
+      [4, second[1]!.id, false],
+    ]);
+    expect(takeFiles()).toEqual(new Set([...filesBefore, first[1]!.id, second[0]!.id, second[1]!.id]));
+    expect((await fetch(first[0]!.audio.url)).status).toBe(403);
+    expect((await fetch(first[1]!.audio.url)).status).toBe(200);
+
+    // The next line starting later changes the room the line's takes were fitted into: they go, except the chosen one.
+    const retimed = await patch(`/${dubId}/lines/${neighbour.id}`, { start: neighbour.start + 0.1 });
+    expect(retimed.status).toBe(200);
+    expect((await takesOf()).map((t) => [t.id, t.chosen])).toEqual([[first[1]!.id, true]]);
+    expect(takeFiles()).toEqual(new Set([...filesBefore, first[1]!.id]));
+    // What is in use is intact: the revision that put the take in, and the take's own audition.
+    expect((await fetch(revision.audio.url)).status).toBe(200);
+    expect((await fetch(first[1]!.audio.url)).status).toBe(200);
+    // A voice change alone leaves takes (each carries its own voice).
+    const third = await render({ count: 1, voices: ['flite/kal16'] });
+    expect((await patch(`/${dubId}/lines/${line.id}`, { voice: 'flite/slt' })).status).toBe(200);
+    expect((await takesOf()).map((t) => t.id)).toEqual([first[1]!.id, third[0]!.id]);
+
+    // Asked for again before the earlier takes are rendered: those go, and whatever their job still writes goes too
+    // (the jobs run one after the other, so the first has ended once the second's takes are ready).
+    const early = await post(`/${dubId}/lines/${line.id}/takes?wait=0`, { count: 2, voices: ['flite/slt', 'flite/awb'] });
+    expect(early.status).toBe(202);
+    const late = await render({ count: 1, voices: ['flite/rms'] });
+    expect((await takesOf()).map((t) => t.id)).toEqual([first[1]!.id, late[0]!.id]);
+    expect(takeFiles()).toEqual(new Set([...filesBefore, first[1]!.id, late[0]!.id]));
+
+    // Deleting the dub removes every row and file of it.
+    expect((await api(`/${dubId}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await api(`/${dubId}/lines/${line.id}/takes`)).status).toBe(404);
+    expect(fs.existsSync(path.join(svc.dataDir, 'recordings', sessionId, 'dubs', dubId))).toBe(false);
   });
 
   it('documents the take routes and base_revision in a valid OpenAPI document', async () => {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import OpenAI from 'openai';
 import { startServiceProcess, type ServiceProcess } from '../helpers/service';
 import { tempDir } from '../helpers/temp';
+import { childProcesses } from '../helpers/proc-stat';
 import { decodeWav } from '../../src/service/media/wav';
 import { wordErrorRate } from '../../src/service/speech/scoring/wer';
 
@@ -89,6 +90,39 @@ describe('POST /v1/audio/speech', () => {
     }
   });
 
+  it('keeps festival warm: concurrent requests each get their own audio, a client that goes away or a festival that crashes costs nothing', { timeout: 180_000 }, async () => {
+    const festivals = () => childProcesses(svc.child.pid!).filter((c) => c.name === 'festival' && c.state !== 'Z');
+    const pcm = async (input: string) => {
+      const res = await speech({ model: 'festival-hts', voice: 'slt', input, response_format: 'pcm' });
+      expect(res.status).toBe(200);
+      return Buffer.from(await res.arrayBuffer());
+    };
+    const texts = ['One little line.', SENTENCE, 'A third line, with a comma.', 'And the fourth one here.'];
+    const alone: Buffer[] = [];
+    for (const text of texts) alone.push(await pcm(text));
+    const together = await Promise.all(texts.map(pcm));
+    for (const [i, audio] of together.entries()) expect(audio.equals(alone[i]!), texts[i]).toBe(true);
+    // Warm processes, two at most, are kept between requests.
+    expect(festivals().length).toBeGreaterThan(0);
+    expect(festivals().length).toBeLessThanOrEqual(2);
+
+    // A client that disconnects while a long text is spoken: the service goes on answering, with the same audio.
+    const controller = new AbortController();
+    const long = Array.from({ length: 8 }, () => SENTENCE).join(' ');
+    const gone = fetch(`${svc.url}/v1/audio/speech`, { method: 'POST', headers: auth(), body: JSON.stringify({ model: 'festival-hts', voice: 'slt', input: long, response_format: 'pcm' }), signal: controller.signal })
+      .then((res) => res.arrayBuffer())
+      .catch((error: Error) => error);
+    await new Promise((r) => setTimeout(r, 300));
+    controller.abort();
+    expect(await gone).toBeInstanceOf(Error);
+    expect((await pcm(SENTENCE)).equals(alone[1]!)).toBe(true);
+    expect(festivals().length).toBeLessThanOrEqual(2);
+
+    // festival killed from outside (a crash): the next request is spoken by a fresh one, the same.
+    for (const f of festivals()) process.kill(f.pid, 'SIGKILL');
+    expect((await pcm(SENTENCE)).equals(alone[1]!)).toBe(true);
+  });
+
   it('refuses bad input in OpenAI\'s error envelope and says which parameter', async () => {
     const cases: Array<[unknown, number, string | null, string | null]> = [
       [{ model: 'tts-1', voice: 'alloy' }, 400, 'input', 'missing_required_parameter'],
@@ -114,7 +148,7 @@ describe('POST /v1/audio/speech', () => {
   });
 
   it('lists voice engines as tts models, and leaves out one that is not installed', async () => {
-    const other = await startServiceProcess({ env: { TAKELINE_TEXT2WAVE: '/nonexistent/text2wave' } });
+    const other = await startServiceProcess({ env: { TAKELINE_FESTIVAL: '/nonexistent/festival' } });
     try {
       const headers = { Authorization: `Bearer ${other.key}`, 'Content-Type': 'application/json' };
       const { data } = await (await fetch(`${other.url}/v1/audio/models`, { headers })).json();

@@ -249,6 +249,15 @@ eachBackend('DubStore', (backend) => {
     await dubs.insertRevision(dub.id, { number: 2, base: 1, source: 'take', revoiceId: null, takeId: one!.id, fileName: 'r0002.wav', renders: {}, linesRevoiced: [1] });
     expect(await dubs.revision(dub.id, 2)).toMatchObject({ source: 'take', takeId: one!.id, revoiceId: null });
     expect(await dubs.revision(dub.id, 1)).toMatchObject({ source: 'upload', takeId: null });
+
+    // Deleting takes never deletes one a revision names; it says which it deleted; a status set on a deleted take says so.
+    expect((await dubs.dubTakes(dub.id)).map((t) => t.number)).toEqual([1, 2, 3]);
+    const deleted = await dubs.deleteTakes(dub.id, [one!.id, two!.id, crypto.randomUUID()]);
+    expect(deleted).toEqual([two!.id]);
+    expect(await dubs.deleteTakes(crypto.randomUUID(), [later[0]!.id])).toEqual([]);
+    expect((await dubs.dubTakes(dub.id)).map((t) => t.id)).toEqual([one!.id, later[0]!.id]);
+    expect(await dubs.setTakeStatus(two!.id, 'ready', { render: render(1) })).toBe(false);
+    expect(await dubs.setTakeStatus(later[0]!.id, 'rendering')).toBe(true);
     await dubs.deleteDub(dub.id);
     expect(await count(backend().sql, 'dub_line_takes')).toBe(0);
   });

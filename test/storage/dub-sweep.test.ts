@@ -50,11 +50,14 @@ describe('the sweep of dub files (on blob keys)', () => {
     };
     const prefix = dubKeys.prefix(session, dub);
     const [lostOld, lostNew] = [crypto.randomUUID(), crypto.randomUUID()];
+    const [take, removedTake] = [crypto.randomUUID(), crypto.randomUUID()];
+    await store.insertTakes(dub, 1, [{ id: take, jobId: crypto.randomUUID(), voice: 'flite/rms', speed: null, plan: plan[0]!, baseRevision: 1 }]);
     const kept = [
       `${prefix}revisions/r0001.wav`,
       `${prefix}background.wav`,
       `${prefix}peaks/r0001.json`,
-      `${prefix}takes/${crypto.randomUUID()}.wav`,
+      `${prefix}takes/${take}.patch`,
+      `${prefix}takes/${take}.wav`,
       `${prefix}work/${running}/line-1.patch`,
     ];
     for (const key of kept) await put(key, 2 * HOUR);
@@ -68,6 +71,8 @@ describe('the sweep of dub files (on blob keys)', () => {
       `${prefix}revisions/r0002.wav`, // a revoice killed between storing its revision and its commit
       `${prefix}work/${finished}/line-1.patch`, // rendered lines of a revoice no longer running
       `${prefix}.r0002.wav.1a2b3c4d.tmp`, // an older version's temporary file
+      `${prefix}takes/${removedTake}.patch`, // a take whose row was removed, its files not yet (a crash between)
+      `${prefix}takes/${removedTake}.wav`,
       dubKeys.revision(session, lostOld, 'r0001.wav'), // a dub upload cut short
       dubKeys.revision(other, dub, 'r0001.wav'), // the dub's id under a recording it does not belong to
     ];

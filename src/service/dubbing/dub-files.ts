@@ -93,6 +93,12 @@ export class DubFiles {
     await this.blobs.deletePrefix(dubKeys.prefix(sessionId, dubId));
   }
 
+  /** A take's two files (its patch and its audition). */
+  async removeTake(sessionId: string, dubId: string, takeId: string): Promise<void> {
+    await this.blobs.delete(dubKeys.take(sessionId, dubId, `${takeId}.patch`));
+    await this.blobs.delete(dubKeys.take(sessionId, dubId, `${takeId}.wav`));
+  }
+
   async removeWork(sessionId: string, dubId: string, revoiceId: string): Promise<void> {
     await this.blobs.deletePrefix(dubKeys.work(sessionId, dubId, revoiceId));
   }
@@ -100,7 +106,8 @@ export class DubFiles {
 
 /**
  * Removes what a crash can leave behind in the store: files of dubs no row owns (an upload cut short),
- * revision files no row names (a revoice killed between storing its revision and its commit), temporary
+ * revision files no row names (a revoice killed between storing its revision and its commit), files of takes
+ * whose rows were removed (a crash before their files went), temporary
  * files an older version left, and the rendered lines of revoices that are no longer running. A file goes
  * only once it is older than `graceMs`: in team mode another node may be between storing a file and
  * committing the row that names it (the embedded service, alone with its data folder, passes 0). Runs at
@@ -136,6 +143,7 @@ export async function sweepDubFiles(
       continue;
     }
     const named = new Set((await store.revisions(dubId)).map((r) => r.fileName));
+    const takes = new Set((await store.dubTakes(dubId)).map((t) => t.id));
     const active = new Set((await store.revoices(dubId)).filter((r) => r.status === 'queued' || r.status === 'running').map((r) => r.id));
     // The rendered lines of a revoice no longer running go together (a folder store's folder with them).
     const finished = new Map<string, boolean>();
@@ -150,6 +158,8 @@ export async function sweepDubFiles(
       const [folder, name] = rest;
       const orphan =
         (folder === 'revisions' && rest.length === 2 && !named.has(name!)) ||
+        // A take removed by a crash between its row and its files (takes.ts pruneRows).
+        (folder === 'takes' && rest.length === 2 && !takes.has(name!.replace(/\.(patch|wav)$/, ''))) ||
         (folder === 'work' && active.has(name!) && key.endsWith('.tmp')) ||
         (rest.length === 1 && folder!.endsWith('.tmp'));
       if (orphan) await remove(key);

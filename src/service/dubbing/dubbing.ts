@@ -500,13 +500,26 @@ export class Dubbing {
    * request may have changed it since it was looked up): nothing changes unless `edit` completes.
    */
   private editLines<T>(dub: DubRecord, lineId: number, edit: (store: DubStore, line: LineRecord, lines: LineRecord[]) => Promise<T>): Promise<T> {
-    return this.store.transaction(async (store) => {
+    return this.withTakesPruned(dub, async (store) => {
       if (!(await store.lockDub(dub.id))) throw new NotFoundError('Dub not found.');
       const lines = await store.lines(dub.id);
       const line = lines.find((l) => l.id === lineId);
       if (!line) throw new NotFoundError('Line not found.');
       return edit(store, line, lines);
     });
+  }
+
+  /**
+   * A transaction that changes lines (it locks the dub first): the takes the change made unusable go with it
+   * (their rows in it, their files after it commits; takes.ts unusableTakes says which).
+   */
+  private async withTakesPruned<T>(dub: DubRecord, change: (store: DubStore) => Promise<T>): Promise<T> {
+    const { result, removed } = await this.store.transaction(async (store) => {
+      const result = await change(store);
+      return { result, removed: await this.takes.pruneRows(store, dub) };
+    });
+    await this.takes.removeFiles(dub, removed);
+    return result;
   }
 
   /**
@@ -607,7 +620,7 @@ export class Dubbing {
    */
   async undoRedo(dub: DubRecord, direction: 'undo' | 'redo'): Promise<{ edit: LineEdit; lines: DubLine[] }> {
     this.requireReady(dub);
-    const { seq, put } = await this.store.transaction(async (store) => {
+    const { seq, put } = await this.withTakesPruned(dub, async (store) => {
       if (!(await store.lockDub(dub.id))) throw new NotFoundError('Dub not found.');
       const edits = await store.edits(dub.id);
       const edit = direction === 'undo' ? edits.filter((e) => !e.undone).at(-1) : edits.find((e) => e.undone);

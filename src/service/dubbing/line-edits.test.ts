@@ -1,35 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { LineRender } from '../../shared/schemas';
-import type { LineRecord } from '../storage/dub-store';
+import { dubLine as line, DUB_LINE_AT as NOW } from '../../../test/helpers/dub-lines';
 import { mergeLines, splitLine } from './line-edits';
 import { coveredByOther, lineState } from './line-rules';
-
-const NOW = '2026-11-28T09:00:00.000Z';
-
-function line(id: number, start: number, end: number, text: string, fields: Partial<LineRecord> = {}): LineRecord {
-  const words = text.split(' ');
-  const step = (end - start) / words.length;
-  return {
-    id,
-    speaker: 'S1',
-    start,
-    end,
-    originalStart: start,
-    originalEnd: end,
-    text,
-    originalText: text,
-    voice: null,
-    originalVoice: null,
-    // Each word fills its share of the line but the last 10 %, a short gap before the next.
-    words: words.map((word, i) => ({ word, start: start + i * step, end: start + (i + 0.9) * step })),
-    reviewStatus: 'approved',
-    history: [],
-    speed: null,
-    revision: 0,
-    updatedAt: NOW,
-    ...fields,
-  };
-}
 
 describe('splitLine', () => {
   const l = line(4, 10, 14, 'one two three four');

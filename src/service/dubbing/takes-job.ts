@@ -24,7 +24,8 @@ export interface TakesJobDeps {
  * The takes job: renders each take of its line as a revoice renders a line (same fit, loudness and
  * crossfades), two at a time, and keeps per take its patch (to put it in) and its region as the dub would
  * sound with it (to audition it). A take that fails is marked failed; the others go on. A job run again
- * after a restart renders only the takes not ready.
+ * after a restart renders only the takes not ready. A take removed while the job runs (takes.ts unusableTakes)
+ * is skipped, or its files removed if it was being rendered.
  */
 export function registerTakesJob(runner: JobRunner, deps: TakesJobDeps): void {
   const { store, files } = deps;
@@ -40,7 +41,11 @@ export function registerTakesJob(runner: JobRunner, deps: TakesJobDeps): void {
       if (dub.background) background = await openStoredWav(files, dubKeys.background(dub.sessionId, dub.id));
       await inParallel(todo, RENDER_PARALLEL, async (take: TakeRecord) => {
         signal.throwIfAborted();
-        await store.setTakeStatus(take.id, 'rendering');
+        // Gone already: newer takes replaced it, or its line changed (takes.ts unusableTakes).
+        if (!(await store.setTakeStatus(take.id, 'rendering'))) {
+          done++;
+          return;
+        }
         progress(done / todo.length, `rendering take ${take.number} of line ${take.lineId}`);
         try {
           const rendered = await renderLine({ voices: deps.voices, tools: deps.tools, aligner: deps.aligner(), source, background }, take.plan, signal);
@@ -58,7 +63,9 @@ export function registerTakesJob(runner: JobRunner, deps: TakesJobDeps): void {
           // Both stored whole before the take's row says it is ready.
           await files.putPatch(dubKeys.take(dub.sessionId, dub.id, `${take.id}.patch`), { fadeIn: rendered.fadeIn, fadeOut: rendered.fadeOut, channels: dub.channels, samples: rendered.patch });
           await files.blobs.put(dubKeys.take(dub.sessionId, dub.id, `${take.id}.wav`), encodeWav(audition, baseWav.layout));
-          await store.setTakeStatus(take.id, 'ready', { render: { ...rendered.render, revision: 0, revoice_id: null, take_id: take.id } });
+          const kept = await store.setTakeStatus(take.id, 'ready', { render: { ...rendered.render, revision: 0, revoice_id: null, take_id: take.id } });
+          // Removed while it rendered: its files went before these were stored, so they go now.
+          if (!kept) await files.removeTake(dub.sessionId, dub.id, take.id);
         } catch (error) {
           if (signal.aborted) throw error;
           await store.setTakeStatus(take.id, 'failed', { error: (error as Error).message });

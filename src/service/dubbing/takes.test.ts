@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { takeFits, takeVariants } from './takes';
+import { plannedLine, takeFits, takeVariants, unusableTakes } from './takes';
 import { inParallel } from './parallel';
-import type { PlannedLine } from '../storage/dub-store';
+import type { PlannedLine, TakeRecord } from '../storage/dub-store';
+import { dubLine } from '../../../test/helpers/dub-lines';
 
 describe('takeVariants', () => {
   it('tries every voice at each speed in turn, distinct pairs only', () => {
@@ -24,6 +25,40 @@ describe('takeFits', () => {
     expect(takeFits({ plan }, { ...plan, text: 'Hello.' })).toBe(false);
     expect(takeFits({ plan }, { ...plan, end: 2.1 })).toBe(false);
     expect(takeFits({ plan }, { ...plan, nextStart: 2.5 })).toBe(false);
+  });
+});
+
+describe('unusableTakes', () => {
+  const lines = [dubLine(1, 0, 1, 'Line one.'), dubLine(2, 2, 3, 'Line two.'), dubLine(3, 4, 5, 'Line three.')];
+  const take = (lineId: number, number: number, jobId: string, on = lines): TakeRecord => ({
+    id: `${lineId}-${number}`,
+    dubId: 'd',
+    lineId,
+    number,
+    jobId,
+    voice: 'a',
+    speed: null,
+    status: 'ready',
+    error: null,
+    plan: plannedLine(on, on.findIndex((l) => l.id === lineId), 'a', null, 10),
+    render: null,
+    baseRevision: 1,
+    createdAt: '',
+    finishedAt: null,
+  });
+  const ids = (takes: TakeRecord[]) => takes.map((t) => t.id);
+
+  it("keeps each line's latest request while it fits, and nothing else", () => {
+    const takes = [take(1, 1, 'j1'), take(1, 2, 'j1'), take(1, 3, 'j2'), take(2, 1, 'j3')];
+    expect(ids(unusableTakes(takes, lines, 10))).toEqual(['1-1', '1-2']);
+    // Line 2's text changed: its takes go; line 1 keeps its latest.
+    const changed = [lines[0]!, { ...lines[1]!, text: 'Other.' }, lines[2]!];
+    expect(ids(unusableTakes(takes, changed, 10))).toEqual(['1-1', '1-2', '2-1']);
+    // Line 3 starting later moves line 2's room; a merged-away line 2 takes its takes along.
+    expect(ids(unusableTakes([take(2, 1, 'j3')], [lines[0]!, lines[1]!, { ...lines[2]!, start: 4.5 }], 10))).toEqual(['2-1']);
+    expect(ids(unusableTakes([take(2, 1, 'j3')], [lines[0]!, lines[2]!], 10))).toEqual(['2-1']);
+    // A voice or speed of the line's own changes nothing.
+    expect(unusableTakes([take(2, 1, 'j3')], [lines[0]!, { ...lines[1]!, voice: 'b', speed: 1.1 }, lines[2]!], 10)).toEqual([]);
   });
 });
 

@@ -72,6 +72,29 @@ export function takeFits(take: Pick<TakeRecord, 'plan'>, current: PlannedLine): 
   );
 }
 
+/**
+ * The takes that go (issue 32), each line keeping only takes that can still be chosen:
+ * - a line's takes are replaced by its newer ones: asking for takes again removes the earlier requests' takes;
+ * - takes that no longer fit the line (its text or timing, or its neighbours' timing, changed since they were
+ *   rendered, so they could not be put in) are removed, and so are the takes of a line that is gone (merged);
+ * - a take a revision has put in is never removed (the store keeps it as long as the dub): the revision's
+ *   history names it and its audition stays playable.
+ * A change of the line's voice or speed alone leaves its takes: each take carries its own voice and speed.
+ */
+export function unusableTakes(takes: readonly TakeRecord[], lines: readonly LineRecord[], duration: number): TakeRecord[] {
+  const latestJob = new Map<number, { number: number; jobId: string }>();
+  for (const take of takes) {
+    const latest = latestJob.get(take.lineId);
+    if (!latest || take.number > latest.number) latestJob.set(take.lineId, { number: take.number, jobId: take.jobId });
+  }
+  const index = new Map(lines.map((l, i) => [l.id, i]));
+  return takes.filter((take) => {
+    const at = index.get(take.lineId);
+    if (at === undefined || latestJob.get(take.lineId)!.jobId !== take.jobId) return true;
+    return !takeFits(take, plannedLine(lines, at, take.voice, take.speed, duration));
+  });
+}
+
 export interface TakesDeps {
   store: DubStore;
   files: DubFiles;
@@ -123,7 +146,7 @@ export class DubTakes {
         ),
       ]);
     }
-    return this.deps.store.transaction(async (store, jobStore) => {
+    const { jobId, takes, replaced } = await this.deps.store.transaction(async (store, jobStore) => {
       if (!(await store.lockDub(dub.id))) throw new NotFoundError('Dub not found.');
       const current = (await store.dubById(dub.id))!;
       const planned = [];
@@ -139,8 +162,27 @@ export class DubTakes {
         line.id,
         planned.map((p) => ({ ...p, jobId })),
       );
-      return { jobId, takes };
+      // The new takes (numbered after the earlier ones) replace them.
+      return { jobId, takes, replaced: await this.pruneRows(store, current) };
     });
+    await this.removeFiles(dub, replaced);
+    return { jobId, takes };
+  }
+
+  /**
+   * Removes, in the caller's transaction (which holds the dub), the rows of the takes unusableTakes says go;
+   * returns them, for removeFiles once the transaction has committed.
+   */
+  async pruneRows(store: DubStore, dub: DubRecord): Promise<TakeRecord[]> {
+    const takes = await store.dubTakes(dub.id);
+    if (takes.length === 0) return [];
+    const gone = new Set(await store.deleteTakes(dub.id, unusableTakes(takes, await store.lines(dub.id), dub.frames / dub.sampleRate).map((t) => t.id)));
+    return takes.filter((t) => gone.has(t.id));
+  }
+
+  /** The files of takes whose rows are gone (after a crash in between, the start-up sweep removes them). */
+  async removeFiles(dub: DubRecord, takes: readonly TakeRecord[]): Promise<void> {
+    for (const take of takes) await this.deps.files.removeTake(dub.sessionId, dub.id, take.id);
   }
 
   /** Resolves when the job settles, or after `seconds`. */
@@ -184,6 +226,11 @@ export class DubTakes {
     });
   }
 
+  /** A take removed (by newer takes or a change of its line) while it was being chosen. */
+  private replaced(take: TakeRecord): ConflictError {
+    return new ConflictError(`Take ${take.number} was removed meanwhile (newer takes replaced it, or its line changed). Choose one of the line's takes now.`);
+  }
+
   async takeOr404(dub: DubRecord, raw: string): Promise<TakeRecord> {
     const take = z.uuid().safeParse(raw).success ? await this.deps.store.take(dub.id, raw) : null;
     if (!take) throw new NotFoundError('Take not found.');
@@ -211,7 +258,10 @@ export class DubTakes {
     const tmp = files.scratchFile('.wav');
     try {
       if (!(await files.copyOut(dubKeys.revision(dub.sessionId, dub.id, baseRevision.fileName), tmp))) throw new Error(`The file of revision ${baseRevision.number} is missing.`);
-      const patch = await files.readPatch(dubKeys.take(dub.sessionId, dub.id, `${found.id}.patch`));
+      const patch = await files.readPatch(dubKeys.take(dub.sessionId, dub.id, `${found.id}.patch`)).catch(async (error: unknown) => {
+        if (!(await store.take(dub.id, found.id))) throw this.replaced(found);
+        throw error;
+      });
       const fd = fs.openSync(tmp, 'r+');
       try {
         const layout = readWavLayout(fd);
@@ -224,6 +274,7 @@ export class DubTakes {
       const number = await store.transaction(async (tx) => {
         if (!(await tx.lockDub(dub.id))) throw new NotFoundError('Dub not found.');
         const now = (await tx.dubById(dub.id))!;
+        if (!(await tx.take(dub.id, found.id))) throw this.replaced(found);
         const active = await tx.activeRevoice(dub.id);
         if (active) throw new ConflictError(`A revoice is running (${active.id}); choose a take once it has finished.`);
         if (now.currentRevision !== baseRevision.number) throw new ConflictError('The dub has a new current revision since; choose the take again.');

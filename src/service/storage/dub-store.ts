@@ -458,7 +458,15 @@ export interface DubStore {
   takes(dubId: string, lineId: number): Promise<TakeRecord[]>;
   /** The takes a job renders, by number. */
   takesOfJob(jobId: string): Promise<TakeRecord[]>;
-  setTakeStatus(takeId: string, status: TakeStatus, fields?: { error?: string | null; render?: LineRender }): Promise<void>;
+  /** Every take of the dub, by line and number. */
+  dubTakes(dubId: string): Promise<TakeRecord[]>;
+  /**
+   * Deletes these takes of the dub, except any a revision names (a take put in stays as long as the dub); returns
+   * the ids deleted. Their files are the caller's to remove once this has committed.
+   */
+  deleteTakes(dubId: string, ids: readonly string[]): Promise<string[]>;
+  /** False when the take no longer exists (removed while it was rendering). */
+  setTakeStatus(takeId: string, status: TakeStatus, fields?: { error?: string | null; render?: LineRender }): Promise<boolean>;
 }
 
 type EditRow = { seq: number; op: string; author: string; before_json: string; after_json: string; undone: number; created_at: string };
@@ -835,14 +843,34 @@ export class SqlDubStore implements DubStore {
     return (await this.sql.all<TakeRow>(`SELECT ${TAKE_COLUMNS} FROM dub_line_takes WHERE job_id = ? ORDER BY number`, [jobId])).map(toTake);
   }
 
-  async setTakeStatus(takeId: string, status: TakeStatus, fields: { error?: string | null; render?: LineRender } = {}): Promise<void> {
+  async dubTakes(dubId: string): Promise<TakeRecord[]> {
+    return (await this.sql.all<TakeRow>(`SELECT ${TAKE_COLUMNS} FROM dub_line_takes WHERE dub_id = ? ORDER BY line_id, number`, [dubId])).map(toTake);
+  }
+
+  async deleteTakes(dubId: string, ids: readonly string[]): Promise<string[]> {
+    const deleted: string[] = [];
+    for (let from = 0; from < ids.length; from += LINES_PER_INSERT) {
+      const chunk = ids.slice(from, from + LINES_PER_INSERT);
+      // One statement: a revision naming a take commits either before it (the take stays) or after (and finds it gone).
+      const rows = await this.sql.all<{ id: string }>(
+        `DELETE FROM dub_line_takes WHERE dub_id = ? AND id IN (${chunk.map(() => '?').join(', ')})
+           AND NOT EXISTS (SELECT 1 FROM dub_revisions r WHERE r.dub_id = dub_line_takes.dub_id AND r.take_id = dub_line_takes.id) RETURNING id`,
+        [dubId, ...chunk],
+      );
+      deleted.push(...rows.map((r) => r.id));
+    }
+    return deleted;
+  }
+
+  async setTakeStatus(takeId: string, status: TakeStatus, fields: { error?: string | null; render?: LineRender } = {}): Promise<boolean> {
     const finished = status === 'ready' || status === 'failed' ? now() : null;
-    await this.sql.run('UPDATE dub_line_takes SET status = ?, error = ?, render_json = COALESCE(?, render_json), finished_at = ? WHERE id = ?', [
+    const { changes } = await this.sql.run('UPDATE dub_line_takes SET status = ?, error = ?, render_json = COALESCE(?, render_json), finished_at = ? WHERE id = ?', [
       status,
       fields.error ?? null,
       fields.render ? JSON.stringify(fields.render) : null,
       finished,
       takeId,
     ]);
+    return changes > 0;
   }
 }

@@ -38,20 +38,34 @@ export function audioSpeechRouter(ctx: ServiceContext): Router {
     });
     const speak = (text: string) => ctx.voices.speak(spec, voice.id, text, { speed: body.speed, signal: controller.signal });
     const chunks = speechChunks(body.input);
+    // The encoder starts while the first sentence is spoken, at the rate the voice speaks at, so ffmpeg's own
+    // start-up is off the first byte's path (started again in the unlikely case the audio comes at another rate).
+    const startEncoder = (rate: number) => {
+      const child = startSpeechEncoder(ctx.tools, body.response_format, rate);
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr = (stderr + text).slice(-2000)));
+      child.stdin.on('error', () => undefined);
+      const exited = new Promise<number | null>((resolve) => {
+        child.on('close', (code) => resolve(code));
+        child.on('error', () => resolve(null));
+      });
+      return { child, exited, stderr: () => stderr };
+    };
+    let encoding = startEncoder(voice.sample_rate);
     let first;
     try {
       first = await speak(chunks[0]!);
     } catch (error) {
+      encoding.child.kill('SIGKILL');
       if (controller.signal.aborted) return;
       if (error instanceof SynthesisError) throw new HttpError(500, `The voice could not speak this text: ${error.message}`, { code: 'synthesis_failed' });
       throw error;
     }
-
-    const encoder = startSpeechEncoder(ctx.tools, body.response_format, first.sampleRate);
-    let stderr = '';
-    encoder.stderr.setEncoding('utf8').on('data', (text: string) => (stderr = (stderr + text).slice(-2000)));
-    encoder.stdin.on('error', () => undefined);
-    const exited = once(encoder, 'close') as Promise<[number | null]>;
+    if (first.sampleRate !== voice.sample_rate) {
+      encoding.child.kill('SIGKILL');
+      encoding = startEncoder(first.sampleRate);
+    }
+    const encoder = encoding.child;
     controller.signal.addEventListener('abort', () => encoder.kill('SIGKILL'), { once: true });
     res.status(200);
     res.setHeader('Content-Type', SPEECH_CONTENT_TYPES[body.response_format]);
@@ -65,8 +79,8 @@ export function audioSpeechRouter(ctx: ServiceContext): Router {
       await write(first.samples);
       for (const chunk of chunks.slice(1)) await write((await speak(chunk)).samples);
       encoder.stdin.end();
-      const [code] = await exited;
-      if (code !== 0 && !controller.signal.aborted) throw new Error(`ffmpeg exited with code ${code}: ${stderr.trim()}`);
+      const code = await encoding.exited;
+      if (code !== 0 && !controller.signal.aborted) throw new Error(`ffmpeg exited with code ${code}: ${encoding.stderr().trim()}`);
     } catch (error) {
       encoder.kill('SIGKILL');
       if (!controller.signal.aborted) ctx.log(`speech stream failed: ${(error as Error)?.stack ?? String(error)}`);

@@ -7,6 +7,7 @@ import { parseCtm, parseHypsegLine, type CtmWord, type HypsegUtterance } from '.
 import { lowerProcessPriority } from '../../../jobs/background-priority';
 import { featureStreamLengths, identityMllr } from './mllr-file';
 import { processCpuSeconds, watchdogVerdict } from './watchdog';
+import { AbortError, OneJobProcess } from '../../../process-pool';
 
 /**
  * One long-lived `pocketsphinx_batch` process that decodes many utterances, so the model and dictionary
@@ -63,16 +64,8 @@ interface ActiveJob {
 /** Log lines that mean the utterance will not be decoded (the program then skips it silently). */
 const JOB_FAILURE = /^(ERROR|FATAL).*(batch\.c|fsg_model\.c|missing in the dictionary|Failed to)/;
 
-export class AbortError extends Error {
-  override name = 'AbortError';
-  constructor(message = 'The operation was aborted') {
-    super(message);
-  }
-}
-
-export class BatchProcess {
-  private child: ChildProcess | null = null;
-  private dir = '';
+export class BatchProcess extends OneJobProcess<ActiveJob> {
+  protected readonly programName = 'decoder';
   private ctlFd = -1;
   private fsgFd = -1;
   private mllrFd = -1;
@@ -85,11 +78,12 @@ export class BatchProcess {
   private hypsegOffset = 0;
   private ctmOffset = 0;
   private counter = 0;
-  private active: ActiveJob | null = null;
   private stderrTail: string[] = [];
   private partial = '';
 
-  constructor(private readonly options: BatchProcessOptions) {}
+  constructor(private readonly options: BatchProcessOptions) {
+    super();
+  }
 
   get busy(): boolean {
     return this.active !== null;
@@ -156,41 +150,6 @@ export class BatchProcess {
     }
   }
 
-  /** True while the decoder program is running (busy or waiting for an utterance). */
-  get running(): boolean {
-    return this.child !== null;
-  }
-
-  /**
-   * Ends an idle process (nothing being decoded) to give its memory back; the next utterance starts it
-   * again (the model loads in about a second). A busy process is left alone.
-   */
-  rest(): void {
-    if (!this.active) this.stop();
-  }
-
-  /** Starts the process now if it is not running, so the next utterance does not wait for the model to load. */
-  warm(): void {
-    if (!this.child && !this.active) this.start();
-  }
-
-  /** Ends the process and removes its temp folder; resolves once the process is gone (its files closed). */
-  async close(): Promise<void> {
-    const child = this.child;
-    this.fail(new AbortError('decoder closed'));
-    this.stop();
-    if (child && child.exitCode === null && child.signalCode === null) {
-      // Bounded: a process stuck in the kernel must not hold up the service's shutdown.
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, 5000);
-        child.once('exit', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
-  }
-
   /** The name to send for this utterance's transform: the loaded one's when unchanged, else a fresh copy. */
   private mllrFileFor(source: string | undefined): string {
     let key = '';
@@ -208,7 +167,7 @@ export class BatchProcess {
     return file;
   }
 
-  private start(): void {
+  protected start(): void {
     const { model, args, grammar, mllr } = this.options;
     this.dir = mkdtempSync(path.join(this.options.tempDir ?? os.tmpdir(), 'takeline-pocketsphinx-'));
     const ctl = path.join(this.dir, 'ctl.fifo');
@@ -314,36 +273,17 @@ export class BatchProcess {
   }
 
   private onExit(child: ChildProcess, message: string): void {
-    if (child !== this.child) return;
     const tail = this.stderrTail
       .filter((l) => /ERROR|FATAL/.test(l))
       .slice(-3)
       .join(' | ');
-    const job = this.active;
-    this.active = null;
-    this.stop();
-    job?.reject(new Error(tail ? `${message}: ${tail}` : message));
+    this.exited(child, new Error(tail ? `${message}: ${tail}` : message));
   }
 
-  /** Rejects the utterance in flight and kills the process, whose state no longer matches ours. */
-  private fail(err: Error): void {
-    const job = this.active;
-    this.active = null;
-    if (job) {
-      this.stop();
-      job.reject(err);
-    }
-  }
-
-  private stop(): void {
-    const child = this.child;
-    this.child = null;
-    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  protected override closeFiles(): void {
     for (const fd of [this.ctlFd, this.fsgFd, this.mllrFd, this.hypsegFd, this.ctmFd]) {
       if (fd >= 0) closeSync(fd);
     }
     this.ctlFd = this.fsgFd = this.mllrFd = this.hypsegFd = this.ctmFd = -1;
-    if (this.dir) rmSync(this.dir, { recursive: true, force: true });
-    this.dir = '';
   }
 }

@@ -1,0 +1,164 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { AbortError, OneJobProcess } from '../../process-pool';
+import { SynthesisError } from './voice';
+
+/**
+ * text2wave's recipe as functions of a running festival: the text file is read as text (never as Scheme),
+ * split into utterances, each synthesized and its samples appended to one RIFF file whose header is
+ * rewritten at the end with the total. `takeline_rate` sets the HTS engine's speaking rate (`-r`, durations
+ * scaled in the model, pitch unchanged) on top of the voice's own parameters, or restores them (nil).
+ * Output is byte-identical to `text2wave -eval (voice…)` for the same text and rate (checked by a test).
+ */
+const DEFINITIONS = `
+(define (takeline_save utt)
+  (if (eq? takeline_samples 0)
+      (wave.save.header takeline_fp (utt.wave utt) 'riff nil (list (list "numsamples" 0))))
+  (set! takeline_samples (+ takeline_samples (get_param 'num_samples (wave.info (utt.wave utt)) 0)))
+  (wave.save.data.fp (utt.wave utt) takeline_fp 'riff nil)
+  (set! takeline_utt utt))
+(define (takeline_speak id infile outfile rate)
+  (set! hts_engine_params (if rate (append takeline_params (list (list "-r" rate))) takeline_params))
+  (set! takeline_fp (fopen outfile "wb"))
+  (set! takeline_samples 0)
+  (set! takeline_utt nil)
+  (set! tts_hooks (list utt.synth takeline_save))
+  (tts_file infile nil)
+  (fseek takeline_fp 0 0)
+  (wave.save.header takeline_fp (utt.wave takeline_utt) 'riff nil (list (list "numsamples" takeline_samples)))
+  (fclose takeline_fp)
+  (format stderr "takeline-done %s\\n" id))
+`;
+
+/** A Scheme string literal of a path this module made (a temp folder's), quotes and backslashes escaped. */
+const schemeString = (s: string) => `"${s.replace(/[\\"]/g, '\\$&')}"`;
+
+/** The festival process ended while a text was being spoken (a crash, or killed from outside). */
+export class FestivalExited extends Error {}
+
+export interface FestivalProcessOptions {
+  /** The festival program. */
+  program: string;
+  /** The Scheme function that selects the voice, e.g. `voice_cmu_us_slt_arctic_hts`. */
+  voiceFunction: string;
+  env: NodeJS.ProcessEnv;
+  /** A text not spoken within this long fails and its process is killed. */
+  timeoutMs?: number;
+  /** Where the process's private folder (its texts and WAVs) goes; default the OS temp folder. */
+  tempDir?: string;
+}
+
+interface ActiveRequest {
+  id: string;
+  output: string;
+  spoken: boolean;
+  resolve: (wav: Buffer) => void;
+  reject: (error: Error) => void;
+}
+
+/**
+ * One festival kept running with its voice loaded (`festival --pipe`: Scheme read from stdin, nothing
+ * printed back), so a text costs its synthesis only, not festival's start-up, lexicon and voice load each
+ * time. One text at a time: the text goes in a file of a private temp folder, the call names it and the
+ * output file, and festival says on stderr (unbuffered) when the WAV is written (`takeline-done <id>`) and
+ * when the call is over (`takeline-end <id>`, also after a Scheme error, which festival reports and survives).
+ * An abort or timeout kills the process; it starts again for the next text. The process ends with its stdin,
+ * so a service killed outright leaves no festival behind.
+ */
+export class FestivalProcess extends OneJobProcess<ActiveRequest> {
+  protected readonly programName = 'festival';
+  private counter = 0;
+  private partial = '';
+  private errors: string[] = [];
+
+  constructor(private readonly options: FestivalProcessOptions) {
+    super();
+  }
+
+  /** The process's id while it runs (tests kill it to check a crash is survived). */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** Speaks `text` at `rate` (1: the voice's own); resolves with the WAV festival wrote. */
+  async speak(text: string, rate: number, signal?: AbortSignal): Promise<Buffer> {
+    if (this.active) throw new Error('FestivalProcess is busy; speak one text at a time');
+    if (signal?.aborted) throw new AbortError();
+    if (!this.child) this.start();
+    const id = `t${++this.counter}`;
+    const input = path.join(this.dir, `${id}.txt`);
+    const output = path.join(this.dir, `${id}.wav`);
+    // A line break keeps the last word from being cut short.
+    fs.writeFileSync(input, `${text}\n`);
+    const done = new Promise<Buffer>((resolve, reject) => {
+      this.active = { id, output, spoken: false, resolve, reject };
+    });
+    const timer = setTimeout(() => this.fail(new Error(`festival took longer than ${this.timeoutMs} ms`)), this.timeoutMs);
+    const onAbort = () => this.fail(signal!.reason instanceof Error ? signal!.reason : new AbortError());
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      this.errors = [];
+      const speed = rate === 1 ? 'nil' : rate.toFixed(4);
+      this.child!.stdin!.write(`(takeline_speak "${id}" ${schemeString(input)} ${schemeString(output)} ${speed})\n(format stderr "takeline-end ${id}\\n")\n`);
+      return await done;
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      fs.rmSync(input, { force: true });
+      fs.rmSync(output, { force: true });
+    }
+  }
+
+  private get timeoutMs(): number {
+    return this.options.timeoutMs ?? 120_000;
+  }
+
+  protected start(): void {
+    this.dir = fs.mkdtempSync(path.join(this.options.tempDir ?? os.tmpdir(), 'takeline-festival-'));
+    const child = spawn(this.options.program, ['--pipe'], { stdio: ['pipe', 'ignore', 'pipe'], env: this.options.env });
+    this.child = child;
+    this.partial = '';
+    this.errors = [];
+    child.stdin!.on('error', () => undefined);
+    child.stderr!.setEncoding('utf8');
+    // A killed process's last words must not be read as the next one's.
+    child.stderr!.on('data', (chunk: string) => child === this.child && this.onStderr(chunk));
+    child.on('error', (error) => this.onExit(child, `could not run ${this.options.program}: ${error.message}`));
+    child.on('exit', (code, sig) => this.onExit(child, `festival exited (${sig ?? code})`));
+    // The voice loads now, while the first text is still being written.
+    child.stdin!.write(`${DEFINITIONS}\n(${this.options.voiceFunction})\n(set! takeline_params hts_engine_params)\n`);
+  }
+
+  private onStderr(chunk: string): void {
+    const lines = (this.partial + chunk).split('\n');
+    this.partial = lines.pop() ?? '';
+    for (const line of lines) {
+      const request = this.active;
+      if (request && line.endsWith(`takeline-done ${request.id}`)) {
+        request.spoken = true;
+      } else if (request && line.endsWith(`takeline-end ${request.id}`)) {
+        this.active = null;
+        if (!request.spoken) {
+          request.reject(new SynthesisError(`festival could not speak this text: ${this.errors.slice(-2).join(' | ') || 'no output'}`));
+          continue;
+        }
+        try {
+          request.resolve(fs.readFileSync(request.output));
+        } catch (error) {
+          request.reject(error as Error);
+        }
+      } else if (line.trim()) {
+        // SIOD ERROR lines and other complaints: the reason a call gave no WAV.
+        this.errors.push(line.trim());
+        if (this.errors.length > 20) this.errors.shift();
+      }
+    }
+  }
+
+  private onExit(child: ChildProcess, message: string): void {
+    const tail = this.errors.slice(-2).join(' | ');
+    this.exited(child, new FestivalExited(tail ? `${message}: ${tail}` : message));
+  }
+}
