@@ -161,7 +161,7 @@ async function requestAdaptation(recognizer: Recognizer, tmp: string, round: num
     store: new SqlAdaptationStore(new SqliteSql(openDatabase(path.join(tmp, `adaptation-${round}.db`)))),
     blobs: new FolderBlobStore(tmp),
     cacheDir: tmp,
-    copiesDir: tmp,
+    scratchDir: tmp,
   });
   const estimator = adaptation.recordingEstimator(path.join(tmp, `adapt-${round}`));
   if (!estimator) throw new Error('adaptation within the recording needs Debian sphinxtrain (or pass --no-adapt)');

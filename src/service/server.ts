@@ -174,7 +174,7 @@ async function open(
     store: adaptationStore,
     blobs: files.blobs,
     cacheDir: layout.adaptation,
-    copiesDir: path.join(layout.scratch, 'adaptation'),
+    scratchDir: path.join(layout.scratch, 'adaptation'),
     espeak: env.TAKELINE_ESPEAK_NG || 'espeak-ng',
     log,
   });

@@ -34,8 +34,6 @@ export function stateKeys(state: AdaptationState): string[] {
 
 /** A set of local copies, kept until released. */
 export interface HeldCopies {
-  /** The local file of a held key, or the local folder of a held prefix (its files are those held under it). */
-  path(keyOrPrefix: string): string;
   release(): void;
 }
 
@@ -76,7 +74,7 @@ export class AdaptationCache {
       release();
       throw error;
     }
-    return { path: (key) => this.local(key), release };
+    return { release };
   }
 
   /** Copies of keys no state names any more: removed now, or when their last holder lets go. */
@@ -89,13 +87,14 @@ export class AdaptationCache {
 
   /** Takes a finished local file in as the copy of `key` (just stored from it: no download). */
   adopt(key: string, file: string): void {
-    const local = this.local(key);
+    const local = this.path(key);
     fs.mkdirSync(path.dirname(local), { recursive: true, mode: 0o700 });
     fs.copyFileSync(file, local);
     this.ready.set(key, Promise.resolve());
   }
 
-  private local(keyOrPrefix: string): string {
+  /** The local file of a key, or the local folder of a prefix (holding the files held under it). */
+  path(keyOrPrefix: string): string {
     return path.join(this.dir, ...keyOrPrefix.split('/').filter(Boolean));
   }
 
@@ -110,7 +109,7 @@ export class AdaptationCache {
   }
 
   private async download(key: string): Promise<void> {
-    const file = this.local(key);
+    const file = this.path(key);
     await fs.promises.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
     const part = `${file}.${crypto.randomBytes(4).toString('hex')}.part`;
     try {
@@ -124,7 +123,7 @@ export class AdaptationCache {
 
   private drop(key: string): void {
     this.ready.delete(key);
-    fs.rmSync(this.local(key), { force: true });
+    fs.rmSync(this.path(key), { force: true });
   }
 }
 
@@ -147,7 +146,7 @@ export async function sweepAdaptation(
   options: { projectId?: string; graceMs: number; now?: number },
 ): Promise<number> {
   const now = options.now ?? Date.now();
-  // Listed before the states are read: an object whose state commits in between is then named, not swept.
+  // Listed before the speakers and states are read: an object whose speaker or state commits in between is then known.
   const entries = await blobs.entries(options.projectId ? adaptationKeys.project(options.projectId) : adaptationKeys.root);
   const bySpeaker = new Map<string, typeof entries>();
   for (const entry of entries) {

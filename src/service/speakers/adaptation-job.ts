@@ -157,7 +157,7 @@ export function registerSpeakerAdaptationJob(deps: SpeakerAdaptationDeps, runner
     const mapped = await deps.speakers.map(sessionId);
     // Speakers merged or deleted since lose what they kept; a live one's unnamed objects only after the grace (another
     // worker may be estimating it now).
-    await deps.adaptation.sweep(projectId, new Set((await deps.speakers.projectSpeakers(projectId)).map((s) => s.id)), SWEEP_GRACE_MS);
+    await deps.adaptation.sweep(projectId, async () => new Set((await deps.speakers.projectSpeakers(projectId)).map((s) => s.id)), SWEEP_GRACE_MS);
     if (mapped.length === 0) return;
     // Levelled as transcription levels it (in place: no second copy of the recording): the statistics must come
     // from the audio the decoders hear.

@@ -112,7 +112,7 @@ function adaptationIn(root: string, options: AdaptationSettings, tools: Sphinxtr
     store,
     blobs: new FolderBlobStore(root),
     cacheDir: root,
-    copiesDir: path.join(root, 'copies'),
+    scratchDir: path.join(root, 'scratch'),
   });
   return { adaptation, store };
 }
@@ -179,7 +179,7 @@ describe.skipIf(!resolveSphinxtrain() || !fs.existsSync(resolvePocketSphinxModel
     expect(await adaptation.hasRecording(PROJECT, SPEAKER, session(1))).toBe(false);
     // The store holds exactly what the state names: the dropped recording's sums and the superseded transforms went.
     expect(storedKeys(root)).toEqual(stateKeys(stored.state).sort());
-    expect(fs.readdirSync(root).filter((n) => n.startsWith('.work-'))).toEqual([]);
+    expect(fs.readdirSync(path.join(root, 'scratch')).filter((n) => n.startsWith('work-'))).toEqual([]);
   });
 
   it('with alignAdapted, collects a later recording along the speaker’s transform, which then moves the estimate', async () => {
@@ -229,8 +229,8 @@ describe.skipIf(!resolveSphinxtrain() || !fs.existsSync(resolvePocketSphinxModel
     expect(await adaptation.summary(PROJECT, SPEAKER)).toMatchObject({ recordings: 2 });
     expect(storedKeys(root)).toEqual(keys);
     // A live speaker's named objects stay, however old; a deleted speaker's go.
-    expect(await adaptation.sweep(PROJECT, new Set([SPEAKER]), 0)).toBe(0);
-    expect(await adaptation.sweep(PROJECT, new Set(), 0)).toBe(keys.length);
+    expect(await adaptation.sweep(PROJECT, async () => new Set([SPEAKER]), 0)).toBe(0);
+    expect(await adaptation.sweep(PROJECT, async () => new Set(), 0)).toBe(keys.length);
     expect(fs.existsSync(path.join(root, 'adaptation', PROJECT, SPEAKER))).toBe(false);
   });
 });

@@ -165,16 +165,16 @@ export class SpeakerAdaptation {
       store: AdaptationStore;
       /** Where the statistics, transforms and means are kept (adaptation-files.ts). */
       blobs: BlobStore;
-      /** This node's own folder: the expanded training model (built once) and estimates' working files. */
+      /** This node's own folder: the expanded training model (built once) and pronunciation lexicons. */
       cacheDir: string;
-      /** This node's local copies of stored objects (emptied at start-up: the node's scratch). */
-      copiesDir: string;
+      /** In this node's scratch (emptied at start-up): local copies of stored objects and estimates' working files. */
+      scratchDir: string;
       /** espeak-ng's program, for names typed in corrections (default `espeak-ng`). */
       espeak?: string;
       log?: (line: string) => void;
     },
   ) {
-    this.cache = new AdaptationCache(deps.blobs, deps.copiesDir);
+    this.cache = new AdaptationCache(deps.blobs, path.join(deps.scratchDir, 'copies'));
   }
 
   /** Whether new statistics can be estimated here (switched on, and the tools installed). */
@@ -245,7 +245,7 @@ export class SpeakerAdaptation {
       if (!transform) return null;
       try {
         const copies = await this.cache.hold(means ? [transform, means] : [transform]);
-        return { files: { transform: copies.path(transform), ...(means ? { means: copies.path(means) } : {}) }, copies };
+        return { files: { transform: this.cache.path(transform), ...(means ? { means: this.cache.path(means) } : {}) }, copies };
       } catch (error) {
         const again = await this.deps.store.get(stored.speakerId);
         if (attempt > 0 || !again || again.version === stored.version) {
@@ -332,11 +332,10 @@ export class SpeakerAdaptation {
     const old = before?.state ?? EMPTY;
     const version = (before?.version ?? 0) + 1;
     const base = adaptationKeys.estimate(projectId, speakerId, version);
-    fs.mkdirSync(this.deps.cacheDir, { recursive: true });
-    const work = fs.mkdtempSync(path.join(this.deps.cacheDir, '.work-'));
     // What the estimate reads, as local files: the kept statistics and the current transform (bw aligns along it).
-    const current = this.settings.alignAdapted ? old.transform : null;
-    const copies = await this.cache.hold([...stateKeys({ ...EMPTY, recordings: old.recordings }), ...(current ? [current] : [])]);
+    const { copies, readable, current } = await this.holdForEstimate(old, speakerId);
+    fs.mkdirSync(this.deps.scratchDir, { recursive: true, mode: 0o700 });
+    const work = fs.mkdtempSync(path.join(this.deps.scratchDir, 'work-'));
     const stored: string[] = [];
     const store = async (key: string, file: string) => {
       await this.deps.blobs.putFile(key, file);
@@ -352,16 +351,16 @@ export class SpeakerAdaptation {
         const own = chunks.filter((c) => Boolean(c.corrected) === corrected);
         const acc = path.join(work, corrected ? 'acc-corrected' : 'acc');
         fs.mkdirSync(acc);
-        const seconds = own.length ? await accumulateMllrStats(model, tools, hmm, own, acc, work, current ? copies.path(current) : null) : 0;
+        const seconds = own.length ? await accumulateMllrStats(model, tools, hmm, own, acc, work, current) : 0;
         if (seconds <= 0) continue;
         const id = corrected ? `${sessionId}${CORRECTED}` : sessionId;
         fresh.push({ id, seconds, at: new Date().toISOString(), ...(corrected ? { corrected: true } : {}), prefix: `${base}rec/${id}/`, files: fs.readdirSync(acc) });
         freshDirs.set(id, acc);
       }
-      const others = old.recordings.filter((r) => r.id !== sessionId && r.id !== `${sessionId}${CORRECTED}`);
+      const others = readable.filter((r) => r.id !== sessionId && r.id !== `${sessionId}${CORRECTED}`);
       const { kept } = keptRecordings([...others, ...fresh], this.settings);
       for (const r of kept.filter((k) => freshDirs.has(k.id))) for (const f of r.files) await store(r.prefix + f, path.join(freshDirs.get(r.id)!, f));
-      const dirOf = (r: AdaptationRecording) => freshDirs.get(r.id) ?? copies.path(r.prefix);
+      const dirOf = (r: AdaptationRecording) => freshDirs.get(r.id) ?? this.cache.path(r.prefix);
       const total = kept.reduce((a, r) => a + r.seconds, 0);
       let state: AdaptationState = { recordings: kept, transform: null, means: null, summary: null };
       let summary: AdaptationSummary | null = null;
@@ -403,9 +402,31 @@ export class SpeakerAdaptation {
       await this.removeObjects(stored).catch(() => undefined);
       throw error;
     } finally {
-      copies.release();
+      copies.forEach((c) => c.release());
       fs.rmSync(work, { recursive: true, force: true });
     }
+  }
+
+  /**
+   * Local copies of what an estimate starts from. A recording whose statistics cannot be read (gone from the
+   * store) is left out, and a missing transform aligns unadapted, rather than failing every later estimate.
+   */
+  private async holdForEstimate(old: AdaptationState, speakerId: string): Promise<{ copies: HeldCopies[]; readable: AdaptationRecording[]; current: string | null }> {
+    const copies: HeldCopies[] = [];
+    const readable: AdaptationRecording[] = [];
+    const tryHold = async (keys: string[], what: string) => {
+      try {
+        copies.push(await this.cache.hold(keys));
+        return true;
+      } catch (error) {
+        this.deps.log?.(`adaptation: speaker ${speakerId}: ${what} left out: ${(error as Error).message}`);
+        return false;
+      }
+    };
+    for (const r of old.recordings) if (await tryHold(r.files.map((f) => r.prefix + f), `the statistics of ${r.id}`)) readable.push(r);
+    const wanted = this.settings.alignAdapted ? old.transform : null;
+    const current = wanted && (await tryHold([wanted], 'the current transform')) ? this.cache.path(wanted) : null;
+    return { copies, readable, current };
   }
 
   /**
@@ -443,9 +464,9 @@ export class SpeakerAdaptation {
    * Removes what the project's speakers that no longer exist (merged or deleted) kept, and a live speaker's
    * objects no state names once older than `graceMs` (adaptation-files.ts sweepAdaptation).
    */
-  sweep(projectId: string, liveSpeakerIds: ReadonlySet<string>, graceMs: number): Promise<number> {
+  sweep(projectId: string, liveSpeakers: () => Promise<ReadonlySet<string>>, graceMs: number): Promise<number> {
     if (!ID.test(projectId)) return Promise.resolve(0);
-    return sweepAdaptation(this.deps.blobs, this.deps.store, async () => liveSpeakerIds, { projectId, graceMs });
+    return sweepAdaptation(this.deps.blobs, this.deps.store, liveSpeakers, { projectId, graceMs });
   }
 
   /** Removes a whole project's adaptation objects (its rows go with its speakers). */
