@@ -1,23 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pocketSphinxAvailable } from '../../src/service/speech/recognition/pocketsphinx-recognizer';
 import { resolveSphinxtrain } from '../../src/service/speech/recognition/pocketsphinx/adaptation';
 import { audioDir } from '../helpers/paths';
-import { startPostgres, type ThrowawayPostgres } from '../helpers/postgres';
+import { postgresPerFile } from '../helpers/postgres-per-file';
 import { multipartBody, rawRequest, startServiceProcess, type ServiceProcess } from '../helpers/service';
 import { startWorker, teamEnv, teamQuery, type Worker } from '../helpers/team';
 import { tempDir } from '../helpers/temp';
 import { until } from '../helpers/poll';
 
-let pg: ThrowawayPostgres;
-beforeAll(async () => {
-  pg = await startPostgres();
-}, 60_000);
-afterAll(async () => {
-  await pg?.stop();
-});
+const pg = postgresPerFile();
 
 /** Every file under `dir`, relative to it. */
 function filesUnder(dir: string): string[] {
@@ -29,7 +23,7 @@ function filesUnder(dir: string): string[] {
 // PostgreSQL and its files on the storage, so what one worker learnt of a speaker another decodes with.
 describe.skipIf(!pocketSphinxAvailable().ok || !resolveSphinxtrain())('team mode: speaker adaptation across workers with their own data folders', () => {
   it('adapts a speaker on worker A, shows the summary from an API node, and worker B (another data folder) decodes the next recording with it', { timeout: 900_000 }, async () => {
-    const env = await teamEnv(pg, 'team_adaptation');
+    const env = await teamEnv(pg(), 'team_adaptation');
     const storage = tempDir('takeline-team-storage-');
     // A transform from one short recording, so the test sees it; the storage every node reaches; no shared data folder.
     const shared = { ...env, TAKELINE_STORAGE_URL: pathToFileURL(storage).href, TAKELINE_ADAPTATION_MIN_SECONDS: '3' };
