@@ -156,12 +156,12 @@ async function runCondition(condition: Condition): Promise<ConditionResult> {
         // The corrections' adaptation jobs (one per recording) done before the later recordings come.
         await jobsIdle(db);
         const detail = (await api(svc, 'GET', `/v1/speech/projects/${project}`)).json;
-        for (const s of detail.speakers as Array<{ name: string; adaptation: { corrected_seconds: number } | null }>) {
+        for (const s of detail.speakers as Array<{ name: string; adaptation: { corrected_seconds: number; map_means: boolean } | null }>) {
           if (s.adaptation) corrections.correctedSeconds[`${reader} ${s.name}`] = s.adaptation.corrected_seconds;
+          // Speakers whose later recordings decode by MAP means (speaker-adaptation.ts keeps them beside the transform).
+          if (s.adaptation?.map_means) corrections.mapSpeakers++;
         }
         corrections.vocabulary[reader] = (await api(svc, 'GET', `/v1/speech/projects/${project}/vocabulary`)).json.terms;
-        // Speakers whose later recordings decode by MAP means (speaker-adaptation.ts keeps them beside the transform).
-        corrections.mapSpeakers = readdirSync(path.join(svc.dataDir, 'adaptation'), { recursive: true, encoding: 'utf8' }).filter((f) => f.split(path.sep).length === 3 && path.basename(f) === 'means').length;
       }
       // The later recordings are all decoded with what the earlier ones taught (their own adaptation jobs queue
       // behind every transcription), so both conditions decode them with one transform each.

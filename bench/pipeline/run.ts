@@ -53,6 +53,10 @@ import { resolvePocketSphinxModel } from '../../src/service/speech/recognition/p
 import { requestAdaptingRecognizer, WITHIN_RECORDING_MAX_BATCH_SECONDS } from '../../src/service/transcription/request-adaptation';
 import { spectralVoiceMatcher } from '../../src/service/speakers/voice-matcher';
 import { SpeakerAdaptation } from '../../src/service/speakers/speaker-adaptation';
+import { SqlAdaptationStore } from '../../src/service/storage/adaptation-store';
+import { SqliteSql } from '../../src/service/storage/sql/sqlite-sql';
+import { openDatabase } from '../../src/service/storage/database';
+import { FolderBlobStore } from '../../src/service/storage/blobs/folder-blob-store';
 import { DEFAULT_SPEAKER_ADAPTATION } from '../../src/service/config';
 import { flagValue as flag } from '../lib/args';
 
@@ -150,10 +154,14 @@ interface PipelineRun {
 
 /** The service's adaptation within a recording, composed as server.ts does, with its files under `tmp`. */
 async function requestAdaptation(recognizer: Recognizer, tmp: string, round: number) {
-  const adaptation = new SpeakerAdaptation(tmp, { ...DEFAULT_SPEAKER_ADAPTATION, minSeconds: adaptMinSeconds }, {
+  // Adaptation within a recording keeps nothing; the per-speaker state's store and files are there but unused.
+  const adaptation = new SpeakerAdaptation({ ...DEFAULT_SPEAKER_ADAPTATION, minSeconds: adaptMinSeconds }, {
     model: resolvePocketSphinxModel(),
     tools: resolveSphinxtrain(),
+    store: new SqlAdaptationStore(new SqliteSql(openDatabase(path.join(tmp, `adaptation-${round}.db`)))),
+    blobs: new FolderBlobStore(tmp),
     cacheDir: tmp,
+    scratchDir: tmp,
   });
   const estimator = adaptation.recordingEstimator(path.join(tmp, `adapt-${round}`));
   if (!estimator) throw new Error('adaptation within the recording needs Debian sphinxtrain (or pass --no-adapt)');

@@ -22,6 +22,7 @@
  * 4. API p99 under 50 concurrent readers (GET of transcript and analysis documents, the project and session
  *    lists; bench/lib/read-load.ts, plain GETs) with 3 idle workers, then while the 3 workers transcribe.
  */
+import crypto from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -118,7 +119,8 @@ await admin.query('CREATE DATABASE team_bench');
 await admin.end();
 const databaseUrl = pg.url.replace(/\/[^/]*$/, '/team_bench');
 const dataDir = fs.mkdtempSync(path.join(scratch, 'data-'));
-const env = { TAKELINE_DATABASE_URL: databaseUrl, TAKELINE_DATA_DIR: dataDir, TAKELINE_MODELS_DIR: modelsDir };
+// A team's nodes keep no studio key: the bench's requests use a TAKELINE_API_KEY every node accepts.
+const env = { TAKELINE_DATABASE_URL: databaseUrl, TAKELINE_DATA_DIR: dataDir, TAKELINE_MODELS_DIR: modelsDir, TAKELINE_API_KEY: `tl_${crypto.randomBytes(24).toString('hex')}` };
 const db = openPostgresPool(databaseUrl, 2);
 const api = await startServiceProcess({ dataDir, env });
 const auth = { Authorization: `Bearer ${api.key}` };

@@ -62,8 +62,16 @@ const restart = (): void => {
   app.quit(); // the lifecycle stops the embedded service's jobs first
 };
 
-const startEmbedded = async (): Promise<StudioTarget> =>
-  embeddedTarget(await startService(serviceOptions), serviceOptions.dataDir);
+const startEmbedded = async (): Promise<StudioTarget> => {
+  const service = await startService(serviceOptions);
+  // Only a team's nodes have no studio key; the desktop's own service is embedded unless its environment says otherwise.
+  const apiKey = service.apiKey;
+  if (apiKey === null) {
+    await service.stop();
+    throw new Error('The embedded service started as a team node (TAKELINE_DATABASE_URL is set): unset it, or choose Team Server in the File menu.');
+  }
+  return embeddedTarget({ url: service.url, apiKey, signInUrl: () => service.signInUrl(), stop: () => service.stop() }, serviceOptions.dataDir);
+};
 
 async function askAboutTeamServer(message: string): Promise<TeamProblemChoice> {
   const { response } = await dialog.showMessageBox({

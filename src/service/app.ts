@@ -102,7 +102,7 @@ export function createApp(ctx: ServiceContext): express.Express {
     if (!openApi.has(server)) openApi.set(server, openApiDocument(server));
     res.json(openApi.get(server));
   });
-  app.use('/v1/speech/projects', projectsRouter(ctx.projects, ctx.database.speakers, (project, speaker) => ctx.adaptation.summary(project, speaker)));
+  app.use('/v1/speech/projects', projectsRouter(ctx.projects, ctx.database.speakers, (project) => ctx.adaptation.summaries(project)));
   app.use('/v1/speech/transcriptions', transcriptionsRouter(ctx));
   app.use('/v1/speech/transcriptions', retryRouter(ctx));
   // Before the analysis router, whose placeholder revoice route answers 404 for every dub.

@@ -41,6 +41,9 @@ import type { Span } from './speech/types';
 import { resolveSphinxtrain } from './speech/recognition/pocketsphinx/adaptation';
 import { SpeakerAdaptation } from './speakers/speaker-adaptation';
 import { queueSpeakerAdaptation, registerSpeakerAdaptationJob } from './speakers/adaptation-job';
+import { sweepAdaptation } from './speakers/adaptation-files';
+import { moveLegacyAdaptation } from './speakers/legacy-adaptation';
+import { SqlAdaptationStore } from './storage/adaptation-store';
 import { correctionLearning } from './transcription/correction-learning';
 import { createRnnoiseDenoiser } from './speech/enhancement/rnnoise';
 import { createWpeDereverberator } from './speech/enhancement/reverberant-speech';
@@ -76,8 +79,8 @@ export interface StartOptions {
 export interface RunningService {
   url: string;
   port: number;
-  /** The studio's key (what the desktop shell hands the renderer). */
-  apiKey: string;
+  /** The studio's key (what the desktop shell hands the renderer); null on a team's nodes, which keep none. */
+  apiKey: string | null;
   /** A fresh one-time sign-in link for the studio in a browser. */
   signInUrl(): Promise<string>;
   context: ServiceContext;
@@ -165,10 +168,15 @@ async function open(
   const denoiser = config.denoise ? createRnnoiseDenoiser() : undefined;
   // Likewise for reverberant chunks and lines (README, "Reverberation").
   const dereverberator = config.dereverb ? createWpeDereverberator() : undefined;
-  const adaptation = new SpeakerAdaptation(layout.adaptation, config.speakerAdaptation, {
+  // Each speaker's adaptation state in the database, its files on the blob store (issue 34: any worker adapts and decodes).
+  const adaptationStore = new SqlAdaptationStore(sql);
+  const adaptation = new SpeakerAdaptation(config.speakerAdaptation, {
     model: resolvePocketSphinxModel(env),
     tools: resolveSphinxtrain(env),
+    store: adaptationStore,
+    blobs: files.blobs,
     cacheDir: layout.adaptation,
+    scratchDir: path.join(layout.scratch, 'adaptation'),
     espeak: env.TAKELINE_ESPEAK_NG || 'espeak-ng',
     log,
   });
@@ -261,8 +269,14 @@ async function open(
   // a dead worker's to another).
   const embedded = role === 'embedded';
   await sweepOrphans(files, layout, sessions);
+  // A desktop folder's adaptation files from before move onto the storage; then what no speaker's state names goes.
+  const liveSpeakers = async (projectId: string) => new Set((await database.speakers.projectSpeakers(projectId)).map((s) => s.id));
+  await moveLegacyAdaptation(layout.adaptation, adaptationStore, (key, file) => files.storeFile(key, file), liveSpeakers, log);
+  await sweepAdaptation(files.blobs, adaptationStore, liveSpeakers, { graceMs: role === 'embedded' ? 0 : SWEEP_GRACE_MS });
   if (embedded) await sessions.recoverInterrupted();
-  const apiKey = await ensureStudioKey(keys, layout.secrets, log);
+  // A team's nodes keep no studio key (README, "Team deployment"): a browser studio signs in with a one-time link,
+  // people and tools with their own keys (`npm run keys`), so no node's data folder holds a full-access key.
+  const apiKey = embedded ? await ensureStudioKey(keys, layout.secrets, log) : null;
   registerTranscribeJob(context, jobs, context.afterTranscript);
   registerAnalysisJob(
     { store: analysisStore, sessions, layout, files, tools, modelsDir: config.modelsDir, dictionary: resolvePocketSphinxModel(env).dict, log },

@@ -58,7 +58,9 @@ export async function startServiceProcess(
       reject(new Error(`service exited:\n${out}`));
     });
   });
-  const key = fs.readFileSync(path.join(dataDir, 'secrets', 'studio-api-key'), 'utf8').trim();
+  // A team's API node keeps no studio key: its tests use the TAKELINE_API_KEY teamEnv sets.
+  const keyFile = path.join(dataDir, 'secrets', 'studio-api-key');
+  const key = fs.existsSync(keyFile) ? fs.readFileSync(keyFile, 'utf8').trim() : (options.env?.TAKELINE_API_KEY ?? '');
   const signInUrl = /(http:\/\/\S+\/auth\/signin\?token=\S+)/.exec(out)![1]!;
   return {
     url,

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { openPostgresPool } from '../../src/service/storage/sql/postgres-sql';
 import { modelsDir, repoRoot } from './paths';
@@ -44,12 +45,20 @@ export async function startWorker(env: Record<string, string>): Promise<Worker> 
   };
 }
 
-/** A fresh database on the throwaway server, and the environment of a team over it (one shared data folder). */
+/**
+ * A fresh database on the throwaway server, and the environment of a team over it (one shared data folder), with
+ * a full-access key every node accepts (a team's nodes keep no studio key: ServiceProcess.key is this one).
+ */
 export async function teamEnv(pg: ThrowawayPostgres, database: string): Promise<Record<string, string>> {
   const admin = openPostgresPool(pg.url, 1);
   await admin.query(`CREATE DATABASE ${database}`);
   await admin.end();
-  return { TAKELINE_DATABASE_URL: pg.url.replace(/\/[^/]*$/, `/${database}`), TAKELINE_DATA_DIR: tempDir('takeline-team-'), TAKELINE_MODELS_DIR: modelsDir };
+  return {
+    TAKELINE_DATABASE_URL: pg.url.replace(/\/[^/]*$/, `/${database}`),
+    TAKELINE_DATA_DIR: tempDir('takeline-team-'),
+    TAKELINE_MODELS_DIR: modelsDir,
+    TAKELINE_API_KEY: `tl_${crypto.randomBytes(24).toString('hex')}`,
+  };
 }
 
 /** Rows of one query on a team's database. */

@@ -100,9 +100,12 @@ describe.skipIf(!pocketSphinxAvailable().ok || !resolveSphinxtrain())('correctio
   it('gives a speaker with enough corrected speech MAP means, by which the next recording decodes', async () => {
     // 8 s corrected above, over this service's 3 s minimum: the means sit beside the transform, a whole means file.
     const detail = await project();
+    // On the desktop the blob store is the data folder: the estimate's keys are files under adaptation/<project>/<speaker>/<tag>/.
     const speakerDir = path.join(svc.dataDir, 'adaptation', detail.id, detail.speakers[0]!.id);
-    expect(fs.existsSync(path.join(speakerDir, 'transform.mllr'))).toBe(true);
-    const means = fs.readFileSync(path.join(speakerDir, 'means'));
+    const kept = fs.readdirSync(speakerDir, { recursive: true, encoding: 'utf8' });
+    expect(kept.filter((f) => path.basename(f) === 'transform.mllr')).toHaveLength(1);
+    expect(detail.speakers[0]!.adaptation).toMatchObject({ map_means: true });
+    const means = fs.readFileSync(path.join(speakerDir, kept.find((f) => path.basename(f) === 'means')!));
     expect(means.length).toBe(fs.statSync(path.join(resolvePocketSphinxModel().hmm, 'means')).size);
     // The reader's next recording decodes its chunks as the adapted speaker's, and reads as the reader.
     const next = 'amateur_LJ001-0010.flac';

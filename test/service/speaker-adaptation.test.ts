@@ -8,6 +8,8 @@ import { waitFor } from '../helpers/crash';
 import { tempDir } from '../helpers/temp';
 import { pocketSphinxAvailable } from '../../src/service/speech/recognition/pocketsphinx-recognizer';
 import { resolveSphinxtrain } from '../../src/service/speech/recognition/pocketsphinx/adaptation';
+import type { AdaptationState } from '../../src/service/storage/adaptation-store';
+import Database from 'better-sqlite3';
 
 // Two recordings of the same reader: the first teaches the project speaker's transform, the second uses it.
 const FIRST = 'amateur_LJ001-0001.flac';
@@ -94,5 +96,34 @@ describe.skipIf(!pocketSphinxAvailable().ok || !resolveSphinxtrain())('speaker a
     expect(adapted.transcript.segments).not.toEqual(plain.transcript.segments);
     // The recording's statistics are gone once its transcript is.
     expect(fs.readdirSync(path.join(adapting.dataDir, 'scratch')).filter((n) => n.startsWith('voices-'))).toEqual([]);
+  }, 300_000);
+
+  it('keeps a desktop data folder’s adaptation from before: its files move onto the storage at start, and decoding uses them', async () => {
+    const before = await project(adapting);
+    const [projectId, speakerId] = [before.id as string, before.speakers[0].id as string];
+    const dataDir = adapting.dataDir;
+    await adapting.stop();
+    // The speaker's adaptation laid out as a Takeline from before issue 34 kept it, and no state in the database.
+    const db = new Database(path.join(dataDir, 'takeline.db'));
+    const { state_json } = db.prepare('SELECT state_json FROM speaker_adaptations WHERE speaker_id = ?').get(speakerId) as { state_json: string };
+    db.prepare('DELETE FROM speaker_adaptations WHERE speaker_id = ?').run(speakerId);
+    db.close();
+    const state = JSON.parse(state_json) as AdaptationState;
+    const dir = path.join(dataDir, 'adaptation', projectId, speakerId);
+    for (const r of state.recordings) {
+      fs.mkdirSync(path.join(dir, 'rec', r.id), { recursive: true });
+      for (const f of r.files) fs.copyFileSync(path.join(dataDir, r.prefix, f), path.join(dir, 'rec', r.id, f));
+      fs.writeFileSync(path.join(dir, 'rec', `${r.id}.json`), JSON.stringify({ seconds: r.seconds, at: r.at }));
+    }
+    fs.copyFileSync(path.join(dataDir, state.transform!), path.join(dir, 'transform.mllr'));
+    fs.writeFileSync(path.join(dir, 'state.json'), JSON.stringify(state.summary));
+    for (const name of fs.readdirSync(dir)) if (/^v\d+-/.test(name)) fs.rmSync(path.join(dir, name), { recursive: true });
+
+    adapting = await startServiceProcess({ dataDir, env: { TAKELINE_ADAPTATION_MIN_SECONDS: '5' } });
+    expect((await project(adapting)).speakers[0].adaptation).toEqual(state.summary);
+    // Moved under an estimate's keys: only that folder is left.
+    expect(fs.readdirSync(dir)).toEqual([expect.stringMatching(/^v1-[0-9a-f]{8}$/)]);
+    const again = await transcribe(adapting, SECOND);
+    expect(again.transcript.adaptation.speakers).toEqual([expect.objectContaining({ speaker_id: speakerId })]);
   }, 300_000);
 });

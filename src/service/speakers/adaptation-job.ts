@@ -9,6 +9,7 @@ import { denoisedIfNoisy, speechWithin } from '../speech/enhancement/noisy-speec
 import type { Denoiser, Dereverberator } from '../speech/enhancement/types';
 import type { JobContext, JobQueue, JobRunner } from '../jobs/job-runner';
 import type { JobStore } from '../storage/job-store';
+import { SWEEP_GRACE_MS } from '../recordings/intake';
 import { float32ToInt16Le } from '../speech/recognition/pocketsphinx/pcm';
 import { SAMPLE_RATE, type Span, type Transcript } from '../speech/types';
 import { alignableWords, MIN_RECORDING_SECONDS, wordPieces, type AdaptationChunk, type SpeakerAdaptation } from './speaker-adaptation';
@@ -154,7 +155,9 @@ export function registerSpeakerAdaptationJob(deps: SpeakerAdaptationDeps, runner
     if (!summary || !stored || !transcript) return;
     const projectId = summary.project.id;
     const mapped = await deps.speakers.map(sessionId);
-    deps.adaptation.sweep(projectId, new Set((await deps.speakers.projectSpeakers(projectId)).map((s) => s.id)));
+    // Speakers merged or deleted since lose what they kept; a live one's unnamed objects only after the grace (another
+    // worker may be estimating it now).
+    await deps.adaptation.sweep(projectId, async () => new Set((await deps.speakers.projectSpeakers(projectId)).map((s) => s.id)), SWEEP_GRACE_MS);
     if (mapped.length === 0) return;
     // Levelled as transcription levels it (in place: no second copy of the recording): the statistics must come
     // from the audio the decoders hear.
@@ -186,7 +189,7 @@ export function registerSpeakerAdaptationJob(deps: SpeakerAdaptationDeps, runner
         if (seconds < MIN_RECORDING_SECONDS) {
           // Nothing usable of this speaker here any more (lines moved away, or corrected into words without
           // phones): what an earlier transcript of the recording taught goes, and the transform is solved without it.
-          if (!deps.adaptation.hasRecording(projectId, speaker_id, sessionId)) continue;
+          if (!(await deps.adaptation.hasRecording(projectId, speaker_id, sessionId))) continue;
           chunks.length = 0;
         }
         try {

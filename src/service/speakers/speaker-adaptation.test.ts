@@ -6,7 +6,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { decodeAudioToArray } from '../media/decode';
 import { resolveMediaTools } from '../media/tools';
 import { float32ToInt16Le } from '../speech/recognition/pocketsphinx/pcm';
-import { resolveSphinxtrain } from '../speech/recognition/pocketsphinx/adaptation';
+import { resolveSphinxtrain, type SphinxtrainTools } from '../speech/recognition/pocketsphinx/adaptation';
+import { openDatabase } from '../storage/database';
+import { SqliteSql } from '../storage/sql/sqlite-sql';
+import { SqlAdaptationStore } from '../storage/adaptation-store';
+import { FolderBlobStore } from '../storage/blobs/folder-blob-store';
+import { stateKeys } from './adaptation-files';
 import { parseMllrMatrix, mllrDistance } from '../speech/recognition/pocketsphinx/mllr-file';
 import { meanShift, readGaussianFile, sameShape } from '../speech/recognition/pocketsphinx/gaussian-file';
 import { resolvePocketSphinxModel } from '../speech/recognition/pocketsphinx/model';
@@ -92,16 +97,54 @@ function tempRoot(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'takeline-adaptation-'));
 }
 
+/**
+ * A SpeakerAdaptation as the desktop composes it: the state in an SQLite database in `root` (with the project
+ * speaker's row it belongs to), the files in a folder store rooted at `root` (the data folder).
+ */
+function adaptationIn(root: string, options: AdaptationSettings, tools: SphinxtrainTools | null, store?: SqlAdaptationStore) {
+  const db = openDatabase(path.join(root, 'takeline.db'));
+  db.prepare("INSERT OR IGNORE INTO projects (id, key, name, created_at) VALUES (?, 'p', 'P', '2026-01-01T00:00:00Z')").run(PROJECT);
+  db.prepare("INSERT OR IGNORE INTO project_speakers (id, project_id, number, name, label, profile_json, created_at) VALUES (?, ?, 1, 'A', 'S1', '{}', '2026-01-01T00:00:00Z')").run(SPEAKER, PROJECT);
+  store ??= new SqlAdaptationStore(new SqliteSql(db));
+  const adaptation = new SpeakerAdaptation(options, {
+    model: resolvePocketSphinxModel(),
+    tools,
+    store,
+    blobs: new FolderBlobStore(root),
+    cacheDir: root,
+    scratchDir: path.join(root, 'scratch'),
+  });
+  return { adaptation, store };
+}
+
+/** The speaker's current decoding files (local copies), or null. */
+async function decodingFiles(adaptation: SpeakerAdaptation): Promise<{ transform: string; means?: string } | null> {
+  const held = await adaptation.decoding(PROJECT);
+  held.release();
+  return held.speakers.get(SPEAKER) ?? null;
+}
+
+/** The speaker's objects in the folder store, as keys. */
+function storedKeys(root: string): string[] {
+  const dir = path.join(root, 'adaptation', PROJECT, SPEAKER);
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(root, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
+    .sort();
+}
+
 describe('SpeakerAdaptation without sphinxtrain (the fallback)', () => {
   it('estimates nothing and offers no transform', async () => {
     const root = tempRoot();
     try {
-      const adaptation = new SpeakerAdaptation(root, settings, { model: resolvePocketSphinxModel(), tools: null, cacheDir: root });
+      const { adaptation } = adaptationIn(root, settings, null);
       expect(adaptation.estimating).toBe(false);
       const chunk = { id: 'c', pcm: Buffer.alloc(32000 * 20), hypothesis: 'hello world' };
       expect(await adaptation.addRecording(PROJECT, SPEAKER, session(1), [chunk])).toBeNull();
-      expect(adaptation.transform(PROJECT, SPEAKER)).toBeNull();
-      expect(adaptation.summary(PROJECT, SPEAKER)).toBeNull();
+      expect(await decodingFiles(adaptation)).toBeNull();
+      expect(await adaptation.summary(PROJECT, SPEAKER)).toBeNull();
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }
@@ -111,26 +154,32 @@ describe('SpeakerAdaptation without sphinxtrain (the fallback)', () => {
 describe.skipIf(!resolveSphinxtrain() || !fs.existsSync(resolvePocketSphinxModel().dict))('SpeakerAdaptation with sphinxtrain', () => {
   const root = tempRoot();
   afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
-  const adaptation = new SpeakerAdaptation(root, settings, { model: resolvePocketSphinxModel(), tools: resolveSphinxtrain(), cacheDir: root });
+  const { adaptation, store } = adaptationIn(root, settings, resolveSphinxtrain());
   const chunkOf = (file: string) => readerChunk(file, adaptation.words());
 
   it('waits for enough speech, then solves one transform from the kept recordings, bounded and replaceable', async () => {
     // 8.4 s: under the 10 s minimum, statistics kept but no transform yet.
     expect(await adaptation.addRecording(PROJECT, SPEAKER, session(1), [await chunkOf('amateur_LJ001-0001.flac')])).toBeNull();
-    expect(adaptation.transform(PROJECT, SPEAKER)).toBeNull();
+    expect(await decodingFiles(adaptation)).toBeNull();
+    expect(await adaptation.hasRecording(PROJECT, SPEAKER, session(1))).toBe(true);
     const second = await adaptation.addRecording(PROJECT, SPEAKER, session(2), [await chunkOf('amateur_LJ001-0010.flac')]);
     expect(second).toMatchObject({ recordings: 2 });
     expect(second!.seconds).toBeGreaterThan(15);
-    const file = adaptation.transform(PROJECT, SPEAKER)!;
+    const file = (await decodingFiles(adaptation))!.transform;
     const moved = mllrDistance(parseMllrMatrix(fs.readFileSync(file, 'utf8')));
     expect(moved.matrix).toBeGreaterThan(0.01); // a real estimate, not the identity
-    expect(adaptation.summary(PROJECT, SPEAKER)).toEqual(second);
+    expect(await adaptation.summary(PROJECT, SPEAKER)).toEqual(second);
+    expect(await adaptation.summaries(PROJECT)).toEqual(new Map([[SPEAKER, second]]));
     // A third recording pushes the oldest out (20 s bound).
     const third = await adaptation.addRecording(PROJECT, SPEAKER, session(3), [await chunkOf('amateur_LJ001-0049.flac')]);
     expect(third).toMatchObject({ recordings: 2 });
-    const rec = path.join(root, PROJECT, SPEAKER, 'rec');
-    expect(fs.readdirSync(rec).sort()).toEqual([session(2), `${session(2)}.json`, session(3), `${session(3)}.json`]);
-    expect(fs.readdirSync(path.join(root, PROJECT, SPEAKER)).filter((n) => n.startsWith('.'))).toEqual([]);
+    const stored = (await store.get(SPEAKER))!;
+    expect(stored.version).toBe(3);
+    expect(stored.state.recordings.map((r) => r.id).sort()).toEqual([session(2), session(3)]);
+    expect(await adaptation.hasRecording(PROJECT, SPEAKER, session(1))).toBe(false);
+    // The store holds exactly what the state names: the dropped recording's sums and the superseded transforms went.
+    expect(storedKeys(root)).toEqual(stateKeys(stored.state).sort());
+    expect(fs.readdirSync(path.join(root, 'scratch')).filter((n) => n.startsWith('work-'))).toEqual([]);
   });
 
   it('with alignAdapted, collects a later recording along the speaker’s transform, which then moves the estimate', async () => {
@@ -138,9 +187,9 @@ describe.skipIf(!resolveSphinxtrain() || !fs.existsSync(resolvePocketSphinxModel
     const transforms: string[] = [];
     for (const alignAdapted of [false, true]) {
       const dir = fs.mkdtempSync(path.join(root, 'aligned-'));
-      const each = new SpeakerAdaptation(dir, { ...settings, alignAdapted }, { model: resolvePocketSphinxModel(), tools: resolveSphinxtrain(), cacheDir: root });
+      const each = adaptationIn(dir, { ...settings, alignAdapted }, resolveSphinxtrain()).adaptation;
       for (const [i, file] of files.entries()) await each.addRecording(PROJECT, SPEAKER, session(i + 1), [await chunkOf(file)]);
-      transforms.push(fs.readFileSync(each.transform(PROJECT, SPEAKER)!, 'utf8'));
+      transforms.push(fs.readFileSync((await decodingFiles(each))!.transform, 'utf8'));
     }
     // The second recording was collected before any transform existed, the third along one: only the third's
     // statistics differ, and with them the transform solved from both.
@@ -150,27 +199,39 @@ describe.skipIf(!resolveSphinxtrain() || !fs.existsSync(resolvePocketSphinxModel
     expect(plain).not.toEqual(aligned);
   });
 
+  it('adds two recordings of one speaker estimated at once: neither is lost (one estimate at a time)', async () => {
+    const dir = fs.mkdtempSync(path.join(root, 'together-'));
+    const first = adaptationIn(dir, settings, resolveSphinxtrain());
+    // Two workers of one process (the desktop): the same store, so the same lock.
+    const second = adaptationIn(dir, settings, resolveSphinxtrain(), first.store).adaptation;
+    const [a, b] = await Promise.all([
+      first.adaptation.addRecording(PROJECT, SPEAKER, session(1), [await chunkOf('amateur_LJ001-0001.flac')]),
+      second.addRecording(PROJECT, SPEAKER, session(2), [await chunkOf('amateur_LJ001-0010.flac')]),
+    ]);
+    // Whichever ran second solved the transform from both.
+    expect([a, b].map((x) => x?.recordings ?? 0)).toContain(2);
+    expect((await first.store.get(SPEAKER))!.state.recordings.map((r) => r.id).sort()).toEqual([session(1), session(2)]);
+  });
+
   it('keeps the previous transform when a tool fails, and removes a deleted speaker’s files', async () => {
-    const before = fs.readFileSync(adaptation.transform(PROJECT, SPEAKER)!, 'utf8');
+    const before = fs.readFileSync((await decodingFiles(adaptation))!.transform, 'utf8');
+    const keys = storedKeys(root);
     // The same data folder with a bw that fails.
     const fake = fs.mkdtempSync(path.join(os.tmpdir(), 'takeline-fake-bw-'));
     try {
       for (const tool of ['bw', 'mllr_solve']) fs.writeFileSync(path.join(fake, tool), '#!/bin/sh\necho broken >&2\nexit 1\n', { mode: 0o755 });
-      const broken = new SpeakerAdaptation(root, settings, {
-        model: resolvePocketSphinxModel(),
-        tools: { ...resolveSphinxtrain()!, dir: fake },
-        cacheDir: root,
-      });
+      const broken = adaptationIn(root, settings, { ...resolveSphinxtrain()!, dir: fake }).adaptation;
       await expect(broken.addRecording(PROJECT, SPEAKER, session(4), [await chunkOf('amateur_LJ001-0058.flac')])).rejects.toThrow(/bw failed/);
     } finally {
       fs.rmSync(fake, { recursive: true, force: true });
     }
-    expect(fs.readFileSync(adaptation.transform(PROJECT, SPEAKER)!, 'utf8')).toBe(before);
-    expect(adaptation.summary(PROJECT, SPEAKER)).toMatchObject({ recordings: 2 });
-    expect(fs.existsSync(path.join(root, PROJECT, SPEAKER, 'rec', session(4)))).toBe(false);
-    adaptation.sweep(PROJECT, new Set());
-    expect(adaptation.transform(PROJECT, SPEAKER)).toBeNull();
-    expect(fs.existsSync(path.join(root, PROJECT, SPEAKER))).toBe(false);
+    expect(fs.readFileSync((await decodingFiles(adaptation))!.transform, 'utf8')).toBe(before);
+    expect(await adaptation.summary(PROJECT, SPEAKER)).toMatchObject({ recordings: 2 });
+    expect(storedKeys(root)).toEqual(keys);
+    // A live speaker's named objects stay, however old; a deleted speaker's go.
+    expect(await adaptation.sweep(PROJECT, async () => new Set([SPEAKER]), 0)).toBe(0);
+    expect(await adaptation.sweep(PROJECT, async () => new Set(), 0)).toBe(keys.length);
+    expect(fs.existsSync(path.join(root, 'adaptation', PROJECT, SPEAKER))).toBe(false);
   });
 });
 
@@ -181,23 +242,23 @@ describe.skipIf(!resolveSphinxtrain() || !fs.existsSync(resolvePocketSphinxModel
   const files = ['amateur_LJ001-0001.flac', 'amateur_LJ001-0010.flac'];
 
   it('keeps to the transform alone without corrected speech, and adds MAP means once there is enough of it', async () => {
-    const adaptation = new SpeakerAdaptation(root, settings, { model, tools: resolveSphinxtrain(), cacheDir: root });
+    const { adaptation } = adaptationIn(root, settings, resolveSphinxtrain());
     const chunkOf = (file: string, corrected: boolean) => readerChunk(file, adaptation.words()).then((c) => ({ ...c, corrected }));
     // Recognized lines only (here the reference words, but not marked corrected): a transform, no means.
     for (const [i, file] of files.entries()) await adaptation.addRecording(PROJECT, SPEAKER, session(i + 1), [await chunkOf(file, false)]);
-    expect(adaptation.transform(PROJECT, SPEAKER)).not.toBeNull();
-    expect(adaptation.means(PROJECT, SPEAKER)).toBeNull();
+    expect((await decodingFiles(adaptation))!.transform).toBeTruthy();
+    expect((await decodingFiles(adaptation))!.means).toBeUndefined();
     // One recording corrected: 8.4 s, under the 10 s minimum, still none.
     const under = await adaptation.addRecording(PROJECT, SPEAKER, session(1), [await chunkOf(files[0]!, true)]);
-    expect(adaptation.means(PROJECT, SPEAKER)).toBeNull();
+    expect((await decodingFiles(adaptation))!.means).toBeUndefined();
     expect(under!.map_means).toBe(false);
     // Both corrected: the means of the model's shape, moved from the transform's prior only where the speech reached.
     const summary = await adaptation.addRecording(PROJECT, SPEAKER, session(2), [await chunkOf(files[1]!, true)]);
     expect(summary!.corrected_seconds).toBeGreaterThan(15);
     expect(summary!.map_means).toBe(true);
-    expect(adaptation.summary(PROJECT, SPEAKER)!.map_means).toBe(true);
-    const means = adaptation.means(PROJECT, SPEAKER)!;
-    expect(means).not.toBeNull();
+    expect((await adaptation.summary(PROJECT, SPEAKER))!.map_means).toBe(true);
+    const means = (await decodingFiles(adaptation))!.means!;
+    expect(means).toBeTruthy();
     const base = readGaussianFile(fs.readFileSync(path.join(model.hmm, 'means')));
     const adapted = readGaussianFile(fs.readFileSync(means));
     expect(sameShape(base, adapted)).toBe(true);
@@ -211,20 +272,19 @@ describe.skipIf(!resolveSphinxtrain() || !fs.existsSync(resolvePocketSphinxModel
       const real = resolveSphinxtrain()!;
       for (const tool of ['bw', 'mllr_solve', 'mllr_transform']) fs.symlinkSync(path.join(real.dir, tool), path.join(fake, tool));
       fs.writeFileSync(path.join(fake, 'map_adapt'), '#!/bin/sh\necho broken >&2\nexit 1\n', { mode: 0o755 });
-      const broken = new SpeakerAdaptation(root, settings, { model, tools: { ...real, dir: fake }, cacheDir: root });
-      expect(await broken.addRecording(PROJECT, SPEAKER, session(2), [await chunkOf(files[1]!, true)])).toMatchObject({ recordings: 2 });
-      expect(broken.means(PROJECT, SPEAKER)).toBeNull();
-      expect(broken.transform(PROJECT, SPEAKER)).not.toBeNull();
+      const broken = adaptationIn(root, settings, { ...real, dir: fake }).adaptation;
+      expect(await broken.addRecording(PROJECT, SPEAKER, session(2), [await chunkOf(files[1]!, true)])).toMatchObject({ recordings: 2, map_means: false });
+      expect((await decodingFiles(broken))!.means).toBeUndefined();
     } finally {
       fs.rmSync(fake, { recursive: true, force: true });
     }
     await adaptation.addRecording(PROJECT, SPEAKER, session(2), [await chunkOf(files[1]!, true)]);
-    expect(adaptation.means(PROJECT, SPEAKER)).not.toBeNull();
+    expect((await decodingFiles(adaptation))!.means).toBeTruthy();
     // With MAP switched off the next estimate removes them (the decoder goes back to the transform).
-    const off = new SpeakerAdaptation(root, { ...settings, mapFromCorrections: false }, { model, tools: resolveSphinxtrain(), cacheDir: root });
+    const off = adaptationIn(root, { ...settings, mapFromCorrections: false }, resolveSphinxtrain()).adaptation;
     await off.addRecording(PROJECT, SPEAKER, session(2), [await chunkOf(files[1]!, true)]);
-    expect(off.means(PROJECT, SPEAKER)).toBeNull();
-    expect(off.transform(PROJECT, SPEAKER)).not.toBeNull();
+    expect((await decodingFiles(off))!.means).toBeUndefined();
+    expect((await decodingFiles(off))!.transform).toBeTruthy();
   });
 });
 
@@ -232,14 +292,13 @@ describe.skipIf(!resolveSphinxtrain() || !fs.existsSync(resolvePocketSphinxModel
   const root = tempRoot();
   afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
   const within = { ...settings, withinRecording: true };
-  const adaptation = new SpeakerAdaptation(root, within, { model: resolvePocketSphinxModel(), tools: resolveSphinxtrain(), cacheDir: root });
+  const { adaptation } = adaptationIn(root, within, resolveSphinxtrain());
   const chunkOf = (file: string) => readerChunk(file, adaptation.words());
 
   it('is offered only when switched on and the tools are here', () => {
-    const model = resolvePocketSphinxModel();
-    expect(new SpeakerAdaptation(root, settings, { model, tools: resolveSphinxtrain(), cacheDir: root }).recordingEstimator(path.join(root, 'x'))).toBeNull();
-    expect(new SpeakerAdaptation(root, within, { model, tools: null, cacheDir: root }).recordingEstimator(path.join(root, 'x'))).toBeNull();
-    expect(new SpeakerAdaptation(root, { ...within, enabled: false }, { model, tools: resolveSphinxtrain(), cacheDir: root }).recordingEstimator(path.join(root, 'x'))).toBeNull();
+    expect(adaptationIn(root, settings, resolveSphinxtrain()).adaptation.recordingEstimator(path.join(root, 'x'))).toBeNull();
+    expect(adaptationIn(root, within, null).adaptation.recordingEstimator(path.join(root, 'x'))).toBeNull();
+    expect(adaptationIn(root, { ...within, enabled: false }, resolveSphinxtrain()).adaptation.recordingEstimator(path.join(root, 'x'))).toBeNull();
   });
 
   it('grows each voice’s transform batch by batch from its own speech, then removes its files', async () => {

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../storage/files';
+import type { BlobStore } from '../storage/blobs/blob-store';
+import type { AdaptationRecording, AdaptationState, AdaptationStore, AdaptationSummary, StoredAdaptation } from '../storage/adaptation-store';
+import { AdaptationCache, adaptationKeys, stateKeys, sweepAdaptation, type HeldCopies } from './adaptation-files';
 import type { PocketSphinxModel } from '../speech/recognition/pocketsphinx/model';
 import { createBatchMllrEstimator, type BatchEstimator } from '../speech/recognition/pocketsphinx/batch-mllr';
 import { dictionaryWords } from '../speech/recognition/pocketsphinx/vocabulary';
@@ -26,13 +28,15 @@ import {
  * the editor's words, kept apart from the recognized lines' (`rec/<session>.corrected/`), and kept in
  * preference to them when the bounds leave out some (keptRecordings).
  *
- * Files, under `<data>/adaptation/<project>/<speaker>/`: `rec/<session>/` (bw's sums) with
- * `rec/<session>.json` (seconds, when), `transform.mllr` and `state.json` (what the API shows), the last
- * two written atomically, so a decoder reading the transform never sees half of one.
+ * Where it lives (issue 34: any worker of a team adapts a speaker further, any worker decodes with the result): each
+ * speaker's state in the database (storage/adaptation-store.ts: which recordings' statistics are kept, the current
+ * transform and means, the summary the API shows), the files themselves on the blob store under keys that never
+ * change content (adaptation-files.ts), read through this node's local copies. A desktop folder's files from
+ * before are moved there at start (legacy-adaptation.ts).
  *
  * Corrected speech can afford more parameters than one global transform: where a speaker has at least
  * `minSeconds` of it, the model's means are also re-estimated by MAP from the corrected statistics alone,
- * starting from the MLLR-moved means (MLLR, then MAP: the textbook order), into `means` (written atomically).
+ * starting from the MLLR-moved means (MLLR, then MAP: the textbook order), into `means` beside the transform.
  * Decoders then load those means (`-mean`) instead of applying the transform: the Gaussians the corrections
  * reached move towards the speaker's true sounds, the rest keep the transform's move. Without corrected
  * speech nothing changes (the recognizer's own words are too often wrong to teach single Gaussians).
@@ -62,22 +66,7 @@ export interface AdaptationSettings {
   mapFromCorrections?: boolean;
 }
 
-export interface AdaptationSummary {
-  recordings: number;
-  seconds: number;
-  /** Of `seconds`, those of lines the editor corrected or aligned a script to (issue 31). */
-  corrected_seconds: number;
-  /** Whether the speaker's Gaussian means were also re-estimated (MAP) from their corrected speech (issue 31). */
-  map_means: boolean;
-  updated_at: string;
-}
-
-interface RecordingMeta {
-  seconds: number;
-  at: string;
-  /** Statistics along the editor's words (corrected lines), not the recognizer's. */
-  corrected?: boolean;
-}
+export type { AdaptationSummary };
 
 /** A chunk of a speaker's speech, and whether its words are the editor's (corrected) or the recognizer's. */
 export type AdaptationChunk = SpeakerChunk & { corrected?: boolean };
@@ -153,26 +142,40 @@ export function alignableWords(words: ReadonlyArray<{ word: string }>, dictionar
 
 const ID = /^[0-9a-f-]{36}$/;
 
+/** A speaker's decoding files on this node: the transform, and the MAP means when there are some. */
+export interface DecodingFiles {
+  transform: string;
+  means?: string;
+}
+
+const EMPTY: AdaptationState = { recordings: [], transform: null, means: null, summary: null };
+
 export class SpeakerAdaptation {
   private prepared: Promise<string> | null = null;
   private dictionary: Set<string> | null = null;
-  /** One estimate at a time: two recordings of one speaker must not solve into the same files at once. */
-  private chain: Promise<unknown> = Promise.resolve();
+  private readonly cache: AdaptationCache;
 
   constructor(
-    readonly root: string,
     readonly settings: AdaptationSettings,
     private readonly deps: {
       model: PocketSphinxModel;
       /** null when sphinxtrain is not installed: nothing is estimated. */
       tools: SphinxtrainTools | null;
-      /** Where the expanded training model is built (once). */
+      /** Each speaker's state (which keys are current, the summary) and the per-speaker lock. */
+      store: AdaptationStore;
+      /** Where the statistics, transforms and means are kept (adaptation-files.ts). */
+      blobs: BlobStore;
+      /** This node's own folder: the expanded training model (built once) and pronunciation lexicons. */
       cacheDir: string;
+      /** In this node's scratch (emptied at start-up): local copies of stored objects and estimates' working files. */
+      scratchDir: string;
       /** espeak-ng's program, for names typed in corrections (default `espeak-ng`). */
       espeak?: string;
       log?: (line: string) => void;
     },
-  ) {}
+  ) {
+    this.cache = new AdaptationCache(deps.blobs, path.join(deps.scratchDir, 'copies'));
+  }
 
   /** Whether new statistics can be estimated here (switched on, and the tools installed). */
   get estimating(): boolean {
@@ -206,43 +209,73 @@ export class SpeakerAdaptation {
     });
   }
 
-  private speakerDir(projectId: string, speakerId: string): string {
+  private checkIds(projectId: string, speakerId: string): void {
     if (!ID.test(projectId) || !ID.test(speakerId)) throw new Error('adaptation: bad id');
-    return path.join(this.root, projectId, speakerId);
-  }
-
-  /** The speaker's current transform file, or null (none yet, or adaptation off). */
-  transform(projectId: string, speakerId: string): string | null {
-    if (!this.settings.enabled) return null;
-    const file = path.join(this.speakerDir(projectId, speakerId), 'transform.mllr');
-    return fs.existsSync(file) ? file : null;
   }
 
   /**
-   * The speaker's MAP-adapted means (the MLLR transform already in them), or null: none yet (too little
-   * corrected speech), or adaptation off. A decoder given these uses no transform.
+   * Local files of the project's speakers' current transforms (and MAP means: a decoder given these uses no
+   * transform), by speaker id; none when adaptation is off. Whichever node estimated them, this node decodes
+   * with the newest. Held until `release` (a newer estimate meanwhile does not take them away).
    */
-  means(projectId: string, speakerId: string): string | null {
-    if (!this.settings.enabled) return null;
-    const file = path.join(this.speakerDir(projectId, speakerId), 'means');
-    return fs.existsSync(file) ? file : null;
+  async decoding(projectId: string): Promise<{ speakers: Map<string, DecodingFiles>; release(): void }> {
+    const speakers = new Map<string, DecodingFiles>();
+    const holds: HeldCopies[] = [];
+    const release = () => holds.forEach((h) => h.release());
+    try {
+      if (this.settings.enabled) {
+        for (const stored of await this.deps.store.forProject(projectId)) {
+          const held = await this.holdDecoding(stored);
+          if (!held) continue;
+          holds.push(held.copies);
+          speakers.set(stored.speakerId, held.files);
+        }
+      }
+    } catch (error) {
+      release();
+      throw error;
+    }
+    return { speakers, release };
   }
 
-  summary(projectId: string, speakerId: string): AdaptationSummary | null {
-    try {
-      const state = JSON.parse(fs.readFileSync(path.join(this.speakerDir(projectId, speakerId), 'state.json'), 'utf8')) as AdaptationSummary;
-      // A state written before corrections were told apart had none; whether MAP means exist is the file's say.
-      return { ...state, corrected_seconds: state.corrected_seconds ?? 0, map_means: fs.existsSync(path.join(this.speakerDir(projectId, speakerId), 'means')) };
-    } catch {
-      return null;
+  /** Copies of one speaker's decoding files; read again once when an estimate superseded them meanwhile. */
+  private async holdDecoding(stored: StoredAdaptation): Promise<{ files: DecodingFiles; copies: HeldCopies } | null> {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const { transform, means } = stored.state;
+      if (!transform) return null;
+      try {
+        const copies = await this.cache.hold(means ? [transform, means] : [transform]);
+        return { files: { transform: this.cache.path(transform), ...(means ? { means: this.cache.path(means) } : {}) }, copies };
+      } catch (error) {
+        const again = await this.deps.store.get(stored.speakerId);
+        if (attempt > 0 || !again || again.version === stored.version) {
+          this.deps.log?.(`adaptation: speaker ${stored.speakerId} decoded without adaptation: ${(error as Error).message}`);
+          return null;
+        }
+        stored = again;
+      }
     }
+    return null;
+  }
+
+  /** Each project speaker's summary (speakers without a transform have none). */
+  async summaries(projectId: string): Promise<Map<string, AdaptationSummary>> {
+    const out = new Map<string, AdaptationSummary>();
+    for (const { speakerId, state } of await this.deps.store.forProject(projectId)) if (state.summary) out.set(speakerId, state.summary);
+    return out;
+  }
+
+  async summary(projectId: string, speakerId: string): Promise<AdaptationSummary | null> {
+    this.checkIds(projectId, speakerId);
+    return (await this.deps.store.get(speakerId))?.state.summary ?? null;
   }
 
   /** Whether statistics of this recording are kept for the speaker (recognized or corrected lines). */
-  hasRecording(projectId: string, speakerId: string, sessionId: string): boolean {
+  async hasRecording(projectId: string, speakerId: string, sessionId: string): Promise<boolean> {
     if (!ID.test(sessionId)) return false;
-    const recDir = path.join(this.speakerDir(projectId, speakerId), 'rec');
-    return fs.existsSync(path.join(recDir, `${sessionId}.json`)) || fs.existsSync(path.join(recDir, `${sessionId}${CORRECTED}.json`));
+    this.checkIds(projectId, speakerId);
+    const stored = await this.deps.store.get(speakerId);
+    return Boolean(stored?.state.recordings.some((r) => r.id === sessionId || r.id === `${sessionId}${CORRECTED}`));
   }
 
   /** Lower-case words of the recognizer's dictionary, read once. */
@@ -257,8 +290,8 @@ export class SpeakerAdaptation {
    */
   pronounce(words: readonly string[], signal?: AbortSignal): Promise<ScriptLexicon> {
     if (words.length === 0) return Promise.resolve({ dictionary: null, added: [], missing: [], dispose: () => {} });
-    fs.mkdirSync(this.root, { recursive: true });
-    return scriptLexicon(this.deps.model.dict, words, { tempDir: this.root, signal, ...(this.deps.espeak ? { espeak: this.deps.espeak } : {}) });
+    fs.mkdirSync(this.deps.cacheDir, { recursive: true });
+    return scriptLexicon(this.deps.model.dict, words, { tempDir: this.deps.cacheDir, signal, ...(this.deps.espeak ? { espeak: this.deps.espeak } : {}) });
   }
 
   /**
@@ -267,101 +300,142 @@ export class SpeakerAdaptation {
    * replaced (a recording transcribed again, or corrected since). `dictionary`: a dictionary file with the
    * words the model's lacks (typed names) pronounced; the model's by default. Returns the new summary, or
    * null when no transform results (too little speech so far); throws when a tool fails (the previous
-   * transform, if any, stays).
+   * transform, if any, stays). One estimate per speaker at a time, across the team's nodes (the store's lock):
+   * each starts from the state the previous one committed.
    */
-  addRecording(
+  async addRecording(
     projectId: string,
     speakerId: string,
     sessionId: string,
     chunks: readonly AdaptationChunk[],
     options: { dictionary?: string | null } = {},
   ): Promise<AdaptationSummary | null> {
-    const next = this.chain.then(() => this.add(projectId, speakerId, sessionId, chunks, options.dictionary ?? null));
-    this.chain = next.catch(() => undefined);
-    return next;
-  }
-
-  private async add(projectId: string, speakerId: string, sessionId: string, chunks: readonly AdaptationChunk[], dictionary: string | null): Promise<AdaptationSummary | null> {
     const tools = this.deps.tools;
     if (!this.settings.enabled || !tools) return null;
     if (!ID.test(sessionId)) throw new Error('adaptation: bad session id');
-    const dir = this.speakerDir(projectId, speakerId);
-    const recDir = path.join(dir, 'rec');
-    fs.mkdirSync(recDir, { recursive: true });
+    this.checkIds(projectId, speakerId);
     const hmm = await this.trainingModel();
-    // Working files beside the kept ones (one rename away); a crash's leftovers go at the next estimate.
-    for (const name of fs.readdirSync(dir)) if (name.startsWith('.work-')) fs.rmSync(path.join(dir, name), { recursive: true, force: true });
-    const work = fs.mkdtempSync(path.join(dir, '.work-'));
+    const { summary, superseded } = await this.deps.store.exclusive(speakerId, (locked) =>
+      this.estimate(locked, { tools, hmm, projectId, speakerId, sessionId, chunks, dictionary: options.dictionary ?? null }),
+    );
+    // Once the new state is committed: a reader that read the old one just before reads again (holdDecoding).
+    await this.removeObjects(superseded);
+    return summary;
+  }
+
+  private async estimate(
+    locked: AdaptationStore,
+    job: { tools: SphinxtrainTools; hmm: string; projectId: string; speakerId: string; sessionId: string; chunks: readonly AdaptationChunk[]; dictionary: string | null },
+  ): Promise<{ summary: AdaptationSummary | null; superseded: string[] }> {
+    const { tools, hmm, projectId, speakerId, sessionId, chunks, dictionary } = job;
+    const before = await locked.get(speakerId);
+    const old = before?.state ?? EMPTY;
+    const version = (before?.version ?? 0) + 1;
+    const base = adaptationKeys.estimate(projectId, speakerId, version);
+    // What the estimate reads, as local files: the kept statistics and the current transform (bw aligns along it).
+    const { copies, readable, current } = await this.holdForEstimate(old, speakerId);
+    fs.mkdirSync(this.deps.scratchDir, { recursive: true, mode: 0o700 });
+    const work = fs.mkdtempSync(path.join(this.deps.scratchDir, 'work-'));
+    const stored: string[] = [];
+    const store = async (key: string, file: string) => {
+      await this.deps.blobs.putFile(key, file);
+      stored.push(key);
+      this.cache.adopt(key, file);
+    };
     try {
-      const current = this.settings.alignAdapted ? this.transform(projectId, speakerId) : null;
       const model = dictionary ? { ...this.deps.model, dict: dictionary } : this.deps.model;
       // Both parts are collected before either replaces what was kept, so a failing tool leaves the recording as it was.
-      const parts: Array<{ id: string; acc: string; seconds: number; corrected: boolean }> = [];
+      const fresh: AdaptationRecording[] = [];
+      const freshDirs = new Map<string, string>();
       for (const corrected of [false, true]) {
         const own = chunks.filter((c) => Boolean(c.corrected) === corrected);
         const acc = path.join(work, corrected ? 'acc-corrected' : 'acc');
         fs.mkdirSync(acc);
         const seconds = own.length ? await accumulateMllrStats(model, tools, hmm, own, acc, work, current) : 0;
-        parts.push({ id: corrected ? `${sessionId}${CORRECTED}` : sessionId, acc, seconds, corrected });
+        if (seconds <= 0) continue;
+        const id = corrected ? `${sessionId}${CORRECTED}` : sessionId;
+        fresh.push({ id, seconds, at: new Date().toISOString(), ...(corrected ? { corrected: true } : {}), prefix: `${base}rec/${id}/`, files: fs.readdirSync(acc) });
+        freshDirs.set(id, acc);
       }
-      for (const part of parts) {
-        const target = path.join(recDir, part.id);
-        fs.rmSync(`${target}.json`, { force: true });
-        fs.rmSync(target, { recursive: true, force: true });
-        if (part.seconds <= 0) continue;
-        fs.renameSync(part.acc, target);
-        writeFileAtomic(`${target}.json`, JSON.stringify({ seconds: part.seconds, at: new Date().toISOString(), ...(part.corrected ? { corrected: true } : {}) } satisfies RecordingMeta));
-      }
-      const { kept, dropped } = keptRecordings(this.recordings(recDir), this.settings);
-      for (const r of dropped) {
-        fs.rmSync(path.join(recDir, r.id), { recursive: true, force: true });
-        fs.rmSync(path.join(recDir, `${r.id}.json`), { force: true });
-      }
+      const others = readable.filter((r) => r.id !== sessionId && r.id !== `${sessionId}${CORRECTED}`);
+      const { kept } = keptRecordings([...others, ...fresh], this.settings);
+      for (const r of kept.filter((k) => freshDirs.has(k.id))) for (const f of r.files) await store(r.prefix + f, path.join(freshDirs.get(r.id)!, f));
+      const dirOf = (r: AdaptationRecording) => freshDirs.get(r.id) ?? this.cache.path(r.prefix);
       const total = kept.reduce((a, r) => a + r.seconds, 0);
-      if (total < this.settings.minSeconds) {
-        this.clearTransform(dir);
-        return null;
+      let state: AdaptationState = { recordings: kept, transform: null, means: null, summary: null };
+      let summary: AdaptationSummary | null = null;
+      if (total >= this.settings.minSeconds) {
+        const out = path.join(work, 'transform.mllr');
+        const distance = await solveMllr(tools, hmm, kept.map(dirOf), out, path.join(work, 'mllr.log'));
+        await store(`${base}transform.mllr`, out);
+        const corrected = kept.filter((r) => r.corrected).reduce((a, r) => a + r.seconds, 0);
+        let means: string | null = null;
+        let mapped: string;
+        try {
+          const result = await this.mapMeans(hmm, work, out, kept.filter((r) => r.corrected).map(dirOf), corrected);
+          mapped = result.note;
+          if (result.file) {
+            means = `${base}means`;
+            await store(means, result.file);
+          }
+        } catch (error) {
+          // The transform just solved stands alone: older means would pair an old estimate with the new transform.
+          mapped = `; no MAP means (${(error as Error).message.slice(0, 200)})`;
+        }
+        summary = {
+          recordings: new Set(kept.map((r) => r.id.replace(CORRECTED, ''))).size,
+          seconds: Math.round(total * 10) / 10,
+          corrected_seconds: Math.round(corrected * 10) / 10,
+          map_means: means !== null,
+          updated_at: new Date().toISOString(),
+        };
+        state = { recordings: kept, transform: `${base}transform.mllr`, means, summary };
+        this.deps.log?.(
+          `adaptation: speaker ${speakerId} from ${summary.recordings} recordings, ${total.toFixed(1)} s (${corrected.toFixed(1)} s corrected) (max |A−I| ${distance.matrix.toFixed(3)}, max |b| ${distance.offset.toFixed(3)})${mapped} (version ${version})`,
+        );
       }
-      const out = path.join(work, 'transform.mllr');
-      const distance = await solveMllr(tools, hmm, kept.map((r) => path.join(recDir, r.id)), out, path.join(work, 'mllr.log'));
-      writeFileAtomic(path.join(dir, 'transform.mllr'), fs.readFileSync(out));
-      const corrected = kept.filter((r) => r.corrected).reduce((a, r) => a + r.seconds, 0);
-      let mapped: string;
-      try {
-        mapped = await this.mapMeans(hmm, dir, work, out, kept.filter((r) => r.corrected).map((r) => path.join(recDir, r.id)), corrected);
-      } catch (error) {
-        // The transform just solved stands alone: older means would pair an old estimate with the new transform.
-        fs.rmSync(path.join(dir, 'means'), { force: true });
-        mapped = `; no MAP means (${(error as Error).message.slice(0, 200)})`;
-      }
-      const summary: AdaptationSummary = {
-        recordings: new Set(kept.map((r) => r.id.replace(CORRECTED, ''))).size,
-        seconds: Math.round(total * 10) / 10,
-        corrected_seconds: Math.round(corrected * 10) / 10,
-        map_means: fs.existsSync(path.join(dir, 'means')),
-        updated_at: new Date().toISOString(),
-      };
-      writeFileAtomic(path.join(dir, 'state.json'), JSON.stringify(summary));
-      this.deps.log?.(
-        `adaptation: speaker ${speakerId} from ${summary.recordings} recordings, ${total.toFixed(1)} s (${corrected.toFixed(1)} s corrected) (max |A−I| ${distance.matrix.toFixed(3)}, max |b| ${distance.offset.toFixed(3)})${mapped}`,
-      );
-      return summary;
+      await locked.save({ speakerId, projectId, version, state });
+      const named = new Set(stateKeys(state));
+      return { summary, superseded: stateKeys(old).filter((k) => !named.has(k)) };
+    } catch (error) {
+      // Nothing names what this estimate stored: it goes now (the sweep would take it after the grace).
+      await this.removeObjects(stored).catch(() => undefined);
+      throw error;
     } finally {
+      copies.forEach((c) => c.release());
       fs.rmSync(work, { recursive: true, force: true });
     }
   }
 
   /**
-   * MAP means from the corrected statistics over the MLLR-moved prior, or their removal when there is too
-   * little corrected speech (or MAP is off). Returns a note for the log.
+   * Local copies of what an estimate starts from. A recording whose statistics cannot be read (gone from the
+   * store) is left out, and a missing transform aligns unadapted, rather than failing every later estimate.
    */
-  private async mapMeans(hmm: string, dir: string, work: string, transform: string, correctedDirs: string[], correctedSeconds: number): Promise<string> {
-    const target = path.join(dir, 'means');
+  private async holdForEstimate(old: AdaptationState, speakerId: string): Promise<{ copies: HeldCopies[]; readable: AdaptationRecording[]; current: string | null }> {
+    const copies: HeldCopies[] = [];
+    const readable: AdaptationRecording[] = [];
+    const tryHold = async (keys: string[], what: string) => {
+      try {
+        copies.push(await this.cache.hold(keys));
+        return true;
+      } catch (error) {
+        this.deps.log?.(`adaptation: speaker ${speakerId}: ${what} left out: ${(error as Error).message}`);
+        return false;
+      }
+    };
+    for (const r of old.recordings) if (await tryHold(r.files.map((f) => r.prefix + f), `the statistics of ${r.id}`)) readable.push(r);
+    const wanted = this.settings.alignAdapted ? old.transform : null;
+    const current = wanted && (await tryHold([wanted], 'the current transform')) ? this.cache.path(wanted) : null;
+    return { copies, readable, current };
+  }
+
+  /**
+   * MAP means from the corrected statistics over the MLLR-moved prior, or none when there is too little corrected
+   * speech (or MAP is off). Returns the means file (in `work`) and a note for the log.
+   */
+  private async mapMeans(hmm: string, work: string, transform: string, correctedDirs: string[], correctedSeconds: number): Promise<{ file: string | null; note: string }> {
     const tools = this.deps.tools!;
-    if (this.settings.mapFromCorrections === false || correctedSeconds < this.settings.minSeconds || correctedDirs.length === 0) {
-      fs.rmSync(target, { force: true });
-      return '';
-    }
+    if (this.settings.mapFromCorrections === false || correctedSeconds < this.settings.minSeconds || correctedDirs.length === 0) return { file: null, note: '' };
     const prior = path.join(work, 'prior.means');
     const adapted = path.join(work, 'map.means');
     await transformMeans(tools, hmm, transform, prior, path.join(work, 'mllr_transform.log'));
@@ -371,43 +445,32 @@ export class SpeakerAdaptation {
     const result = readGaussianFile(fs.readFileSync(adapted));
     if (!sameShape(base, result)) throw new Error('adaptation: map_adapt wrote means of another shape');
     const shift = meanShift(readGaussianFile(fs.readFileSync(prior)), result, readGaussianFile(fs.readFileSync(path.join(hmm, 'variances'))));
-    writeFileAtomic(target, fs.readFileSync(adapted));
-    return `; MAP means from ${correctedSeconds.toFixed(1)} s corrected (${(100 * shift.movedShare).toFixed(0)} % of Gaussians moved, at most ${shift.maxSigmas.toFixed(2)} σ)`;
+    return {
+      file: adapted,
+      note: `; MAP means from ${correctedSeconds.toFixed(1)} s corrected (${(100 * shift.movedShare).toFixed(0)} % of Gaussians moved, at most ${shift.maxSigmas.toFixed(2)} σ)`,
+    };
   }
 
-  private recordings(recDir: string): Array<RecordingMeta & { id: string }> {
-    const out: Array<RecordingMeta & { id: string }> = [];
-    for (const name of fs.readdirSync(recDir)) {
-      if (!name.endsWith('.json') || name.startsWith('.')) continue;
-      const id = name.slice(0, -5);
-      try {
-        const meta = JSON.parse(fs.readFileSync(path.join(recDir, name), 'utf8')) as RecordingMeta;
-        if (fs.existsSync(path.join(recDir, id))) out.push({ ...meta, id });
-      } catch {
-        // A damaged note: its statistics are not used.
-      }
-    }
-    return out;
+  /** Deletes objects no state names any more (and this node's copies of them, once unused). */
+  private async removeObjects(keys: readonly string[]): Promise<void> {
+    this.cache.forget(keys);
+    for (const key of keys) await this.deps.blobs.delete(key);
+    // An estimate's folder none of whose objects are named any more goes whole (a folder store's empty folders with it).
+    const tags = new Set(keys.map((k) => k.split('/').slice(0, 4).join('/') + '/'));
+    for (const tag of tags) if ((await this.deps.blobs.list(tag)).length === 0) await this.deps.blobs.deletePrefix(tag);
   }
 
-  private clearTransform(dir: string): void {
-    fs.rmSync(path.join(dir, 'means'), { force: true });
-    fs.rmSync(path.join(dir, 'transform.mllr'), { force: true });
-    fs.rmSync(path.join(dir, 'state.json'), { force: true });
+  /**
+   * Removes what the project's speakers that no longer exist (merged or deleted) kept, and a live speaker's
+   * objects no state names once older than `graceMs` (adaptation-files.ts sweepAdaptation).
+   */
+  sweep(projectId: string, liveSpeakers: () => Promise<ReadonlySet<string>>, graceMs: number): Promise<number> {
+    if (!ID.test(projectId)) return Promise.resolve(0);
+    return sweepAdaptation(this.deps.blobs, this.deps.store, liveSpeakers, { projectId, graceMs });
   }
 
-  /** Removes the files of the project's speakers that no longer exist (merged or deleted). */
-  sweep(projectId: string, liveSpeakerIds: ReadonlySet<string>): void {
-    if (!ID.test(projectId)) return;
-    const dir = path.join(this.root, projectId);
-    if (!fs.existsSync(dir)) return;
-    for (const name of fs.readdirSync(dir)) {
-      if (!liveSpeakerIds.has(name)) fs.rmSync(path.join(dir, name), { recursive: true, force: true });
-    }
-  }
-
-  /** Removes a whole project's adaptation files. */
-  removeProject(projectId: string): void {
-    if (ID.test(projectId)) fs.rmSync(path.join(this.root, projectId), { recursive: true, force: true });
+  /** Removes a whole project's adaptation objects (its rows go with its speakers). */
+  async removeProject(projectId: string): Promise<void> {
+    if (ID.test(projectId)) await this.deps.blobs.deletePrefix(adaptationKeys.project(projectId));
   }
 }

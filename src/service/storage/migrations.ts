@@ -561,4 +561,23 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     `,
   },
   // ---- end of the job result block ----
+  // ---- speaker adaptation's state in the database, its files on the blob store (issue 34) ----
+  {
+    version: 22,
+    name: "speaker adaptation: each project speaker's state, shared by the team's nodes",
+    sql: `
+      -- What a speaker's adaptation keeps (storage/adaptation-store.ts): the blob keys of its per-recording
+      -- statistics, transform and means, and the summary the projects API shows. version rises with every
+      -- estimate; the keys it names are never rewritten, so a node's local copy of one is never stale.
+      CREATE TABLE speaker_adaptations (
+        speaker_id TEXT PRIMARY KEY REFERENCES project_speakers(id) ON DELETE CASCADE,
+        project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+        version INTEGER NOT NULL,
+        state_json TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX speaker_adaptations_project ON speaker_adaptations(project_id);
+    `,
+  },
+  // ---- end of the speaker adaptation block ----
 ];

@@ -82,11 +82,13 @@ export function registerTranscribeJob(ctx: ServiceContext, runner: JobRunner, af
     if (resumed > 0 || stages.length > 0) {
       ctx.log(`transcription ${sessionId}: resuming with ${resumed} recognized chunks kept${stages.length ? `, ${stages.join(' and ')} kept` : ''}`);
     }
-    // The project's speakers with a transform (from earlier recordings) decode the chunks that sound like them.
-    const adaptedSpeakers = (await ctx.database.speakers.projectSpeakersWithProfiles(summary.project.id)).flatMap((s) => {
-      const transform = ctx.adaptation.transform(summary.project.id, s.id);
-      const means = transform ? ctx.adaptation.means(summary.project.id, s.id) : null;
-      return transform ? [{ id: s.id, profile: s.profile, transform, ...(means ? { means } : {}) }] : [];
+    // The project's speakers with a transform (from earlier recordings, estimated on whichever node) decode the
+    // chunks that sound like them; this node's copies of the files are held until the transcription ends.
+    const profiles = await ctx.database.speakers.projectSpeakersWithProfiles(summary.project.id);
+    const adapted = await ctx.adaptation.decoding(summary.project.id);
+    const adaptedSpeakers = profiles.flatMap((s) => {
+      const files = adapted.speakers.get(s.id);
+      return files ? [{ id: s.id, profile: s.profile, ...files }] : [];
     });
     const saved = orderedWrites((error) => ctx.log(`transcription ${sessionId}: progress not saved: ${(error as Error).message}`));
     // A request's waiter streams the lines' text: each recognised line (a resumed run's kept ones again, in order).
@@ -109,7 +111,10 @@ export function registerTranscribeJob(ctx: ServiceContext, runner: JobRunner, af
           },
         }
       : {};
-    const original = await ctx.files.localOriginal(sessionId, stored);
+    const original = await ctx.files.localOriginal(sessionId, stored).catch((error: unknown) => {
+      adapted.release();
+      throw error;
+    });
     const transcript = await transcribeOrExplain({
       file: original.path,
       engine,
@@ -128,6 +133,7 @@ export function registerTranscribeJob(ctx: ServiceContext, runner: JobRunner, af
         saved.push(() => ctx.sessions.setProgress(sessionId, 'running', Math.min(fraction, 0.99), stage));
       },
     }).finally(async () => {
+      adapted.release();
       await saved.flush();
       await original.release();
     });

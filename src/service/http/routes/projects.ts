@@ -13,10 +13,10 @@ import { visibleProjectIds } from '../../auth/access';
 const ProjectRef = z.object({ project: z.string().min(1).max(64) });
 const SpeakerRef = ProjectRef.extend({ speaker_id: z.uuid() });
 
-/** How far each project speaker's voice is adapted (null: no transform); a stub for tests without one. */
-export type AdaptationOf = (projectId: string, speakerId: string) => AdaptationSummary | null;
+/** How far each of a project's speakers' voices is adapted, by speaker id (absent: no transform); a stub for tests without one. */
+export type AdaptationOf = (projectId: string) => Promise<ReadonlyMap<string, AdaptationSummary>>;
 
-export function projectsRouter(projects: ProjectStore, speakers: SpeakerStore, adaptationOf: AdaptationOf = () => null): Router {
+export function projectsRouter(projects: ProjectStore, speakers: SpeakerStore, adaptationOf: AdaptationOf = async () => new Map()): Router {
   const router = Router();
 
   router.post('/', requireUnlimited('create projects'), async (req, res) => {
@@ -44,7 +44,8 @@ export function projectsRouter(projects: ProjectStore, speakers: SpeakerStore, a
   router.get('/:project', async (req, res) => {
     const { project: ref } = parseInput(ProjectRef, req.params, 'path');
     const project = await findProject(ref);
-    res.json({ ...project, speakers: (await speakers.projectSpeakers(project.id)).map((s) => ({ ...s, adaptation: adaptationOf(project.id, s.id) })) });
+    const adaptation = await adaptationOf(project.id);
+    res.json({ ...project, speakers: (await speakers.projectSpeakers(project.id)).map((s) => ({ ...s, adaptation: adaptation.get(s.id) ?? null })) });
   });
 
   // Names and terms every transcription in the project expects (see README, "Custom vocabulary").
@@ -66,7 +67,7 @@ export function projectsRouter(projects: ProjectStore, speakers: SpeakerStore, a
     const project = await findProject(params.project);
     const speaker = await speakers.renameProjectSpeaker(project.id, params.speaker_id, body.name);
     if (!speaker) throw new HttpError(404, 'Speaker not found in this project.');
-    res.json({ ...speaker, adaptation: adaptationOf(project.id, speaker.id) });
+    res.json({ ...speaker, adaptation: (await adaptationOf(project.id)).get(speaker.id) ?? null });
   });
 
   return router;
