@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { findOnPath } from '../recognition/pocketsphinx/model';
 import { decodeWav } from '../../media/wav';
 import { ProcessPool } from '../../process-pool';
@@ -23,8 +24,12 @@ export const FESTIVAL_HTS_VOICES: VoiceEntry[] = [
 
 const FESTIVAL_VOICE_FUNCTIONS: Record<string, string> = { slt: 'voice_cmu_us_slt_arctic_hts' };
 
-function festival(env: NodeJS.ProcessEnv): string {
-  return env.TAKELINE_FESTIVAL || 'festival';
+export function festival(env: NodeJS.ProcessEnv): string {
+  if (env.TAKELINE_FESTIVAL) return env.TAKELINE_FESTIVAL;
+  // Before the warm process the service ran festival's `text2wave` script (TAKELINE_TEXT2WAVE, still honoured):
+  // the program sits beside it.
+  if (env.TAKELINE_TEXT2WAVE) return path.join(path.dirname(env.TAKELINE_TEXT2WAVE), 'festival');
+  return 'festival';
 }
 
 /** What is missing for the HTS voice, or null when it can run (cheap file checks). */

@@ -66,3 +66,12 @@ describe('VoiceRegistry', () => {
     expect((await registry.speak(a, 'f1', 'x', { speed: 0.25 })).samples.length).toBe(32000);
   });
 });
+
+describe('festival program', () => {
+  it('is TAKELINE_FESTIVAL, else the festival beside an older setting\'s text2wave, else festival on PATH', async () => {
+    const { festival } = await import('./festival-hts');
+    expect(festival({ TAKELINE_FESTIVAL: '/opt/f/bin/festival', TAKELINE_TEXT2WAVE: '/x/text2wave' })).toBe('/opt/f/bin/festival');
+    expect(festival({ TAKELINE_TEXT2WAVE: '/opt/f/bin/text2wave' })).toBe('/opt/f/bin/festival');
+    expect(festival({})).toBe('festival');
+  });
+});
