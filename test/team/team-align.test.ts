@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ScriptAlignResult, TranscriptRevisionList } from '../../src/shared/schemas/transcript-edits';
-import { startPostgres, type ThrowawayPostgres } from '../helpers/postgres';
+import { postgresPerFile } from '../helpers/postgres-per-file';
 import { multipartBody, rawRequest, startServiceProcess, type ServiceProcess } from '../helpers/service';
 import { startWorker, teamEnv, teamQuery, workerRunning, type Worker } from '../helpers/team';
 import { tempDir } from '../helpers/temp';
@@ -9,13 +9,7 @@ import { twoReadersFile, twoReadersScript } from '../helpers/two-readers';
 import { until } from '../helpers/poll';
 import { ALREADY_ALIGNING } from '../../src/service/transcription/script-align';
 
-let pg: ThrowawayPostgres;
-beforeAll(async () => {
-  pg = await startPostgres();
-}, 60_000);
-afterAll(async () => {
-  await pg?.stop();
-});
+const pg = postgresPerFile();
 
 const script = twoReadersScript();
 
@@ -29,7 +23,7 @@ interface JobRow {
 
 describe('team mode: script alignment runs on a worker, answered by the API node as the desktop answers it', () => {
   it('aligns on the worker (not the API node) with the desktop’s answer and errors, and a client that leaves cancels the job', { timeout: 600_000 }, async () => {
-    const env = await teamEnv(pg, 'team_align');
+    const env = await teamEnv(pg(), 'team_align');
     const file = fs.readFileSync(twoReadersFile(tempDir('takeline-team-align-')));
     let api: ServiceProcess | null = null;
     let desk: ServiceProcess | null = null;

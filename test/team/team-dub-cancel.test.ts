@@ -1,25 +1,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openPostgresPool } from '../../src/service/storage/sql/postgres-sql';
-import { startPostgres, type ThrowawayPostgres } from '../helpers/postgres';
+import { postgresPerFile } from '../helpers/postgres-per-file';
 import { startServiceProcess, type ServiceProcess } from '../helpers/service';
 import { tempDir } from '../helpers/temp';
 import { startWorker, teamEnv, type Worker } from '../helpers/team';
 import { until } from '../helpers/poll';
 import { createSession, dubMaster, referenceLines, revoiceToEnd, sessionSettled, uploadDub } from '../helpers/dubs';
 
-let pg: ThrowawayPostgres;
-beforeAll(async () => {
-  pg = await startPostgres();
-}, 60_000);
-afterAll(async () => {
-  await pg?.stop();
-});
+const pg = postgresPerFile();
 
 describe("team mode: deleting a dub or its recording stops the dub's revoice or preparation on the worker running it", () => {
   it('cancels the revoice (and a preparing dub\'s preparation) job on the worker (not the API node), removes the files once it has stopped, and the worker carries on', { timeout: 900_000 }, async () => {
-    const env = await teamEnv(pg, 'dub_cancel');
+    const env = await teamEnv(pg(), 'dub_cancel');
     const dataDir = env.TAKELINE_DATA_DIR!;
     const pool = openPostgresPool(env.TAKELINE_DATABASE_URL!, 1);
     let api: ServiceProcess | null = null;

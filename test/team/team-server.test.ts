@@ -1,24 +1,18 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import OpenAI from 'openai';
 import { audioDir } from '../helpers/paths';
-import { startPostgres, type ThrowawayPostgres } from '../helpers/postgres';
+import { postgresPerFile } from '../helpers/postgres-per-file';
 import { multipartBody, rawRequest, startServiceProcess, type ServiceProcess } from '../helpers/service';
 import { startWorker, teamEnv, teamQuery, type Worker } from '../helpers/team';
 
-let pg: ThrowawayPostgres;
-beforeAll(async () => {
-  pg = await startPostgres();
-}, 60_000);
-afterAll(async () => {
-  await pg?.stop();
-});
+const pg = postgresPerFile();
 
 describe('team server: an API node and workers over PostgreSQL', () => {
   it('transcribes on the workers, not the API node, and a worker killed mid-transcription hands the job to another that finishes it once', { timeout: 600_000 }, async () => {
-    const env = await teamEnv(pg, 'team_server');
+    const env = await teamEnv(pg(), 'team_server');
     const dataDir = env.TAKELINE_DATA_DIR!;
     const workers: Worker[] = [];
     let api: ServiceProcess | null = null;
@@ -77,7 +71,7 @@ describe('team server: an API node and workers over PostgreSQL', () => {
   });
 
   it('answers POST /v1/audio/transcriptions with a worker’s recognition: whole, streamed, diarized, and cancelled on the worker when the client leaves', { timeout: 600_000 }, async () => {
-    const env = await teamEnv(pg, 'team_openai');
+    const env = await teamEnv(pg(), 'team_openai');
     let api: ServiceProcess | null = null;
     let worker: Worker | null = null;
     try {
