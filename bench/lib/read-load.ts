@@ -1,6 +1,6 @@
-import fs from 'node:fs';
 import os from 'node:os';
 import autocannon from 'autocannon';
+import { readProcStat } from '../../src/service/proc-stat';
 
 /**
  * Closed-loop read load with autocannon: `connections` clients cycling through `paths` for `seconds`.
@@ -83,7 +83,5 @@ export function hostNote(): string {
 
 /** CPU seconds (user + system) of one process's main thread, the service's event loop (Linux /proc). */
 export function threadCpuSeconds(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100; // stat(5) fields 14, 15 in USER_HZ (100)
+  return readProcStat(pid, pid).cpuSeconds;
 }

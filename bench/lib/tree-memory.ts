@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { threadCpuSeconds } from './proc-cpu';
+import { readProcStat } from '../../src/service/proc-stat';
 
 /**
  * RSS sampling over this process and its descendants (Linux /proc), and the CPU seconds each descendant
@@ -43,16 +44,16 @@ export class TreeMemory {
     for (const entry of readdirSync('/proc')) {
       if (!/^\d+$/.test(entry)) continue;
       try {
-        const fields = statFields(readFileSync(`/proc/${entry}/stat`, 'utf8'));
-        parent.set(Number(entry), Number(fields[1]));
-        cpu.set(Number(entry), cpuSeconds(fields));
+        const stat = readProcStat(Number(entry));
+        parent.set(stat.pid, stat.ppid);
+        cpu.set(stat.pid, stat.cpuSeconds);
       } catch {
         // the process ended between listing and reading
       }
     }
     try {
       for (const tid of readdirSync(`/proc/${this.root}/task`)) {
-        this.threadCpu.set(Number(tid), cpuSeconds(statFields(readFileSync(`/proc/${this.root}/task/${tid}/stat`, 'utf8'))));
+        this.threadCpu.set(Number(tid), readProcStat(this.root, Number(tid)).cpuSeconds);
       }
     } catch {
       // a thread ended between listing and reading
@@ -72,16 +73,6 @@ export class TreeMemory {
     }
     this.peakTreeKb = Math.max(this.peakTreeKb, total);
   }
-}
-
-/** stat(5) fields from the state on (index 0 = field 3), after the command name, which may hold spaces. */
-function statFields(stat: string): string[] {
-  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-}
-
-/** utime + stime (stat(5) fields 14, 15) in seconds; USER_HZ is 100 on Linux. */
-function cpuSeconds(fields: string[]): number {
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 function readStatus(pid: number): { name: string; rss: number; hwm: number } | null {

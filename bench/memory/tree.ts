@@ -5,6 +5,7 @@
  * transcription, analysis…) keep their own peak, so a figure says when the memory was needed.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { readProcStat } from '../../src/service/proc-stat';
 
 export interface TreeSample {
   /** Milliseconds since sampling started. */
@@ -52,8 +53,7 @@ export function readTree(root: number): Array<{ pid: number; name: string; cmdli
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      parent.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      parent.set(Number(entry), readProcStat(Number(entry)).ppid);
     } catch {
       // ended between listing and reading
     }

@@ -16,9 +16,9 @@ export interface ProcStat {
 
 const USER_HZ = 100;
 
-/** One process's stat; throws if it has ended. */
-export function readProcStat(pid: number | 'self'): ProcStat {
-  const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+/** One process's stat, or one of its threads' (`thread`: its id); throws if it has ended. */
+export function readProcStat(pid: number | 'self', thread?: number): ProcStat {
+  const text = readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8');
   // The name may hold spaces and parentheses, so the fields are counted from its last ")": stat(5)'s
   // third field (state) is the first here, so its 14–17 (utime, stime, cutime, cstime) are 11–14.
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
