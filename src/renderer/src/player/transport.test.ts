@@ -175,6 +175,33 @@ describe('Transport', () => {
     expect(store.getState()).toMatchObject({ rate: 0, rangePlay: null });
   });
 
+  it('plays the range when the media ends where it was before the range\'s seek took (End, then P)', () => {
+    const { ws, store, transport } = setup();
+    store.setState({ duration: 31.6, inPoint: 2, outPoint: 4 });
+    transport.seek(31.6);
+    ws.dropNextSeek = true;
+    transport.playRange(false);
+    // The media never left the end: it pauses and reports the end.
+    ws.pause();
+    ws.emit('finish');
+    expect(ws.time).toBeCloseTo(2, 2);
+    expect(ws.playing).toBe(true);
+    expect(store.getState()).toMatchObject({ rate: 1, rangePlay: 'once' });
+    ws.setTime(3);
+    ws.setTime(4.03);
+    expect(store.getState()).toMatchObject({ rate: 0, rangePlay: null });
+    // A media that ends again before reaching the range is not retried for ever: the stop stands.
+    transport.seek(31.6);
+    ws.dropNextSeek = true;
+    transport.playRange(false);
+    ws.pause();
+    ws.emit('finish');
+    ws.dropNextSeek = true;
+    ws.pause();
+    ws.emit('finish');
+    expect(store.getState().rate).toBe(0);
+  });
+
   it('loops in→out until stopped', () => {
     const { ws, store, transport } = setup();
     store.setState({ inPoint: 10, outPoint: 12 });

@@ -22,7 +22,7 @@ export class Transport {
   private reverseFrame = 0;
   private lastTick = 0;
   /** `reached`: the media has reported a time inside the range since it was asked to play it. */
-  private range: (TimeRange & { loop: boolean; reached: boolean }) | null = null;
+  private range: (TimeRange & { loop: boolean; reached: boolean; retried?: boolean }) | null = null;
   /**
    * Where the last seek asked to be while stopped. wavesurfer drops a seek made while the media element is
    * still seeking to the one before (its 'seeking' handler clears the pending time), so quick steps (Shift+→
@@ -38,7 +38,19 @@ export class Transport {
   ) {
     this.unsubscribe.push(
       ws.on('timeupdate', (t) => store.setState({ currentTime: t })),
-      ws.on('finish', () => store.setState({ rate: 0 })),
+      ws.on('finish', () => {
+        // The media ended where it was before the range's seek took (after End, a seek made while the media was
+        // still seeking is dropped): that is not the range's end. Seek to its start again and play, once.
+        const range = this.range;
+        if (range && !range.reached && !range.retried) {
+          range.retried = true;
+          // Playing first: a report of the new time while stopped would end the range play.
+          this.setRate(1);
+          this.ws.setTime(range.start + MEDIA_CLOCK_GUARD);
+          return;
+        }
+        store.setState({ rate: 0 });
+      }),
       // A pause not asked for by the shuttle (media ended, device change) stops forward play.
       ws.on('pause', () => {
         if (store.getState().rate > 0) store.setState({ rate: 0 });
