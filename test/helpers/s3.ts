@@ -28,9 +28,25 @@ function run(program: string, args: string[], timeoutMs = 60_000): string {
  * Debian's Ceph (16.2) as a single node: a monitor, one OSD on memstore (512 MiB, nothing on disk) and a
  * radosgw with the beast frontend, with authentication off (so every messenger mode must be `crc`). It
  * starts in a few seconds; `stop` kills the daemons and removes the folder.
+ *
+ * A command sent before the client has the monitor's map goes out with a zero fsid and is refused (EPERM,
+ * "wrong fsid"); once an OSD hit that, restarting the same OSD failed the same way (CI, under load). So each
+ * step waits for the monitor to answer, and a cluster that still fails to come up is thrown away and made
+ * again from nothing (fresh folder, fsid and ports), up to three times.
  */
 export async function startS3(): Promise<ThrowawayS3> {
   if (!cephInstalled()) throw new Error("Ceph is not installed (bash scripts/setup.sh installs Debian's ceph-mon, ceph-osd and radosgw)");
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startCluster();
+    } catch (error) {
+      if (attempt >= 3) throw error;
+      console.warn(`The throwaway S3 gateway did not come up (attempt ${attempt}), starting a new one: ${(error as Error).message.split('\n')[0]}`);
+    }
+  }
+}
+
+async function startCluster(): Promise<ThrowawayS3> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'takeline-s3-'));
   const [monPort, rgwPort] = [await freePort(), await freePort()];
   const fsid = crypto.randomUUID();
@@ -86,8 +102,10 @@ export async function startS3(): Promise<ThrowawayS3> {
     run('monmaptool', ['--create', '--addv', 'a', `[v1:127.0.0.1:${monPort}]`, '--fsid', fsid, at('monmap')]);
     run('ceph-mon', ['-c', conf, '--mkfs', '-i', 'a', '--monmap', at('monmap'), '--keyring', at('keyring')]);
     run('ceph-mon', ['-c', conf, '-i', 'a']);
+    await retry(() => run('ceph', ['-c', conf, '--connect-timeout', '30', 'mon', 'stat']), 5);
     const osdUuid = crypto.randomUUID();
-    const id = run('ceph', ['-c', conf, '--connect-timeout', '30', 'osd', 'new', osdUuid]).trim();
+    let id = '';
+    await retry(() => (id = run('ceph', ['-c', conf, '--connect-timeout', '30', 'osd', 'new', osdUuid]).trim()), 3);
     fs.mkdirSync(path.join(at('osd'), id));
     run('ceph-osd', ['-c', conf, '-i', id, '--mkfs', '--osd-uuid', osdUuid]);
     // Right after mkfs the OSD sometimes exits (250) before the monitor has settled its map: try again.
