@@ -36,6 +36,7 @@ import { frameBytes, parseWavHeader } from '../../src/service/media/wav';
 import { processTreeCpuSeconds } from '../team/tree-cpu';
 import { flagValue } from '../lib/args';
 import { hostNote } from '../lib/read-load';
+import { writeResult } from '../lib/results';
 
 const RUNS = Number(process.env.BENCH_DUBBING_RUNS ?? 3);
 const SPEECH_RUNS = Number(process.env.BENCH_DUBBING_SPEECH_RUNS ?? 5);
@@ -338,9 +339,7 @@ async function main(): Promise<void> {
     Object.assign(results, side.after);
     if (beforeTree) results.before = { tree: beforeTree, ...side.before };
     results.host_at_end = hostNote();
-    fs.mkdirSync(path.join(import.meta.dirname, '..', 'results'), { recursive: true });
-    fs.writeFileSync(path.join(import.meta.dirname, '..', 'results', 'dubbing.json'), JSON.stringify(results, null, 2));
-    log(`\n${hostNote()}\nwritten to bench/results/dubbing.json`);
+    log(`\n${hostNote()}\nwritten to ${writeResult('dubbing.json', JSON.stringify(results, null, 2))}`);
   } finally {
     for (const t of targets) await t.svc.stop();
     for (const t of targets) fs.rmSync(t.svc.dataDir, { recursive: true, force: true });

@@ -26,6 +26,7 @@ import { resolveMediaTools } from '../../src/service/media/tools';
 import { launchChromium } from '../../test/e2e/browser';
 import { buildStudio } from '../../test/e2e/build-studio';
 import { repoRoot, sharedDir, startService, type RunningService } from '../../test/e2e/service-process';
+import { writeResult } from '../lib/results';
 import { seedTiledTranscript } from './seed-session';
 import { waitForRelease } from './wait-for-release';
 
@@ -241,11 +242,7 @@ async function main() {
       `  median:               ${results.tti_median_ms} ms (target ≤ ${TARGET_MS} ms): ${median <= TARGET_MS ? 'MET' : 'MISSED'}`,
     );
     log(`  End key → readout:    ${keyLatency.join(', ')} ms`);
-    fs.mkdirSync(path.join(repoRoot, 'bench/results'), { recursive: true });
-    fs.writeFileSync(
-      path.join(repoRoot, 'bench/results/studio.json'),
-      `${JSON.stringify(results, null, 2)}\n`,
-    );
+    writeResult('studio.json', `${JSON.stringify(results, null, 2)}\n`);
   } catch (error) {
     process.stderr.write(`service output (tail):\n${service.output().slice(-3000)}\n`);
     throw error;

@@ -35,6 +35,7 @@ import { multipartBody, rawRequest, startServiceProcess } from '../../test/helpe
 import { startWorker, type Worker } from '../../test/helpers/team';
 import { flagValue } from '../lib/args';
 import { hostNote, readLoad, type ReadLoad } from '../lib/read-load';
+import { writeResult } from '../lib/results';
 import { batchThroughput, freeWorkerLatencies, handOverGaps, queueLatencies, ratio, runningAtOnce, summarize, type JobTimes, type Summary } from './figures';
 import { processTreeCpuSeconds } from './tree-cpu';
 
@@ -202,8 +203,7 @@ async function batch(name: string, files: readonly string[], n: number, baseline
     // Which worker ran each job (its log names the jobs it started), for the timeline in bench/results/.
     const ranBy = (id: string) => workers.findIndex((w) => w.output().includes(`job ${id} (`));
     allJobs.push({ run: project, workers: n, jobs: jobs.map((j) => ({ ...j, worker: ranBy((j as { id?: string }).id ?? '') })) });
-    fs.mkdirSync('bench/results', { recursive: true });
-    workers.forEach((w, i) => fs.writeFileSync(`bench/results/team-worker-${project}-${i}.log`, w.output()));
+    workers.forEach((w, i) => writeResult(`team-worker-${project}-${i}.log`, w.output()));
     const { seconds, perMinute } = batchThroughput(jobs, files.length);
     const kinds: Record<string, number> = {};
     for (const j of jobs) kinds[j.kind] = (kinds[j.kind] ?? 0) + 1;
@@ -365,8 +365,7 @@ try {
   if (killSessions.length) allJobs.push({ run: 'kills', workers: 3, jobs: (await jobsOf(killSessions)).filter((j) => j.finished_at !== null) });
   const everyJob = allJobs.flatMap((r) => r.jobs);
   // Every job's record, for a look at how the runs overlapped (bench/results/ is not committed).
-  fs.mkdirSync('bench/results', { recursive: true });
-  fs.writeFileSync('bench/results/team-jobs.json', JSON.stringify(allJobs, null, 1));
+  writeResult('team-jobs.json', JSON.stringify(allJobs, null, 1));
   const queue = summarize(queueLatencies(everyJob));
   // Not the kill samples': their transcriptions' records keep only attempt 2's start, so while attempt 1 ran
   // they do not count as running, and a job queued then would look as if it had found a free worker.
