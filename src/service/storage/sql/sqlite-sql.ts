@@ -7,38 +7,72 @@ import { isUniqueViolation, UniqueViolation, type Sql, type SqlRunResult, type S
  * runs at once; statements are prepared once per SQL text (preparing costs more than the small lookups
  * every request makes). A transaction holds a lock: other callers wait for its commit rather than
  * slipping their statements into it while its work awaits.
+ *
+ * So a statement sent through this root handle from inside a transaction's own work (rather than through
+ * the `tx` it was given) waits for a commit that waits for it: it never runs. That cannot be told apart from
+ * a fair wait when it is made (work a transaction starts without awaiting it waits fairly), so a wait that
+ * lasts `stuckWaitMs` is reported with the statement and where the transaction was opened.
  */
+/** Longer than any transaction's work takes (the longest, a speaker adaptation's estimate, is under a minute). */
+const STUCK_WAIT_MS = 120_000;
+
 export class SqliteSql implements Sql {
   readonly dialect = 'sqlite' as const;
   private readonly prepared = new Map<string, Statement>();
   private lock: Promise<void> | null = null;
+  /** Where the open transaction was begun (its stack), for the stuck-wait report. */
+  private openedAt = '';
+  private readonly stuckWaitMs: number;
+  private readonly warn: (message: string) => void;
 
-  constructor(readonly db: Db) {}
+  constructor(
+    readonly db: Db,
+    options: { stuckWaitMs?: number; warn?: (message: string) => void } = {},
+  ) {
+    this.stuckWaitMs = options.stuckWaitMs ?? STUCK_WAIT_MS;
+    this.warn = options.warn ?? ((message) => console.error(message));
+  }
 
   async all<T>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
-    while (this.lock) await this.lock;
+    if (this.lock) await this.waitForCommit(sql);
     return this.allNow<T>(sql, params);
   }
 
   async get<T>(sql: string, params: readonly SqlValue[] = []): Promise<T | undefined> {
-    while (this.lock) await this.lock;
+    if (this.lock) await this.waitForCommit(sql);
     return this.getNow<T>(sql, params);
   }
 
   async run(sql: string, params: readonly SqlValue[] = []): Promise<SqlRunResult> {
-    while (this.lock) await this.lock;
+    if (this.lock) await this.waitForCommit(sql);
     return this.runNow(sql, params);
   }
 
   async transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
-    while (this.lock) await this.lock;
+    if (this.lock) await this.waitForCommit('BEGIN IMMEDIATE');
     let release!: () => void;
     this.lock = new Promise((resolve) => (release = resolve));
+    this.openedAt = new Error('transaction opened').stack ?? '';
     try {
       return await new SqliteTransaction(this, 0).within('BEGIN IMMEDIATE', 'COMMIT', 'ROLLBACK', work);
     } finally {
       this.lock = null;
       release();
+    }
+  }
+
+  private async waitForCommit(sql: string): Promise<void> {
+    const stuck = setTimeout(() => {
+      this.warn(
+        `A database statement has waited ${this.stuckWaitMs / 1000} s for a transaction to commit. If it was sent through the root handle ` +
+          `from inside that transaction's work (not through its tx), it never runs. Statement: ${sql.replace(/\s+/g, ' ').slice(0, 200)}\n${this.openedAt}`,
+      );
+    }, this.stuckWaitMs);
+    stuck.unref();
+    try {
+      while (this.lock) await this.lock;
+    } finally {
+      clearTimeout(stuck);
     }
   }
 
