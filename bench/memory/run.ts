@@ -5,15 +5,16 @@
  * Prints the tree's peak in each phase (and what held it), then the two side by side, from the same run:
  *   before  with --before-tree DIR: the service as an older tree runs it (e.g. `git archive <commit>` unpacked
  *           in DIR beside a node_modules link); without it, this tree with TAKELINE_DECODER_IDLE_SECONDS=0 (the
- *           decoders stay up after the transcription, as they did)
+ *           decoders stay up after the transcription, as they did); with --heap-settings, this tree with the
+ *           service's glibc heap settings off (TAKELINE_HEAP_SETTINGS=off)
  *   after   this tree as it is (idle decoders end after 30 s; the analysis decodes into one buffer)
  *
  *   npm run bench -- memory
- *   node --import tsx bench/memory/run.ts [--before-tree DIR] [--together] [--seconds N] [--hour] [--only before|after] [--settle S]
+ *   node --import tsx bench/memory/run.ts [--before-tree DIR | --heap-settings] [--together] [--seconds N] [--hour] [--only before|after] [--settle S]
  *
  * The recording is ../shared/audio/long (13.8 min of read speech); --seconds N takes its first N seconds
- * (a quick look), --hour loops it to 60 minutes with ffmpeg (the target's length; transcription alone then
- * takes most of an hour here).
+ * (a quick look), --hour loops it to 60 minutes with ffmpeg (the target's length; about 15 min of transcription
+ * and 10 of analysis here, 2026-11-29).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -35,11 +36,15 @@ const only = flagValue('--only');
 const settleSeconds = Number(flagValue('--settle') ?? 45);
 const together = process.argv.includes('--together');
 const beforeTree = flagValue('--before-tree');
+// Before = the service without glibc heap settings (TAKELINE_HEAP_SETTINGS=off), after = as it starts now.
+const heapTrial = process.argv.includes('--heap-settings');
 const CONFIGS = [
-  beforeTree
+  heapTrial
+    ? { name: 'before', note: 'this tree, the service with glibc heap defaults (TAKELINE_HEAP_SETTINGS=off)', env: { TAKELINE_HEAP_SETTINGS: 'off' } as Record<string, string>, cwd: undefined }
+    : beforeTree
     ? { name: 'before', note: `the service of ${beforeTree}`, env: {} as Record<string, string>, cwd: path.resolve(beforeTree) }
     : { name: 'before', note: 'this tree, decoders kept up (TAKELINE_DECODER_IDLE_SECONDS=0)', env: { TAKELINE_DECODER_IDLE_SECONDS: '0' }, cwd: undefined },
-  { name: 'after', note: 'this tree (idle decoders end after 30 s; the analysis decodes into one buffer, runs with glibc heap settings and lets its VAD and tagger go after use)', env: {} as Record<string, string>, cwd: undefined },
+  { name: 'after', note: 'this tree (the service with glibc heap settings; idle decoders end after 30 s; the analysis decodes into one buffer, runs with glibc heap settings and lets its VAD and tagger go after use)', env: {} as Record<string, string>, cwd: undefined },
 ].filter((c) => !only || c.name === only);
 const PHASES = ['idle', 'upload', 'transcription', 'analysis', 'settled'] as const;
 

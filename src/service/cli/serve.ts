@@ -1,8 +1,11 @@
-import { startService } from '../server';
-import { ConfigError } from '../config';
+import { restartWithHeapSettings } from './heap-settings';
+
+// Before anything else loads: this may replace the process with one that has glibc's heap settings.
+restartWithHeapSettings();
 
 /** `npm run serve`: the service headless on 127.0.0.1, configured by environment. */
 async function main() {
+  const { startService } = await import('../server');
   const service = await startService();
   let stopping = false;
   const shutdown = (signal: string) => {
@@ -24,7 +27,8 @@ async function main() {
   process.stdout.write(`takeline studio sign-in link (one-time): ${await service.signInUrl()}\n`);
 }
 
-main().catch((error) => {
+main().catch(async (error) => {
+  const { ConfigError } = await import('../config');
   process.stderr.write(`takeline: ${error instanceof ConfigError || error?.code === 'EADDRINUSE' ? error.message : (error?.stack ?? error)}\n`);
   process.exit(1);
 });

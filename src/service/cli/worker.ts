@@ -1,11 +1,14 @@
-import { startService } from '../server';
-import { ConfigError } from '../config';
+import { restartWithHeapSettings } from './heap-settings';
+
+// Before anything else loads: this may replace the process with one that has glibc's heap settings.
+restartWithHeapSettings();
 
 /**
  * `npm run worker`: a team server's worker. It takes jobs (transcription, analysis, revoice, dub preparation,
  * speaker adaptation and profiles) from the team's queue and serves no HTTP. Configured like `npm run serve`.
  */
 async function main() {
+  const { startService } = await import('../server');
   const worker = await startService({ role: 'worker' });
   let stopping = false;
   const shutdown = (signal: string) => {
@@ -25,7 +28,8 @@ async function main() {
   process.stdout.write('takeline worker ready\n');
 }
 
-main().catch((error) => {
+main().catch(async (error) => {
+  const { ConfigError } = await import('../config');
   process.stderr.write(`takeline worker: ${error instanceof ConfigError ? error.message : (error?.stack ?? error)}\n`);
   process.exit(1);
 });
