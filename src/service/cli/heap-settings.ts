@@ -19,7 +19,7 @@ export const SERVICE_HEAP_ENV: Readonly<Record<string, string>> = { MALLOC_MMAP_
 export function restartWithHeapSettings(env: NodeJS.ProcessEnv = process.env): void {
   if (env.TAKELINE_HEAP_SETTINGS === 'off' || process.platform !== 'linux' || typeof process.execve !== 'function') return;
   if (Object.keys(SERVICE_HEAP_ENV).every((name) => env[name] !== undefined)) return;
-  const header = process.report?.getReport().header as { glibcVersionRuntime?: string } | undefined;
-  if (!header?.glibcVersionRuntime) return;
+  const report = process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined;
+  if (!report?.header?.glibcVersionRuntime) return;
   process.execve(process.execPath, [process.execPath, ...process.execArgv, ...process.argv.slice(1)], { ...SERVICE_HEAP_ENV, ...env });
 }
