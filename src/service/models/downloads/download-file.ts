@@ -198,9 +198,14 @@ export async function downloadFile(request: DownloadRequest): Promise<void> {
   }
 }
 
-/** SHA-1 of a file on disk (streamed), for verifying a model the user put in place. */
-export async function sha1OfFile(file: string, signal?: AbortSignal): Promise<string> {
-  const hash = crypto.createHash('sha1');
+/** A digest of a file on disk (streamed: models are gigabytes), lower-case hex. */
+export async function digestOfFile(file: string, algorithm: 'sha1' | 'sha256', signal?: AbortSignal): Promise<string> {
+  const hash = crypto.createHash(algorithm);
   await hashInto(hash, file, signal);
   return hash.digest('hex');
+}
+
+/** SHA-1 of a file on disk (streamed), for verifying a model the user put in place. */
+export function sha1OfFile(file: string, signal?: AbortSignal): Promise<string> {
+  return digestOfFile(file, 'sha1', signal);
 }

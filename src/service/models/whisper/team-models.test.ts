@@ -1,0 +1,118 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../../../../test/helpers/temp';
+import { openDatabase, type Db } from '../../storage/database';
+import { FolderBlobStore } from '../../storage/blobs/folder-blob-store';
+import { SqliteSql } from '../../storage/sql/sqlite-sql';
+import { SqlWhisperModelStore } from '../../storage/whisper-model-store';
+import { sha1, testBytes } from '../downloads/test-server.testutil';
+import { TeamWhisperModels, whisperBlobKey } from './team-models';
+
+const data = testBytes(1024 * 1024 + 11, 'team-model');
+const SHA256 = crypto.createHash('sha256').update(data).digest('hex');
+const MODEL = { name: 'tiny.en', file: 'ggml-tiny.en.bin', sha1: sha1(data) };
+
+/** A folder blob store that counts downloads (how many times a node fetched a model). */
+class CountingBlobs extends FolderBlobStore {
+  downloads = 0;
+  override async download(key: string, file: string): Promise<boolean> {
+    this.downloads++;
+    return super.download(key, file);
+  }
+}
+
+const dbs: Db[] = [];
+afterEach(() => {
+  for (const db of dbs.splice(0)) db.close();
+});
+
+/** Two nodes of one team: one database, one storage, a cache folder each. */
+function team() {
+  const db = openDatabase(path.join(tempDir('takeline-team-models-'), 'takeline.db'));
+  dbs.push(db);
+  const store = new SqlWhisperModelStore(new SqliteSql(db));
+  const blobs = new CountingBlobs(tempDir('takeline-team-storage-'));
+  const node = () => new TeamWhisperModels({ store, blobs, cacheDir: path.join(tempDir('takeline-node-'), 'whisper', 'team') });
+  return { store, blobs, a: node(), b: node() };
+}
+
+/** A verified download on node A, published for the team. */
+async function published(t: ReturnType<typeof team>) {
+  const download = path.join(tempDir('takeline-download-'), MODEL.file);
+  fs.writeFileSync(download, data);
+  const record = await t.a.publish(MODEL, download);
+  return { record, download };
+}
+
+describe('TeamWhisperModels', () => {
+  it('publishing stores the file under its sha256, records it, and keeps the download as the node’s copy', async () => {
+    const t = team();
+    const { record, download } = await published(t);
+    expect(record).toMatchObject({ name: 'tiny.en', sha256: SHA256, sha1: MODEL.sha1, bytes: data.length, key: whisperBlobKey(SHA256, MODEL.file) });
+    expect((await t.blobs.get(record.key))!.equals(data)).toBe(true);
+    expect(await t.store.get('tiny.en')).toEqual(record);
+    expect(fs.existsSync(download)).toBe(false);
+    expect(fs.readFileSync(t.a.localPath(record)).equals(data)).toBe(true);
+    expect(await t.a.localFile('tiny.en')).toBe(t.a.localPath(record));
+    expect(t.blobs.downloads).toBe(0);
+  });
+
+  it('another node knows the model once refreshed, and fetches one verified copy for concurrent users', async () => {
+    const t = team();
+    await published(t);
+    await expect(t.b.localFile('tiny.en')).rejects.toMatchObject({ kind: 'not_found' });
+    await t.b.refresh();
+    const record = t.b.record('tiny.en')!;
+    const files = await Promise.all([t.b.localFile('tiny.en'), t.b.localFile('tiny.en'), t.b.localFile('tiny.en')]);
+    expect(new Set(files)).toEqual(new Set([t.b.localPath(record)]));
+    expect(t.blobs.downloads).toBe(1);
+    expect(fs.readFileSync(files[0]!).equals(data)).toBe(true);
+    // Only the file itself: the part it was written to was renamed.
+    expect(fs.readdirSync(path.dirname(files[0]!))).toEqual([MODEL.file]);
+    await t.b.localFile('tiny.en');
+    expect(t.blobs.downloads).toBe(1);
+  });
+
+  it('a damaged stored file is refused and leaves no copy; an altered local copy is fetched again', async () => {
+    const t = team();
+    const { record } = await published(t);
+    await t.b.refresh();
+    const damaged = Buffer.from(data);
+    damaged[1000] ^= 0xff;
+    await t.blobs.put(record.key, damaged);
+    await expect(t.b.localFile('tiny.en')).rejects.toMatchObject({ kind: 'upstream_failed', detail: { code: 'checksum_mismatch' } });
+    expect(fs.readdirSync(path.dirname(t.b.localPath(record)))).toEqual([]);
+
+    await t.blobs.put(record.key, data);
+    const local = await t.b.localFile('tiny.en');
+    fs.writeFileSync(local, damaged);
+    expect(fs.readFileSync(await t.b.localFile('tiny.en')).equals(data)).toBe(true);
+    expect(t.blobs.downloads).toBe(3);
+  });
+
+  it('a stored file gone from the storage is named as missing', async () => {
+    const t = team();
+    const { record } = await published(t);
+    await t.blobs.delete(record.key);
+    await t.b.refresh();
+    await expect(t.b.localFile('tiny.en')).rejects.toMatchObject({ kind: 'not_found', detail: { code: 'file_missing' } });
+  });
+
+  it('removing uninstalls for the team: record and stored file at once, other nodes’ copies on their next refresh', async () => {
+    const t = team();
+    const { record } = await published(t);
+    await t.b.refresh();
+    const copyB = await t.b.localFile('tiny.en');
+    expect(await t.a.remove('tiny.en')).toEqual(record);
+    expect(await t.store.list()).toEqual([]);
+    expect(await t.blobs.stat(record.key)).toBeNull();
+    expect(fs.existsSync(path.dirname(t.a.localPath(record)))).toBe(false);
+    expect(fs.existsSync(copyB)).toBe(true);
+    await t.b.refresh();
+    expect(t.b.record('tiny.en')).toBeNull();
+    expect(fs.existsSync(path.dirname(copyB))).toBe(false);
+    expect(await t.a.remove('tiny.en')).toBeNull();
+  });
+});
