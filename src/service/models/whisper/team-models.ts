@@ -8,7 +8,7 @@ import { digestOfFile } from '../downloads/download-file';
 
 /** Where a team's model file lives on its blob store: named by its sha256, so a key's bytes never change. */
 export function whisperBlobKey(sha256: string, file: string): string {
-  return `models/whisper/${sha256}/${file}`;
+  return `speech-models/whisper/${sha256}/${file}`;
 }
 
 /** A fetch's temporary file left by a crash is removed once this old (another node sharing the folder may still be writing it). */
