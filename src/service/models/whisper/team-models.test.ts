@@ -80,7 +80,7 @@ describe('TeamWhisperModels', () => {
     const { record } = await published(t);
     await t.b.refresh();
     const damaged = Buffer.from(data);
-    damaged[1000] ^= 0xff;
+    damaged[1000] = damaged[1000]! ^ 0xff;
     await t.blobs.put(record.key, damaged);
     await expect(t.b.localFile('tiny.en')).rejects.toMatchObject({ kind: 'upstream_failed', detail: { code: 'checksum_mismatch' } });
     expect(fs.readdirSync(path.dirname(t.b.localPath(record)))).toEqual([]);

@@ -1,8 +1,8 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { NotFoundError, UpstreamError } from '../../errors';
 import type { BlobStore } from '../../storage/blobs/blob-store';
+import { downloadAside } from '../../storage/blobs/download-aside';
 import type { StoredWhisperModel, WhisperModelStore } from '../../storage/whisper-model-store';
 import { digestOfFile } from '../downloads/download-file';
 
@@ -137,23 +137,17 @@ export class TeamWhisperModels {
   private async fetch(record: StoredWhisperModel): Promise<string> {
     const file = this.localPath(record);
     if (await this.isVerified(file, record)) return file;
-    await fs.promises.mkdir(path.dirname(file), { recursive: true });
-    const part = `${file}.${crypto.randomBytes(4).toString('hex')}.part`;
     const started = Date.now();
-    try {
-      if (!(await this.options.blobs.download(record.key, part))) {
-        throw new NotFoundError(`The Whisper model ${record.file} is missing from the team's storage (${this.options.blobs.description}); download it again.`, { code: 'file_missing' });
-      }
+    const fetched = await downloadAside(this.options.blobs, record.key, file, async (part) => {
       const sha256 = await digestOfFile(part, 'sha256');
       if (sha256 !== record.sha256) {
         throw new UpstreamError(`The team's copy of ${record.file} is damaged (sha256 ${sha256.slice(0, 12)}…, recorded ${record.sha256.slice(0, 12)}…); download the model again.`, {
           code: 'checksum_mismatch',
         });
       }
-      await fs.promises.rename(part, file);
-    } catch (error) {
-      await fs.promises.rm(part, { force: true });
-      throw error;
+    });
+    if (!fetched) {
+      throw new NotFoundError(`The Whisper model ${record.file} is missing from the team's storage (${this.options.blobs.description}); download it again.`, { code: 'file_missing' });
     }
     const stat = await fs.promises.stat(file);
     this.verified.set(file, `${stat.size}:${stat.mtimeMs}`);
