@@ -92,6 +92,15 @@ describe('TeamWhisperModels', () => {
     expect(t.blobs.downloads).toBe(3);
   });
 
+  it('a copy that does not fit on this node’s disk is refused before any byte is written', async () => {
+    const t = team();
+    await published(t);
+    const full = new TeamWhisperModels({ store: t.store, blobs: t.blobs, cacheDir: path.join(tempDir('takeline-node-'), 'team'), freeBytes: () => 10 * 1024 * 1024 });
+    await full.refresh();
+    await expect(full.localFile('tiny.en')).rejects.toMatchObject({ kind: 'storage_full', detail: { code: 'disk_full' }, message: expect.stringMatching(/Not enough free space/) });
+    expect(t.blobs.downloads).toBe(0);
+  });
+
   it('a stored file gone from the storage is named as missing', async () => {
     const t = team();
     const { record } = await published(t);

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { NotFoundError, UpstreamError } from '../../errors';
+import { NotFoundError, StorageFullError, UpstreamError } from '../../errors';
 import type { BlobStore } from '../../storage/blobs/blob-store';
 import { downloadAside } from '../../storage/blobs/download-aside';
 import type { StoredWhisperModel, WhisperModelStore } from '../../storage/whisper-model-store';
-import { digestOfFile } from '../downloads/download-file';
+import { digestOfFile, spaceShortfall } from '../downloads/download-file';
 
 /** Where a team's model file lives on its blob store: named by its sha256, so a key's bytes never change. */
 export function whisperBlobKey(sha256: string, file: string): string {
@@ -19,6 +19,8 @@ export interface TeamWhisperModelsOptions {
   blobs: BlobStore;
   /** This node's copies of the team's models: `<dir>/<sha256>/<file>`. */
   cacheDir: string;
+  /** Free bytes of a folder (tests simulate a full disk). */
+  freeBytes?(dir: string): number;
   log?(line: string): void;
 }
 
@@ -137,6 +139,9 @@ export class TeamWhisperModels {
   private async fetch(record: StoredWhisperModel): Promise<string> {
     const file = this.localPath(record);
     if (await this.isVerified(file, record)) return file;
+    await fs.promises.mkdir(path.dirname(file), { recursive: true });
+    const shortfall = spaceShortfall(path.dirname(file), record.bytes, this.options.freeBytes);
+    if (shortfall) throw new StorageFullError(shortfall, { code: 'disk_full' });
     const started = Date.now();
     const fetched = await downloadAside(this.options.blobs, record.key, file, async (part) => {
       const sha256 = await digestOfFile(part, 'sha256');
