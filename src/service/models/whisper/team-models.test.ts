@@ -92,6 +92,33 @@ describe('TeamWhisperModels', () => {
     expect(t.blobs.downloads).toBe(3);
   });
 
+  it('a refresh asked while another is under way reads again after it (the one under way may predate a change)', async () => {
+    const t = team();
+    let open: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    // A read that has its rows but is slow to finish.
+    const slow = {
+      list: async () => {
+        const rows = await t.store.list();
+        await gate;
+        return rows;
+      },
+      get: (name: string) => t.store.get(name),
+      save: (m: Parameters<typeof t.store.save>[0]) => t.store.save(m),
+      remove: (name: string) => t.store.remove(name),
+    };
+    const node = new TeamWhisperModels({ store: slow, blobs: t.blobs, cacheDir: path.join(tempDir('takeline-node-'), 'team') });
+    const first = node.refresh();
+    await new Promise((r) => setTimeout(r, 50));
+    await published(t);
+    const second = node.refresh();
+    expect(node.refresh()).toBe(second);
+    open();
+    await first;
+    await second;
+    expect(node.record('tiny.en')).not.toBeNull();
+  });
+
   it('a copy that does not fit on this node’s disk is refused before any byte is written', async () => {
     const t = team();
     await published(t);

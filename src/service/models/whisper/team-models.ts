@@ -33,7 +33,8 @@ export interface TeamWhisperModelsOptions {
  */
 export class TeamWhisperModels {
   private records = new Map<string, StoredWhisperModel>();
-  private refreshing: Promise<void> | null = null;
+  private reading: Promise<void> | null = null;
+  private nextRead: Promise<void> | null = null;
   /** Fetches in flight, by sha256: concurrent transcriptions wanting one model share one download. */
   private readonly fetching = new Map<string, Promise<string>>();
   /** Local copies this process hashed, by path: the file version (size, mtime) it hashed. */
@@ -50,10 +51,25 @@ export class TeamWhisperModels {
     return this.records.get(name) ?? null;
   }
 
-  /** Reads what the team installed (a refresh already under way is joined) and lets go of this node's unrecorded copies. */
+  /** Reads what the team installed and lets go of this node's copies of models no longer recorded. */
   refresh(): Promise<void> {
-    this.refreshing ??= this.read().finally(() => (this.refreshing = null));
-    return this.refreshing;
+    if (!this.reading) return (this.reading = this.startRead());
+    // The read under way may have begun before the caller's change (a delete through another node): one more read
+    // starts after it, shared by everyone who asks meanwhile.
+    this.nextRead ??= this.reading
+      .catch(() => undefined)
+      .then(() => {
+        this.nextRead = null;
+        return (this.reading = this.startRead());
+      });
+    return this.nextRead;
+  }
+
+  private startRead(): Promise<void> {
+    const reading: Promise<void> = this.read().finally(() => {
+      if (this.reading === reading) this.reading = null;
+    });
+    return reading;
   }
 
   /**
