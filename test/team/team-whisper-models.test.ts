@@ -84,8 +84,8 @@ describe.skipIf(smartWhisperMissing() !== null)('team mode: Whisper models share
       expect(fs.readFileSync(path.join(storage, key)).equals(TEST_MODEL)).toBe(true);
       const rows = await teamQuery<{ name: string; blob_key: string; sha256: string; bytes: number }>(env.TAKELINE_DATABASE_URL!, 'SELECT name, blob_key, sha256, bytes FROM whisper_models');
       expect(rows.map((r) => ({ ...r, bytes: Number(r.bytes) }))).toEqual([{ name: 'tiny.en', blob_key: key, sha256: SHA256, bytes: TEST_MODEL.length }]);
-      // A's copy is the download itself, in its own folder; no other node has one yet.
-      expect(filesUnder(path.join(a.TAKELINE_MODELS_DIR, 'whisper'))).toEqual([`team/${SHA256}/ggml-tiny.en.bin`]);
+      // A (an API node, which runs no model) kept nothing of its download; no node has a copy yet.
+      expect(filesUnder(path.join(a.TAKELINE_MODELS_DIR, 'whisper'))).toEqual([]);
       expect(filesUnder(path.join(w.TAKELINE_MODELS_DIR, 'whisper'))).toEqual([]);
 
       // B lists it as installed (B's catalogue has the published SHA-1, which this stand-in is not: unverified there),
@@ -113,14 +113,13 @@ describe.skipIf(smartWhisperMissing() !== null)('team mode: Whisper models share
       expect(filesUnder(path.join(w.TAKELINE_MODELS_DIR, 'whisper'))).toEqual([`team/${SHA256}/ggml-tiny.en.bin`]);
       expect(crypto.createHash('sha256').update(fs.readFileSync(copy)).digest('hex')).toBe(SHA256);
 
-      // Deleted through B: gone from the database and the storage, so no node lists it; A's copy went at once (its
-      // next request read the change), the worker's goes at its next job.
+      // Deleted through B: gone from the database and the storage, so no node lists it; the worker's copy goes when it
+      // next reads the team's models (its next job).
       expect((await fetch(`${urlB}/v1/speech/models/whisper/tiny.en`, { method: 'DELETE', headers: auth })).status).toBe(204);
       expect(await teamQuery(env.TAKELINE_DATABASE_URL!, 'SELECT name FROM whisper_models')).toEqual([]);
       expect(fs.existsSync(path.join(storage, key))).toBe(false);
       expect((await get(urlA, '/v1/speech/models/whisper/tiny.en')).installed).toBe(false);
       expect(await recognizers(urlA)).not.toContain('whisper-tiny.en');
-      expect(filesUnder(path.join(a.TAKELINE_MODELS_DIR, 'whisper'))).toEqual([]);
       expect(fs.existsSync(copy)).toBe(true);
       const next = await upload();
       expect(next.status, next.error ?? '').toBe('complete');

@@ -754,9 +754,9 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
       '/v1/speech/models/whisper/{name}/verify': {
         post: op({
           operationId: 'verifyWhisperModel',
-          summary: "Check an installed model's SHA-1 against the published one (for files put in place by hand; on a team server: fetch and check this node's copy against the recorded sha256)",
+          summary: "Check an installed model's SHA-1 against the published one (for files put in place by hand; on a team server: the stored file against the sha256 recorded at its download, 502 when damaged)",
           requestParams: { path: whisperParam },
-          responses: { '200': json(WhisperModel, 'The model with `verified`'), ...speechErrors(401, 403, 404, 409, 422) },
+          responses: { '200': json(WhisperModel, 'The model with `verified`'), ...speechErrors(401, 403, 404, 409, 422, 502) },
         }),
       },
       '/v1/audio/models': {

@@ -159,18 +159,20 @@ describe('WhisperModelManager', () => {
       await a.manager.download('tiny.en');
       await a.manager.settled('tiny.en');
       expect(a.manager.model('tiny.en')).toMatchObject({ installed: true, verified: true, bytes: data.length, download: null });
-      // The download went into the team's copy on this node, and to the storage.
-      expect(fs.readdirSync(a.manager.dir).filter((f) => f.endsWith('.bin') || f.endsWith('.part'))).toEqual([]);
+      // The download went to the storage; the node that downloaded it (an API node) keeps nothing.
+      expect(fs.readdirSync(a.manager.dir)).toEqual([]);
       const record = a.team.record('tiny.en')!;
-      expect(fs.readFileSync(a.team.localPath(record)).equals(data)).toBe(true);
       expect((await blobs.get(record.key))!.equals(data)).toBe(true);
 
       await b.manager.refresh();
       expect(b.manager.model('tiny.en')).toMatchObject({ installed: true, verified: true, bytes: data.length });
       expect((await b.manager.download('tiny.en')).started).toBe(false);
-      // Verifying on the other node makes (and checks) its own copy.
-      await b.manager.verify('tiny.en');
-      expect(fs.readFileSync(b.team.localPath(record)).equals(data)).toBe(true);
+      // Verifying through the other node hashes the stored file (keeping nothing); a damaged one is refused.
+      expect((await b.manager.verify('tiny.en')).verified).toBe(true);
+      expect(fs.existsSync(b.manager.dir)).toBe(false);
+      await blobs.put(record.key, Buffer.concat([data, Buffer.from('x')]));
+      await expect(b.manager.verify('tiny.en')).rejects.toMatchObject({ kind: 'upstream_failed', detail: { code: 'checksum_mismatch' } });
+      await blobs.put(record.key, data);
 
       await b.manager.remove('tiny.en');
       expect(await blobs.stat(record.key)).toBeNull();

@@ -1,14 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { WhisperDownload, WhisperModel, WhisperModelList } from '../../../shared/schemas';
-
-type WhisperDownloadErrorCode = NonNullable<WhisperDownload['error']>['code'];
 import { ConflictError, NotFoundError, ServiceError, type ServiceErrorKind } from '../../errors';
 import { writeFileAtomic } from '../../storage/files';
 import { DownloadError, downloadFile, partialPath, sha1OfFile } from '../downloads/download-file';
 import { WHISPER_CATALOGUE, whisperEngineId, type WhisperCatalogueEntry } from './catalogue';
 import { whisperModelFiles, type WhisperModelFile } from './installed';
 import type { TeamWhisperModels } from './team-models';
+
+type WhisperDownloadErrorCode = NonNullable<WhisperDownload['error']>['code'];
 
 /** Files this manager checked, keyed by file name: the SHA-1 it found and the version (size, mtime) it read. */
 const MANIFEST = '.takeline-verified.json';
@@ -216,10 +216,10 @@ export class WhisperModelManager {
   async verify(name: string): Promise<WhisperModel> {
     const entry = this.entry(name);
     if (this.options.team) {
-      // A team's model was checked against the published SHA-1 where it was downloaded; this checks (and makes)
-      // this node's copy against the recorded sha256.
+      // A team's model was checked against the published SHA-1 where it was downloaded; this checks the stored
+      // file against the sha256 recorded then.
       if (!this.options.team.record(entry.name)) throw new ConflictError(`${entry.file} is not installed; download it first.`);
-      await this.options.team.localFile(entry.name);
+      await this.options.team.verifyStored(entry.name);
       return this.model(entry.name);
     }
     const file = path.join(this.dir, entry.file);

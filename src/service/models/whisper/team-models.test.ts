@@ -47,16 +47,17 @@ async function published(t: ReturnType<typeof team>) {
 }
 
 describe('TeamWhisperModels', () => {
-  it('publishing stores the file under its sha256, records it, and keeps the download as the node’s copy', async () => {
+  it('publishing stores the file under its sha256 and records it; the downloading node (an API node) keeps no copy', async () => {
     const t = team();
     const { record, download } = await published(t);
     expect(record).toMatchObject({ name: 'tiny.en', sha256: SHA256, sha1: MODEL.sha1, bytes: data.length, key: whisperBlobKey(SHA256, MODEL.file) });
     expect((await t.blobs.get(record.key))!.equals(data)).toBe(true);
     expect(await t.store.get('tiny.en')).toEqual(record);
     expect(fs.existsSync(download)).toBe(false);
-    expect(fs.readFileSync(t.a.localPath(record)).equals(data)).toBe(true);
-    expect(await t.a.localFile('tiny.en')).toBe(t.a.localPath(record));
+    expect(fs.existsSync(t.a.cacheDir)).toBe(false);
+    expect((await t.a.verifyStored('tiny.en')).sha256).toBe(SHA256);
     expect(t.blobs.downloads).toBe(0);
+    expect(fs.existsSync(t.a.cacheDir)).toBe(false);
   });
 
   it('another node knows the model once refreshed, and fetches one verified copy for concurrent users', async () => {
@@ -82,6 +83,7 @@ describe('TeamWhisperModels', () => {
     const damaged = Buffer.from(data);
     damaged[1000] = damaged[1000]! ^ 0xff;
     await t.blobs.put(record.key, damaged);
+    await expect(t.a.verifyStored('tiny.en')).rejects.toMatchObject({ kind: 'upstream_failed', detail: { code: 'checksum_mismatch' } });
     await expect(t.b.localFile('tiny.en')).rejects.toMatchObject({ kind: 'upstream_failed', detail: { code: 'checksum_mismatch' } });
     expect(fs.readdirSync(path.dirname(t.b.localPath(record)))).toEqual([]);
 

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { NotFoundError, StorageFullError, UpstreamError } from '../../errors';
@@ -74,7 +75,8 @@ export class TeamWhisperModels {
 
   /**
    * Makes a verified local file (the model's SHA-1 already checked against the published one) the team's: it is
-   * stored on the blob store, recorded, and becomes this node's copy (moved into the cache, no second download).
+   * stored on the blob store and recorded, then the local file goes. Downloads run on API nodes, which run no
+   * model: workers fetch their own copies when they need one.
    */
   async publish(model: { name: string; file: string; sha1: string }, file: string): Promise<StoredWhisperModel> {
     const sha256 = await digestOfFile(file, 'sha256');
@@ -86,15 +88,22 @@ export class TeamWhisperModels {
       throw new UpstreamError(`The team's storage (${this.options.blobs.description}) did not take ${model.file}: ${(error as Error).message}`, { code: 'storage_error' });
     }
     const record: StoredWhisperModel = { name: model.name, file: model.file, key, sha256, sha1: model.sha1, bytes: size, installedAt: new Date().toISOString() };
-    // Recorded before the copy is moved in: a refresh lists the cache before reading the records (see read).
     await this.options.store.save(record);
     this.records.set(record.name, record);
-    const local = this.localPath(record);
-    await fs.promises.mkdir(path.dirname(local), { recursive: true });
-    await fs.promises.rename(file, local);
-    const stat = await fs.promises.stat(local);
-    this.verified.set(local, `${stat.size}:${stat.mtimeMs}`);
+    await fs.promises.rm(file, { force: true });
     this.options.log?.(`whisper: ${model.file} stored on ${this.options.blobs.description} for the team (${size} bytes, sha256 ${sha256.slice(0, 12)}…)`);
+    return record;
+  }
+
+  /** Hashes the team's stored file of a model against its recorded sha256 (nothing is kept); throws when it is damaged or gone. */
+  async verifyStored(name: string): Promise<StoredWhisperModel> {
+    const record = this.records.get(name);
+    if (!record) throw new NotFoundError(`The Whisper model "${name}" is not installed on this team.`, { code: 'model_not_found' });
+    const stream = await this.options.blobs.read(record.key);
+    if (!stream) throw this.missing(record);
+    const hash = crypto.createHash('sha256');
+    for await (const chunk of stream) hash.update(chunk as Buffer);
+    this.assertIntact(record, hash.digest('hex'));
     return record;
   }
 
@@ -135,7 +144,7 @@ export class TeamWhisperModels {
   }
 
   private async read(): Promise<void> {
-    // The cache is listed before the records are read: a copy moved in after its record was saved is then named.
+    // The cache is listed before the records are read: a copy made after its record was read is then named.
     const copies = await fs.promises.readdir(this.options.cacheDir).catch(() => [] as string[]);
     const records = await this.options.store.list();
     this.records = new Map(records.map((r) => [r.name, r]));
@@ -159,21 +168,23 @@ export class TeamWhisperModels {
     const shortfall = spaceShortfall(path.dirname(file), record.bytes, this.options.freeBytes);
     if (shortfall) throw new StorageFullError(shortfall, { code: 'disk_full' });
     const started = Date.now();
-    const fetched = await downloadAside(this.options.blobs, record.key, file, async (part) => {
-      const sha256 = await digestOfFile(part, 'sha256');
-      if (sha256 !== record.sha256) {
-        throw new UpstreamError(`The team's copy of ${record.file} is damaged (sha256 ${sha256.slice(0, 12)}…, recorded ${record.sha256.slice(0, 12)}…); download the model again.`, {
-          code: 'checksum_mismatch',
-        });
-      }
-    });
-    if (!fetched) {
-      throw new NotFoundError(`The Whisper model ${record.file} is missing from the team's storage (${this.options.blobs.description}); download it again.`, { code: 'file_missing' });
-    }
+    const fetched = await downloadAside(this.options.blobs, record.key, file, async (part) => this.assertIntact(record, await digestOfFile(part, 'sha256')));
+    if (!fetched) throw this.missing(record);
     const stat = await fs.promises.stat(file);
     this.verified.set(file, `${stat.size}:${stat.mtimeMs}`);
     this.options.log?.(`whisper: fetched ${record.file} from the team's storage (${stat.size} bytes in ${((Date.now() - started) / 1000).toFixed(1)} s, sha256 verified)`);
     return file;
+  }
+
+  private assertIntact(record: StoredWhisperModel, sha256: string): void {
+    if (sha256 === record.sha256) return;
+    throw new UpstreamError(`The team's copy of ${record.file} is damaged (sha256 ${sha256.slice(0, 12)}…, recorded ${record.sha256.slice(0, 12)}…); download the model again.`, {
+      code: 'checksum_mismatch',
+    });
+  }
+
+  private missing(record: StoredWhisperModel): NotFoundError {
+    return new NotFoundError(`The Whisper model ${record.file} is missing from the team's storage (${this.options.blobs.description}); download it again.`, { code: 'file_missing' });
   }
 
   /** Whether the local copy is there with the recorded bytes (hashed once per file version per process). */
