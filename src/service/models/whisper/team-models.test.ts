@@ -130,6 +130,17 @@ describe('TeamWhisperModels', () => {
     expect(t.blobs.downloads).toBe(0);
   });
 
+  it('a node whose models folder cannot be written says so', async () => {
+    const t = team();
+    await published(t);
+    // Root writes anywhere; a folder under a file cannot be made by anyone.
+    const file = path.join(tempDir('takeline-node-'), 'a-file');
+    fs.writeFileSync(file, '');
+    const node = new TeamWhisperModels({ store: t.store, blobs: t.blobs, cacheDir: path.join(file, 'whisper', 'team') });
+    await node.refresh();
+    await expect(node.localFile('tiny.en')).rejects.toMatchObject({ kind: 'unavailable', detail: { code: 'not_writable' }, message: expect.stringMatching(/not writable.*TAKELINE_MODELS_DIR/) });
+  });
+
   it('a stored file gone from the storage is named as missing', async () => {
     const t = team();
     const { record } = await published(t);

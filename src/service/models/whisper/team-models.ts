@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { NotFoundError, StorageFullError, UpstreamError } from '../../errors';
+import { NotFoundError, StorageFullError, UnavailableError, UpstreamError } from '../../errors';
 import type { BlobStore } from '../../storage/blobs/blob-store';
 import { downloadAside } from '../../storage/blobs/download-aside';
 import type { StoredWhisperModel, WhisperModelStore } from '../../storage/whisper-model-store';
@@ -164,7 +164,15 @@ export class TeamWhisperModels {
   private async fetch(record: StoredWhisperModel): Promise<string> {
     const file = this.localPath(record);
     if (await this.isVerified(file, record)) return file;
-    await fs.promises.mkdir(path.dirname(file), { recursive: true });
+    try {
+      await fs.promises.mkdir(path.dirname(file), { recursive: true });
+      await fs.promises.access(path.dirname(file), fs.constants.W_OK);
+    } catch (error) {
+      throw new UnavailableError(
+        `This node cannot keep a copy of ${record.file}: ${this.options.cacheDir} is not writable (${(error as NodeJS.ErrnoException).code ?? 'error'}); give it a writable TAKELINE_MODELS_DIR.`,
+        { code: 'not_writable' },
+      );
+    }
     const shortfall = spaceShortfall(path.dirname(file), record.bytes, this.options.freeBytes);
     if (shortfall) throw new StorageFullError(shortfall, { code: 'disk_full' });
     const started = Date.now();
