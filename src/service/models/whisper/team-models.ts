@@ -114,6 +114,8 @@ export class TeamWhisperModels {
     let pending = this.fetching.get(record.sha256);
     if (!pending) {
       pending = this.fetch(record).finally(() => this.fetching.delete(record.sha256));
+      // Its failure reaches every waiter through their own handlers (a waiter that gave up has none).
+      pending.catch(() => undefined);
       this.fetching.set(record.sha256, pending);
     }
     if (!signal) return pending;
@@ -144,7 +146,8 @@ export class TeamWhisperModels {
   }
 
   private async read(): Promise<void> {
-    // The cache is listed before the records are read: a copy made after its record was read is then named.
+    // The cache is listed before the records are read: a copy is only made of a recorded model, so every copy listed
+    // whose model is still installed is named by the records read after (one made meanwhile on a shared folder too).
     const copies = await fs.promises.readdir(this.options.cacheDir).catch(() => [] as string[]);
     const records = await this.options.store.list();
     this.records = new Map(records.map((r) => [r.name, r]));
