@@ -53,7 +53,9 @@ import { registerPrepareJob } from './dubbing/prepare-job';
 import { registerRevoiceJob } from './dubbing/revoice-job';
 import { registerTakesJob } from './dubbing/takes-job';
 import { WhisperModelManager } from './models/whisper/model-manager';
-import { whisperBaseUrl, whisperModelsDir } from './models/whisper/catalogue';
+import { whisperBaseUrl, whisperModelsDir, type WhisperCatalogueEntry } from './models/whisper/catalogue';
+import { TeamWhisperModels } from './models/whisper/team-models';
+import { SqlWhisperModelStore } from './storage/whisper-model-store';
 import { SessionSpeakerEditor } from './speakers/session-speakers';
 import { registerSpeakerProfilesJob } from './speakers/profile-job';
 import { TranscriptEditor } from './transcription/transcript-edits';
@@ -74,6 +76,8 @@ export interface StartOptions {
   port?: number;
   dataDir?: string;
   log?: (line: string) => void;
+  /** The Whisper catalogue downloads are checked against (tests serve a stand-in model under a catalogue of their own). */
+  whisperCatalogue?: readonly WhisperCatalogueEntry[];
 }
 
 export interface RunningService {
@@ -119,7 +123,7 @@ export async function startService(options: StartOptions = {}): Promise<RunningS
   let persistence: Persistence | null = null;
   try {
     persistence = team ? await openTeam(config.databaseUrl!, role, log) : openEmbedded(layout);
-    return await open(config, env, layout, tools, log, releaseLock, persistence);
+    return await open(config, env, layout, tools, log, releaseLock, persistence, options.whisperCatalogue);
   } catch (error) {
     await persistence?.close().catch(() => {});
     releaseLock();
@@ -136,6 +140,7 @@ async function open(
   log: (line: string) => void,
   releaseLock: () => void,
   persistence: Persistence,
+  whisperCatalogue: readonly WhisperCatalogueEntry[] | undefined,
 ): Promise<RunningService> {
   // ---- files on the blob store (issue 34): TAKELINE_STORAGE_URL, or the data folder itself (today's layout) ----
   const files = new StoredFiles(await openBlobStore(storageLocation(env, layout)), layout);
@@ -146,8 +151,17 @@ async function open(
   const keys = new SqlKeyStore(sql);
   const jobs = new JobRunner(new SqlJobStore(sql, dispatch), { log, role });
   const voices = createVoiceRegistry(env, config);
-  // Engines are listed afresh each time (a Whisper model can be installed while the service runs).
-  const models = new ModelRegistry(() => [...installedEngines(env, config), ...voices.descriptors()]);
+  // A team's Whisper models are on its storage, recorded in its database (issue 34); this node's copies are in its own
+  // Whisper folder. The desktop's are the files of that folder, as ever.
+  const teamWhisper =
+    role === 'embedded'
+      ? undefined
+      : new TeamWhisperModels({ store: new SqlWhisperModelStore(sql), blobs: files.blobs, cacheDir: path.join(whisperModelsDir(config), 'team'), log });
+  // Engines are listed afresh each time (a Whisper model can be installed while the service runs; a team's is read by refresh).
+  const models = new ModelRegistry(
+    () => [...installedEngines(env, config, teamWhisper), ...voices.descriptors()],
+    teamWhisper && (() => teamWhisper.refresh()),
+  );
   const speakers = new SpeakerDirectory(database, spectralVoiceMatcher);
   const analysisStore = new SqlAnalysisStore(sql);
   const analysis = new AnalysisService(database, analysisStore, sessions, jobs);
@@ -214,7 +228,7 @@ async function open(
     jobs,
     tools,
     models,
-    whisperModels: new WhisperModelManager({ dir: whisperModelsDir(config), baseUrl: whisperBaseUrl(env), log }),
+    whisperModels: new WhisperModelManager({ dir: whisperModelsDir(config), baseUrl: whisperBaseUrl(env), catalogue: whisperCatalogue, team: teamWhisper, log }),
     languages: { resolve: (value, loc) => resolveLanguage(value, models.languages(), loc) },
     signIn: new SqlSignInTokens(sql),
     peaks: new PeaksCache(files, sessions, tools),
@@ -274,6 +288,8 @@ async function open(
   await moveLegacyAdaptation(layout.adaptation, adaptationStore, (key, file) => files.storeFile(key, file), liveSpeakers, log);
   await sweepAdaptation(files.blobs, adaptationStore, liveSpeakers, { graceMs: role === 'embedded' ? 0 : SWEEP_GRACE_MS });
   if (embedded) await sessions.recoverInterrupted();
+  // This node's copies of Whisper models the team no longer has go (deleted through another node while this one was down).
+  await teamWhisper?.refresh();
   // A team's nodes keep no studio key (README, "Team deployment"): a browser studio signs in with a one-time link,
   // people and tools with their own keys (`npm run keys`), so no node's data folder holds a full-access key.
   const apiKey = embedded ? await ensureStudioKey(keys, layout.secrets, log) : null;

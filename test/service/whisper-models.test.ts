@@ -45,6 +45,8 @@ describe('Whisper model manager API', { timeout: 120_000 }, () => {
     expect(list.models_dir).toBe(path.join(models, 'whisper'));
     expect(list.writable).toBe(true);
     expect(list.base_url).toBe(base);
+    // The desktop's models are its own folder's (a team's are shared: test/team/team-whisper-models.test.ts).
+    expect(list.shared).toBe(false);
     const names = list.data.map((m: { name: string }) => m.name);
     expect(names).toEqual(expect.arrayContaining(['tiny.en', 'base.en', 'small', 'medium.en', 'large-v3', 'large-v3-turbo', 'large-v3-turbo-q5_0']));
     expect(list.data.find((m: { name: string }) => m.name === 'tiny.en')).toMatchObject({

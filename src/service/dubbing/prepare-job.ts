@@ -120,6 +120,7 @@ export function registerPrepareJob(runner: JobRunner, deps: PrepareDeps): void {
     if (!dub) throw new JobFailure('The dub was deleted.');
     if (job.payload.source === 'recording') return convertRecording(deps, dub, signal, progress);
     const session = await deps.sessions.summary(dub.sessionId);
+    await deps.models.refresh();
     let engine;
     try {
       engine = deps.models.resolveRecognizer(undefined);

@@ -2,7 +2,8 @@ import type { ServiceConfig } from '../config';
 import type { EngineDescriptor } from './registry';
 import { pocketSphinxAvailable } from '../speech/recognition/pocketsphinx/model';
 import { whisperModelsDir } from './whisper/catalogue';
-import { whisperEngines } from './whisper/engines';
+import { teamWhisperEngines, whisperEngines } from './whisper/engines';
+import type { TeamWhisperModels } from './whisper/team-models';
 
 export const POCKETSPHINX_ID = 'pocketsphinx-en-us';
 export const TRANSCRIPTION_FORMATS = ['json', 'text', 'verbose_json', 'srt', 'vtt', 'diarized_json'];
@@ -27,7 +28,7 @@ export function localRecognizerModel(id: string, aliases: string[] = []): Engine
  * the API; better recognizers plug in here with a higher rank and take over the OpenAI aliases. Call it
  * for each listing (ModelRegistry does): Whisper models appear as they are downloaded.
  */
-export function installedEngines(env: NodeJS.ProcessEnv, config: ServiceConfig): EngineDescriptor[] {
+export function installedEngines(env: NodeJS.ProcessEnv, config: ServiceConfig, teamWhisper?: TeamWhisperModels): EngineDescriptor[] {
   return [
     {
       model: localRecognizerModel(POCKETSPHINX_ID, ['pocketsphinx']),
@@ -39,7 +40,8 @@ export function installedEngines(env: NodeJS.ProcessEnv, config: ServiceConfig):
       },
       installHint: 'Install it with: apt-get install -y pocketsphinx pocketsphinx-en-us (or set TAKELINE_POCKETSPHINX_MODEL_DIR).',
     },
-    // Whisper (whisper.cpp) models, ranked above PocketSphinx once downloaded; read on every listing.
-    ...whisperEngines(whisperModelsDir(config)),
+    // Whisper (whisper.cpp) models, ranked above PocketSphinx once downloaded; read on every listing (a team's: as
+    // its database records them, read by the registry's refresh).
+    ...(teamWhisper ? teamWhisperEngines(teamWhisper) : whisperEngines(whisperModelsDir(config))),
   ];
 }

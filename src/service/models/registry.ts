@@ -20,6 +20,8 @@ export interface EngineDescriptor {
   installHint: string;
   /** Builds the recognizer (engines other than PocketSphinx bring their own); it loads its model on first use. */
   createRecognizer?(): Recognizer;
+  /** Brings the model's files onto this node before the recognizer uses them (a team's Whisper model, from its storage). */
+  provision?(signal?: AbortSignal): Promise<void>;
 }
 
 export interface ResolvedEngine {
@@ -29,8 +31,18 @@ export interface ResolvedEngine {
 
 /** The speech models this service can actually run right now; an engine whose model is missing is not listed. */
 export class ModelRegistry {
-  /** A list, or a function read on every call (engines whose models are downloaded while running). */
-  constructor(private readonly source: EngineDescriptor[] | (() => EngineDescriptor[])) {}
+  constructor(
+    /** A list, or a function read on every call (engines whose models are downloaded while running). */
+    private readonly source: EngineDescriptor[] | (() => EngineDescriptor[]),
+    /** Reads what the engines' `missing` checks depend on from elsewhere (a team's installed models, in its database). */
+    private readonly reload?: () => Promise<void>,
+  ) {}
+
+  /** Call before listing or choosing an engine where models may change elsewhere (a team's other nodes); a no-op on the desktop. */
+  async refresh(): Promise<this> {
+    await this.reload?.();
+    return this;
+  }
 
   private get engines(): EngineDescriptor[] {
     return typeof this.source === 'function' ? this.source() : this.source;

@@ -726,20 +726,21 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
         get: op({
           operationId: 'listWhisperModels',
           summary: 'Whisper models: the catalogue, what is installed, downloads in progress',
-          description: 'Catalogue models (whisper.cpp ggml files with published SHA-1 and size) and any other ggml file in the models folder. Installed models are recognizers in /v1/audio/models.',
+          description:
+            "Catalogue models (whisper.cpp ggml files with published SHA-1 and size) and any other ggml file in the models folder. Installed models are recognizers in /v1/audio/models. On a team server (`shared: true`) installed models are the team's: downloaded through any node, kept on the team's storage, listed by every node; files put in a node's folder by hand are not listed.",
           responses: { '200': json(WhisperModelList, 'Models'), ...speechErrors(401) },
         }),
       },
       '/v1/speech/models/whisper/{name}': {
         get: op({ operationId: 'getWhisperModel', summary: 'One Whisper model (poll it for download progress)', requestParams: { path: whisperParam }, responses: { '200': json(WhisperModel, 'The model'), ...speechErrors(401, 404, 422) } }),
-        delete: op({ operationId: 'deleteWhisperModel', summary: 'Delete an installed model and any partial download', requestParams: { path: whisperParam }, responses: { '204': { description: 'Deleted' }, ...speechErrors(401, 403, 404, 409, 422) } }),
+        delete: op({ operationId: 'deleteWhisperModel', summary: 'Delete an installed model and any partial download (on a team server: for every node)', requestParams: { path: whisperParam }, responses: { '204': { description: 'Deleted' }, ...speechErrors(401, 403, 404, 409, 422) } }),
       },
       '/v1/speech/models/whisper/{name}/download': {
         post: op({
           operationId: 'downloadWhisperModel',
           summary: 'Download (or resume downloading) a catalogue model',
           description:
-            'Answers 202 once the server answered and the disk has room, then downloads in the background: poll GET /v1/speech/models/whisper/{name}. A partial download is resumed with an HTTP Range request; the file is installed (renamed into place) only when its SHA-1 matches the published one, otherwise it is deleted and `download.error.code` is `checksum_mismatch`. 200 when the model is already installed and verified, or already downloading. Downloads come from TAKELINE_WHISPER_BASE_URL (default Hugging Face).',
+            'Answers 202 once the server answered and the disk has room, then downloads in the background: poll GET /v1/speech/models/whisper/{name}. A partial download is resumed with an HTTP Range request; the file is installed (renamed into place) only when its SHA-1 matches the published one, otherwise it is deleted and `download.error.code` is `checksum_mismatch`. 200 when the model is already installed and verified, or already downloading. Downloads come from TAKELINE_WHISPER_BASE_URL (default Hugging Face). On a team server the verified file then goes to the team\'s storage (the download ends once it is recorded there; `storage_error` when the storage refuses it) and every node lists it; progress is shown, and cancelling done, by the node running the download.',
           requestParams: { path: whisperParam },
           responses: { '202': json(WhisperModel, 'Downloading'), '200': json(WhisperModel, 'Already installed or downloading'), ...speechErrors(401, 403, 404, 409, 422, 502, 507) },
         }),
@@ -753,9 +754,9 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
       '/v1/speech/models/whisper/{name}/verify': {
         post: op({
           operationId: 'verifyWhisperModel',
-          summary: "Check an installed model's SHA-1 against the published one (for files put in place by hand)",
+          summary: "Check an installed model's SHA-1 against the published one (for files put in place by hand; on a team server: the stored file against the sha256 recorded at its download, 502 when damaged)",
           requestParams: { path: whisperParam },
-          responses: { '200': json(WhisperModel, 'The model with `verified`'), ...speechErrors(401, 403, 404, 409, 422) },
+          responses: { '200': json(WhisperModel, 'The model with `verified`'), ...speechErrors(401, 403, 404, 409, 422, 502) },
         }),
       },
       '/v1/audio/models': {

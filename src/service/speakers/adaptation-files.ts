@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { BlobStore } from '../storage/blobs/blob-store';
+import { downloadAside } from '../storage/blobs/download-aside';
 import type { AdaptationState } from '../storage/adaptation-store';
 
 /**
@@ -109,16 +110,7 @@ export class AdaptationCache {
   }
 
   private async download(key: string): Promise<void> {
-    const file = this.path(key);
-    await fs.promises.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-    const part = `${file}.${crypto.randomBytes(4).toString('hex')}.part`;
-    try {
-      if (!(await this.blobs.download(key, part))) throw new Error(`adaptation: ${key} is missing from ${this.blobs.description}`);
-      await fs.promises.rename(part, file);
-    } catch (error) {
-      await fs.promises.rm(part, { force: true });
-      throw error;
-    }
+    if (!(await downloadAside(this.blobs, key, this.path(key)))) throw new Error(`adaptation: ${key} is missing from ${this.blobs.description}`);
   }
 
   private drop(key: string): void {

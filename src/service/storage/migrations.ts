@@ -580,4 +580,24 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     `,
   },
   // ---- end of the speaker adaptation block ----
+  // ---- a team's Whisper models (issue 34) ----
+  {
+    version: 23,
+    name: "whisper models: the models a team installed, kept on its storage",
+    sql: `
+      -- One row per Whisper model installed through a team node (storage/whisper-model-store.ts): the blob key
+      -- of its ggml file (named by the file's sha256, never rewritten) and the checksums a node verifies its
+      -- local copy with. The desktop keeps its models as files in its own folder and leaves this table empty.
+      CREATE TABLE whisper_models (
+        name TEXT PRIMARY KEY,
+        file TEXT NOT NULL,
+        blob_key TEXT NOT NULL,
+        sha256 TEXT NOT NULL,
+        sha1 TEXT NOT NULL,
+        bytes INTEGER NOT NULL,
+        installed_at TEXT NOT NULL
+      );
+    `,
+  },
+  // ---- end of the team's Whisper models block ----
 ];

@@ -173,6 +173,8 @@ export function createLocalTranscription(deps: {
       if (!request.engine.descriptor.languages.includes(request.language)) {
         throw new JobFailure(`The model "${request.engine.model.id}" does not transcribe "${request.language}".`);
       }
+      // A team's model is fetched onto this node first (once; later calls find the verified copy).
+      await request.engine.descriptor.provision?.(request.signal);
       // The request's language and temperature reach every chunk's recognition.
       const base = withRequestOptions(recognizerFor(request.engine), { language: request.language, temperature: request.temperature });
       // Both adaptation wrappers match a chunk's voice profile: it is measured once.

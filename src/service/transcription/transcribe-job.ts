@@ -65,6 +65,8 @@ export function registerTranscribeJob(ctx: ServiceContext, runner: JobRunner, af
     const summary = await ctx.sessions.summary(sessionId);
     if (!stored || !summary) throw new JobFailure('The recording no longer exists.');
     const payload = job.payload as TranscribeJobPayload;
+    // A team's model downloaded through any node is known here once read (this worker fetches its file before use).
+    await ctx.models.refresh();
     let engine;
     try {
       engine = ctx.models.resolveRecognizer(payload.model, summary.language);

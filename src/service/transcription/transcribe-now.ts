@@ -49,7 +49,7 @@ export interface ImmediateResult {
  * session failed with the reason a user may read.
  */
 export async function transcribeNow(ctx: ServiceContext, input: ImmediateTranscription, hooks: ImmediateHooks): Promise<ImmediateResult> {
-  const engine = ctx.models.resolveRecognizer(input.model);
+  const engine = (await ctx.models.refresh()).resolveRecognizer(input.model);
   const language = ctx.languages.resolve(input.language, ['body', 'language']);
   assertEngineLanguage(engine, language, ['body', 'language']);
   // Team mode's API node recognises nothing itself: the request becomes a transcription job a worker runs.

@@ -8,7 +8,9 @@ export const WhisperModelName = z
 
 export const WhisperDownloadError = z
   .object({
-    code: z.enum(['disk_full', 'not_writable', 'checksum_mismatch', 'http_error', 'network_error', 'cancelled']),
+    code: z
+      .enum(['disk_full', 'not_writable', 'checksum_mismatch', 'http_error', 'network_error', 'cancelled', 'storage_error'])
+      .meta({ description: "`storage_error`: on a team server, the team's storage did not take the downloaded file" }),
     message: z.string(),
   })
   .meta({ id: 'WhisperDownloadError' });
@@ -35,7 +37,7 @@ export const WhisperModel = z
     multilingual: z.boolean(),
     quantized: z.boolean(),
     rank: z.number().int().meta({ description: 'Higher is preferred; the best installed recognizer takes the OpenAI aliases' }),
-    installed: z.boolean(),
+    installed: z.boolean().meta({ description: "On a team server: installed for the team (on its storage), whichever node downloaded it" }),
     bytes: z.number().int().nullable().meta({ description: 'Size on disk when installed' }),
     verified: z.boolean().nullable().meta({ description: 'True: its SHA-1 matched the published one (at download or on request); null: not checked (a file put there by hand)' }),
     partial_bytes: z.number().int().meta({ description: 'Bytes of an unfinished download kept for resuming' }),
@@ -49,6 +51,10 @@ export const WhisperModelList = z
     writable: z.boolean(),
     base_url: z.string().meta({ description: 'Where downloads come from (TAKELINE_WHISPER_BASE_URL)' }),
     free_bytes: z.number().int().nullable(),
+    shared: z.boolean().meta({
+      description:
+        "True on a team server: installed models are the team's, kept on its storage and listed by every node; a worker fetches its own copy (into models_dir/team) before using one. Download progress and cancelling are the downloading node's",
+    }),
     data: z.array(WhisperModel),
   })
   .meta({ id: 'WhisperModelList' });

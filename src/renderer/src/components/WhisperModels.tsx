@@ -61,6 +61,12 @@ function ModelTable({ list, onChange, onReload }: { list: WhisperModelList; onCh
         <dd>
           <code>{list.base_url}</code>
         </dd>
+        {list.shared && (
+          <>
+            <dt>Installed for</dt>
+            <dd data-testid="whisper-shared">the whole team: kept on its storage, listed by every node, fetched by workers when they need one</dd>
+          </>
+        )}
         <dt>Default recognizer</dt>
         <dd data-testid="default-engine">{defaultEngine(list.data)}</dd>
       </dl>

@@ -79,6 +79,8 @@ export function transcriptionsRouter(ctx: ServiceContext): Router {
       );
       assertSpeakerRange(fields);
       const file = singleFile(form, 'file');
+      // A team's models (and so its languages) may have changed through another node.
+      await ctx.models.refresh();
       const language = ctx.languages.resolve(fields.language, ['body', 'language']);
       const hints: TranscribeJobPayload = { min_speakers: fields.min_speakers, max_speakers: fields.max_speakers };
       const jobPayload: Record<string, unknown> = { ...hints };

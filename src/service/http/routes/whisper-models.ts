@@ -13,6 +13,11 @@ export function whisperModelsRouter(manager: WhisperModelManager): Router {
   // Models are the machine's, shared by every project: a limited key may list them, not change them.
   const manageModels = requireUnlimited('download, verify or delete speech models');
   const nameOf = (params: unknown) => parseInput(NameParam, params, 'path').name;
+  // On a team, every request first reads what the team installed (through any node); a no-op on the desktop.
+  router.use(async (_req, _res, next) => {
+    await manager.refresh();
+    next();
+  });
 
   router.get('/', (_req, res) => {
     res.json(manager.list());

@@ -52,6 +52,13 @@ function formatBytes(n: number): string {
   return n >= 1024 ** 3 ? `${(n / 1024 ** 3).toFixed(2)} GiB` : `${(n / 1024 ** 2).toFixed(1)} MiB`;
 }
 
+/** Why `needed` more bytes do not fit in `dir` (with the margin kept free), or null when they do. */
+export function spaceShortfall(dir: string, needed: number, freeBytes: (dir: string) => number = systemFreeBytes): string | null {
+  const free = freeBytes(dir);
+  if (needed + FREE_MARGIN_BYTES <= free) return null;
+  return `Not enough free space in ${dir}: the download needs ${formatBytes(needed)} more (plus ${formatBytes(FREE_MARGIN_BYTES)} kept free), ${formatBytes(free)} is free.`;
+}
+
 async function hashInto(hash: crypto.Hash, file: string, signal?: AbortSignal): Promise<void> {
   for await (const chunk of fs.createReadStream(file, { signal })) hash.update(chunk as Buffer);
 }
@@ -136,16 +143,10 @@ export async function downloadFile(request: DownloadRequest): Promise<void> {
       throw new DownloadError('http_error', `The server answered ${response.status} ${response.statusText} for ${request.url}.`, response.status);
     }
 
-    if (total !== null) {
-      const needed = total - offset;
-      const free = (request.freeBytes ?? systemFreeBytes)(dir);
-      if (needed + FREE_MARGIN_BYTES > free) {
-        await response.body?.cancel();
-        throw new DownloadError(
-          'disk_full',
-          `Not enough free space in ${dir}: the download needs ${formatBytes(needed)} more (plus ${formatBytes(FREE_MARGIN_BYTES)} kept free), ${formatBytes(free)} is free.`,
-        );
-      }
+    const shortfall = total === null ? null : spaceShortfall(dir, total - offset, request.freeBytes);
+    if (shortfall) {
+      await response.body?.cancel();
+      throw new DownloadError('disk_full', shortfall);
     }
 
     const hash = crypto.createHash('sha1');
@@ -198,9 +199,14 @@ export async function downloadFile(request: DownloadRequest): Promise<void> {
   }
 }
 
-/** SHA-1 of a file on disk (streamed), for verifying a model the user put in place. */
-export async function sha1OfFile(file: string, signal?: AbortSignal): Promise<string> {
-  const hash = crypto.createHash('sha1');
+/** A digest of a file on disk (streamed: models are gigabytes), lower-case hex. */
+export async function digestOfFile(file: string, algorithm: 'sha1' | 'sha256', signal?: AbortSignal): Promise<string> {
+  const hash = crypto.createHash(algorithm);
   await hashInto(hash, file, signal);
   return hash.digest('hex');
+}
+
+/** SHA-1 of a file on disk (streamed), for verifying a model the user put in place. */
+export function sha1OfFile(file: string, signal?: AbortSignal): Promise<string> {
+  return digestOfFile(file, 'sha1', signal);
 }

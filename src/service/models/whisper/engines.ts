@@ -4,8 +4,11 @@ import type { EngineDescriptor } from '../registry';
 import { localRecognizerModel } from '../engines';
 import { createWhisperRecognizer } from '../../speech/recognition/whisper-recognizer';
 import { smartWhisperMissing } from '../../speech/recognition/whisper/addon';
-import { WHISPER_CATALOGUE, whisperEngineId } from './catalogue';
+import { WHISPER_CATALOGUE, whisperEngineId, type WhisperCatalogueEntry } from './catalogue';
 import { languagesOf, whisperModelFiles } from './installed';
+import type { TeamWhisperModels } from './team-models';
+
+const downloadHint = (name: string) => `Download it in the studio (Settings → Speech models) or with POST /v1/speech/models/whisper/${name}/download.`;
 
 function descriptor(spec: { id: string; name: string; file: string; multilingual: boolean; rank: number; catalogued: boolean }): EngineDescriptor {
   return {
@@ -16,9 +19,7 @@ function descriptor(spec: { id: string; name: string; file: string; multilingual
       if (!fs.existsSync(spec.file)) return `the model file ${path.basename(spec.file)} is not in ${path.dirname(spec.file)}`;
       return smartWhisperMissing();
     },
-    installHint: spec.catalogued
-      ? `Download it in the studio (Settings → Speech models) or with POST /v1/speech/models/whisper/${spec.name}/download.`
-      : `Put ${path.basename(spec.file)} back in ${path.dirname(spec.file)}.`,
+    installHint: spec.catalogued ? downloadHint(spec.name) : `Put ${path.basename(spec.file)} back in ${path.dirname(spec.file)}.`,
     createRecognizer: () => createWhisperRecognizer({ id: spec.id, modelFile: spec.file, multilingual: spec.multilingual }),
   };
 }
@@ -35,4 +36,30 @@ export function whisperEngines(dir: string): EngineDescriptor[] {
     .filter((f) => f.catalogue === null)
     .map((f) => descriptor({ id: f.id, name: f.name, file: f.file, multilingual: f.multilingual, rank: f.rank, catalogued: false }));
   return [...catalogue, ...custom];
+}
+
+/**
+ * A team node's Whisper engines (issue 34): every catalogue model, listed once the team installed it (through any
+ * node; `team.refresh` reads that), and run from this node's copy, fetched from the team's storage before use.
+ */
+export function teamWhisperEngines(team: TeamWhisperModels, catalogue: readonly WhisperCatalogueEntry[] = WHISPER_CATALOGUE): EngineDescriptor[] {
+  return catalogue.map((entry) => {
+    const id = whisperEngineId(entry.name);
+    const record = () => team.record(entry.name);
+    return {
+      model: localRecognizerModel(id),
+      rank: entry.rank,
+      languages: languagesOf(entry.multilingual),
+      missing: () => (record() ? smartWhisperMissing() : `${entry.file} is not installed on this team`),
+      installHint: downloadHint(entry.name),
+      provision: async (signal) => {
+        await team.localFile(entry.name, signal);
+      },
+      createRecognizer: () => {
+        const installed = record();
+        if (!installed) throw new Error(`whisper: ${entry.file} is not installed on this team`);
+        return createWhisperRecognizer({ id, modelFile: team.localPath(installed), multilingual: entry.multilingual });
+      },
+    };
+  });
 }

@@ -6,6 +6,11 @@ import { ServiceError } from '../../errors';
 import { serveFile, sha1, testBytes, type FileServer } from '../downloads/test-server.testutil';
 import type { WhisperCatalogueEntry } from './catalogue';
 import { WhisperModelManager } from './model-manager';
+import { TeamWhisperModels } from './team-models';
+import { openDatabase } from '../../storage/database';
+import { SqliteSql } from '../../storage/sql/sqlite-sql';
+import { SqlWhisperModelStore } from '../../storage/whisper-model-store';
+import { FolderBlobStore } from '../../storage/blobs/folder-blob-store';
 
 const data = testBytes(2 * 1024 * 1024 + 7, 'model');
 const entry = (name: string, sha: string): WhisperCatalogueEntry => ({
@@ -132,5 +137,63 @@ describe('WhisperModelManager', () => {
     expect(m.list().data.map((d) => [d.name, d.catalogued, d.installed])).toContainEqual(['finetune', false, true]);
     await expect(m.download('nope')).rejects.toMatchObject({ kind: 'not_found' });
     await expect(m.download('finetune')).rejects.toMatchObject({ kind: 'conflict' });
+  });
+
+  describe('on a team (issue 34)', () => {
+    /** Two team nodes' managers over one database and one storage, each with its own Whisper folder. */
+    const teamNodes = (blobs = new FolderBlobStore(tempDir('takeline-wm-storage-'))) => {
+      const store = new SqlWhisperModelStore(new SqliteSql(openDatabase(path.join(tempDir('takeline-wm-db-'), 'takeline.db'))));
+      const node = () => {
+        const dir = path.join(tempDir('takeline-wm-node-'), 'whisper');
+        const team = new TeamWhisperModels({ store, blobs, cacheDir: path.join(dir, 'team') });
+        return { team, manager: new WhisperModelManager({ dir, baseUrl: tiny.url, catalogue: CATALOGUE, team }) };
+      };
+      return { blobs, a: node(), b: node() };
+    };
+
+    it('a download through one node is the team’s: stored, listed by the other node, deleted for both', async () => {
+      const { blobs, a, b } = teamNodes();
+      await b.manager.refresh();
+      expect(b.manager.list().shared).toBe(true);
+      expect(b.manager.model('tiny.en').installed).toBe(false);
+      await a.manager.download('tiny.en');
+      await a.manager.settled('tiny.en');
+      expect(a.manager.model('tiny.en')).toMatchObject({ installed: true, verified: true, bytes: data.length, download: null });
+      // The download went to the storage; the node that downloaded it (an API node) keeps nothing.
+      expect(fs.readdirSync(a.manager.dir)).toEqual([]);
+      const record = a.team.record('tiny.en')!;
+      expect((await blobs.get(record.key))!.equals(data)).toBe(true);
+
+      await b.manager.refresh();
+      expect(b.manager.model('tiny.en')).toMatchObject({ installed: true, verified: true, bytes: data.length });
+      expect((await b.manager.download('tiny.en')).started).toBe(false);
+      // Verifying through the other node hashes the stored file (keeping nothing); a damaged one is refused.
+      expect((await b.manager.verify('tiny.en')).verified).toBe(true);
+      expect(fs.existsSync(b.manager.dir)).toBe(false);
+      await blobs.put(record.key, Buffer.concat([data, Buffer.from('x')]));
+      await expect(b.manager.verify('tiny.en')).rejects.toMatchObject({ kind: 'upstream_failed', detail: { code: 'checksum_mismatch' } });
+      await blobs.put(record.key, data);
+
+      await b.manager.remove('tiny.en');
+      expect(await blobs.stat(record.key)).toBeNull();
+      await a.manager.refresh();
+      expect(a.manager.model('tiny.en').installed).toBe(false);
+      expect(fs.existsSync(a.team.localPath(record))).toBe(false);
+    });
+
+    it('a storage that refuses the file fails the download with storage_error; nothing is recorded', async () => {
+      class Refusing extends FolderBlobStore {
+        override async putFile(): Promise<void> {
+          throw new Error('bucket is read-only');
+        }
+      }
+      const { a } = teamNodes(new Refusing(tempDir('takeline-wm-storage-')));
+      await a.manager.download('tiny.en');
+      await a.manager.settled('tiny.en');
+      expect(a.manager.model('tiny.en')).toMatchObject({ installed: false, download: { status: 'failed', error: { code: 'storage_error' } } });
+      expect(a.manager.model('tiny.en').download!.error!.message).toMatch(/bucket is read-only/);
+      await a.manager.refresh();
+      expect(a.team.record('tiny.en')).toBeNull();
+    });
   });
 });

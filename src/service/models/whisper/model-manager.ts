@@ -6,6 +6,9 @@ import { writeFileAtomic } from '../../storage/files';
 import { DownloadError, downloadFile, partialPath, sha1OfFile } from '../downloads/download-file';
 import { WHISPER_CATALOGUE, whisperEngineId, type WhisperCatalogueEntry } from './catalogue';
 import { whisperModelFiles, type WhisperModelFile } from './installed';
+import type { TeamWhisperModels } from './team-models';
+
+type WhisperDownloadErrorCode = NonNullable<WhisperDownload['error']>['code'];
 
 /** Files this manager checked, keyed by file name: the SHA-1 it found and the version (size, mtime) it read. */
 const MANIFEST = '.takeline-verified.json';
@@ -20,6 +23,11 @@ export interface WhisperModelManagerOptions {
   /** Free bytes of a folder (tests simulate a full disk). */
   freeBytes?(dir: string): number;
   log?(line: string): void;
+  /**
+   * A team node's shared models (issue 34): what is installed is what the team's database records, a finished
+   * download goes to the team's storage, and deleting uninstalls for every node. Absent on the desktop.
+   */
+  team?: TeamWhisperModels;
 }
 
 interface Running {
@@ -37,10 +45,18 @@ const FAILURE_KIND: Record<DownloadError['code'], ServiceErrorKind> = {
   cancelled: 'conflict',
 };
 
+/** A failed download's code and message as the API shows them. */
+function failureOf(error: unknown): { code: WhisperDownloadErrorCode; message: string } {
+  if (error instanceof DownloadError) return { code: error.code, message: error.message };
+  if (error instanceof ServiceError && error.detail.code === 'storage_error') return { code: 'storage_error', message: error.message };
+  return { code: 'network_error', message: (error as Error)?.message ?? String(error) };
+}
+
 /**
  * The Whisper model manager: the catalogue with what is installed, downloads with progress that resume
- * (HTTP Range) and install only a file whose SHA-1 is the published one. Download state lives in memory;
- * the `.part` file on disk is what survives a restart (asking again resumes from it).
+ * (HTTP Range) and install only a file whose SHA-1 is the published one. Download state lives in memory of
+ * the node that runs it; the `.part` file on disk is what survives a restart (asking again resumes from it).
+ * On a team node, installed models are the team's (see TeamWhisperModels): call `refresh` before reading.
  */
 export class WhisperModelManager {
   private readonly running = new Map<string, Running>();
@@ -56,14 +72,20 @@ export class WhisperModelManager {
     return this.options.dir;
   }
 
+  /** Reads what a team installed (through any node); nothing to read on the desktop, whose files are read on every listing. */
+  async refresh(): Promise<void> {
+    await this.options.team?.refresh();
+  }
+
   list(): WhisperModelList {
-    const files = new Map(this.installedFiles().map((f) => [f.name, f]));
-    const manifest = this.readManifest();
+    // A team lists what its database records; files put in one node's folder by hand are that node's alone.
+    const files = new Map(this.options.team ? [] : this.installedFiles().map((f) => [f.name, f]));
+    const manifest = this.options.team ? {} : this.readManifest();
     const data = [
       ...this.catalogue.map((entry) => this.describe(entry.name, entry, files.get(entry.name) ?? null, manifest)),
       ...[...files.values()].filter((f) => f.catalogue === null).map((f) => this.describe(f.name, null, f, manifest)),
     ];
-    return { models_dir: this.dir, writable: this.writable(), base_url: this.options.baseUrl, free_bytes: this.freeBytes(), data };
+    return { models_dir: this.dir, writable: this.writable(), base_url: this.options.baseUrl, free_bytes: this.freeBytes(), shared: this.options.team !== undefined, data };
   }
 
   model(name: string): WhisperModel {
@@ -95,7 +117,8 @@ export class WhisperModelManager {
     const dest = path.join(this.dir, entry.file);
     let announce: () => void = () => {};
     const started = new Promise<void>((resolve) => (announce = resolve));
-    const done = downloadFile({
+    const team = this.options.team;
+    const fetched = downloadFile({
       url: `${this.options.baseUrl.replace(/\/+$/, '')}/${entry.file}`,
       dest,
       sha1: entry.sha1,
@@ -112,6 +135,8 @@ export class WhisperModelManager {
         state.total_bytes = total;
       },
     });
+    // On a team the verified file then goes to the team's storage (the download is done once it is recorded there).
+    const done = team ? fetched.then(() => team.publish(entry, dest)).then(() => undefined) : fetched;
     const running: Running = { state, controller, done: Promise.resolve() };
     const release = () => {
       if (this.running.get(entry.name) === running) this.running.delete(entry.name);
@@ -119,21 +144,22 @@ export class WhisperModelManager {
     const finished = done.then(
       () => {
         release();
+        if (team) return;
         const stat = fs.statSync(dest);
         this.record(entry.file, { sha1: entry.sha1, bytes: stat.size, mtime_ms: stat.mtimeMs });
         this.options.log?.(`whisper: installed ${entry.file} (${stat.size} bytes, SHA-1 verified)`);
       },
       (error: unknown) => {
         release();
-        const failure = error instanceof DownloadError ? error : new DownloadError('network_error', (error as Error)?.message ?? String(error));
+        const failure = failureOf(error);
         this.ended.set(entry.name, {
           ...state,
           status: failure.code === 'cancelled' ? 'cancelled' : 'failed',
           received_bytes: this.partialBytes(entry.file),
-          error: { code: failure.code, message: failure.message },
+          error: failure,
         });
         if (failure.code !== 'cancelled') this.options.log?.(`whisper: download of ${entry.file} failed: ${failure.message}`);
-        throw failure;
+        throw error;
       },
     );
     running.done = finished;
@@ -143,8 +169,8 @@ export class WhisperModelManager {
     try {
       await Promise.race([started, finished]);
     } catch (error) {
-      const failure = error as DownloadError;
-      throw new ServiceError(FAILURE_KIND[failure.code], failure.message, { code: failure.code });
+      if (!(error instanceof DownloadError)) throw error;
+      throw new ServiceError(FAILURE_KIND[error.code], error.message, { code: error.code });
     }
     return { model: this.model(entry.name), started: true };
   }
@@ -169,11 +195,15 @@ export class WhisperModelManager {
     return this.model(entry.name);
   }
 
-  /** Deletes an installed model (and any partial download of it). */
+  /** Deletes an installed model (and any partial download of it); on a team, for every node. */
   async remove(name: string): Promise<void> {
     const model = this.model(name);
     if (model.catalogued) await this.cancel(model.name, true);
     if (!model.installed && !model.catalogued) throw new NotFoundError(`No Whisper model "${name}".`);
+    if (this.options.team) {
+      await this.options.team.remove(model.name);
+      return;
+    }
     fs.rmSync(path.join(this.dir, model.file), { force: true });
     const manifest = this.readManifest();
     if (manifest[model.file]) {
@@ -185,6 +215,13 @@ export class WhisperModelManager {
   /** Hashes an installed catalogue model (one put in place by hand) against its published SHA-1. */
   async verify(name: string): Promise<WhisperModel> {
     const entry = this.entry(name);
+    if (this.options.team) {
+      // A team's model was checked against the published SHA-1 where it was downloaded; this checks the stored
+      // file against the sha256 recorded then.
+      if (!this.options.team.record(entry.name)) throw new ConflictError(`${entry.file} is not installed; download it first.`);
+      await this.options.team.verifyStored(entry.name);
+      return this.model(entry.name);
+    }
     const file = path.join(this.dir, entry.file);
     if (!fs.existsSync(file)) throw new ConflictError(`${entry.file} is not installed; download it first.`);
     const stat = fs.statSync(file);
@@ -216,7 +253,11 @@ export class WhisperModelManager {
     const fileName = entry?.file ?? path.basename(file!.file);
     let bytes: number | null = null;
     let verified: boolean | null = null;
-    if (file) {
+    const shared = this.options.team?.record(name) ?? null;
+    if (shared) {
+      bytes = shared.bytes;
+      verified = entry ? shared.sha1 === entry.sha1 : null;
+    } else if (file) {
       const stat = fs.statSync(file.file);
       bytes = stat.size;
       const checked = manifest[fileName];
@@ -233,7 +274,7 @@ export class WhisperModelManager {
       multilingual: entry?.multilingual ?? file!.multilingual,
       quantized: entry?.quantized ?? false,
       rank: entry?.rank ?? file!.rank,
-      installed: file !== null,
+      installed: file !== null || shared !== null,
       bytes,
       verified,
       partial_bytes: entry ? this.partialBytes(entry.file) : 0,

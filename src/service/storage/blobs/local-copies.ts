@@ -4,6 +4,7 @@ import path from 'node:path';
 import { NotFoundError } from '../../errors';
 import type { BlobStore } from './blob-store';
 import { FolderBlobStore } from './folder-blob-store';
+import { downloadAside } from './download-aside';
 
 /** A local file holding a stored object, for readers that need a path (ffmpeg, the decoders). */
 export interface LocalCopy {
@@ -78,18 +79,10 @@ export class LocalCopies {
   }
 
   private async fetch(key: string, file: string): Promise<void> {
-    await fs.promises.mkdir(this.scratch, { recursive: true, mode: 0o700 });
-    const part = `${file}.${crypto.randomBytes(4).toString('hex')}.part`;
-    try {
-      if (!(await this.blobs.download(key, part)))
-        throw new NotFoundError(`The stored file ${key} is missing from ${this.blobs.description}.`, {
-          code: 'file_missing',
-        });
-      await fs.promises.rename(part, file);
-    } catch (error) {
-      await fs.promises.rm(part, { force: true });
-      throw error;
-    }
+    if (!(await downloadAside(this.blobs, key, file)))
+      throw new NotFoundError(`The stored file ${key} is missing from ${this.blobs.description}.`, {
+        code: 'file_missing',
+      });
   }
 
   private async drop(key: string, entry: Held): Promise<void> {
