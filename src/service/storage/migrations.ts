@@ -580,9 +580,9 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     `,
   },
   // ---- end of the speaker adaptation block ----
-  // ---- script alignment's checkpoints (issue 34: a worker killed mid-alignment) ----
+  // ---- script alignment's checkpoints (issue 34: a worker killed mid-alignment; 23 is another branch's) ----
   {
-    version: 23,
+    version: 24,
     name: 'script alignment: the stretches aligned so far, so a job handed to another worker aligns only the rest',
     sql: `
       -- The aligner's words for each stretch of a running script alignment (storage/script-align-checkpoint-store.ts),

@@ -265,8 +265,9 @@ export class ScriptAlignment {
     if (this.running.has(sessionId)) throw new ConflictError(ALREADY_ALIGNING);
     this.running.add(sessionId);
     const started = Date.now();
+    const model = resolvePocketSphinxModel(deps.env);
     const lexicon = await scriptLexicon(
-      resolvePocketSphinxModel(deps.env).dict,
+      model.dict,
       script.words.flatMap((w) => w.key.split(' ')),
       { tempDir: deps.tempDir, signal },
     ).catch((error: unknown) => {
@@ -277,14 +278,8 @@ export class ScriptAlignment {
     try {
       const stored = await deps.sessions.storedName(sessionId);
       if (!stored) throw new NotFoundError('The recording no longer exists.');
-      const checkpoints = await this.checkpoints(sessionId, alignmentContext({
-        recording: stored,
-        text: input.text,
-        revision: base.revision,
-        base: base.transcript,
-        model: resolvePocketSphinxModel(deps.env).dir,
-        pronounced: lexicon.added,
-      }));
+      const context = alignmentContext({ recording: stored, text: input.text, revision: base.revision, base: base.transcript, model: model.dir, pronounced: lexicon.added });
+      const checkpoints = await this.checkpoints(sessionId, context);
       const { words, stats, reused } = await deps.files.withOriginal(sessionId, stored, (file) =>
         alignScriptWords({
           script,
