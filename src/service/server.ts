@@ -60,8 +60,8 @@ import { SessionSpeakerEditor } from './speakers/session-speakers';
 import { registerSpeakerProfilesJob } from './speakers/profile-job';
 import { TranscriptEditor } from './transcription/transcript-edits';
 import { ScriptAlignment } from './transcription/script-align';
-import { scriptAlignmentWork } from './transcription/script-align-work';
-import { registerRequestWork } from './jobs/request-work';
+import { registerScriptAlignment } from './transcription/script-align-work';
+import { SqlScriptAlignCheckpointStore } from './storage/script-align-checkpoint-store';
 import { DocumentCache } from './http/document-cache';
 import { MIGRATIONS } from './storage/migrations';
 import { ANALYSIS_VERSION } from './analysis/stages';
@@ -177,6 +177,9 @@ async function open(
   // ---- end of shared secrets ----
   const dubbing = new Dubbing({ store: new SqlDubStore(sql, dispatch), layout, files, tools, jobs, voices, audioSecret, env, sessions, transcriptRevision: (id) => revisions.current(id) });
   const sessionSpeakers = new SessionSpeakerEditor(database, spectralVoiceMatcher);
+  // A team's worker keeps the stretches it has aligned, for the worker that takes its job over if it dies; the desktop
+  // aligns inside the request, which nothing resumes after a crash, so it keeps none.
+  const alignCheckpoints = role === 'worker' ? new SqlScriptAlignCheckpointStore(sql) : undefined;
   // One denoiser for the service (README, "Background noise"): transcription's noisy chunks and the adaptation
   // statistics of noisy lines, so speaker transforms are learnt from the audio the decoders hear.
   const denoiser = config.denoise ? createRnnoiseDenoiser() : undefined;
@@ -251,7 +254,7 @@ async function open(
     // 16 documents: a 14-min recording's are 200–270 KB, an hour's about 1 MB (≤ ~16 MB at worst).
     documents: new DocumentCache(16, etagEpoch),
     transcriptEdits,
-    scriptAlignment: new ScriptAlignment({ sessions, speakers: sessionSpeakers, editor: transcriptEdits, layout, files, tools, env, tempDir: layout.scratch, log }),
+    scriptAlignment: new ScriptAlignment({ sessions, speakers: sessionSpeakers, editor: transcriptEdits, layout, files, tools, env, tempDir: layout.scratch, log, checkpoints: alignCheckpoints }),
     completeTranscript: (id, transcript) =>
       database.transaction(async (stores) => {
         await stores.sessions.complete(id, transcript);
@@ -306,7 +309,7 @@ async function open(
   registerRevoiceJob(jobs, { store: dubbing.store, files: dubbing.files, tools, voices, aligner: () => dubbing.wordAligner(), log });
   registerTakesJob(jobs, { store: dubbing.store, files: dubbing.files, tools, voices, aligner: () => dubbing.wordAligner(), log });
   registerSpeakerProfilesJob({ sessions, revisions, layout, files, tools, speakers: sessionSpeakers }, jobs);
-  registerRequestWork(jobs, scriptAlignmentWork(context.scriptAlignment));
+  registerScriptAlignment(jobs, context.scriptAlignment, alignCheckpoints, log);
   registerSpeakerAdaptationJob({ sessions, speakers: database.speakers, layout, files, tools, adaptation, denoiser, dereverberator, log }, jobs);
 
   // A team worker serves nothing: it runs the jobs the queue engine delivers.

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import http from 'node:http';
 import { modelsDir, repoRoot } from './paths';
+import { until } from './poll';
 import { tempDir } from './temp';
 
 export interface ServiceProcess {
@@ -132,4 +133,18 @@ export function multipartBody(parts: Array<{ name: string; value?: string; file?
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return { body: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+/** Uploads a recording into a project and waits (up to `ms`) until its transcription settles: its id and final status. */
+export async function uploadTranscribed(svc: ServiceProcess, file: Buffer, filename: string, projectKey: string, ms?: number): Promise<{ id: string; status: string }> {
+  const auth = { Authorization: `Bearer ${svc.key}` };
+  const { body, contentType } = multipartBody([
+    { name: 'project_key', value: projectKey },
+    { name: 'file', file, filename },
+  ]);
+  const res = await rawRequest(`${svc.url}/v1/speech/transcriptions`, { method: 'POST', headers: { ...auth, 'Content-Type': contentType }, body });
+  if (res.status !== 201) throw new Error(`upload failed: ${res.status} ${res.text()}`);
+  const id = res.json().id as string;
+  const { status } = await until(async () => (await (await fetch(`${svc.url}/v1/speech/transcriptions/${id}`, { headers: auth })).json()) as { status: string }, (s) => s.status === 'complete' || s.status === 'failed', ms);
+  return { id, status };
 }

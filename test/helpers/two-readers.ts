@@ -22,6 +22,11 @@ export function twoReadersFile(dir: string): string {
 
 /** What the two readers read: each clip's reference text (refs.tsv), one line per clip. */
 export function twoReadersScript(): string {
+  return clipsScript(TWO_READERS);
+}
+
+/** What is read in these clips of ../shared/audio/asr, in order: each clip's reference text (refs.tsv), one line per clip. */
+export function clipsScript(clips: readonly string[]): string {
   const references = new Map(readAsrSet(path.join(audioDir, 'asr')).map((f) => [f.file.replace(/\.flac$/, ''), f.reference]));
-  return TWO_READERS.map((clip) => references.get(clip)!).join('\n');
+  return clips.map((clip) => references.get(clip)!).join('\n');
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ScriptAlignResult, TranscriptRevisionList } from '../../src/shared/schemas/transcript-edits';
 import { postgresPerFile } from '../helpers/postgres-per-file';
-import { multipartBody, rawRequest, startServiceProcess, type ServiceProcess } from '../helpers/service';
+import { startServiceProcess, uploadTranscribed, type ServiceProcess } from '../helpers/service';
 import { startWorker, teamEnv, teamQuery, workerRunning, type Worker } from '../helpers/team';
 import { tempDir } from '../helpers/temp';
 import { twoReadersFile, twoReadersScript } from '../helpers/two-readers';
@@ -33,15 +33,8 @@ describe('team mode: script alignment runs on a worker, answered by the API node
       [api, desk, worker] = await Promise.all([startServiceProcess({ dataDir: env.TAKELINE_DATA_DIR!, env }), startServiceProcess(), startWorker(env)]);
       const auth = (svc: ServiceProcess) => ({ Authorization: `Bearer ${svc.key}` });
       const upload = async (svc: ServiceProcess) => {
-        const { body, contentType } = multipartBody([
-          { name: 'project_key', value: 'align' },
-          { name: 'file', file, filename: 'two-readers.flac' },
-        ]);
-        const res = await rawRequest(`${svc.url}/v1/speech/transcriptions`, { method: 'POST', headers: { ...auth(svc), 'Content-Type': contentType }, body });
-        expect(res.status).toBe(201);
-        const id = res.json().id as string;
-        const done = await until(async () => (await (await fetch(`${svc.url}/v1/speech/transcriptions/${id}`, { headers: auth(svc) })).json()) as { status: string }, (s) => s.status === 'complete' || s.status === 'failed');
-        expect(done.status).toBe('complete');
+        const { id, status } = await uploadTranscribed(svc, file, 'two-readers.flac', 'align');
+        expect(status).toBe('complete');
         return id;
       };
       const [teamId, deskId] = await Promise.all([upload(api), upload(desk)]);

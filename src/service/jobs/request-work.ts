@@ -1,6 +1,6 @@
 import { NotFoundError } from '../errors';
 import { followJob } from './follow-job';
-import type { JobRunner } from './job-runner';
+import type { JobKindOptions, JobRunner } from './job-runner';
 import { recordError, recordedError, type RecordedError } from './recorded-error';
 
 /**
@@ -49,9 +49,12 @@ export async function doRequestWork<Input extends Record<string, unknown>, Answe
   throw new NotFoundError('The recording was deleted meanwhile.');
 }
 
-/** A worker's handler for the work's jobs: the answer, or the domain error's record, becomes the job's result. */
-export function registerRequestWork<Input extends Record<string, unknown>, Answer>(runner: JobRunner, work: RequestWork<Input, Answer>): void {
-  runner.register(work.kind, async ({ job, signal, publish }) => {
+/**
+ * A worker's handler for the work's jobs: the answer, or the domain error's record, becomes the job's result.
+ * `options`: the kind's (its kept work, for work that checkpoints).
+ */
+export function registerRequestWork<Input extends Record<string, unknown>, Answer>(runner: JobRunner, work: RequestWork<Input, Answer>, options: JobKindOptions = {}): void {
+  runner.register(work.kind, options, async ({ job, signal, publish }) => {
     try {
       return { answer: await work.run(job.session_id, job.payload as Input, signal) } satisfies Outcome;
     } catch (error) {

@@ -600,4 +600,25 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     `,
   },
   // ---- end of the team's Whisper models block ----
+  // ---- script alignment's checkpoints (issue 34: a worker killed mid-alignment) ----
+  {
+    version: 24,
+    name: 'script alignment: the stretches aligned so far, so a job handed to another worker aligns only the rest',
+    sql: `
+      -- The aligner's words for each stretch of a running script alignment (storage/script-align-checkpoint-store.ts),
+      -- under a context: a digest of what they were computed from (recording, script, base transcript, model), so
+      -- another request never reuses them. Removed when the alignment finishes or fails for good.
+      CREATE TABLE script_alignment_checkpoints (
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        context TEXT NOT NULL,
+        word_from INTEGER NOT NULL,
+        word_to INTEGER NOT NULL,
+        start_ms INTEGER NOT NULL,
+        end_ms INTEGER NOT NULL,
+        words_json TEXT NOT NULL,
+        PRIMARY KEY (session_id, context, word_from)
+      );
+    `,
+  },
+  // ---- end of the script alignment checkpoints block ----
 ];

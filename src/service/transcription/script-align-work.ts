@@ -1,7 +1,8 @@
 import { ConflictError } from '../errors';
-import { doRequestWork, type RequestWork } from '../jobs/request-work';
+import { doRequestWork, registerRequestWork, type RequestWork } from '../jobs/request-work';
 import type { JobRunner } from '../jobs/job-runner';
 import type { JobStore } from '../storage/job-store';
+import type { ScriptAlignCheckpointStore } from '../storage/script-align-checkpoint-store';
 import { ALREADY_ALIGNING, type ScriptAlignment } from './script-align';
 
 /** A script alignment as a team's worker runs it (the API node queues it and waits). */
@@ -21,6 +22,21 @@ export function scriptAlignmentWork(alignment: ScriptAlignment): RequestWork<Scr
     kind: ALIGN_SCRIPT_JOB,
     run: (sessionId, input, signal) => alignment.align(sessionId, { text: input.text, baseRevision: input.base_revision }, signal),
   };
+}
+
+/**
+ * A worker's handler for alignment jobs. With `checkpoints` (those `alignment` keeps its stretches in), they count
+ * as the job's kept work (a job killed again and again while they grow is making progress, not crash-looping) and
+ * go once the job settles: complete, failed (a domain error, or interrupted too often) or cancelled, none of which
+ * is run again. A job handed back (the worker stopping or killed) keeps them for its next attempt.
+ */
+export function registerScriptAlignment(runner: JobRunner, alignment: ScriptAlignment, checkpoints?: ScriptAlignCheckpointStore, log?: (line: string) => void): void {
+  registerRequestWork(runner, scriptAlignmentWork(alignment), checkpoints ? { keptWork: (job) => checkpoints.count(job.session_id) } : {});
+  if (!checkpoints) return;
+  runner.on('settled', (job) => {
+    if (job.kind !== ALIGN_SCRIPT_JOB || job.status === 'queued') return;
+    checkpoints.discard(job.session_id).catch((error: unknown) => log?.(`script alignment ${job.session_id}: checkpoints not removed: ${(error as Error).message}`));
+  });
 }
 
 /**

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseScript } from '../speech/alignment/script-text';
 import { SAMPLE_RATE, type Aligner, type RecognizedWord, type Transcript } from '../speech/types';
-import { alignScriptWords, scriptTranscript } from './script-align';
+import type { KeptStretch } from '../storage/script-align-checkpoint-store';
+import { alignmentContext, alignScriptWords, scriptTranscript, type StretchCheckpoints } from './script-align';
 
 /** A recording whose sample k holds k / SAMPLE_RATE (its own time), served in 1 s blocks. */
 async function* clock(seconds: number): AsyncGenerator<Float32Array> {
@@ -68,6 +69,108 @@ describe('alignScriptWords', () => {
     for (const w of failed) expect(w.confidence).toBe(0);
     for (let k = 1; k < words.length; k++) expect(words[k]!.start).toBeGreaterThanOrEqual(words[k - 1]!.end);
     expect(words.at(-1)!.end).toBeLessThanOrEqual(60);
+  });
+});
+
+/** Checkpoints in memory, as the store keeps them (times to the millisecond, a copy of the words). */
+function memoryCheckpoints(): StretchCheckpoints & { rows: KeptStretch[] } {
+  const rows: KeptStretch[] = [];
+  return {
+    rows,
+    get kept() {
+      return [...rows];
+    },
+    async keep(stretch) {
+      const ms = (t: number) => Math.round(t * 1000) / 1000;
+      rows.push(JSON.parse(JSON.stringify({ ...stretch, start: ms(stretch.start), end: ms(stretch.end) })) as KeptStretch);
+    },
+  };
+}
+
+describe('alignScriptWords, resumed from checkpoints', () => {
+  // The first stretch fails (its words are spread over it): a kept failure is a failure again, not aligned anew.
+  const text = [...scriptWords.slice(0, 5), 'boom', ...scriptWords.slice(5)];
+  const script = parseScript(text.join(' '));
+
+  it('aligns only the stretches an interrupted attempt did not keep, and gives the words of an uninterrupted run', async () => {
+    const whole = evenAligner(['boom']);
+    const reference = await alignScriptWords({ script, recognized, duration: 60, audio: clock(60), aligner: whole.aligner });
+    expect(reference.stats.stretches).toBeGreaterThanOrEqual(3);
+    expect(reference.stats.failed_stretches).toBe(1);
+    expect(reference.reused).toBe(0);
+
+    // The first attempt is stopped while aligning its third stretch (a worker handing its job back).
+    const checkpoints = memoryCheckpoints();
+    const stop = new AbortController();
+    const first = evenAligner(['boom']);
+    const interrupted: Aligner = {
+      async align(pcm, words, options) {
+        if (first.calls.length === 2) {
+          stop.abort(new Error('worker stopping'));
+          throw stop.signal.reason;
+        }
+        return first.aligner.align(pcm, words, options);
+      },
+    };
+    await expect(alignScriptWords({ script, recognized, duration: 60, audio: clock(60), aligner: interrupted, signal: stop.signal, checkpoints })).rejects.toThrow('worker stopping');
+    // The two stretches aligned are kept (the failed one too), the third is not.
+    expect(checkpoints.rows.map((r) => r.start).sort((a, b) => a - b)).toEqual(first.calls.map((c) => c.offset).sort((a, b) => a - b));
+    expect(checkpoints.rows).toHaveLength(2);
+    expect(checkpoints.rows.find((r) => r.from === 0)?.words).toBeNull();
+
+    // The next attempt aligns the rest only, and its words are the uninterrupted run's.
+    const second = evenAligner(['boom']);
+    const resumed = await alignScriptWords({ script, recognized, duration: 60, audio: clock(60), aligner: second.aligner, checkpoints });
+    expect(resumed.reused).toBe(2);
+    expect(second.calls).toHaveLength(reference.stats.stretches - 2);
+    const offsets = (calls: Array<{ offset: number }>) => calls.map((c) => c.offset).sort((a, b) => a - b);
+    expect(offsets(second.calls)).toEqual(offsets(whole.calls).filter((o) => !offsets(first.calls).includes(o)));
+    expect(resumed.stats).toEqual(reference.stats);
+    expect(resumed.words).toEqual(reference.words);
+    // What it aligned is kept too: every stretch is, once.
+    expect(checkpoints.rows.map((r) => r.from).sort((a, b) => a - b)).toEqual([...new Set(checkpoints.rows.map((r) => r.from))].sort((a, b) => a - b));
+    expect(checkpoints.rows).toHaveLength(reference.stats.stretches);
+  });
+
+  it('reuses a kept stretch only when it is exactly the one planned (same words, same audio)', async () => {
+    const checkpoints = memoryCheckpoints();
+    await alignScriptWords({ script, recognized, duration: 60, audio: clock(60), aligner: evenAligner(['boom']).aligner, checkpoints });
+    // Each kept stretch moved by a millisecond, or given one word fewer: none is the planned one any more.
+    for (const shift of [(k: KeptStretch) => ({ ...k, end: k.end + 0.001 }), (k: KeptStretch) => ({ ...k, to: k.to - 1 })]) {
+      const again = evenAligner(['boom']);
+      const resumed = await alignScriptWords({ script, recognized, duration: 60, audio: clock(60), aligner: again.aligner, checkpoints: { kept: checkpoints.rows.map(shift), keep: async () => {} } });
+      expect(resumed.reused).toBe(0);
+      expect(again.calls).toHaveLength(resumed.stats.stretches);
+    }
+  });
+});
+
+describe('alignmentContext', () => {
+  const base: Transcript = {
+    language: 'en',
+    duration: 10,
+    text: 'one two',
+    engine: 'pocketsphinx',
+    speakers: ['S1'],
+    segments: [{ id: 0, speaker: 'S1', start: 0, end: 2, text: 'one two', words: [{ word: 'one', start: 0, end: 0.5, confidence: 0.9, speaker: 'S1' }, { word: 'two', start: 1, end: 2, confidence: 0.9, speaker: 'S1' }], avgLogprob: -1 }],
+  };
+  const parts = { recording: 'original.flac', text: 'One two.', revision: 3, base, model: '/models/en-us', pronounced: ['zyx'] };
+
+  it('is the same for the same request, and differs when anything the stretches come from differs', () => {
+    const context = alignmentContext(parts);
+    expect(alignmentContext(structuredClone(parts))).toBe(context);
+    const moved = structuredClone(base);
+    moved.segments[0]!.words[1]!.start = 1.1;
+    const others = [
+      { recording: 'other.flac' },
+      { text: 'One two!' },
+      { revision: 4 },
+      { base: moved },
+      { base: { ...base, duration: 11 } },
+      { model: '/models/other' },
+      { pronounced: [] },
+    ].map((change) => alignmentContext({ ...parts, ...change }));
+    expect(new Set([context, ...others]).size).toBe(others.length + 1);
   });
 });
 

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { ConflictError, InvalidInputError, issue, NotFoundError, UnavailableError } from '../errors';
 import { decodeAudio } from '../media/decode';
 import type { MediaTools } from '../media/tools';
@@ -6,6 +7,7 @@ import type { StoredFiles } from '../storage/stored-files';
 import type { SessionStore } from '../storage/session-store';
 import type { Stores } from '../storage/stores';
 import type { RevisionRecord } from '../storage/revision-store';
+import type { KeptStretch, ScriptAlignCheckpointStore } from '../storage/script-align-checkpoint-store';
 import type { SessionSpeakerEditor } from '../speakers/session-speakers';
 import { createPocketSphinxAligner } from '../speech/alignment/pocketsphinx-aligner';
 import { alignTokens, anchorRuns, planStretches, type Stretch } from '../speech/alignment/script-anchors';
@@ -45,9 +47,27 @@ export interface ScriptAlignmentStats {
 }
 
 /**
+ * The stretches an earlier attempt of the same alignment aligned (their words are reused, not aligned again), and
+ * where each stretch aligned now is kept, awaited before the stretch counts as done.
+ */
+export interface StretchCheckpoints {
+  kept: readonly KeptStretch[];
+  keep(stretch: KeptStretch): Promise<void>;
+}
+
+/** The kept stretch that is exactly this one (same words, same audio to the millisecond), if any. */
+function keptStretch(kept: ReadonlyMap<number, KeptStretch>, s: Stretch): KeptStretch | undefined {
+  const k = kept.get(s.from);
+  const ms = (t: number) => Math.round(t * 1000);
+  return k && k.to === s.to && ms(k.start) === ms(s.start) && ms(k.end) === ms(s.end) ? k : undefined;
+}
+
+/**
  * Times for every word of a script: anchored on the recognised words it shares, then each stretch between
  * cuts force-aligned to its audio as the audio is decoded (the recording is never held whole). A stretch
- * the aligner fails on has its words spread over it by length; the counts say how many.
+ * the aligner fails on has its words spread over it by length; the counts say how many. With `checkpoints`,
+ * stretches already aligned are taken from them (`reused` counts them) and each new one is kept: the plan and
+ * the aligner are deterministic, so the words are those of a run that aligned everything.
  */
 export async function alignScriptWords(input: {
   script: ParsedScript;
@@ -56,24 +76,34 @@ export async function alignScriptWords(input: {
   audio: AsyncIterable<Float32Array>;
   aligner: Aligner;
   signal?: AbortSignal;
-}): Promise<{ words: TimedScriptWord[]; stats: Omit<ScriptAlignmentStats, 'pronounced'> }> {
-  const { script, recognized, duration, aligner, signal } = input;
+  checkpoints?: StretchCheckpoints;
+}): Promise<{ words: TimedScriptWord[]; stats: Omit<ScriptAlignmentStats, 'pronounced'>; reused: number }> {
+  const { script, recognized, duration, aligner, signal, checkpoints } = input;
   const keys = script.words.map((w) => w.key);
   const heard = recognized.map((w) => normalizeWords(w.word).join(' '));
   const runs = anchorRuns(alignTokens(keys, heard), MIN_ANCHOR_RUN);
   const stretches = planStretches(runs, recognized, keys.length, duration);
+  const kept = new Map((checkpoints?.kept ?? []).map((k) => [k.from, k]));
   const out: TimedScriptWord[] = new Array(keys.length);
   let failed = 0;
+  let reused = 0;
 
-  const alignStretch = async (stretch: Stretch, pcm: Float32Array) => {
+  const alignStretch = async (stretch: Stretch, pcm: Float32Array, done: KeptStretch | undefined) => {
     const texts = script.words.slice(stretch.from, stretch.to).map((w) => w.text);
     let words: RecognizedWord[] | null = null;
-    if (pcm.length >= SAMPLE_RATE / 10) {
-      try {
-        words = await aligner.align(pcm, texts.join(' '), { offset: stretch.start, signal });
-      } catch (error) {
-        if (signal?.aborted) throw error;
+    if (done) {
+      words = done.words;
+      reused++;
+    } else {
+      if (pcm.length >= SAMPLE_RATE / 10) {
+        try {
+          words = await aligner.align(pcm, texts.join(' '), { offset: stretch.start, signal });
+        } catch (error) {
+          if (signal?.aborted) throw error;
+        }
       }
+      // An aligner stopped midway throws (above): what it returned is the whole stretch's, worth keeping.
+      await checkpoints?.keep({ from: stretch.from, to: stretch.to, start: stretch.start, end: stretch.end, words });
     }
     if (!words || words.length !== texts.length || words.every((w) => w.confidence === 0)) {
       failed++;
@@ -89,31 +119,41 @@ export async function alignScriptWords(input: {
   let decoded = 0;
   let next = 0;
   const running = new Set<Promise<void>>();
+  let stopped: { error: unknown } | undefined;
   const launch = async (stretch: Stretch) => {
+    const done = keptStretch(kept, stretch);
     const from = Math.max(0, Math.floor(stretch.start * SAMPLE_RATE));
-    const to = Math.min(decoded, Math.ceil(stretch.end * SAMPLE_RATE));
+    const to = done ? from : Math.min(decoded, Math.ceil(stretch.end * SAMPLE_RATE));
     const pcm = new Float32Array(Math.max(0, to - from));
     for (const b of blocks) {
       const s = Math.max(from, b.at);
       const e = Math.min(to, b.at + b.pcm.length);
       if (e > s) pcm.set(b.pcm.subarray(s - b.at, e - b.at), s - from);
     }
-    const job = alignStretch(stretch, pcm).finally(() => running.delete(job));
+    const job = alignStretch(stretch, pcm, done).finally(() => running.delete(job));
+    // A stretch that throws (the alignment was stopped) stops the whole; it may settle before anything awaits it.
+    job.catch((error: unknown) => (stopped ??= { error }));
     running.add(job);
     // Blocks before the next stretch's start are no longer needed (`next` already points at it).
     const keepFrom = next < stretches.length ? Math.floor(stretches[next]!.start * SAMPLE_RATE) : decoded;
     while (blocks.length && blocks[0]!.at + blocks[0]!.pcm.length <= keepFrom) blocks.shift();
     if (running.size >= IN_FLIGHT) await Promise.race(running);
   };
-  for await (const block of input.audio) {
-    signal?.throwIfAborted();
-    blocks.push({ at: decoded, pcm: block });
-    decoded += block.length;
-    while (next < stretches.length && Math.ceil(stretches[next]!.end * SAMPLE_RATE) <= decoded) await launch(stretches[next++]!);
+  try {
+    for await (const block of input.audio) {
+      signal?.throwIfAborted();
+      blocks.push({ at: decoded, pcm: block });
+      decoded += block.length;
+      while (next < stretches.length && Math.ceil(stretches[next]!.end * SAMPLE_RATE) <= decoded) await launch(stretches[next++]!);
+    }
+    // The recording may decode a little shorter than the transcript's duration: the rest get what there is.
+    while (next < stretches.length) await launch(stretches[next++]!);
+    await Promise.all(running);
+    if (stopped) throw stopped.error;
+  } finally {
+    // An alignment that stops leaves no stretch behind it still aligning, or being kept after it returned.
+    await Promise.allSettled(running);
   }
-  // The recording may decode a little shorter than the transcript's duration: the rest get what there is.
-  while (next < stretches.length) await launch(stretches[next++]!);
-  await Promise.all(running);
 
   const words = orderTimes(out, duration);
   const aligned = words.filter((w) => w.aligned).length;
@@ -121,6 +161,7 @@ export async function alignScriptWords(input: {
   return {
     words,
     stats: { words: words.length, aligned, interpolated: words.length - aligned, stretches: stretches.length, failed_stretches: failed, anchored },
+    reused,
   };
 }
 
@@ -181,6 +222,23 @@ export interface ScriptAlignmentDeps {
   tempDir?: string;
   /** Says which process aligned what (on a team, the worker that ran the job). */
   log?: (line: string) => void;
+  /**
+   * Where the stretches aligned so far are kept, so a next attempt of the same alignment aligns only the rest: a
+   * team's worker, whose job another worker takes over if it dies. Removing them when the job settles is the job's
+   * (script-align-work.ts). Not given on the desktop, which aligns inside the request: nothing would resume it.
+   */
+  checkpoints?: ScriptAlignCheckpointStore;
+}
+
+/**
+ * What an alignment's stretches are computed from, as a digest: the recording, the script, the base transcript
+ * (its revision and the recognised words the stretches are planned on), the model and the words given
+ * pronunciations. Checkpoints under another digest are never reused.
+ */
+export function alignmentContext(parts: { recording: string; text: string; revision: number; base: Transcript; model: string; pronounced: readonly string[] }): string {
+  const { recording, text, revision, base, model, pronounced } = parts;
+  const heard = recognizedWords(base).map((w) => [w.word, w.start, w.end]);
+  return crypto.createHash('sha256').update(JSON.stringify([recording, text, revision, base.duration, heard, model, pronounced])).digest('hex');
 }
 
 /**
@@ -207,8 +265,9 @@ export class ScriptAlignment {
     if (this.running.has(sessionId)) throw new ConflictError(ALREADY_ALIGNING);
     this.running.add(sessionId);
     const started = Date.now();
+    const model = resolvePocketSphinxModel(deps.env);
     const lexicon = await scriptLexicon(
-      resolvePocketSphinxModel(deps.env).dict,
+      model.dict,
       script.words.flatMap((w) => w.key.split(' ')),
       { tempDir: deps.tempDir, signal },
     ).catch((error: unknown) => {
@@ -219,7 +278,9 @@ export class ScriptAlignment {
     try {
       const stored = await deps.sessions.storedName(sessionId);
       if (!stored) throw new NotFoundError('The recording no longer exists.');
-      const { words, stats } = await deps.files.withOriginal(sessionId, stored, (file) =>
+      const context = alignmentContext({ recording: stored, text: input.text, revision: base.revision, base: base.transcript, model: model.dir, pronounced: lexicon.added });
+      const checkpoints = await this.checkpoints(sessionId, context);
+      const { words, stats, reused } = await deps.files.withOriginal(sessionId, stored, (file) =>
         alignScriptWords({
           script,
           recognized: recognizedWords(base.transcript),
@@ -227,6 +288,7 @@ export class ScriptAlignment {
           audio: decodeAudio(file, deps.tools, { signal }),
           aligner,
           signal,
+          checkpoints,
         }),
       );
       const alignment = { ...stats, pronounced: lexicon.added.length };
@@ -252,13 +314,25 @@ export class ScriptAlignment {
           },
         };
       });
-      deps.log?.(`script alignment ${sessionId}: ${alignment.words} words, ${alignment.aligned} aligned, in ${((Date.now() - started) / 1000).toFixed(1)} s (revision ${revision.revision})`);
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      const kept = checkpoints ? `, ${reused} kept from an earlier attempt` : '';
+      deps.log?.(`script alignment ${sessionId}: ${alignment.words} words, ${alignment.aligned} aligned; ${stats.stretches - reused} of ${stats.stretches} stretches aligned here${kept}, in ${seconds} s (revision ${revision.revision})`);
       return { revision, alignment: { ...alignment, speaker_names: names } };
     } finally {
       this.running.delete(sessionId);
       lexicon.dispose();
       void aligner.close();
     }
+  }
+
+  /** The stretches kept under this context (any other alignment's go), and where new ones are kept; none on the desktop. */
+  private async checkpoints(sessionId: string, context: string): Promise<StretchCheckpoints | undefined> {
+    const store = this.deps.checkpoints;
+    if (!store) return undefined;
+    await store.discardOthers(sessionId, context);
+    const kept = await store.kept(sessionId, context);
+    if (kept.length) this.deps.log?.(`script alignment ${sessionId}: resuming with ${kept.length} aligned stretches kept`);
+    return { kept, keep: (stretch) => store.save(sessionId, context, stretch) };
   }
 
   /**
