@@ -52,6 +52,11 @@ describe('team mode: a script alignment whose worker is killed resumes on anothe
       // The desktop aligns inside the request: nothing would resume it, so it keeps no stretches.
       expect(desk.output()).toMatch(new RegExp(`script alignment ${deskId}: .*; ${stretches} of ${stretches} stretches aligned here, in `));
 
+      // The upload's own jobs (analysis, speaker adaptation) finish first: a survivor still analysing would take
+      // the alignment's attempt 2 only after them, which under load outlasts the wait below.
+      const busy = () => teamQuery<{ n: number }>(env.TAKELINE_DATABASE_URL!, "SELECT count(*) AS n FROM jobs WHERE session_id = $1 AND status IN ('queued', 'running')", [teamId]);
+      await until(busy, (rows) => Number(rows[0]!.n) === 0, 600_000);
+
       // The team's alignment: its worker is killed once it has kept a stretch or two, well before the last.
       const answer = align(api, teamId);
       const [job] = await until(jobs, (rows) => rows.length === 1, 60_000);
