@@ -71,7 +71,7 @@ function prepareRecording(dir: string): { file: string; seconds: number } {
   return { file, seconds: hour ? 3600 : Math.min(seconds!, whole) };
 }
 
-async function runOnce(config: (typeof CONFIGS)[number], file: string): Promise<{ peaks: PhasePeak[]; overall: number; wall: Record<string, number> }> {
+async function runOnce(config: (typeof CONFIGS)[number], file: string): Promise<{ peaks: PhasePeak[]; overall: number; rssSum: number; wall: Record<string, number> }> {
   const service = await startServiceProcess({ env: { TAKELINE_MAX_UPLOAD_BYTES: String(2 ** 31), ...config.env }, cwd: config.cwd });
   const auth = { Authorization: `Bearer ${service.key}` };
   const sampler = new TreeSampler(service.child.pid!, classify);
@@ -123,19 +123,20 @@ async function runOnce(config: (typeof CONFIGS)[number], file: string): Promise<
     fs.rmSync(service.dataDir, { recursive: true, force: true });
   }
   const samples = sampler.samples.filter((s) => s.phase !== 'end' && s.phase !== 'start');
-  return { peaks: phasePeaks(samples), overall: overallPeak(samples)?.totalKb ?? 0, wall };
+  const rssSum = samples.reduce((m, s) => Math.max(m, s.rssKb ?? 0), 0);
+  return { peaks: phasePeaks(samples), overall: overallPeak(samples)?.totalKb ?? 0, rssSum, wall };
 }
 
 function printRun(name: string, note: string, r: Awaited<ReturnType<typeof runOnce>>): void {
   log(`\n### ${name}: ${note}\n`);
-  log('| phase | wall s | tree peak MB | at the peak | each kind\'s own peak (MB) |');
-  log('|---|---|---|---|---|');
+  log('| phase | wall s | tree peak MB (PSS) | sum of RSS then | at the peak (PSS) | each kind\'s own peak (MB) |');
+  log('|---|---|---|---|---|---|');
   for (const p of r.peaks) {
     const at = Object.entries(p.peak.byKind).sort((a, b) => b[1] - a[1]).map(([k, kb]) => `${k} ${mb(kb)}`).join(', ');
     const own = Object.entries(p.kindPeaksKb).sort((a, b) => b[1] - a[1]).map(([k, kb]) => `${k} ${mb(kb)}`).join(', ');
-    log(`| ${p.phase} | ${(r.wall[p.phase] ?? 0).toFixed(0)} | **${mb(p.peak.totalKb)}** | ${at} | ${own} |`);
+    log(`| ${p.phase} | ${(r.wall[p.phase] ?? 0).toFixed(0)} | **${mb(p.peak.totalKb)}** | ${mb(p.peak.rssKb ?? 0)} | ${at} | ${own} |`);
   }
-  log(`\nwhole run: tree peak ${mb(r.overall)} MB`);
+  log(`\nwhole run: tree peak ${mb(r.overall)} MB (PSS; the highest sum of the processes' RSS: ${mb(r.rssSum)} MB, counting shared pages again)`);
 }
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'takeline-bench-memory-'));
@@ -161,7 +162,7 @@ try {
     }
   }
   if (results.length > 1) {
-    log(`\n### side by side (${(recording.seconds / 60).toFixed(1)} min recording; whole tree, MB)\n`);
+    log(`\n### side by side (${(recording.seconds / 60).toFixed(1)} min recording; whole tree, PSS, MB)\n`);
     log(`| phase | ${results.map((x) => x.name).join(' | ')} |`);
     log(`|---|${results.map(() => '---').join('|')}|`);
     for (const phase of PHASES) {
@@ -171,7 +172,8 @@ try {
       });
       log(`| ${phase} | ${cells.join(' | ')} |`);
     }
-    log(`| whole run | ${results.map((x) => `**${mb(x.r.overall)}**`).join(' | ')} |`);
+    log(`| whole run (PSS) | ${results.map((x) => `**${mb(x.r.overall)}**`).join(' | ')} |`);
+    log(`| highest sum of RSS | ${results.map((x) => `${mb(x.r.rssSum)}`).join(' | ')} |`);
   }
 } finally {
   fs.rmSync(work, { recursive: true, force: true });

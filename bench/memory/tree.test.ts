@@ -48,4 +48,26 @@ describe('readTree', () => {
       child.kill('SIGKILL');
     }
   });
+
+  it('counts pages a fork shares with its parent once (PSS), where a sum of RSS counts them twice', async () => {
+    // Perl (Debian's perl-base is always there) fills 200 MB, then forks: both processes map the same pages.
+    const child = spawn('perl', ['-e', 'my $b = "x" x (200 * 1024 * 1024); fork; sleep 5;'], { stdio: 'ignore' });
+    try {
+      let tree: ReturnType<typeof readTree> = [];
+      for (let i = 0; i < 200; i++) {
+        await new Promise((r) => setTimeout(r, 25));
+        tree = readTree(child.pid!);
+        if (tree.length === 2 && tree.every((p) => p.rssKb > 150_000)) break;
+      }
+      expect(tree.length).toBe(2);
+      const sum = (key: 'rssKb' | 'pssKb') => tree.reduce((a, p) => a + p[key], 0);
+      // (Perl may hold the string twice, a temporary and the variable: what matters is the ratio.)
+      const largest = Math.max(...tree.map((p) => p.rssKb));
+      expect(sum('rssKb')).toBeGreaterThan(1.9 * largest);
+      expect(sum('pssKb')).toBeGreaterThan(0.95 * largest);
+      expect(sum('pssKb')).toBeLessThan(1.1 * largest);
+    } finally {
+      for (const p of readTree(child.pid!)) process.kill(p.pid, 'SIGKILL');
+    }
+  });
 });

@@ -1,8 +1,12 @@
 /**
- * The resident memory of a process tree, sampled from Linux's /proc: every process under a root (the
- * service and whatever it started: decoders, the analysis process, ffmpeg, training tools), each sample
- * the sum of their RSS at one instant, with the part each kind of process held. Phases (upload,
- * transcription, analysis…) keep their own peak, so a figure says when the memory was needed.
+ * The memory of a process tree, sampled from Linux's /proc: every process under a root (the service and
+ * whatever it started: decoders, the analysis process, ffmpeg, training tools), each sample the sum of their
+ * proportional set sizes (PSS) at one instant, with the part each kind of process held. PSS counts a page
+ * shared by n processes 1/n in each, so the sum is what the tree holds: a sum of RSS counts shared pages once
+ * per process, and a child the service has just forked, before it becomes ffmpeg or a decoder, shows the
+ * service's whole RSS again (a 60-min run's transcription peak counted 348 MB of it). The RSS sum is kept
+ * beside it. Phases (upload, transcription, analysis…) keep their own peak, so a figure says when the memory
+ * was needed.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { readProcStat } from '../../src/service/proc-stat';
@@ -11,17 +15,20 @@ export interface TreeSample {
   /** Milliseconds since sampling started. */
   t: number;
   phase: string;
+  /** The tree's PSS (kb). */
   totalKb: number;
-  /** RSS by kind of process at this instant (kb). */
+  /** The sum of the processes' RSS (kb), which counts shared pages more than once. */
+  rssKb?: number;
+  /** PSS by kind of process at this instant (kb). */
   byKind: Record<string, number>;
   processes: number;
 }
 
 export interface PhasePeak {
   phase: string;
-  /** The sample with the largest whole-tree RSS in the phase. */
+  /** The sample with the largest whole-tree PSS in the phase. */
   peak: TreeSample;
-  /** Each kind's own largest RSS in the phase (not necessarily at the tree's peak). */
+  /** Each kind's own largest PSS in the phase (not necessarily at the tree's peak). */
   kindPeaksKb: Record<string, number>;
   seconds: number;
 }
@@ -47,8 +54,18 @@ export function overallPeak(samples: readonly TreeSample[]): TreeSample | null {
 /** What a process is, from its name and whether it is the root: the service, the analysis process, a decoder… */
 export type Classify = (proc: { pid: number; name: string; cmdline: string; isRoot: boolean }) => string;
 
-/** Every descendant of `root` (and root itself) now, with name, command line and RSS (kb). */
-export function readTree(root: number): Array<{ pid: number; name: string; cmdline: string; rssKb: number }> {
+/** A process's proportional set size (kb), or null where the kernel does not give it. */
+function pssKb(pid: number): number | null {
+  try {
+    const match = /^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+    return match ? Number(match[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Every descendant of `root` (and root itself) now, with name, command line, RSS and PSS (kb; RSS where no PSS). */
+export function readTree(root: number): Array<{ pid: number; name: string; cmdline: string; rssKb: number; pssKb: number }> {
   const parent = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -60,7 +77,7 @@ export function readTree(root: number): Array<{ pid: number; name: string; cmdli
   }
   const tree = [root];
   for (let i = 0; i < tree.length; i++) for (const [pid, ppid] of parent) if (ppid === tree[i]) tree.push(pid);
-  const out: Array<{ pid: number; name: string; cmdline: string; rssKb: number }> = [];
+  const out: Array<{ pid: number; name: string; cmdline: string; rssKb: number; pssKb: number }> = [];
   for (const pid of tree) {
     try {
       const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -72,7 +89,7 @@ export function readTree(root: number): Array<{ pid: number; name: string; cmdli
       } catch {
         // gone
       }
-      out.push({ pid, name, cmdline, rssKb });
+      out.push({ pid, name, cmdline, rssKb, pssKb: pssKb(pid) ?? rssKb });
     } catch {
       // ended between listing and reading
     }
@@ -118,11 +135,13 @@ export class TreeSampler {
     const procs = readTree(this.root);
     const byKind: Record<string, number> = {};
     let totalKb = 0;
+    let rssKb = 0;
     for (const p of procs) {
       const kind = this.classify({ ...p, isRoot: p.pid === this.root });
-      byKind[kind] = (byKind[kind] ?? 0) + p.rssKb;
-      totalKb += p.rssKb;
+      byKind[kind] = (byKind[kind] ?? 0) + p.pssKb;
+      totalKb += p.pssKb;
+      rssKb += p.rssKb;
     }
-    this.samples.push({ t: Date.now() - this.started, phase: this.phase, totalKb, byKind, processes: procs.length });
+    this.samples.push({ t: Date.now() - this.started, phase: this.phase, totalKb, rssKb, byKind, processes: procs.length });
   }
 }
