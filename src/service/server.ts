@@ -59,6 +59,7 @@ import { registerSpeakerProfilesJob } from './speakers/profile-job';
 import { TranscriptEditor } from './transcription/transcript-edits';
 import { ScriptAlignment } from './transcription/script-align';
 import { scriptAlignmentWork } from './transcription/script-align-work';
+import { recordingReplaceWork } from './transcription/project-replace';
 import { registerRequestWork } from './jobs/request-work';
 import { DocumentCache } from './http/document-cache';
 import { MIGRATIONS } from './storage/migrations';
@@ -291,6 +292,7 @@ async function open(
   registerTakesJob(jobs, { store: dubbing.store, files: dubbing.files, tools, voices, aligner: () => dubbing.wordAligner(), log });
   registerSpeakerProfilesJob({ sessions, revisions, layout, files, tools, speakers: sessionSpeakers }, jobs);
   registerRequestWork(jobs, scriptAlignmentWork(context.scriptAlignment));
+  registerRequestWork(jobs, recordingReplaceWork(transcriptEdits));
   registerSpeakerAdaptationJob({ sessions, speakers: database.speakers, layout, files, tools, adaptation, denoiser, dereverberator, log }, jobs);
 
   // A team worker serves nothing: it runs the jobs the queue engine delivers.

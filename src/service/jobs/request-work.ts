@@ -11,6 +11,11 @@ export interface RequestWork<Input extends Record<string, unknown>, Answer> {
   /** The job kind it runs as on a team's worker. */
   kind: string;
   run(sessionId: string, input: Input, signal: AbortSignal): Promise<Answer>;
+  /**
+   * A job run again after its worker died: the answer of what the dead run already stored, or null to run it.
+   * Work that must not be done twice (a find and replace) says so here; without it the work simply runs again.
+   */
+  resume?(sessionId: string, input: Input): Promise<Answer | null>;
 }
 
 /** What the job records for the API node waiting on it: the work's answer, or the domain error it threw. */
@@ -53,7 +58,8 @@ export async function doRequestWork<Input extends Record<string, unknown>, Answe
 export function registerRequestWork<Input extends Record<string, unknown>, Answer>(runner: JobRunner, work: RequestWork<Input, Answer>): void {
   runner.register(work.kind, async ({ job, signal, publish }) => {
     try {
-      return { answer: await work.run(job.session_id, job.payload as Input, signal) } satisfies Outcome;
+      const done = job.attempts > 1 && work.resume ? await work.resume(job.session_id, job.payload as Input) : null;
+      return { answer: done ?? (await work.run(job.session_id, job.payload as Input, signal)) } satisfies Outcome;
     } catch (error) {
       const recorded = signal.aborted ? null : recordError(error);
       // Written before the runner records the failure (its writes are ordered): the waiter reads both together.
