@@ -1,4 +1,4 @@
-import { doRequestWork, type RequestWork } from '../jobs/request-work';
+import { doRequestWorks, type RequestWork } from '../jobs/request-work';
 import type { JobRunner } from '../jobs/job-runner';
 import type { ReplaceQuery } from './text-corrections';
 import type { ProjectReplacePlan, ReplaceOutcome, TranscriptEditor } from './transcript-edits';
@@ -37,8 +37,9 @@ export function recordingReplaceWork(editor: Pick<TranscriptEditor, 'replace' | 
  * matches are found and checked here, for every recording before any is written (text only: cheap). The
  * replacements, which align each changed line to its audio, are made one recording after another on the desktop
  * (the first failure stops it, earlier recordings keep theirs), and side by side by a team's workers (one job per
- * recording; the API node does no alignment). Either way the answer, or the error of the first recording in the
- * project's order that failed, is the same. A client that leaves (`signal`) stops what has not been stored.
+ * recording; the API node does no alignment): `doRequestWorks`. Either way the answer, or the error of the first
+ * recording in the project's order that failed, is the same. A client that leaves (`signal`) stops what has not
+ * been stored.
  */
 export async function replaceAcrossProject(
   deps: { jobs: JobRunner; editor: Pick<TranscriptEditor, 'planProjectReplace' | 'replace' | 'replacedAlready'> },
@@ -47,34 +48,15 @@ export async function replaceAcrossProject(
   signal: AbortSignal,
 ): Promise<ProjectReplaceOutcome> {
   const plans = await deps.editor.planProjectReplace(projectId, query);
-  const work = recordingReplaceWork(deps.editor);
-  const replaceOne = (plan: ProjectReplacePlan) =>
-    doRequestWork(
-      deps.jobs,
-      work,
-      plan.session_id,
-      { find: query.find, replace: query.replace, match_case: query.matchCase ?? false, whole_words: query.wholeWords ?? false, base_revision: plan.revision },
-      signal,
-    );
   const todo = query.preview ? [] : plans.filter((p) => p.changes);
-  const made = new Map<ProjectReplacePlan, ReplaceOutcome>();
-  if (deps.jobs.role === 'api') {
-    const settled = await Promise.allSettled(todo.map(replaceOne));
-    const failed = firstFailure(settled);
-    if (failed) throw failed.reason;
-    todo.forEach((plan, k) => made.set(plan, (settled[k] as PromiseFulfilledResult<ReplaceOutcome>).value));
-  } else {
-    for (const plan of todo) {
-      signal.throwIfAborted();
-      made.set(plan, await replaceOne(plan));
-    }
-  }
-  return projectOutcome(plans, made);
-}
-
-/** The first failure in order (the one the desktop, going one by one, would have stopped at), or null. */
-export function firstFailure<T>(settled: ReadonlyArray<PromiseSettledResult<T>>): PromiseRejectedResult | null {
-  return settled.find((s): s is PromiseRejectedResult => s.status === 'rejected') ?? null;
+  const options = { find: query.find, replace: query.replace, match_case: query.matchCase ?? false, whole_words: query.wholeWords ?? false };
+  const made = await doRequestWorks(
+    deps.jobs,
+    recordingReplaceWork(deps.editor),
+    todo.map((plan) => ({ sessionId: plan.session_id, input: { ...options, base_revision: plan.revision } })),
+    signal,
+  );
+  return projectOutcome(plans, new Map(todo.map((plan, k) => [plan, made[k]!])));
 }
 
 /** The answer per recording, in the plan's order: what its replacement made, or its matches and no revision. */
