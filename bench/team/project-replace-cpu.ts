@@ -102,7 +102,7 @@ try {
         const used = processTreeCpuSeconds(side.svc.child.pid!) - cpu;
         const workerUsed = side.svc === api ? processTreeCpuSeconds(worker.child.pid!) - workerCpu : 0;
         const answer = ProjectTranscriptReplaceResult.parse(await res.json());
-        const lines = answer.recordings.reduce((n, r) => n + (r.revision?.edit?.op === 'replace' ? r.revision.edit.lines.length : 0), 0);
+        const lines = answer.recordings.reduce((n, r) => n + ((r.revision?.edit as { lines?: unknown[] } | null | undefined)?.lines?.length ?? 0), 0);
         side.cpu.push(used);
         side.worker.push(workerUsed);
         side.wall.push(wall);
