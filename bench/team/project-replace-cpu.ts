@@ -9,11 +9,10 @@
  *
  *   node --import tsx bench/team/project-replace-cpu.ts [--rounds 3]
  */
-import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ProjectTranscriptReplaceResult } from '../../src/shared/schemas/transcript-edits';
 import { startPostgres } from '../../test/helpers/postgres';
-import { multipartBody, rawRequest, startServiceProcess, type ServiceProcess } from '../../test/helpers/service';
+import { startServiceProcess, uploadTranscribed, type ServiceProcess } from '../../test/helpers/service';
 import { startWorker, teamEnv } from '../../test/helpers/team';
 import { tempDir } from '../../test/helpers/temp';
 import { joinClips } from '../../test/helpers/two-readers';
@@ -56,25 +55,7 @@ const worker = await startWorker(env);
 try {
   [api, desk] = await Promise.all([startServiceProcess({ dataDir: env.TAKELINE_DATA_DIR!, env }), startServiceProcess()]);
   const headers = (svc: ServiceProcess) => ({ Authorization: `Bearer ${svc.key}` });
-  for (const svc of [api, desk]) {
-    const ids: string[] = [];
-    for (const file of files) {
-      const { body, contentType } = multipartBody([
-        { name: 'project_key', value: 'bench' },
-        { name: 'file', file: fs.readFileSync(file), filename: file.split('/').pop()! },
-      ]);
-      const res = await rawRequest(`${svc.url}/v1/speech/transcriptions`, { method: 'POST', headers: { ...headers(svc), 'Content-Type': contentType }, body });
-      ids.push(res.json().id as string);
-    }
-    for (const id of ids) {
-      for (;;) {
-        const { status } = (await (await fetch(`${svc.url}/v1/speech/transcriptions/${id}`, { headers: headers(svc) })).json()) as { status: string };
-        if (status === 'complete') break;
-        if (status === 'failed') throw new Error(`transcription ${id} failed`);
-        await new Promise((r) => setTimeout(r, 1000));
-      }
-    }
-  }
+  for (const svc of [api, desk]) await uploadTranscribed(svc, 'bench', files);
   const pids = [api.child.pid!, desk.child.pid!, worker.child.pid!];
   const sides = [
     { name: 'desktop (in the serving process, as an API node before)', svc: desk, cpu: [] as number[], worker: [] as number[], wall: [] as number[] },

@@ -133,3 +133,31 @@ export function multipartBody(parts: Array<{ name: string; value?: string; file?
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return { body: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
 }
+
+/**
+ * Uploads audio files into a project of a service, one after another (so the project lists them in that order),
+ * and waits until each is transcribed. Their session ids; throws when one fails or is not done within `ms`.
+ */
+export async function uploadTranscribed(svc: ServiceProcess, project: string, files: readonly string[], ms = 600_000): Promise<string[]> {
+  const headers = { Authorization: `Bearer ${svc.key}` };
+  const ids: string[] = [];
+  for (const file of files) {
+    const { body, contentType } = multipartBody([
+      { name: 'project_key', value: project },
+      { name: 'file', file: fs.readFileSync(file), filename: path.basename(file) },
+    ]);
+    const res = await rawRequest(`${svc.url}/v1/speech/transcriptions`, { method: 'POST', headers: { ...headers, 'Content-Type': contentType }, body });
+    if (res.status !== 201) throw new Error(`upload of ${file}: ${res.status} ${res.text()}`);
+    ids.push(res.json().id as string);
+  }
+  const deadline = Date.now() + ms;
+  for (const id of ids) {
+    for (;;) {
+      const { status } = (await (await fetch(`${svc.url}/v1/speech/transcriptions/${id}`, { headers })).json()) as { status: string };
+      if (status === 'complete') break;
+      if (status === 'failed' || Date.now() > deadline) throw new Error(`transcription ${id}: ${status}`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+  return ids;
+}

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { PgBoss } from 'pg-boss';
 import { describe, expect, it } from 'vitest';
 import { ProjectTranscriptReplaceResult, TranscriptRevisionList } from '../../src/shared/schemas/transcript-edits';
@@ -6,7 +5,7 @@ import { REPLACE_IN_RECORDING_JOB } from '../../src/service/transcription/projec
 import { postgresPerFile } from '../helpers/postgres-per-file';
 import { until } from '../helpers/poll';
 import { childProcesses } from '../helpers/proc-stat';
-import { multipartBody, rawRequest, startServiceProcess, type ServiceProcess } from '../helpers/service';
+import { startServiceProcess, uploadTranscribed, type ServiceProcess } from '../helpers/service';
 import { startWorker, teamEnv, teamQuery, workerRunning, type Worker } from '../helpers/team';
 import { tempDir } from '../helpers/temp';
 import { joinClips } from '../helpers/two-readers';
@@ -45,25 +44,7 @@ describe('team mode: find and replace across a project runs on the workers, answ
       [api, desk, a, b] = await Promise.all([startServiceProcess({ dataDir: env.TAKELINE_DATA_DIR!, env }), startServiceProcess(), startWorker(env), startWorker(env)]);
       workers.push(a, b);
       const auth = (svc: ServiceProcess) => ({ Authorization: `Bearer ${svc.key}` });
-      const upload = async (svc: ServiceProcess) => {
-        const ids: string[] = [];
-        // One after another: the project's order (oldest first) is the same on both.
-        for (const file of files) {
-          const { body, contentType } = multipartBody([
-            { name: 'project_key', value: 'replace' },
-            { name: 'file', file: fs.readFileSync(file), filename: file.split('/').pop()! },
-          ]);
-          const res = await rawRequest(`${svc.url}/v1/speech/transcriptions`, { method: 'POST', headers: { ...auth(svc), 'Content-Type': contentType }, body });
-          expect(res.status).toBe(201);
-          ids.push(res.json().id as string);
-        }
-        for (const id of ids) {
-          const done = await until(async () => (await (await fetch(`${svc.url}/v1/speech/transcriptions/${id}`, { headers: auth(svc) })).json()) as { status: string }, (s) => s.status === 'complete' || s.status === 'failed', 600_000);
-          expect(done.status).toBe('complete');
-        }
-        return ids;
-      };
-      const [teamIds] = await Promise.all([upload(api), upload(desk)]);
+      const [teamIds] = await Promise.all([uploadTranscribed(api, 'replace', files), uploadTranscribed(desk, 'replace', files)]);
       const replace = (svc: ServiceProcess, body: unknown, signal?: AbortSignal) =>
         fetch(`${svc.url}/v1/speech/projects/replace/transcripts/replace`, { method: 'POST', headers: { ...auth(svc), 'Content-Type': 'application/json' }, body: JSON.stringify(body), signal });
       const both = async (body: unknown) => {
