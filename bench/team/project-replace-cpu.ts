@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { ProjectTranscriptReplaceResult } from '../../src/shared/schemas/transcript-edits';
 import { startPostgres } from '../../test/helpers/postgres';
 import { startServiceProcess, uploadTranscribed, type ServiceProcess } from '../../test/helpers/service';
-import { startWorker, teamEnv } from '../../test/helpers/team';
+import { startWorker, teamEnv, teamQuery } from '../../test/helpers/team';
 import { tempDir } from '../../test/helpers/temp';
 import { joinClips } from '../../test/helpers/two-readers';
 import { processTreeCpuSeconds } from './tree-cpu';
@@ -34,13 +34,16 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
-/** Waits until these process trees together use under a tenth of a core over 2 s (nothing left running). */
-async function idle(pids: number[]): Promise<void> {
+/**
+ * Waits until these process trees together use under a tenth of a core over 2 s and `more` holds (the team has no
+ * job queued or running: a worker between two jobs can look idle).
+ */
+async function idle(pids: number[], more: () => Promise<boolean>): Promise<void> {
   const total = () => pids.reduce((sum, pid) => sum + processTreeCpuSeconds(pid), 0);
   for (const deadline = Date.now() + 900_000; Date.now() < deadline; ) {
     const before = total();
     await new Promise((r) => setTimeout(r, 2000));
-    if (total() - before < 0.2) return;
+    if (total() - before < 0.2 && (await more())) return;
   }
   throw new Error('the services did not go idle');
 }
@@ -57,6 +60,13 @@ try {
   const headers = (svc: ServiceProcess) => ({ Authorization: `Bearer ${svc.key}` });
   for (const svc of [api, desk]) await uploadTranscribed(svc, 'bench', files);
   const pids = [api.child.pid!, desk.child.pid!, worker.child.pid!];
+  const noJobs = async () => (await teamQuery<{ n: number }>(env.TAKELINE_DATABASE_URL!, "SELECT count(*)::int AS n FROM jobs WHERE status IN ('queued', 'running')"))[0]!.n === 0;
+  // What an idle API node spends anyway (its queue engine's supervision, sweeps): counted in its figures below.
+  await idle(pids, noJobs);
+  const idleFrom = processTreeCpuSeconds(api.child.pid!);
+  await new Promise((r) => setTimeout(r, 20_000));
+  const idleRate = (processTreeCpuSeconds(api.child.pid!) - idleFrom) / 20;
+  console.log(`idle API node: ${(idleRate * 1000).toFixed(1)} ms of CPU per second`);
   const sides = [
     { name: 'desktop (in the serving process, as an API node before)', svc: desk, cpu: [] as number[], worker: [] as number[], wall: [] as number[] },
     { name: 'team API node (a worker aligns)', svc: api, cpu: [] as number[], worker: [] as number[], wall: [] as number[] },
@@ -69,7 +79,7 @@ try {
     ] as const) {
       // Alternating which goes first, so neither always follows the other's leftovers.
       for (const side of round % 2 ? sides : [...sides].reverse()) {
-        await idle(pids);
+        await idle(pids, noJobs);
         const cpu = processTreeCpuSeconds(side.svc.child.pid!);
         const workerCpu = processTreeCpuSeconds(worker.child.pid!);
         const started = performance.now();
@@ -94,6 +104,11 @@ try {
   console.log(`\nmedians over ${rounds * 2} requests each (4 recordings):`);
   for (const side of sides) {
     console.log(`${side.name}: serving process ${median(side.cpu).toFixed(2)} CPU-s, worker ${median(side.worker).toFixed(2)} CPU-s, wall ${median(side.wall).toFixed(2)} s`);
+  }
+  // The node's share of a request beyond what it spends idle over the same time (its polls of the job records).
+  {
+    const team = sides[1]!;
+    console.log(`team API node beyond idle: ${median(team.cpu.map((c, k) => c - idleRate * team.wall[k]!)).toFixed(2)} CPU-s`);
   }
 } finally {
   await worker.stop().catch(() => {});
