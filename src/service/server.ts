@@ -62,6 +62,8 @@ import { TranscriptEditor } from './transcription/transcript-edits';
 import { ScriptAlignment } from './transcription/script-align';
 import { registerScriptAlignment } from './transcription/script-align-work';
 import { SqlScriptAlignCheckpointStore } from './storage/script-align-checkpoint-store';
+import { recordingReplaceWork } from './transcription/project-replace';
+import { registerRequestWork } from './jobs/request-work';
 import { DocumentCache } from './http/document-cache';
 import { MIGRATIONS } from './storage/migrations';
 import { ANALYSIS_VERSION } from './analysis/stages';
@@ -310,6 +312,7 @@ async function open(
   registerTakesJob(jobs, { store: dubbing.store, files: dubbing.files, tools, voices, aligner: () => dubbing.wordAligner(), log });
   registerSpeakerProfilesJob({ sessions, revisions, layout, files, tools, speakers: sessionSpeakers }, jobs);
   registerScriptAlignment(jobs, context.scriptAlignment, alignCheckpoints, log);
+  registerRequestWork(jobs, recordingReplaceWork(transcriptEdits));
   registerSpeakerAdaptationJob({ sessions, speakers: database.speakers, layout, files, tools, adaptation, denoiser, dereverberator, log }, jobs);
 
   // A team worker serves nothing: it runs the jobs the queue engine delivers.

@@ -135,16 +135,41 @@ export function multipartBody(parts: Array<{ name: string; value?: string; file?
   return { body: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
-/** Uploads a recording into a project and waits (up to `ms`) until its transcription settles: its id and final status. */
-export async function uploadTranscribed(svc: ServiceProcess, file: Buffer, filename: string, projectKey: string, ms?: number): Promise<{ id: string; status: string }> {
-  const auth = { Authorization: `Bearer ${svc.key}` };
+/** Uploads a recording into a project: its session id. */
+export async function uploadRecording(svc: ServiceProcess, file: Buffer, filename: string, projectKey: string): Promise<string> {
   const { body, contentType } = multipartBody([
     { name: 'project_key', value: projectKey },
     { name: 'file', file, filename },
   ]);
-  const res = await rawRequest(`${svc.url}/v1/speech/transcriptions`, { method: 'POST', headers: { ...auth, 'Content-Type': contentType }, body });
-  if (res.status !== 201) throw new Error(`upload failed: ${res.status} ${res.text()}`);
-  const id = res.json().id as string;
-  const { status } = await until(async () => (await (await fetch(`${svc.url}/v1/speech/transcriptions/${id}`, { headers: auth })).json()) as { status: string }, (s) => s.status === 'complete' || s.status === 'failed', ms);
-  return { id, status };
+  const res = await rawRequest(`${svc.url}/v1/speech/transcriptions`, { method: 'POST', headers: { Authorization: `Bearer ${svc.key}`, 'Content-Type': contentType }, body });
+  if (res.status !== 201) throw new Error(`upload of ${filename} failed: ${res.status} ${res.text()}`);
+  return res.json().id as string;
+}
+
+/** Waits (up to `ms`) until a recording's transcription settles: its final status (or the last seen). */
+export async function transcriptionSettled(svc: ServiceProcess, id: string, ms?: number): Promise<string> {
+  const auth = { Authorization: `Bearer ${svc.key}` };
+  const read = async () => ((await (await fetch(`${svc.url}/v1/speech/transcriptions/${id}`, { headers: auth })).json()) as { status: string }).status;
+  return until(read, (status) => status === 'complete' || status === 'failed', ms);
+}
+
+/** Uploads a recording into a project and waits (up to `ms`) until its transcription settles: its id and final status. */
+export async function uploadTranscribed(svc: ServiceProcess, file: Buffer, filename: string, projectKey: string, ms?: number): Promise<{ id: string; status: string }> {
+  const id = await uploadRecording(svc, file, filename, projectKey);
+  return { id, status: await transcriptionSettled(svc, id, ms) };
+}
+
+/**
+ * Uploads audio files into a project, one after another (so the project lists them in that order), then waits
+ * until each is transcribed. Their session ids; throws when one fails or is not done within `ms`.
+ */
+export async function uploadAllTranscribed(svc: ServiceProcess, project: string, files: readonly string[], ms = 600_000): Promise<string[]> {
+  const ids: string[] = [];
+  for (const file of files) ids.push(await uploadRecording(svc, fs.readFileSync(file), path.basename(file), project));
+  const deadline = Date.now() + ms;
+  for (const id of ids) {
+    const status = await transcriptionSettled(svc, id, Math.max(0, deadline - Date.now()));
+    if (status !== 'complete') throw new Error(`transcription ${id}: ${status}`);
+  }
+  return ids;
 }

@@ -1,30 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../storage/database';
-import { SqlJobStore } from '../storage/job-store';
-import { SqliteSql } from '../storage/sql/sqlite-sql';
+import crypto from 'node:crypto';
+import { requestWorkTeam } from '../../../test/helpers/request-work-team';
 import { ConflictError, InvalidInputError, issue, ServiceError, userMessage } from '../errors';
-import { JobRunner, type RunnerRole } from './job-runner';
 import { doRequestWork, registerRequestWork, type RequestWork } from './request-work';
 
-/** An API node and a worker over one jobs table; the worker runs each job as soon as the API node queues it (pg-boss's part). */
-function team() {
-  const db = openDatabase(':memory:');
-  db.prepare("INSERT INTO projects (id, key, name, created_at) VALUES ('p', 'p', 'p', 'now')").run();
-  db.prepare("INSERT INTO sessions (id, project_id, file_name, stored_name, duration, format_json, language, created_at, status) VALUES ('s', 'p', 'a.wav', 'original.wav', 1, '{}', 'en', 'now', 'complete')").run();
-  const store = new SqlJobStore(new SqliteSql(db));
-  const runner = (role: RunnerRole) => new JobRunner(store, { role, pollMs: 20 });
-  const api = runner('api');
-  const worker = runner('worker');
-  const queue = api.enqueue.bind(api);
-  api.enqueue = async (...args) => {
-    const id = await queue(...args);
-    setImmediate(() => void worker.runDelivered(id));
-    return id;
-  };
-  stops.push(() => api.stop(), () => worker.stop());
-  return { db, api, worker, runner };
-}
 const stops: Array<() => Promise<void>> = [];
+function team() {
+  const made = requestWorkTeam();
+  stops.push(made.stop);
+  return made;
+}
 afterEach(async () => {
   for (const stop of stops.splice(0)) await stop();
 });
@@ -120,5 +105,34 @@ describe('request work: the desktop does it in its process, a team API node has 
     // The API node's cancel waits for the worker to record that it stopped.
     expect(stoppedBy).not.toBeNull();
     expect(db.prepare("SELECT status, finished_at IS NOT NULL AS finished FROM jobs WHERE session_id = 's'").get()).toEqual({ status: 'cancelled', finished: 1 });
+  });
+
+  it('runs a job again after its worker died: `resume` answers what the dead run stored, else the work runs again; a first run never asks', async () => {
+    const { db, store, worker } = team();
+    await worker.start();
+    const stored = new Set(['kept']);
+    const ran: string[] = [];
+    const w: RequestWork<Input, { text: string; from: string }> = {
+      kind: 'test_work',
+      run: async (_session, input) => {
+        ran.push(input.text);
+        return { text: input.text, from: 'run' };
+      },
+      resume: async (_session, input) => (stored.has(input.text) ? { text: input.text, from: 'stored' } : null),
+    };
+    registerRequestWork(worker, w);
+    // A worker claimed each of these and died (the record says running, attempt 1); the queue delivers them again.
+    const job = async (text: string, died: boolean) => {
+      const id = crypto.randomUUID();
+      await store.insert(id, 'test_work', 's', { text });
+      if (died) expect(await store.claim(id)).toBe(true);
+      await worker.runDelivered(id);
+      const row = db.prepare('SELECT status, attempts, result_json FROM jobs WHERE id = ?').get(id) as { status: string; attempts: number; result_json: string };
+      return { status: row.status, attempts: row.attempts, answer: JSON.parse(row.result_json).answer };
+    };
+    expect(await job('kept', true)).toEqual({ status: 'complete', attempts: 2, answer: { text: 'kept', from: 'stored' } });
+    expect(await job('lost', true)).toEqual({ status: 'complete', attempts: 2, answer: { text: 'lost', from: 'run' } });
+    expect(await job('kept', false)).toEqual({ status: 'complete', attempts: 1, answer: { text: 'kept', from: 'run' } });
+    expect(ran).toEqual(['lost', 'kept']);
   });
 });

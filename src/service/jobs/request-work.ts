@@ -1,6 +1,6 @@
 import { NotFoundError } from '../errors';
 import { followJob } from './follow-job';
-import type { JobKindOptions, JobRunner } from './job-runner';
+import type { JobKindOptions, JobRecord, JobRunner } from './job-runner';
 import { recordError, recordedError, type RecordedError } from './recorded-error';
 
 /**
@@ -11,6 +11,11 @@ export interface RequestWork<Input extends Record<string, unknown>, Answer> {
   /** The job kind it runs as on a team's worker. */
   kind: string;
   run(sessionId: string, input: Input, signal: AbortSignal): Promise<Answer>;
+  /**
+   * A job run again after its worker died: the answer of what the dead run already stored, or null to run it.
+   * Work that must not be done twice (a find and replace) says so here; without it the work simply runs again.
+   */
+  resume?(sessionId: string, input: Input): Promise<Answer | null>;
 }
 
 /** What the job records for the API node waiting on it: the work's answer, or the domain error it threw. */
@@ -29,21 +34,54 @@ export async function doRequestWork<Input extends Record<string, unknown>, Answe
   input: Input,
   signal: AbortSignal,
 ): Promise<Answer> {
-  if (jobs.role !== 'api') return work.run(sessionId, input, signal);
-  const id = await jobs.enqueue(work.kind, sessionId, input);
-  let job;
+  return (await doRequestWorks(jobs, work, [{ sessionId, input }], signal))[0]!;
+}
+
+/**
+ * The same work for several recordings of one request (a find and replace across a project), answered in their
+ * order: one after another on the desktop, where the first failure stops it; on a team's API node one job each,
+ * run side by side by the workers and followed one at a time (one read of a record per poll, however many). The
+ * first failure in order is thrown, as on the desktop, and the jobs not finished by then are cancelled, as are
+ * all unfinished ones when the client leaves.
+ */
+export async function doRequestWorks<Input extends Record<string, unknown>, Answer>(
+  jobs: JobRunner,
+  work: RequestWork<Input, Answer>,
+  items: ReadonlyArray<{ sessionId: string; input: Input }>,
+  signal: AbortSignal,
+): Promise<Answer[]> {
+  const answers: Answer[] = [];
+  if (jobs.role !== 'api') {
+    for (const { sessionId, input } of items) {
+      signal.throwIfAborted();
+      answers.push(await work.run(sessionId, input, signal));
+    }
+    return answers;
+  }
+  const ids: string[] = [];
+  let settled = 0;
   try {
-    job = await followJob(jobs, id, signal);
+    for (const { sessionId, input } of items) ids.push(await jobs.enqueue(work.kind, sessionId, input));
+    for (const id of ids) {
+      const job = await followJob(jobs, id, signal);
+      settled++;
+      answers.push(answerOf(work.kind, id, job));
+    }
   } catch (error) {
-    if (signal.aborted) await jobs.cancel([id]);
+    await jobs.cancel(ids.slice(settled));
     throw error;
   }
+  return answers;
+}
+
+/** A settled job's answer, or the error the client gets for it. */
+function answerOf<Answer>(kind: string, id: string, job: JobRecord | null): Answer {
   const outcome = job?.result as Outcome | null | undefined;
   if (job?.status === 'complete' && outcome && 'answer' in outcome) return outcome.answer as Answer;
   if (job?.status === 'failed') {
     if (outcome && 'error' in outcome) throw recordedError(outcome.error);
     // Not a domain error: internal, as it would be on the desktop (the worker's log has it).
-    throw new Error(`job ${id} (${work.kind}) failed: ${job.error}`);
+    throw new Error(`job ${id} (${kind}) failed: ${job.error}`);
   }
   // Cancelled by someone else, or the record gone: the recording was deleted meanwhile.
   throw new NotFoundError('The recording was deleted meanwhile.');
@@ -56,7 +94,8 @@ export async function doRequestWork<Input extends Record<string, unknown>, Answe
 export function registerRequestWork<Input extends Record<string, unknown>, Answer>(runner: JobRunner, work: RequestWork<Input, Answer>, options: JobKindOptions = {}): void {
   runner.register(work.kind, options, async ({ job, signal, publish }) => {
     try {
-      return { answer: await work.run(job.session_id, job.payload as Input, signal) } satisfies Outcome;
+      const done = job.attempts > 1 && work.resume ? await work.resume(job.session_id, job.payload as Input) : null;
+      return { answer: done ?? (await work.run(job.session_id, job.payload as Input, signal)) } satisfies Outcome;
     } catch (error) {
       const recorded = signal.aborted ? null : recordError(error);
       // Written before the runner records the failure (its writes are ordered): the waiter reads both together.

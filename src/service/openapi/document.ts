@@ -195,7 +195,7 @@ const wordCorrectionPaths = {
     post: op({
       operationId: 'replaceInProjectTranscripts',
       summary: "Find and replace across a project's recordings",
-      description: `The same over every finished recording of the project: one revision per recording that matches, counts and matches per recording (\`preview: true\` changes nothing). Every recording is checked before any is written. ${correctionTiming}`,
+      description: `The same over every finished recording of the project: one revision per recording that matches, counts and matches per recording (\`preview: true\` changes nothing). Every recording is checked before any is written; the recordings are then replaced one after another, and the first that fails (409: it changed meanwhile) stops it, with the error of that recording (those before it keep their replacement). On a team server the API node finds the matches and workers make the replacements, side by side (one job of kind \`replace_in_recording\` per recording with a match): the same answer and errors (statuses and bodies), the first failure in the project's order (recordings that finished meanwhile keep theirs, the unfinished are cancelled). A client that disconnects stops what is not stored yet. A worker that dies is relieved by another, which never replaces twice. ${correctionTiming}`,
       requestParams: { path: projectParam },
       requestBody: { content: { 'application/json': { schema: ProjectTranscriptReplace } } },
       responses: { '200': json(ProjectTranscriptReplaceResult, 'Per recording: the matches, and the revision made'), ...speechErrors(401, 404, 409, 415, 422) },

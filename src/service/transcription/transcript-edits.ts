@@ -41,6 +41,17 @@ export interface ReplaceOutcome {
   revision: RevisionRecord | null;
 }
 
+/** A recording's part of a project-wide find and replace, before it is made (`TranscriptEditor.planProjectReplace`). */
+export interface ProjectReplacePlan {
+  session_id: string;
+  file_name: string;
+  /** The transcript revision the matches were found on, and the replacement must be made on. */
+  revision: number;
+  matches: ReplaceMatch[];
+  /** False when nothing matched (no revision is made). */
+  changes: boolean;
+}
+
 /** Who gets the speech: a label of the recording, `new` for a new speaker, or a project speaker. */
 export type SpeakerChoice = { speaker: string } | { speakerId: string };
 
@@ -124,13 +135,17 @@ export class TranscriptEditor {
     }));
   }
 
-  /** Find and replace over a recording: a preview lists the matches; otherwise every match is replaced as one revision. */
-  async replace(sessionId: string, query: ReplaceQuery & { preview?: boolean; baseRevision?: number }): Promise<ReplaceOutcome> {
+  /**
+   * Find and replace over a recording: a preview lists the matches; otherwise every match is replaced as one revision.
+   * `signal` (a team's worker job, or a project-wide request) stops it before anything is stored.
+   */
+  async replace(sessionId: string, query: ReplaceQuery & { preview?: boolean; baseRevision?: number }, signal?: AbortSignal): Promise<ReplaceOutcome> {
     const { transcript, revision } = await this.editable(sessionId, query.baseRevision);
     const matches = findMatches(transcript, query);
     const corrections = asValidation(() => replaceCorrections(transcript, query));
     if (query.preview || corrections.length === 0) return { count: matches.length, matches, revision: null };
     const timed = await this.timeCorrections(sessionId, transcript, corrections);
+    signal?.throwIfAborted();
     const { transcript: next, records } = applyCorrections(transcript, timed.corrections, timed.timings);
     const record = await this.commit(sessionId, revision, () => ({
       result: { transcript: next, touched: [] },
@@ -149,33 +164,36 @@ export class TranscriptEditor {
   }
 
   /**
-   * Find and replace over every finished recording of a project, one revision per recording that matches.
-   * Every recording is checked (a line left without words refuses the whole request) before any is written.
+   * What a project-wide find and replace would do to each finished recording of the project (oldest first), read
+   * and checked before any is written: a line the replacement would leave without words refuses the whole request.
+   * `revision` is the one each recording's replacement must be made on (project-replace.ts).
    */
-  async replaceInProject(projectId: string, query: ReplaceQuery & { preview?: boolean }): Promise<Array<{ session_id: string; file_name: string } & ReplaceOutcome>> {
+  async planProjectReplace(projectId: string, query: ReplaceQuery): Promise<ProjectReplacePlan[]> {
     const { data } = await this.deps.database.sessions.list({ projectId, limit: 1_000_000, offset: 0 });
-    const complete = data.filter((s) => s.status === 'complete').reverse();
-    const plans = [];
-    for (const summary of complete) {
+    const plans: ProjectReplacePlan[] = [];
+    for (const summary of data.filter((s) => s.status === 'complete').reverse()) {
       const { transcript, revision } = await this.editable(summary.id, undefined);
-      plans.push({ summary, transcript, revision, matches: findMatches(transcript, query), corrections: asValidation(() => replaceCorrections(transcript, query)) });
+      const changes = asValidation(() => replaceCorrections(transcript, query)).length > 0;
+      plans.push({ session_id: summary.id, file_name: summary.file_name, revision, matches: findMatches(transcript, query), changes });
     }
-    const out: Array<{ session_id: string; file_name: string } & ReplaceOutcome> = [];
-    for (const plan of plans) {
-      const base = { session_id: plan.summary.id, file_name: plan.summary.file_name, count: plan.matches.length, matches: plan.matches };
-      if (query.preview || plan.corrections.length === 0) {
-        out.push({ ...base, revision: null });
-        continue;
-      }
-      const timed = await this.timeCorrections(plan.summary.id, plan.transcript, plan.corrections);
-      const { transcript: next, records } = applyCorrections(plan.transcript, timed.corrections, timed.timings);
-      const record = await this.commit(plan.summary.id, plan.revision, () => ({
-        result: { transcript: next, touched: [] },
-        edit: { op: 'replace', find: query.find, replace: query.replace, match_case: query.matchCase ?? false, whole_words: query.wholeWords ?? false, matches: plan.matches.length, lines: records, touched: [] },
-      }));
-      out.push({ ...base, revision: record });
-    }
-    return out;
+    return plans;
+  }
+
+  /**
+   * The outcome of a replacement already made on `baseRevision`: its next revision, when that one is this very
+   * replacement (same find, replace and options); null otherwise. A worker that died after storing a replacement
+   * and before recording its job's answer is thus answered, not repeated, when the job runs again.
+   */
+  async replacedAlready(sessionId: string, query: ReplaceQuery, baseRevision: number): Promise<ReplaceOutcome | null> {
+    const { revisions } = this.deps.database;
+    if ((await revisions.current(sessionId)) <= baseRevision) return null;
+    const made = (await revisions.list(sessionId, null)).find((r) => r.revision === baseRevision + 1);
+    const edit = made?.edit;
+    if (!made || edit?.op !== 'replace' || !sameReplace(edit, query)) return null;
+    const before = await revisions.get(sessionId, baseRevision);
+    if (!before) return null;
+    const matches = findMatches(before, query);
+    return { count: matches.length, matches, revision: made };
   }
 
   private timeCorrections(sessionId: string, transcript: Transcript, corrections: readonly LineCorrection[]): Promise<{ corrections: LineCorrection[]; timings: GapTiming[][] }> {
@@ -304,6 +322,11 @@ export class TranscriptEditor {
       return (await revisions.list(sessionId, null)).find((r) => r.revision === revision)!;
     });
   }
+}
+
+/** Whether a stored replacement is the one `query` asks for. */
+function sameReplace(edit: { find: string; replace: string; match_case: boolean; whole_words: boolean }, query: ReplaceQuery): boolean {
+  return edit.find === query.find && edit.replace === query.replace && edit.match_case === (query.matchCase ?? false) && edit.whole_words === (query.wholeWords ?? false);
 }
 
 /** Runs a pure correction step, turning its input errors into the validation shape (422, loc in the body). */

@@ -9,6 +9,7 @@ import { InvalidInputError, issue } from '../../errors';
 import { parseInput } from '../../validation';
 import { SpeakerMatchReject } from '../../../shared/schemas/editor';
 import { alignScript } from '../../transcription/script-align-work';
+import { replaceAcrossProject } from '../../transcription/project-replace';
 
 const SessionRef = z.object({ session_id: z.uuid() });
 const RevisionRef = SessionRef.extend({ revision: z.coerce.number().int().min(0) });
@@ -141,13 +142,18 @@ export function projectTranscriptEditsRouter(ctx: ServiceContext): Router {
     const project = await ctx.projects.find(ref);
     if (!project) throw new HttpError(404, 'Project not found.');
     const body = parseInput(ProjectTranscriptReplace, req.body ?? {}, 'body');
-    const recordings = await ctx.transcriptEdits.replaceInProject(project.id, {
-      find: body.find,
-      replace: body.replace,
-      matchCase: body.match_case,
-      wholeWords: body.whole_words,
-      preview: body.preview,
+    // A client that goes away stops the replacements not yet stored, wherever they run.
+    const abort = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) abort.abort();
     });
+    // Here on the desktop; on a team's API node, workers align the changed lines (project-replace.ts).
+    const recordings = await replaceAcrossProject(
+      { jobs: ctx.jobs, editor: ctx.transcriptEdits },
+      project.id,
+      { find: body.find, replace: body.replace, matchCase: body.match_case, wholeWords: body.whole_words, preview: body.preview },
+      abort.signal,
+    );
     res.json({ preview: body.preview ?? false, count: recordings.reduce((n, r) => n + r.count, 0), recordings });
   });
 
