@@ -33,3 +33,22 @@ it('says nothing of a fair wait shorter than the limit', async () => {
   await sleep(550);
   expect(warnings).toEqual([]);
 });
+
+it('runs transactions asked for at once one after another, never one inside another', async () => {
+  const sql = new SqliteSql(openDatabase(':memory:'));
+  await sql.run('CREATE TABLE t (n INTEGER)');
+  let open = 0;
+  let most = 0;
+  await Promise.all(
+    Array.from({ length: 6 }, (_, i) =>
+      sql.transaction(async (tx) => {
+        most = Math.max(most, ++open);
+        await sleep(5);
+        await tx.run('INSERT INTO t (n) VALUES (?)', [i]);
+        open--;
+      }),
+    ),
+  );
+  expect(most).toBe(1);
+  expect(await sql.get('SELECT COUNT(*) AS n FROM t')).toEqual({ n: 6 });
+});

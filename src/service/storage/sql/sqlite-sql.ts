@@ -34,22 +34,22 @@ export class SqliteSql implements Sql {
   }
 
   async all<T>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
-    if (this.lock) await this.waitForCommit(sql);
+    while (this.lock) await this.waitForCommit(sql);
     return this.allNow<T>(sql, params);
   }
 
   async get<T>(sql: string, params: readonly SqlValue[] = []): Promise<T | undefined> {
-    if (this.lock) await this.waitForCommit(sql);
+    while (this.lock) await this.waitForCommit(sql);
     return this.getNow<T>(sql, params);
   }
 
   async run(sql: string, params: readonly SqlValue[] = []): Promise<SqlRunResult> {
-    if (this.lock) await this.waitForCommit(sql);
+    while (this.lock) await this.waitForCommit(sql);
     return this.runNow(sql, params);
   }
 
   async transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
-    if (this.lock) await this.waitForCommit('BEGIN IMMEDIATE');
+    while (this.lock) await this.waitForCommit('BEGIN IMMEDIATE');
     let release!: () => void;
     this.lock = new Promise((resolve) => (release = resolve));
     this.openedAt = new Error('transaction opened').stack ?? '';
@@ -61,7 +61,12 @@ export class SqliteSql implements Sql {
     }
   }
 
+  /**
+   * Waits for the open transaction's end, once. The caller loops and takes the lock in the same turn as its
+   * last check: had this looped, another waiter resumed meanwhile could take it first (two transactions at once).
+   */
   private async waitForCommit(sql: string): Promise<void> {
+    const lock = this.lock;
     const stuck = setTimeout(() => {
       this.warn(
         `A database statement has waited ${this.stuckWaitMs / 1000} s for a transaction to commit. If it was sent through the root handle ` +
@@ -70,7 +75,7 @@ export class SqliteSql implements Sql {
     }, this.stuckWaitMs);
     stuck.unref();
     try {
-      while (this.lock) await this.lock;
+      await lock;
     } finally {
       clearTimeout(stuck);
     }
