@@ -202,6 +202,24 @@ describe('Transport', () => {
     expect(store.getState().rate).toBe(0);
   });
 
+  it("asks for the range's start again when the media finishes a seek elsewhere after P (its own seek dropped)", () => {
+    const { ws, store, transport } = setup();
+    store.setState({ duration: 31.6, inPoint: 2, outPoint: 4 });
+    // End, then Shift+O: the media is still seeking when P asks for the range's start, which it drops.
+    transport.seek(31.6);
+    transport.seek(4);
+    ws.dropNextSeek = true;
+    transport.playRange(false);
+    expect(ws.time).toBeCloseTo(4, 2);
+    // The earlier seek lands at the out point, outside the range: the range's start is asked for again.
+    ws.media.dispatchEvent(new Event('seeked'));
+    expect(ws.time).toBeCloseTo(2, 2);
+    expect(store.getState()).toMatchObject({ rate: 1, rangePlay: 'once' });
+    ws.setTime(3);
+    ws.setTime(4.03);
+    expect(store.getState()).toMatchObject({ rate: 0, rangePlay: null });
+  });
+
   it('loops in→out until stopped', () => {
     const { ws, store, transport } = setup();
     store.setState({ inPoint: 10, outPoint: 12 });

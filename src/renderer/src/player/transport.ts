@@ -18,11 +18,14 @@ export const ZOOM_LEVELS = [0, 2, 5, 10, 20, 50, 100, 200, 400];
  */
 const MEDIA_CLOCK_GUARD = 1e-5;
 
+/** Seeks to a range's start made again when the media's seeks land elsewhere; more would be a media fault. */
+const MAX_RANGE_RESEEKS = 5;
+
 export class Transport {
   private reverseFrame = 0;
   private lastTick = 0;
   /** `reached`: the media has reported a time inside the range since it was asked to play it. */
-  private range: (TimeRange & { loop: boolean; reached: boolean; retried?: boolean }) | null = null;
+  private range: (TimeRange & { loop: boolean; reached: boolean; retried?: boolean; reseeks?: number }) | null = null;
   /**
    * Where the last seek asked to be while stopped. wavesurfer drops a seek made while the media element is
    * still seeking to the one before (its 'seeking' handler clears the pending time), so quick steps (Shift+→
@@ -47,6 +50,7 @@ export class Transport {
           // Playing first: a report of the new time while stopped would end the range play.
           this.setRate(1);
           this.ws.setTime(range.start + MEDIA_CLOCK_GUARD);
+          this.seekMedia(range.start + MEDIA_CLOCK_GUARD);
           return;
         }
         store.setState({ rate: 0 });
@@ -66,10 +70,31 @@ export class Transport {
       const onSeeked = () => {
         const target = this.target;
         if (target !== null && store.getState().rate === 0 && Math.abs(media.currentTime - target) > 0.01) ws.setTime(target);
+        // A range asked to play whose own seek was dropped (P while the media was still seeking after End, Shift+I,
+        // Shift+O): the media finished seeking outside the range, so ask for its start again (a few times at most).
+        const range = this.range;
+        if (range && !range.reached && store.getState().rate > 0 && (range.reseeks ?? 0) < MAX_RANGE_RESEEKS) {
+          const at = media.currentTime;
+          if (at < range.start - MEDIA_CLOCK_GUARD || at >= range.end) {
+            range.reseeks = (range.reseeks ?? 0) + 1;
+            ws.setTime(range.start + MEDIA_CLOCK_GUARD);
+          }
+        }
       };
       media.addEventListener('seeked', onSeeked);
       this.unsubscribe.push(() => media.removeEventListener('seeked', onSeeked));
     }
+  }
+
+  /**
+   * Seeks the media element itself. wavesurfer keeps a seek asked for while the media cannot play yet (seeking,
+   * or ended) as a pending time, which the next 'seeking' event discards when it is elsewhere: after End the
+   * range's seek was lost that way and P played from the end (nothing). The element takes any seek once it has
+   * its metadata.
+   */
+  private seekMedia(t: number): void {
+    const media = typeof this.ws.getMediaElement === 'function' ? this.ws.getMediaElement() : null;
+    if (media && media.readyState >= 1) media.currentTime = t;
   }
 
   /** The playhead: the last seek's target while stopped (see `target`), else the media's clock. */
@@ -87,6 +112,7 @@ export class Transport {
     if (!range) return false;
     this.range = null;
     this.seek(range.start + MEDIA_CLOCK_GUARD);
+    this.seekMedia(range.start + MEDIA_CLOCK_GUARD);
     this.range = { ...range, loop, reached: false };
     this.setRate(1);
     this.store.setState({ rangePlay: loop ? 'loop' : 'once' });

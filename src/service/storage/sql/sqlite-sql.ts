@@ -2,6 +2,9 @@ import type { Statement } from 'better-sqlite3';
 import type { Db } from '../database';
 import { isUniqueViolation, UniqueViolation, type Sql, type SqlRunResult, type SqlValue } from './sql';
 
+/** A wait for a commit that long is reported: far longer than a transaction's work should take. */
+const STUCK_WAIT_MS = 120_000;
+
 /**
  * The embedded database behind the async `Sql` interface. better-sqlite3 is synchronous, so each call
  * runs at once; statements are prepared once per SQL text (preparing costs more than the small lookups
@@ -13,9 +16,6 @@ import { isUniqueViolation, UniqueViolation, type Sql, type SqlRunResult, type S
  * a fair wait when it is made (work a transaction starts without awaiting it waits fairly), so a wait that
  * lasts `stuckWaitMs` is reported with the statement and where the transaction was opened.
  */
-/** Longer than any transaction's work takes (the longest, a speaker adaptation's estimate, is under a minute). */
-const STUCK_WAIT_MS = 120_000;
-
 export class SqliteSql implements Sql {
   readonly dialect = 'sqlite' as const;
   private readonly prepared = new Map<string, Statement>();
