@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { openPostgresPool } from '../../src/service/storage/sql/postgres-sql';
 import { modelsDir, repoRoot } from './paths';
+import { until } from './poll';
 import type { ThrowawayPostgres } from './postgres';
 import { tempDir } from './temp';
 
@@ -69,6 +70,12 @@ export async function teamQuery<T>(url: string, text: string, values: unknown[] 
   } finally {
     await pool.end();
   }
+}
+
+/** Waits until none of a recording's jobs is queued or running (each job's writes to its rows are a new ETag). */
+export async function sessionJobsDone(url: string, sessionId: string, ms: number): Promise<void> {
+  const busy = () => teamQuery<{ n: number }>(url, "SELECT count(*) AS n FROM jobs WHERE session_id = $1 AND status IN ('queued', 'running')", [sessionId]);
+  await until(busy, (rows) => Number(rows[0]!.n) === 0, ms);
 }
 
 /** The worker whose log says it started this job (attempt `attempt`), once one does. */

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ScriptAlignResult } from '../../src/shared/schemas/transcript-edits';
 import { postgresPerFile } from '../helpers/postgres-per-file';
 import { startServiceProcess, uploadTranscribed, type ServiceProcess } from '../helpers/service';
-import { startWorker, teamEnv, teamQuery, workerRunning, type Worker } from '../helpers/team';
+import { sessionJobsDone, startWorker, teamEnv, teamQuery, workerRunning, type Worker } from '../helpers/team';
 import { tempDir } from '../helpers/temp';
 import { clipsScript, joinClips } from '../helpers/two-readers';
 import { until } from '../helpers/poll';
@@ -54,8 +54,7 @@ describe('team mode: a script alignment whose worker is killed resumes on anothe
 
       // The upload's own jobs (analysis, speaker adaptation) finish first: a survivor still analysing would take
       // the alignment's attempt 2 only after them, which under load outlasts the wait below.
-      const busy = () => teamQuery<{ n: number }>(env.TAKELINE_DATABASE_URL!, "SELECT count(*) AS n FROM jobs WHERE session_id = $1 AND status IN ('queued', 'running')", [teamId]);
-      await until(busy, (rows) => Number(rows[0]!.n) === 0, 600_000);
+      await sessionJobsDone(env.TAKELINE_DATABASE_URL!, teamId, 600_000);
 
       // The team's alignment: its worker is killed once it has kept a stretch or two, well before the last.
       const answer = align(api, teamId);

@@ -6,9 +6,8 @@ import { compareOutside, createSession, download, dubMaster, referenceLines, ses
 import { audioDir } from '../helpers/paths';
 import { startPostgres, type ThrowawayPostgres } from '../helpers/postgres';
 import { multipartBody, rawRequest, startServiceProcess, type ServiceProcess } from '../helpers/service';
-import { startWorker, teamEnv, teamQuery, workerRunning, type Worker } from '../helpers/team';
+import { sessionJobsDone, startWorker, teamEnv, teamQuery, workerRunning, type Worker } from '../helpers/team';
 import { tempDir } from '../helpers/temp';
-import { until } from '../helpers/poll';
 import { joinClips } from '../helpers/two-readers';
 
 /**
@@ -54,8 +53,7 @@ describe('team server: two API nodes and three workers', { timeout: 600_000 }, (
     await sessionSettled(b, id);
     // The jobs a transcription queues (speaker profiles, adaptation, analysis) write the recording's rows, and each
     // write is a new ETag: both nodes are read once they are done, so they see the same state.
-    const busy = () => teamQuery<{ n: number }>(env.TAKELINE_DATABASE_URL!, "SELECT count(*) AS n FROM jobs WHERE session_id = $1 AND status IN ('queued', 'running')", [id]);
-    await until(busy, (rows) => Number(rows[0]!.n) === 0, 300_000);
+    await sessionJobsDone(env.TAKELINE_DATABASE_URL!, id, 300_000);
     const fromA = await fetch(`${a.url}/v1/speech/transcriptions/${id}`, { headers: auth() });
     const fromB = await fetch(`${b.url}/v1/speech/transcriptions/${id}`, { headers: auth() });
     const [docA, docB] = [await fromA.json(), await fromB.json()];

@@ -1,11 +1,13 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import OpenAI from 'openai';
 import { audioDir } from '../helpers/paths';
 import { postgresPerFile } from '../helpers/postgres-per-file';
 import { multipartBody, rawRequest, startServiceProcess, type ServiceProcess } from '../helpers/service';
+import { backgroundNiceness } from '../../src/service/jobs/background-priority';
 import { startWorker, teamEnv, teamQuery, type Worker } from '../helpers/team';
 
 const pg = postgresPerFile();
@@ -19,6 +21,10 @@ describe('team server: an API node and workers over PostgreSQL', () => {
     try {
       api = await startServiceProcess({ dataDir, env });
       workers.push(await startWorker(env), await startWorker(env));
+      // A worker's work is all background: every thread of it runs below the API node, which stays at ours.
+      const threadNiceness = (pid: number) => new Set(fs.readdirSync(`/proc/${pid}/task`).map((tid) => os.getPriority(Number(tid))));
+      for (const w of workers) expect(threadNiceness(w.child.pid!)).toEqual(new Set([backgroundNiceness(os.getPriority(), 10)]));
+      expect(os.getPriority(api.child.pid!)).toBe(os.getPriority());
       const auth = { Authorization: `Bearer ${api.key}` };
       // A minute of real conversation (the 30-s sample twice): long enough to be killed in the middle.
       const sample = fs.readFileSync(path.join(audioDir, 'diarization', 'sample.flac'));

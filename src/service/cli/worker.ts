@@ -8,6 +8,9 @@ restartWithHeapSettings();
  * speaker adaptation and profiles) from the team's queue and serves no HTTP. Configured like `npm run serve`.
  */
 async function main() {
+  // Everything a worker does is background work (TAKELINE_BACKGROUND_NICE; 0 keeps it at the caller's priority).
+  const { lowerOwnPriority } = await import('../jobs/background-priority');
+  lowerOwnPriority();
   const { startService } = await import('../server');
   const worker = await startService({ role: 'worker' });
   let stopping = false;

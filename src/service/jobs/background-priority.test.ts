@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import path from 'node:path';
 import { backgroundNiceness, backgroundNiceSteps, lowerProcessPriority, threadIdFromLink } from './background-priority';
 
 describe('background priority', () => {
@@ -33,5 +34,31 @@ describe('background priority', () => {
     } finally {
       child.kill();
     }
+  });
+
+  it.runIf(process.platform === 'linux')('lowers every thread of its own process, and threads made after follow', () => {
+    // In a process of its own: lowering the test runner would outlast the test.
+    const module = path.join(__dirname, 'background-priority.ts');
+    const script = `
+      const os = require('node:os'); const fs = require('node:fs'); const { Worker } = require('node:worker_threads');
+      const { lowerOwnPriority } = require(${JSON.stringify(module)});
+      const niceness = () => fs.readdirSync('/proc/self/task').map((tid) => os.getPriority(Number(tid)));
+      const before = niceness();
+      lowerOwnPriority();
+      const after = niceness();
+      const w = new Worker('setTimeout(() => {}, 200)', { eval: true });
+      w.on('online', () => { console.log(JSON.stringify({ before, after, later: niceness() })); w.terminate(); });
+    `;
+    const run = (steps: string) =>
+      JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', '-e', script], { env: { ...process.env, TAKELINE_BACKGROUND_NICE: steps }, encoding: 'utf8' })) as Record<'before' | 'after' | 'later', number[]>;
+    const own = os.getPriority(process.pid);
+    const lowered = run('4');
+    expect(lowered.before.length).toBeGreaterThan(1);
+    expect(new Set(lowered.before)).toEqual(new Set([own]));
+    expect(new Set(lowered.after)).toEqual(new Set([backgroundNiceness(own, 4)]));
+    expect(lowered.later.length).toBeGreaterThan(lowered.after.length);
+    expect(new Set(lowered.later)).toEqual(new Set([backgroundNiceness(own, 4)]));
+    const off = run('0');
+    expect(new Set(off.after)).toEqual(new Set([own]));
   });
 });

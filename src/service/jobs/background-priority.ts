@@ -47,6 +47,29 @@ export function lowerProcessPriority(pid: number | undefined, env: NodeJS.Proces
 }
 
 /**
+ * Lowers this whole process: a team's worker does background work only, and where it shares a machine with an
+ * API node, the node's reads come first. Linux keeps niceness per thread and a thread inherits its creator's, so
+ * every thread the process has now is lowered (those it makes later, and its children, follow); its children then
+ * go `steps` further down still, as a serving process's do. Elsewhere the call is process-wide already.
+ */
+export function lowerOwnPriority(env: NodeJS.ProcessEnv = process.env): void {
+  try {
+    const nice = target(env);
+    if (nice === null) return;
+    const threads = process.platform === 'linux' ? fs.readdirSync('/proc/self/task').map(Number) : [process.pid];
+    for (const tid of threads) {
+      try {
+        os.setPriority(tid, nice);
+      } catch {
+        // A thread that ended meanwhile.
+      }
+    }
+  } catch {
+    // No /proc, or not permitted: normal priority.
+  }
+}
+
+/**
  * Lowers the calling thread's priority: a worker thread calls it first thing. Linux schedules threads by
  * their own niceness, named by the thread id; elsewhere there is no per-thread niceness and this does nothing.
  */

@@ -78,6 +78,7 @@ export class Transport {
           if (at < range.start - MEDIA_CLOCK_GUARD || at >= range.end) {
             range.reseeks = (range.reseeks ?? 0) + 1;
             ws.setTime(range.start + MEDIA_CLOCK_GUARD);
+            this.seekMedia(range.start + MEDIA_CLOCK_GUARD);
           }
         }
       };
