@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Sql } from './sql/sql';
-import { generateApiKey, hashApiKey, keyHint, matchKeyHash } from '../auth/api-keys';
+import { generateApiKey, hashApiKey, keyHint } from '../auth/api-keys';
 import type { Access } from '../auth/access';
 
 export interface ApiKeyRecord {
@@ -119,15 +119,13 @@ export class SqlKeyStore implements KeyStore {
   }
 
   async access(key: string): Promise<Access | null> {
-    const rows = await this.sql.all<AccessRow>(
-      `SELECT ${ACCESS_COLUMNS} FROM api_keys k LEFT JOIN users u ON u.id = k.user_id WHERE k.revoked_at IS NULL`,
+    // One row by the key's SHA-256 (a unique index), not every active key on every request: a team has many.
+    // The index compares hashes, never the key, so its timing tells nothing usable about any key.
+    const row = await this.sql.get<AccessRow>(
+      `SELECT ${ACCESS_COLUMNS} FROM api_keys k LEFT JOIN users u ON u.id = k.user_id WHERE k.hash = ? AND k.revoked_at IS NULL`,
+      [hashApiKey(key).toString('hex')],
     );
-    const index = matchKeyHash(
-      key,
-      rows.map((r) => Buffer.from(r.hash, 'hex')),
-    );
-    if (index < 0) return null;
-    return this.accessOfRow(rows[index]!);
+    return row ? this.accessOfRow(row) : null;
   }
 
   async accessById(id: string): Promise<Access | null> {
