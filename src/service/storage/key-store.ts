@@ -46,14 +46,14 @@ export interface KeyStore {
   accessById(id: string): Promise<Access | null>;
 }
 
-const ACCESS_COLUMNS = 'k.id, k.name, k.hash, k.scope, u.name AS user_name';
+const ACCESS_COLUMNS = 'k.id, k.name, k.scope, u.name AS user_name, p.project_id';
 
 interface AccessRow {
   id: string;
   name: string;
-  hash: string;
   scope: 'all' | 'projects';
   user_name: string | null;
+  project_id: string | null;
 }
 
 export class SqlKeyStore implements KeyStore {
@@ -119,27 +119,28 @@ export class SqlKeyStore implements KeyStore {
   }
 
   async access(key: string): Promise<Access | null> {
-    // One row by the key's SHA-256 (a unique index), not every active key on every request: a team has many.
-    // The index compares hashes, never the key, so its timing tells nothing usable about any key.
-    const row = await this.sql.get<AccessRow>(
-      `SELECT ${ACCESS_COLUMNS} FROM api_keys k LEFT JOIN users u ON u.id = k.user_id WHERE k.hash = ? AND k.revoked_at IS NULL`,
-      [hashApiKey(key).toString('hex')],
-    );
-    return row ? this.accessOfRow(row) : null;
+    // By the key's SHA-256 (a unique index), not every active key on every request: a team has many. The index
+    // compares hashes, never the key, so its timing tells nothing usable about any key.
+    return this.accessWhere('k.hash = ?', hashApiKey(key).toString('hex'));
   }
 
   async accessById(id: string): Promise<Access | null> {
-    const row = await this.sql.get<AccessRow>(
-      `SELECT ${ACCESS_COLUMNS} FROM api_keys k LEFT JOIN users u ON u.id = k.user_id WHERE k.id = ? AND k.revoked_at IS NULL`,
-      [id],
-    );
-    return row ? this.accessOfRow(row) : null;
+    return this.accessWhere('k.id = ?', id);
   }
 
-  private async accessOfRow(row: AccessRow): Promise<Access> {
+  /** One active key's access in one round trip: a row per project it is limited to (one row, no project, if none). */
+  private async accessWhere(condition: string, value: string): Promise<Access | null> {
+    const rows = await this.sql.all<AccessRow>(
+      `SELECT ${ACCESS_COLUMNS} FROM api_keys k LEFT JOIN users u ON u.id = k.user_id
+       LEFT JOIN api_key_projects p ON p.key_id = k.id AND k.scope = 'projects'
+       WHERE ${condition} AND k.revoked_at IS NULL ORDER BY p.position`,
+      [value],
+    );
+    const row = rows[0];
+    if (!row) return null;
     if (row.scope === 'all') return { kind: 'all', keyId: row.id, keyName: row.name, user: row.user_name };
-    const projects = await this.sql.all<{ project_id: string }>('SELECT project_id FROM api_key_projects WHERE key_id = ? ORDER BY position', [row.id]);
-    return { kind: 'projects', keyId: row.id, keyName: row.name, user: row.user_name, projectIds: projects.map((p) => p.project_id) };
+    const projectIds = rows.flatMap((r) => (r.project_id === null ? [] : [r.project_id]));
+    return { kind: 'projects', keyId: row.id, keyName: row.name, user: row.user_name, projectIds };
   }
 
   /** The projects in order; a project named twice keeps its first place. */
