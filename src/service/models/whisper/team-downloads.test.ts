@@ -82,7 +82,7 @@ describe('TeamWhisperDownloads', () => {
     download.signal.addEventListener('abort', () => void download.end({ status: 'cancelled', receivedBytes: 4096, error: { code: 'cancelled', message: 'The download was cancelled.' } }));
     const asked = Date.now();
     await b.cancel('tiny.en', false);
-    expect(Date.now() - asked).toBeLessThan(1_000);
+    expect(Date.now() - asked).toBeLessThan(2_000);
     expect(download.signal.aborted).toBe(true);
     expect(download.discard).toBe(false);
     expect(b.document('tiny.en')).toMatchObject({ status: 'cancelled', received_bytes: 4096, error: { code: 'cancelled' } });
@@ -109,7 +109,7 @@ describe('TeamWhisperDownloads', () => {
     expect(b.document('tiny.en')).toMatchObject({ status: 'failed', error: { code: 'interrupted' } });
     const asked = Date.now();
     await b.cancel('tiny.en', true);
-    expect(Date.now() - asked).toBeLessThan(300);
+    expect(Date.now() - asked).toBeLessThan(2_000);
     expect(await store.download('tiny.en')).toBeNull();
 
     expect(await store.claimDownload(dead(), at(0))).toBe(true);
