@@ -1,13 +1,13 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../src/service/server';
 import { smartWhisperMissing } from '../../src/service/speech/recognition/whisper/addon';
 import { WHISPER_CATALOGUE } from '../../src/service/models/whisper/catalogue';
+import { serveFile, type FileServer } from '../../src/service/models/downloads/test-server.testutil';
+import { DOWNLOAD_STALE_MS } from '../../src/service/models/whisper/team-downloads';
 import { audioDir, modelsDir } from '../helpers/paths';
 import { postgresPerFile } from '../helpers/postgres-per-file';
 import { multipartBody, rawRequest, startServiceProcess, type ServiceProcess } from '../helpers/service';
@@ -40,15 +40,17 @@ function filesUnder(dir: string): string[] {
 // Issue 34: a Whisper model downloaded through one API node is the team's — on its storage, recorded in its database,
 // listed by every node, and fetched by a worker (into its own folder, sha256 checked) when it transcribes with it.
 describe.skipIf(smartWhisperMissing() !== null)('team mode: Whisper models shared by the nodes', () => {
+  // The model's server: `paused` holds a response after its first 64 KiB, so a download stays in progress.
+  let downloads: FileServer;
+  beforeAll(async () => {
+    downloads = await serveFile('ggml-tiny.en.bin', TEST_MODEL);
+  });
+  afterAll(() => downloads.close());
+
   it('downloaded through API node A, listed by API node B, fetched and run by a worker, deleted for all', { timeout: 900_000 }, async () => {
-    const downloads = http.createServer((req, res) => {
-      if (req.url === '/ggml-tiny.en.bin') res.writeHead(200, { 'Content-Length': TEST_MODEL.length }).end(TEST_MODEL);
-      else res.writeHead(404).end();
-    });
-    await new Promise<void>((resolve) => downloads.listen(0, '127.0.0.1', resolve));
     const env = await teamEnv(pg(), 'team_whisper');
     const storage = tempDir('takeline-team-storage-');
-    const shared = { ...env, TAKELINE_STORAGE_URL: pathToFileURL(storage).href, TAKELINE_WHISPER_BASE_URL: `http://127.0.0.1:${(downloads.address() as AddressInfo).port}` };
+    const shared = { ...env, TAKELINE_STORAGE_URL: pathToFileURL(storage).href, TAKELINE_WHISPER_BASE_URL: downloads.url };
     const node = (name: string) => ({ TAKELINE_DATA_DIR: tempDir(`takeline-team-${name}-`), TAKELINE_MODELS_DIR: ownModelsDir() });
     const [a, b, w] = [node('api-a'), node('api-b'), node('worker')];
     const logA: string[] = [];
@@ -129,8 +131,100 @@ describe.skipIf(smartWhisperMissing() !== null)('team mode: Whisper models share
       await worker?.stop().catch(() => {});
       await apiB?.stop();
       await apiA?.stop();
-      downloads.closeAllConnections();
-      downloads.close();
+    }
+  });
+
+  // A download is the team's, not its node's: behind a load balancer a client's poll, cancel or delete lands on any node.
+  // Node P is a process (so it can be killed; its catalogue is the real one, which the stand-in model does not match, so
+  // its downloads are only ever stopped); node N runs in this test (its catalogue matches: its downloads can finish).
+  it('progress, cancel and delete through any node; a killed node\'s download reads as interrupted and starts again elsewhere', { timeout: 600_000 }, async () => {
+    const env = await teamEnv(pg(), 'team_whisper_downloads');
+    const storage = tempDir('takeline-team-storage-');
+    const shared = { ...env, TAKELINE_STORAGE_URL: pathToFileURL(storage).href, TAKELINE_WHISPER_BASE_URL: downloads.url };
+    const node = (name: string) => ({ TAKELINE_DATA_DIR: tempDir(`takeline-team-${name}-`), TAKELINE_MODELS_DIR: ownModelsDir() });
+    const [n, p] = [node('api-n'), node('api-p')];
+    const logN: string[] = [];
+    let apiN: RunningService | null = null;
+    let apiP: ServiceProcess | null = null;
+    try {
+      apiN = await startService({ env: { ...process.env, ...shared, ...n }, role: 'api', port: 0, whisperCatalogue: CATALOGUE, log: (line) => logN.push(line) });
+      apiP = await startServiceProcess({ dataDir: p.TAKELINE_DATA_DIR, env: { ...shared, ...p } });
+      const auth = { Authorization: `Bearer ${env.TAKELINE_API_KEY}` };
+      const call = async (base: string, method: string, suffix: string, expected: number) => {
+        const res = await fetch(`${base}/v1/speech/models/whisper/tiny.en${suffix}`, { method, headers: auth });
+        expect(res.status, `${method} ${suffix}`).toBe(expected);
+        return res.status === 204 ? null : res.json();
+      };
+      const model = (base: string) => call(base, 'GET', '', 200);
+      const [urlN, urlP] = [apiN.url, apiP.url];
+      const partOf = (dir: string) => path.join(dir, 'whisper', 'ggml-tiny.en.bin.part');
+      /** Starts a download through `base`, held by the server, and waits until `other` shows its first bytes. */
+      const downloadHeld = async (base: string, other: string) => {
+        downloads.paused = true;
+        expect((await call(base, 'POST', '/download', 202)).download).toMatchObject({ status: 'downloading', total_bytes: TEST_MODEL.length });
+        const seen = await until(() => model(other), (m) => (m.download?.received_bytes ?? 0) >= 65536, 30_000);
+        expect(seen.download).toMatchObject({ status: 'downloading', total_bytes: TEST_MODEL.length, error: null });
+        return seen;
+      };
+
+      // 1. P downloads; N shows its progress, and a download asked through N joins it (202, the same download).
+      const requests = downloads.ranges.length;
+      const polled = await downloadHeld(urlP, urlN);
+      const joined = await call(urlN, 'POST', '/download', 202);
+      expect(joined.download).toMatchObject({ status: 'downloading', started_at: polled.download.started_at });
+      expect(downloads.ranges.length - requests).toBe(1);
+
+      // 2. Cancelled through N: P stops its download, and N answers once it has; the bytes kept are P's.
+      const asked = Date.now();
+      const cancelled = await call(urlN, 'DELETE', '/download?discard=false', 200);
+      const cancelMs = Date.now() - asked;
+      console.log(`team whisper download: a cancel through another node answered in ${cancelMs} ms`);
+      expect(cancelMs).toBeLessThan(3_000);
+      expect(cancelled.download).toMatchObject({ status: 'cancelled', error: { code: 'cancelled' } });
+      expect(cancelled.download.received_bytes).toBeGreaterThanOrEqual(65536);
+      expect(cancelled.partial_bytes).toBe(0);
+      const onP = await model(urlP);
+      expect(onP.download).toMatchObject({ status: 'cancelled', received_bytes: cancelled.download.received_bytes });
+      expect(onP.partial_bytes).toBe(cancelled.download.received_bytes);
+      expect(fs.statSync(partOf(p.TAKELINE_MODELS_DIR)).size).toBe(cancelled.download.received_bytes);
+      const sent = downloads.sentBytes();
+      await new Promise((r) => setTimeout(r, 500));
+      expect(downloads.sentBytes()).toBe(sent);
+
+      // 3. N downloads (it would finish: its catalogue matches); deleted through P meanwhile, nothing is recorded once
+      // the server lets the rest go.
+      await downloadHeld(urlN, urlP);
+      await call(urlP, 'DELETE', '', 204);
+      downloads.paused = false;
+      await apiN.context.whisperModels.settled('tiny.en');
+      expect(await teamQuery(env.TAKELINE_DATABASE_URL!, 'SELECT name FROM whisper_models')).toEqual([]);
+      expect(await teamQuery(env.TAKELINE_DATABASE_URL!, 'SELECT name FROM whisper_model_downloads')).toEqual([]);
+      expect(filesUnder(storage).filter((f) => f.startsWith('speech-models'))).toEqual([]);
+      expect(logN.join('\n')).not.toMatch(/stored on/);
+      for (const base of [urlN, urlP]) expect(await model(base)).toMatchObject({ installed: false, partial_bytes: 0, download: null });
+      expect(fs.existsSync(partOf(p.TAKELINE_MODELS_DIR))).toBe(false);
+      expect(fs.existsSync(partOf(n.TAKELINE_MODELS_DIR))).toBe(false);
+
+      // 4. P downloads and is killed: its download shows as downloading until its lease runs out, then as interrupted,
+      // and a download through N starts over and installs the model for the team.
+      await downloadHeld(urlP, urlN);
+      await apiP.kill();
+      const killed = Date.now();
+      const interrupted = await until(() => model(urlN), (m) => m.download?.status !== 'downloading', DOWNLOAD_STALE_MS + 30_000);
+      const staleMs = Date.now() - killed;
+      console.log(`team whisper download: a killed node's download read as interrupted ${staleMs} ms after the kill`);
+      expect(interrupted.download).toMatchObject({ status: 'failed', error: { code: 'interrupted' } });
+      expect(staleMs).toBeGreaterThan(DOWNLOAD_STALE_MS - 2_000);
+      downloads.paused = false;
+      expect((await call(urlN, 'POST', '/download', 202)).download.resumed_from).toBe(0);
+      const installed = await until(() => model(urlN), (m) => m.installed || m.download?.status !== 'downloading', 60_000);
+      expect(installed, JSON.stringify(installed.download)).toMatchObject({ installed: true, verified: true, bytes: TEST_MODEL.length, download: null });
+      const rows = await teamQuery<{ name: string; sha256: string }>(env.TAKELINE_DATABASE_URL!, 'SELECT name, sha256 FROM whisper_models');
+      expect(rows).toEqual([{ name: 'tiny.en', sha256: SHA256 }]);
+    } finally {
+      downloads.paused = false;
+      await apiP?.stop();
+      await apiN?.stop();
     }
   });
 });

@@ -733,20 +733,22 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
       },
       '/v1/speech/models/whisper/{name}': {
         get: op({ operationId: 'getWhisperModel', summary: 'One Whisper model (poll it for download progress)', requestParams: { path: whisperParam }, responses: { '200': json(WhisperModel, 'The model'), ...speechErrors(401, 404, 422) } }),
-        delete: op({ operationId: 'deleteWhisperModel', summary: 'Delete an installed model and any partial download (on a team server: for every node)', requestParams: { path: whisperParam }, responses: { '204': { description: 'Deleted' }, ...speechErrors(401, 403, 404, 409, 422) } }),
+        delete: op({ operationId: 'deleteWhisperModel', summary: 'Delete an installed model and any partial download (on a team server: for every node, and a download running on any node is cancelled and not recorded)', requestParams: { path: whisperParam }, responses: { '204': { description: 'Deleted' }, ...speechErrors(401, 403, 404, 409, 422) } }),
       },
       '/v1/speech/models/whisper/{name}/download': {
         post: op({
           operationId: 'downloadWhisperModel',
           summary: 'Download (or resume downloading) a catalogue model',
           description:
-            'Answers 202 once the server answered and the disk has room, then downloads in the background: poll GET /v1/speech/models/whisper/{name}. A partial download is resumed with an HTTP Range request; the file is installed (renamed into place) only when its SHA-1 matches the published one, otherwise it is deleted and `download.error.code` is `checksum_mismatch`. 200 when the model is already installed and verified, or already downloading. Downloads come from TAKELINE_WHISPER_BASE_URL (default Hugging Face). On a team server the verified file then goes to the team\'s storage (the download ends once it is recorded there; `storage_error` when the storage refuses it) and every node lists it; progress is shown, and cancelling done, by the node running the download.',
+            'Answers 202 once the server answered and the disk has room, then downloads in the background: poll GET /v1/speech/models/whisper/{name}. A partial download is resumed with an HTTP Range request; the file is installed (renamed into place) only when its SHA-1 matches the published one, otherwise it is deleted and `download.error.code` is `checksum_mismatch`. 200 when the model is already installed and verified, or already downloading. Downloads come from TAKELINE_WHISPER_BASE_URL (default Hugging Face). On a team server the verified file then goes to the team\'s storage (the download ends once it is recorded there; `storage_error` when the storage refuses it) and every node lists it. A team\'s download is the team\'s: one runs at a time per model, on the node asked first (asked through any node meanwhile: 202 with that download), which records its progress in the database about once a second, so every node shows it; a node that stops reporting for 15 s (killed) leaves it `failed` with `interrupted`, and a new download can start.',
           requestParams: { path: whisperParam },
           responses: { '202': json(WhisperModel, 'Downloading'), '200': json(WhisperModel, 'Already installed or downloading'), ...speechErrors(401, 403, 404, 409, 422, 502, 507) },
         }),
         delete: op({
           operationId: 'cancelWhisperModelDownload',
           summary: 'Stop a download; its bytes are kept for resuming unless discard=true',
+          description:
+            "On a team server, through any node: the node running the download stops it within about a second, and the answer comes once it has. The bytes kept are that node's partial file (a new download resumes from them only when it runs there); discard=true deletes it.",
           requestParams: { path: whisperParam, query: WhisperDownloadCancel },
           responses: { '200': json(WhisperModel, 'The model'), ...speechErrors(401, 403, 404, 409, 422) },
         }),

@@ -621,4 +621,31 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     `,
   },
   // ---- end of the script alignment checkpoints block ----
+  // ---- a team's Whisper model downloads (issue 34: progress and cancelling through any API node) ----
+  {
+    version: 25,
+    name: "whisper model downloads: each model's download in progress (or last ended), shared by the team's nodes",
+    sql: `
+      -- One row per model being downloaded through a team node, or whose last download ended without installing it
+      -- (storage/whisper-model-store.ts). attempt names one download: the node running it writes its progress
+      -- about once a second under that name (updated_at is its lease: a row not updated for a while is a dead
+      -- node's), and a cancel through any node sets status 'cancelled' (discard: 1 also deletes the downloading
+      -- node's partial file), which that node sees at its next write and stops. finished_at: when it stopped.
+      CREATE TABLE whisper_model_downloads (
+        name TEXT PRIMARY KEY,
+        attempt TEXT NOT NULL,
+        node TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('downloading','failed','cancelled')),
+        received_bytes INTEGER NOT NULL,
+        total_bytes INTEGER,
+        resumed_from INTEGER NOT NULL,
+        started_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        finished_at TEXT,
+        discard INTEGER NOT NULL DEFAULT 0,
+        error_json TEXT
+      );
+    `,
+  },
+  // ---- end of the team's Whisper model downloads block ----
 ];

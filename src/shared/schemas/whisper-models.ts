@@ -9,8 +9,11 @@ export const WhisperModelName = z
 export const WhisperDownloadError = z
   .object({
     code: z
-      .enum(['disk_full', 'not_writable', 'checksum_mismatch', 'http_error', 'network_error', 'cancelled', 'storage_error'])
-      .meta({ description: "`storage_error`: on a team server, the team's storage did not take the downloaded file" }),
+      .enum(['disk_full', 'not_writable', 'checksum_mismatch', 'http_error', 'network_error', 'cancelled', 'storage_error', 'interrupted'])
+      .meta({
+        description:
+          "`storage_error`: on a team server, the team's storage did not take the downloaded file. `interrupted`: on a team server, the node running the download stopped (shut down, or reported no progress for 15 s: killed or cut off); download it again",
+      }),
     message: z.string(),
   })
   .meta({ id: 'WhisperDownloadError' });
@@ -18,7 +21,7 @@ export const WhisperDownloadError = z
 export const WhisperDownload = z
   .object({
     status: z.enum(['downloading', 'failed', 'cancelled']).meta({ description: 'A finished download is the installed model itself (`installed: true`)' }),
-    received_bytes: z.number().int().meta({ description: 'Bytes on disk so far, resumed ones included' }),
+    received_bytes: z.number().int().meta({ description: 'Bytes on disk so far, resumed ones included (on a team server: on the downloading node, as it reported about once a second)' }),
     total_bytes: z.number().int().nullable().meta({ description: "The file's size as the server announced it" }),
     resumed_from: z.number().int().meta({ description: 'Bytes kept from an earlier attempt (HTTP Range)' }),
     started_at: Timestamp,
@@ -40,7 +43,7 @@ export const WhisperModel = z
     installed: z.boolean().meta({ description: "On a team server: installed for the team (on its storage), whichever node downloaded it" }),
     bytes: z.number().int().nullable().meta({ description: 'Size on disk when installed' }),
     verified: z.boolean().nullable().meta({ description: 'True: its SHA-1 matched the published one (at download or on request); null: not checked (a file put there by hand)' }),
-    partial_bytes: z.number().int().meta({ description: 'Bytes of an unfinished download kept for resuming' }),
+    partial_bytes: z.number().int().meta({ description: "Bytes of an unfinished download kept for resuming (on a team server: this node's own partial file; a download resumes from it only through this node)" }),
     download: WhisperDownload.nullable(),
   })
   .meta({ id: 'WhisperModel' });
@@ -53,7 +56,7 @@ export const WhisperModelList = z
     free_bytes: z.number().int().nullable(),
     shared: z.boolean().meta({
       description:
-        "True on a team server: installed models are the team's, kept on its storage and listed by every node; a worker fetches its own copy (into models_dir/team) before using one. Download progress and cancelling are the downloading node's",
+        "True on a team server: installed models are the team's, kept on its storage and listed by every node; a worker fetches its own copy (into models_dir/team) before using one. Downloads are the team's too: any node shows their progress and cancels them. `partial_bytes` and `free_bytes` are this node's",
     }),
     data: z.array(WhisperModel),
   })

@@ -12,6 +12,8 @@ export interface FileServer {
   cutNextAfter(bytes: number): void;
   /** Answers 200 with the whole file even when asked for a range. */
   ignoreRanges: boolean;
+  /** While true, responses hold after the piece they sent (a download stays in progress until it is false again). */
+  paused: boolean;
   close(): Promise<void>;
 }
 
@@ -36,7 +38,7 @@ export async function serveFile(name: string, data: Buffer, options: { pauseMs?:
   let sent = 0;
   let cutAfter: number | null = null;
   const ranges: string[] = [];
-  const state = { ignoreRanges: false };
+  const state = { ignoreRanges: false, paused: false };
   const server = http.createServer(async (req, res) => {
     if (req.url !== `/${name}`) {
       res.writeHead(404).end('not found');
@@ -73,6 +75,7 @@ export async function serveFile(name: string, data: Buffer, options: { pauseMs?:
       written += piece.length;
       sent += piece.length;
       if (options.pauseMs) await new Promise((r) => setTimeout(r, options.pauseMs));
+      while (state.paused && !res.destroyed && !req.socket.destroyed) await new Promise((r) => setTimeout(r, 20));
       if (res.destroyed) return;
     }
     res.end();
@@ -89,6 +92,12 @@ export async function serveFile(name: string, data: Buffer, options: { pauseMs?:
     },
     set ignoreRanges(v: boolean) {
       state.ignoreRanges = v;
+    },
+    get paused() {
+      return state.paused;
+    },
+    set paused(v: boolean) {
+      state.paused = v;
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../../test/helpers/temp';
 import { ServiceError } from '../../errors';
 import { serveFile, sha1, testBytes, type FileServer } from '../downloads/test-server.testutil';
@@ -26,10 +26,10 @@ const entry = (name: string, sha: string): WhisperCatalogueEntry => ({
 // "tiny.en" is served with the right checksum; "wrong" is served the same bytes but publishes another one.
 const CATALOGUE = [entry('tiny.en', sha1(data)), entry('wrong', 'ad82bf6a9043ceed055076d0fd39f5f186ff8062')];
 
-async function until<T>(read: () => T, done: (value: T) => boolean, ms = 20_000): Promise<T> {
+async function until<T>(read: () => T | Promise<T>, done: (value: T) => boolean, ms = 20_000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
-    const value = read();
+    const value = await read();
     if (done(value) || Date.now() > end) return value;
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -141,14 +141,14 @@ describe('WhisperModelManager', () => {
 
   describe('on a team (issue 34)', () => {
     /** Two team nodes' managers over one database and one storage, each with its own Whisper folder. */
-    const teamNodes = (blobs = new FolderBlobStore(tempDir('takeline-wm-storage-'))) => {
+    const teamNodes = (blobs = new FolderBlobStore(tempDir('takeline-wm-storage-')), server = tiny) => {
       const store = new SqlWhisperModelStore(new SqliteSql(openDatabase(path.join(tempDir('takeline-wm-db-'), 'takeline.db'))));
       const node = () => {
         const dir = path.join(tempDir('takeline-wm-node-'), 'whisper');
-        const team = new TeamWhisperModels({ store, blobs, cacheDir: path.join(dir, 'team') });
-        return { team, manager: new WhisperModelManager({ dir, baseUrl: tiny.url, catalogue: CATALOGUE, team }) };
+        const team = new TeamWhisperModels({ store, blobs, cacheDir: path.join(dir, 'team'), downloadTiming: { reportMs: 50, staleMs: 2_000 } });
+        return { team, manager: new WhisperModelManager({ dir, baseUrl: server.url, catalogue: CATALOGUE, team }) };
       };
-      return { blobs, a: node(), b: node() };
+      return { store, blobs, a: node(), b: node() };
     };
 
     it('a download through one node is the team’s: stored, listed by the other node, deleted for both', async () => {
@@ -179,6 +179,108 @@ describe('WhisperModelManager', () => {
       await a.manager.refresh();
       expect(a.manager.model('tiny.en').installed).toBe(false);
       expect(fs.existsSync(a.team.localPath(record))).toBe(false);
+    });
+
+    describe('downloads through any node', () => {
+      let held: FileServer;
+      beforeAll(async () => {
+        held = await serveFile('ggml-tiny.en.bin', data, { pauseMs: 1 });
+      });
+      afterAll(() => held.close());
+      afterEach(() => {
+        held.paused = false;
+      });
+      /** Node A downloads, held by the server after its first pieces; B has read its progress. */
+      const downloadingOnA = async () => {
+        const nodes = teamNodes(undefined, held);
+        held.paused = true;
+        expect(await nodes.a.manager.download('tiny.en')).toMatchObject({ started: true, model: { download: { status: 'downloading' } } });
+        const seen = await until(
+          () => nodes.b.manager.refresh().then(() => nodes.b.manager.model('tiny.en').download),
+          (d) => (d?.received_bytes ?? 0) >= 65536,
+        );
+        expect(seen).toMatchObject({ status: 'downloading', total_bytes: data.length });
+        return nodes;
+      };
+
+      it('two nodes asked at once: one downloads, the other joins it; every node shows its progress', async () => {
+        const { a, b, store } = teamNodes(undefined, held);
+        held.paused = true;
+        const requests = held.ranges.length;
+        const [viaA, viaB] = await Promise.all([a.manager.download('tiny.en'), b.manager.download('tiny.en')]);
+        expect([viaA.started, viaB.started]).toEqual([true, true]);
+        expect(viaA.model.download).toMatchObject({ status: 'downloading', started_at: viaB.model.download!.started_at });
+        const shown = await until(
+          () => b.manager.refresh().then(() => b.manager.model('tiny.en')),
+          (m) => (m.download?.received_bytes ?? 0) >= 65536,
+        );
+        expect(shown.download).toMatchObject({ status: 'downloading', total_bytes: data.length, error: null });
+        expect(held.ranges.length - requests).toBe(1);
+        const [download] = await store.downloads();
+        held.paused = false;
+        await Promise.all([a.manager.settled('tiny.en'), b.manager.settled('tiny.en')]);
+        await Promise.all([a.manager.refresh(), b.manager.refresh()]);
+        expect(a.manager.model('tiny.en')).toMatchObject({ installed: true, download: null });
+        expect(b.manager.model('tiny.en')).toMatchObject({ installed: true, download: null });
+        // It ran where it was claimed; its row goes once the model is recorded.
+        expect([a, b].filter((n) => n.manager.model('tiny.en').partial_bytes > 0)).toEqual([]);
+        expect(download!.node).toMatch(/:\d+$/);
+        expect(await store.downloads()).toEqual([]);
+        expect(held.ranges.length - requests).toBe(1);
+      });
+
+      it('a cancel through the other node stops the download where it runs; discard=false keeps that node\'s bytes to resume from', async () => {
+        const { a, b } = await downloadingOnA();
+        const asked = Date.now();
+        const cancelled = await b.manager.cancel('tiny.en', false);
+        expect(Date.now() - asked).toBeLessThan(2_000);
+        expect(cancelled.download).toMatchObject({ status: 'cancelled', error: { code: 'cancelled' } });
+        expect(cancelled.download!.received_bytes).toBeGreaterThanOrEqual(65536);
+        // The bytes are A's: B has none; A's download has stopped (settled) and its part stays.
+        expect(cancelled.partial_bytes).toBe(0);
+        await a.manager.settled('tiny.en');
+        await a.manager.refresh();
+        const onA = a.manager.model('tiny.en');
+        expect(onA.download).toMatchObject({ status: 'cancelled' });
+        expect(onA.partial_bytes).toBe(cancelled.download!.received_bytes);
+
+        held.paused = false;
+        const again = await a.manager.download('tiny.en');
+        expect(again.model.download!.resumed_from).toBe(onA.partial_bytes);
+        await a.manager.settled('tiny.en');
+        await b.manager.refresh();
+        expect(b.manager.model('tiny.en')).toMatchObject({ installed: true, download: null });
+      });
+
+      it('a discarding cancel through the other node deletes the running node\'s bytes and forgets the download', async () => {
+        const { a, b, store } = await downloadingOnA();
+        expect((await b.manager.cancel('tiny.en', true)).download).toBeNull();
+        await a.manager.settled('tiny.en');
+        expect(a.manager.model('tiny.en')).toMatchObject({ partial_bytes: 0, download: null });
+        expect(await store.downloads()).toEqual([]);
+      });
+
+      it('a delete through the other node during the download cancels it: nothing is recorded when it would have finished', async () => {
+        const { a, b, blobs, store } = await downloadingOnA();
+        await b.manager.remove('tiny.en');
+        held.paused = false;
+        await a.manager.settled('tiny.en');
+        await Promise.all([a.manager.refresh(), b.manager.refresh()]);
+        for (const node of [a, b]) expect(node.manager.model('tiny.en')).toMatchObject({ installed: false, partial_bytes: 0, download: null });
+        expect(await store.list()).toEqual([]);
+        expect(await blobs.list('speech-models/')).toEqual([]);
+      });
+
+      it('the node running a download that stops (shutdown) leaves it interrupted; another node starts it again', async () => {
+        const { a, b } = await downloadingOnA();
+        await a.manager.close();
+        await b.manager.refresh();
+        expect(b.manager.model('tiny.en').download).toMatchObject({ status: 'failed', error: { code: 'interrupted' } });
+        held.paused = false;
+        expect((await b.manager.download('tiny.en')).started).toBe(true);
+        await b.manager.settled('tiny.en');
+        expect(b.manager.model('tiny.en')).toMatchObject({ installed: true, download: null });
+      });
     });
 
     it('a storage that refuses the file fails the download with storage_error; nothing is recorded', async () => {

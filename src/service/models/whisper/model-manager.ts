@@ -6,6 +6,7 @@ import { writeFileAtomic } from '../../storage/files';
 import { DownloadError, downloadFile, partialPath, sha1OfFile } from '../downloads/download-file';
 import { WHISPER_CATALOGUE, whisperEngineId, type WhisperCatalogueEntry } from './catalogue';
 import { whisperModelFiles, type WhisperModelFile } from './installed';
+import type { TeamDownload } from './team-downloads';
 import type { TeamWhisperModels } from './team-models';
 
 type WhisperDownloadErrorCode = NonNullable<WhisperDownload['error']>['code'];
@@ -52,17 +53,22 @@ function failureOf(error: unknown): { code: WhisperDownloadErrorCode; message: s
   return { code: 'network_error', message: (error as Error)?.message ?? String(error) };
 }
 
+/** A team node's download that stopped because the node is stopping. */
+const NODE_STOPPED = { code: 'interrupted', message: 'The node downloading it stopped; download it again.' } as const;
+
 /**
  * The Whisper model manager: the catalogue with what is installed, downloads with progress that resume
- * (HTTP Range) and install only a file whose SHA-1 is the published one. Download state lives in memory of
- * the node that runs it; the `.part` file on disk is what survives a restart (asking again resumes from it).
- * On a team node, installed models are the team's (see TeamWhisperModels): call `refresh` before reading.
+ * (HTTP Range) and install only a file whose SHA-1 is the published one. On the desktop, download state lives in
+ * memory; the `.part` file on disk is what survives a restart (asking again resumes from it). On a team node,
+ * installed models are the team's (see TeamWhisperModels) and so are downloads: their progress is in the
+ * database, and any node shows or cancels them (see TeamWhisperDownloads). Call `refresh` before reading.
  */
 export class WhisperModelManager {
   private readonly running = new Map<string, Running>();
   /** The last download of each model that ended without installing it (failed or cancelled). */
   private readonly ended = new Map<string, WhisperDownload>();
   private readonly catalogue: readonly WhisperCatalogueEntry[];
+  private closing = false;
 
   constructor(private readonly options: WhisperModelManagerOptions) {
     this.catalogue = options.catalogue ?? WHISPER_CATALOGUE;
@@ -72,9 +78,10 @@ export class WhisperModelManager {
     return this.options.dir;
   }
 
-  /** Reads what a team installed (through any node); nothing to read on the desktop, whose files are read on every listing. */
+  /** Reads what a team installed and is downloading (through any node); nothing to read on the desktop, whose files are read on every listing. */
   async refresh(): Promise<void> {
-    await this.options.team?.refresh();
+    const team = this.options.team;
+    if (team) await Promise.all([team.refresh(), team.downloads.refresh()]);
   }
 
   list(): WhisperModelList {
@@ -97,13 +104,16 @@ export class WhisperModelManager {
   /**
    * Starts (or resumes) a download and resolves once the server answered and the space is known to
    * suffice, so refusals (507 disk full, 409 read-only folder, 502 server) reach the caller; the transfer
-   * then runs on. An installed, verified model or a download in progress is returned as it is.
+   * then runs on. An installed, verified model or a download in progress is returned as it is. `started`: a
+   * download runs for this request — begun now or, on a team, one already running on any node, which it joins
+   * (the desktop answers a repeated request with its running download, not started).
    */
   async download(name: string): Promise<{ model: WhisperModel; started: boolean }> {
     const entry = this.entry(name);
     const current = this.model(entry.name);
+    const team = this.options.team;
     if (current.installed && current.verified === true) return { model: current, started: false };
-    if (this.running.has(entry.name)) return { model: current, started: false };
+    if (this.running.has(entry.name)) return { model: current, started: team !== undefined };
 
     const controller = new AbortController();
     const state: WhisperDownload = {
@@ -114,15 +124,23 @@ export class WhisperModelManager {
       started_at: new Date().toISOString(),
       error: null,
     };
+    // On a team one download of a model runs at a time, on whichever node claims it first.
+    const claimed = team
+      ? await team.downloads.begin(entry.name, { resumedFrom: state.resumed_from, startedAt: state.started_at }, () => ({
+          receivedBytes: state.received_bytes,
+          totalBytes: state.total_bytes,
+          resumedFrom: state.resumed_from,
+        }))
+      : null;
+    if (team && !claimed) return { model: this.model(entry.name), started: true };
     const dest = path.join(this.dir, entry.file);
     let announce: () => void = () => {};
     const started = new Promise<void>((resolve) => (announce = resolve));
-    const team = this.options.team;
     const fetched = downloadFile({
       url: `${this.options.baseUrl.replace(/\/+$/, '')}/${entry.file}`,
       dest,
       sha1: entry.sha1,
-      signal: controller.signal,
+      signal: claimed ? AbortSignal.any([controller.signal, claimed.signal]) : controller.signal,
       freeBytes: this.options.freeBytes,
       onStart: ({ totalBytes, resumedFrom }) => {
         state.total_bytes = totalBytes;
@@ -136,7 +154,7 @@ export class WhisperModelManager {
       },
     });
     // On a team the verified file then goes to the team's storage (the download is done once it is recorded there).
-    const done = team ? fetched.then(() => team.publish(entry, dest)).then(() => undefined) : fetched;
+    const done = team && claimed ? fetched.then(() => team.publish(entry, dest, claimed)).then(() => undefined) : fetched;
     const running: Running = { state, controller, done: Promise.resolve() };
     const release = () => {
       if (this.running.get(entry.name) === running) this.running.delete(entry.name);
@@ -149,9 +167,13 @@ export class WhisperModelManager {
         this.record(entry.file, { sha1: entry.sha1, bytes: stat.size, mtime_ms: stat.mtimeMs });
         this.options.log?.(`whisper: installed ${entry.file} (${stat.size} bytes, SHA-1 verified)`);
       },
-      (error: unknown) => {
-        release();
+      async (error: unknown) => {
         const failure = failureOf(error);
+        if (claimed) {
+          await this.endTeamDownload(claimed, entry, failure).finally(release);
+          throw error;
+        }
+        release();
         this.ended.set(entry.name, {
           ...state,
           status: failure.code === 'cancelled' ? 'cancelled' : 'failed',
@@ -180,10 +202,19 @@ export class WhisperModelManager {
     await this.running.get(this.entry(name).name)?.done.catch(() => {});
   }
 
-  /** Stops a download; the bytes stay for resuming unless `discard`. */
+  /**
+   * Stops a download; the bytes stay for resuming unless `discard`. On a team, the download on whichever node runs
+   * it: the bytes kept are that node's partial file (`discard` deletes it, and this node's own).
+   */
   async cancel(name: string, discard: boolean): Promise<WhisperModel> {
     const entry = this.entry(name);
     const running = this.running.get(entry.name);
+    if (this.options.team) {
+      await this.options.team.downloads.cancel(entry.name, discard);
+      await running?.done.catch(() => {});
+      if (discard) fs.rmSync(partialPath(path.join(this.dir, entry.file)), { force: true });
+      return this.model(entry.name);
+    }
     if (running) {
       running.controller.abort();
       await running.done.catch(() => {});
@@ -232,9 +263,33 @@ export class WhisperModelManager {
 
   /** Stops every download (service shutdown); their parts stay for resuming. */
   async close(): Promise<void> {
+    this.closing = true;
     const all = [...this.running.values()];
     for (const r of all) r.controller.abort();
     await Promise.allSettled(all.map((r) => r.done));
+  }
+
+  /**
+   * Records how this node's team download ended. A verified file the team did not take (its storage refused it, or a
+   * cancel came first) becomes the partial file again, so asking again verifies it rather than downloading it again.
+   */
+  private async endTeamDownload(download: TeamDownload, entry: WhisperCatalogueEntry, failure: { code: WhisperDownloadErrorCode; message: string }): Promise<void> {
+    const dest = path.join(this.dir, entry.file);
+    const part = partialPath(dest);
+    if (fs.existsSync(dest)) fs.renameSync(dest, part);
+    if (download.discard) fs.rmSync(part, { force: true });
+    const stopped = this.closing && failure.code === 'cancelled';
+    if (!stopped && failure.code !== 'cancelled') this.options.log?.(`whisper: download of ${entry.file} failed: ${failure.message}`);
+    try {
+      await download.end({
+        status: failure.code === 'cancelled' && !stopped ? 'cancelled' : 'failed',
+        receivedBytes: this.partialBytes(entry.file),
+        error: stopped ? NODE_STOPPED : failure,
+      });
+    } catch (error) {
+      // Unrecorded, the download reads as abandoned once its lease runs out (then another can start).
+      this.options.log?.(`whisper: could not record how the download of ${entry.file} ended: ${(error as Error)?.message ?? String(error)}`);
+    }
   }
 
   private entry(name: string): WhisperCatalogueEntry {
@@ -278,7 +333,7 @@ export class WhisperModelManager {
       bytes,
       verified,
       partial_bytes: entry ? this.partialBytes(entry.file) : 0,
-      download: running ? { ...running.state } : (this.ended.get(name) ?? null),
+      download: running ? { ...running.state } : this.options.team ? this.options.team.downloads.document(name) : (this.ended.get(name) ?? null),
     };
   }
 

@@ -32,10 +32,11 @@ afterEach(() => {
 function team() {
   const db = openDatabase(path.join(tempDir('takeline-team-models-'), 'takeline.db'));
   dbs.push(db);
-  const store = new SqlWhisperModelStore(new SqliteSql(db));
+  const sql = new SqliteSql(db);
+  const store = new SqlWhisperModelStore(sql);
   const blobs = new CountingBlobs(tempDir('takeline-team-storage-'));
   const node = () => new TeamWhisperModels({ store, blobs, cacheDir: path.join(tempDir('takeline-node-'), 'whisper', 'team') });
-  return { store, blobs, a: node(), b: node() };
+  return { sql, store, blobs, a: node(), b: node() };
 }
 
 /** A verified download on node A, published for the team. */
@@ -99,16 +100,14 @@ describe('TeamWhisperModels', () => {
     let open: () => void = () => {};
     const gate = new Promise<void>((resolve) => (open = resolve));
     // A read that has its rows but is slow to finish.
-    const slow = {
-      list: async () => {
-        const rows = await t.store.list();
+    class Slow extends SqlWhisperModelStore {
+      override async list() {
+        const rows = await super.list();
         await gate;
         return rows;
-      },
-      get: (name: string) => t.store.get(name),
-      save: (m: Parameters<typeof t.store.save>[0]) => t.store.save(m),
-      remove: (name: string) => t.store.remove(name),
-    };
+      }
+    }
+    const slow = new Slow(t.sql);
     const node = new TeamWhisperModels({ store: slow, blobs: t.blobs, cacheDir: path.join(tempDir('takeline-node-'), 'team') });
     const first = node.refresh();
     await new Promise((r) => setTimeout(r, 50));

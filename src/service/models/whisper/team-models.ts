@@ -5,7 +5,8 @@ import { NotFoundError, StorageFullError, UnavailableError, UpstreamError } from
 import type { BlobStore } from '../../storage/blobs/blob-store';
 import { downloadAside } from '../../storage/blobs/download-aside';
 import type { StoredWhisperModel, WhisperModelStore } from '../../storage/whisper-model-store';
-import { digestOfFile, spaceShortfall } from '../downloads/download-file';
+import { DownloadError, digestOfFile, spaceShortfall } from '../downloads/download-file';
+import { TeamWhisperDownloads, type TeamDownload } from './team-downloads';
 
 /** Where a team's model file lives on its blob store: named by its sha256, so a key's bytes never change. */
 export function whisperBlobKey(sha256: string, file: string): string {
@@ -22,6 +23,8 @@ export interface TeamWhisperModelsOptions {
   cacheDir: string;
   /** Free bytes of a folder (tests simulate a full disk). */
   freeBytes?(dir: string): number;
+  /** How often a downloading node reports, and after how long without a report its download counts as abandoned (tests shorten them). */
+  downloadTiming?: { reportMs?: number; staleMs?: number };
   log?(line: string): void;
 }
 
@@ -40,8 +43,12 @@ export class TeamWhisperModels {
   private readonly fetching = new Map<string, Promise<string>>();
   /** Local copies this process hashed, by path: the file version (size, mtime) it hashed. */
   private readonly verified = new Map<string, string>();
+  /** The team's downloads in progress, through any node. */
+  readonly downloads: TeamWhisperDownloads;
 
-  constructor(private readonly options: TeamWhisperModelsOptions) {}
+  constructor(private readonly options: TeamWhisperModelsOptions) {
+    this.downloads = new TeamWhisperDownloads({ store: options.store, log: options.log, ...options.downloadTiming });
+  }
 
   get cacheDir(): string {
     return this.options.cacheDir;
@@ -76,9 +83,11 @@ export class TeamWhisperModels {
   /**
    * Makes a verified local file (the model's SHA-1 already checked against the published one) the team's: it is
    * stored on the blob store and recorded, then the local file goes. Downloads run on API nodes, which run no
-   * model: workers fetch their own copies when they need one.
+   * model: workers fetch their own copies when they need one. Given the team's `download` of it, the model is recorded
+   * only if that download was not cancelled (or the model deleted) through any node meanwhile; then nothing is
+   * recorded, the stored file goes, and the local file stays for the caller.
    */
-  async publish(model: { name: string; file: string; sha1: string }, file: string): Promise<StoredWhisperModel> {
+  async publish(model: { name: string; file: string; sha1: string }, file: string, download?: TeamDownload): Promise<StoredWhisperModel> {
     const sha256 = await digestOfFile(file, 'sha256');
     const { size } = await fs.promises.stat(file);
     const key = whisperBlobKey(sha256, model.file);
@@ -88,7 +97,14 @@ export class TeamWhisperModels {
       throw new UpstreamError(`The team's storage (${this.options.blobs.description}) did not take ${model.file}: ${(error as Error).message}`, { code: 'storage_error' });
     }
     const record: StoredWhisperModel = { name: model.name, file: model.file, key, sha256, sha1: model.sha1, bytes: size, installedAt: new Date().toISOString() };
-    await this.options.store.save(record);
+    if (!download) await this.options.store.save(record);
+    else if (!(await download.complete(record))) {
+      // The stored file stays when it is the same key as a model recorded meanwhile, or as another node's download may
+      // be storing (one that took this one over): named by its sha256, it is theirs too.
+      const [recorded, running] = await Promise.all([this.options.store.get(model.name), this.options.store.download(model.name)]);
+      if (recorded?.key !== key && (!running || running.attempt === download.attempt)) await this.options.blobs.delete(key);
+      throw new DownloadError('cancelled', 'The download was cancelled before the model was recorded.');
+    }
     this.records.set(record.name, record);
     await fs.promises.rm(file, { force: true });
     this.options.log?.(`whisper: ${model.file} stored on ${this.options.blobs.description} for the team (${size} bytes, sha256 ${sha256.slice(0, 12)}…)`);
