@@ -49,8 +49,7 @@ export class Transport {
           range.retried = true;
           // Playing first: a report of the new time while stopped would end the range play.
           this.setRate(1);
-          this.ws.setTime(range.start + MEDIA_CLOCK_GUARD);
-          this.seekMedia(range.start + MEDIA_CLOCK_GUARD);
+          this.seekRangeStart(range);
           return;
         }
         store.setState({ rate: 0 });
@@ -77,8 +76,7 @@ export class Transport {
           const at = media.currentTime;
           if (at < range.start - MEDIA_CLOCK_GUARD || at >= range.end) {
             range.reseeks = (range.reseeks ?? 0) + 1;
-            ws.setTime(range.start + MEDIA_CLOCK_GUARD);
-            this.seekMedia(range.start + MEDIA_CLOCK_GUARD);
+            this.seekRangeStart(range);
           }
         }
       };
@@ -96,6 +94,12 @@ export class Transport {
   private seekMedia(t: number): void {
     const media = typeof this.ws.getMediaElement === 'function' ? this.ws.getMediaElement() : null;
     if (media && media.readyState >= 1) media.currentTime = t;
+  }
+
+  /** Asks again for a playing range's start, through wavesurfer and the media element both (see `seekMedia`). */
+  private seekRangeStart(range: TimeRange): void {
+    this.ws.setTime(range.start + MEDIA_CLOCK_GUARD);
+    this.seekMedia(range.start + MEDIA_CLOCK_GUARD);
   }
 
   /** The playhead: the last seek's target while stopped (see `target`), else the media's clock. */

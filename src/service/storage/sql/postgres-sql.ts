@@ -34,22 +34,29 @@ export function openPostgresPool(url: string, max = 10): Pool {
  * sent unnamed as before.
  */
 const MAX_NAMED_STATEMENTS = 2000;
-const statementNames = new Map<string, string>();
+const statements = new Map<string, { text: string; name: string | undefined }>();
+let named = 0;
 
-/** The prepared statement's name for a text, or undefined once the cap is reached for new texts. */
-export function statementName(text: string): string | undefined {
-  let name = statementNames.get(text);
-  if (name === undefined && statementNames.size < MAX_NAMED_STATEMENTS) {
-    name = `tl_${crypto.createHash('sha1').update(text).digest('hex')}`;
-    statementNames.set(text, name);
+/**
+ * A statement in PostgreSQL's form, made once per text for the whole process (every pool and transaction): `?`
+ * placeholders numbered, and the prepared statement's name, or undefined once the cap is reached for new texts.
+ */
+export function statementFor(sql: string): { text: string; name: string | undefined } {
+  let statement = statements.get(sql);
+  if (statement === undefined) {
+    const text = numberedPlaceholders(sql);
+    // Only texts with placeholders are ever sent named (see `query`), so only they count towards the cap.
+    const name = text !== sql && named < MAX_NAMED_STATEMENTS ? `tl_${crypto.createHash('sha1').update(text).digest('hex')}` : undefined;
+    if (name !== undefined) named++;
+    statement = { text, name };
+    statements.set(sql, statement);
   }
-  return name;
+  return statement;
 }
 
 /** A team server's database behind the `Sql` interface: a pool, with a dedicated client per transaction. */
 export class PostgresSql implements Sql {
   readonly dialect = 'postgres' as const;
-  private readonly texts = new Map<string, string>();
 
   constructor(
     private readonly client: Queryable,
@@ -90,15 +97,11 @@ export class PostgresSql implements Sql {
   }
 
   private async query(sql: string, params: readonly SqlValue[]) {
-    let text = this.texts.get(sql);
-    if (text === undefined) {
-      text = numberedPlaceholders(sql);
-      this.texts.set(sql, text);
-    }
+    const { text, name } = statementFor(sql);
     try {
       // Without parameters pg sends the simple protocol, which also takes several statements in one text (a
       // migration's); a named statement is one statement, so only parameterised texts are named.
-      return await this.client.query({ name: params.length > 0 ? statementName(text) : undefined, text, values: params as unknown[] });
+      return await this.client.query({ name: params.length > 0 ? name : undefined, text, values: params as unknown[] });
     } catch (error) {
       if (isUniqueViolation(error)) throw new UniqueViolation(error);
       // PostgreSQL's text cannot hold U+0000 (SQLite's can): the client sent it, so it is theirs to hear of.
