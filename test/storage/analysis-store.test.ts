@@ -104,6 +104,9 @@ eachBackend('AnalysisStore', (backend) => {
     expect((await analysis.run(b.run_id))!.status).toBe('queued');
     // Another node (another store over the same database) reads the same revision: nothing of it is in memory.
     expect(await store().revision('a')).toBe(seen.at(-1));
+    // Read at once (as by many requests), each gets its own session's: a session without runs 0.
+    const many = await Promise.all(['a', 'b', 'a', 'c', 'b'].map((id) => analysis.revision(id)));
+    expect(many).toEqual([seen.at(-1), b0, seen.at(-1), 0, b0]);
   });
 
   it('leaves the revision alone when a write changes nothing (a settled run, an unknown run)', async () => {

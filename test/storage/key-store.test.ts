@@ -45,6 +45,22 @@ eachBackend('KeyStore', (backend) => {
     expect((await keys.list()).map((k) => k.name)).toEqual(['owner', 'tool']);
   });
 
+  it('answers keys asked for at once (many requests) each with its own access', async () => {
+    const { sql } = backend();
+    const projects = new SqlProjectStore(sql);
+    const [a, b] = await Promise.all(['a', 'b'].map((key) => projects.create(key, key.toUpperCase())));
+    const keys = new SqlKeyStore(sql);
+    const owner = await keys.create('owner');
+    const one = await keys.create('one', { projectIds: [b!.id, a!.id] });
+    const two = await keys.create('two', { projectIds: [a!.id] });
+    const gone = await keys.create('gone');
+    await keys.revoke(gone.record.id);
+    const asked = [one.key, owner.key, two.key, gone.key, 'tl_unknown', one.key];
+    const answers = await Promise.all(asked.map((key) => keys.access(key)));
+    expect(answers.map((x) => x && (x.kind === 'all' ? 'all' : x.projectIds))).toEqual([[b!.id, a!.id], 'all', [a!.id], null, null, [b!.id, a!.id]]);
+    expect(answers.map((x) => x?.keyId ?? null)).toEqual([one.record.id, owner.record.id, two.record.id, null, null, one.record.id]);
+  });
+
   it('files keys of one user under one user, and refuses an empty name', async () => {
     const keys = new SqlKeyStore(backend().sql);
     await Promise.all([keys.create('one', { user: 'ada' }), keys.create('two', { user: ' ada ' })]);

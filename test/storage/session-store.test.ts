@@ -97,6 +97,11 @@ eachBackend('SessionStore', (backend) => {
     const seq = (await sessions.changeSeq(id))!;
     await sessions.setProgress(id, 'complete', 1, 'complete');
     expect(await sessions.changeSeq(id)).toBe(seq + 1);
+    // Read at once (as by many requests), each gets its own session's counter; an unknown id null.
+    const otherSeq = (await sessions.changeSeq(other))!;
+    expect(otherSeq).toBeGreaterThan(0);
+    const many = await Promise.all([id, other, crypto.randomUUID(), id].map((s) => sessions.changeSeq(s)));
+    expect(many).toEqual([seq + 1, otherSeq, null, seq + 1]);
   });
 
   it("raises it when the speaker map, the project or the project's speakers change, and only for that project", async () => {

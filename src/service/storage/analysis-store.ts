@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import { UniqueViolation, type Sql, type SqlValue } from './sql/sql';
 import type { AnalysisRun, AnalysisSegment } from '../../shared/schemas/analysis';
+import { inList } from './sql/placeholders';
+import { FreshBatch } from './fresh-batch';
 
 export type RunStatus = AnalysisRun['status'];
 
@@ -86,7 +88,7 @@ const INSERT_RUN = `INSERT INTO analysis_runs (id, session_id, job_id, status, s
 const KEPT_WORK = 'SELECT (SELECT count(*) FROM analysis_parts WHERE run_id = ?) + (SELECT count(*) FROM analysis_lines WHERE run_id = ?) AS n';
 
 function latestSql(statuses: readonly RunStatus[] | undefined): string {
-  const filter = statuses ? ` AND status IN (${statuses.map(() => '?').join(', ')})` : '';
+  const filter = statuses ? ` AND status IN (${inList(statuses)})` : '';
   return `SELECT ${RUN_COLUMNS} FROM analysis_runs WHERE session_id = ?${filter} ORDER BY seq DESC LIMIT 1`;
 }
 
@@ -96,6 +98,15 @@ function insertParams(run: NewRun, id: string): SqlValue[] {
 
 /** One implementation for both databases, in portable SQL over `Sql`. */
 export class SqlAnalysisStore implements AnalysisStore {
+  /** Read on every GET of an analysis (its ETag), so many at once are one query. */
+  private readonly revisions = new FreshBatch<string, number>(async (ids) => {
+    const rows = await this.sql.all<{ session_id: string; revision: number | string }>(
+      `SELECT session_id, SUM(revision) AS revision FROM analysis_runs WHERE session_id IN (${inList(ids)}) GROUP BY session_id`,
+      ids,
+    );
+    return new Map(rows.map((r) => [r.session_id, Number(r.revision)]));
+  }, 0);
+
   constructor(private readonly sql: Sql) {}
 
   async create(run: NewRun): Promise<RunRecord> {
@@ -132,9 +143,8 @@ export class SqlAnalysisStore implements AnalysisStore {
     return row ? toRecord(row) : null;
   }
 
-  async revision(sessionId: string): Promise<number> {
-    const row = await this.sql.get<{ revision: number | null }>('SELECT SUM(revision) AS revision FROM analysis_runs WHERE session_id = ?', [sessionId]);
-    return Number(row?.revision ?? 0);
+  revision(sessionId: string): Promise<number> {
+    return this.revisions.get(sessionId);
   }
 
   async markRunning(runId: string): Promise<void> {

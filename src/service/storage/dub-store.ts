@@ -2,6 +2,7 @@ import { SqlJobStore, type JobDispatch, type JobStore } from './job-store';
 import { UniqueViolation, type Sql } from './sql/sql';
 import type { LineRender, WordTiming } from '../../shared/schemas';
 import type { SampleFormat } from '../media/wav';
+import { inList } from './sql/placeholders';
 
 export type DubStatus = 'preparing' | 'ready' | 'failed';
 export type DubSource = 'upload' | 'recording';
@@ -853,7 +854,7 @@ export class SqlDubStore implements DubStore {
       const chunk = ids.slice(from, from + LINES_PER_INSERT);
       // One statement: a revision naming a take commits either before it (the take stays) or after (and finds it gone).
       const rows = await this.sql.all<{ id: string }>(
-        `DELETE FROM dub_line_takes WHERE dub_id = ? AND id IN (${chunk.map(() => '?').join(', ')})
+        `DELETE FROM dub_line_takes WHERE dub_id = ? AND id IN (${inList(chunk)})
            AND NOT EXISTS (SELECT 1 FROM dub_revisions r WHERE r.dub_id = dub_line_takes.dub_id AND r.take_id = dub_line_takes.id) RETURNING id`,
         [dubId, ...chunk],
       );

@@ -1,5 +1,6 @@
 import type { JobRecord, JobStatus } from '../jobs/job-runner';
 import type { Sql } from './sql/sql';
+import { inList } from './sql/placeholders';
 
 /**
  * The `jobs` table: every job's record (status, progress, attempts, interruptions), whichever process runs it.
@@ -72,8 +73,6 @@ function record(row: JobRow): JobRecord {
   };
 }
 
-const list = (values: readonly unknown[]) => values.map(() => '?').join(',');
-
 /**
  * Hands a job just recorded to the queue engine, on the same connection or transaction (team mode: pg-boss
  * delivers it to a worker, and only if the transaction commits).
@@ -143,19 +142,19 @@ export class SqlJobStore implements JobStore {
 
   async cancelJobs(ids: readonly string[]): Promise<string[]> {
     if (ids.length === 0) return [];
-    const running = await this.sql.all<{ id: string }>(`SELECT id FROM jobs WHERE status = 'running' AND id IN (${list(ids)}) ORDER BY seq`, ids as string[]);
-    await this.sql.run(`UPDATE jobs SET status = 'cancelled', error = 'cancelled' WHERE status IN ('queued', 'running') AND id IN (${list(ids)})`, ids as string[]);
+    const running = await this.sql.all<{ id: string }>(`SELECT id FROM jobs WHERE status = 'running' AND id IN (${inList(ids)}) ORDER BY seq`, ids as string[]);
+    await this.sql.run(`UPDATE jobs SET status = 'cancelled', error = 'cancelled' WHERE status IN ('queued', 'running') AND id IN (${inList(ids)})`, ids as string[]);
     return running.map((r) => r.id);
   }
 
   async unfinished(ids: readonly string[]): Promise<string[]> {
     if (ids.length === 0) return [];
-    return (await this.sql.all<{ id: string }>(`SELECT id FROM jobs WHERE finished_at IS NULL AND id IN (${list(ids)})`, ids as string[])).map((r) => r.id);
+    return (await this.sql.all<{ id: string }>(`SELECT id FROM jobs WHERE finished_at IS NULL AND id IN (${inList(ids)})`, ids as string[])).map((r) => r.id);
   }
 
   async statuses(ids: readonly string[]): Promise<Map<string, JobStatus>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.sql.all<{ id: string; status: JobStatus }>(`SELECT id, status FROM jobs WHERE id IN (${list(ids)})`, ids as string[]);
+    const rows = await this.sql.all<{ id: string; status: JobStatus }>(`SELECT id, status FROM jobs WHERE id IN (${inList(ids)})`, ids as string[]);
     return new Map(rows.map((r) => [r.id, r.status]));
   }
 
@@ -181,9 +180,9 @@ export class SqlJobStore implements JobStore {
 
   async nextQueued(kinds: readonly string[], background: readonly string[]): Promise<string | null> {
     if (kinds.length === 0) return null;
-    const backgroundLast = background.length ? `CASE WHEN kind IN (${list(background)}) THEN 1 ELSE 0 END, ` : '';
+    const backgroundLast = background.length ? `CASE WHEN kind IN (${inList(background)}) THEN 1 ELSE 0 END, ` : '';
     const row = await this.sql.get<{ id: string }>(
-      `SELECT id FROM jobs WHERE status = 'queued' AND kind IN (${list(kinds)}) ORDER BY ${backgroundLast}created_at, seq LIMIT 1`,
+      `SELECT id FROM jobs WHERE status = 'queued' AND kind IN (${inList(kinds)}) ORDER BY ${backgroundLast}created_at, seq LIMIT 1`,
       [...kinds, ...background],
     );
     return row?.id ?? null;

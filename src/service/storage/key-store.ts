@@ -2,6 +2,8 @@ import crypto from 'node:crypto';
 import type { Sql } from './sql/sql';
 import { generateApiKey, hashApiKey, keyHint } from '../auth/api-keys';
 import type { Access } from '../auth/access';
+import { FreshBatch } from './fresh-batch';
+import { inList } from './sql/placeholders';
 
 export interface ApiKeyRecord {
   id: string;
@@ -46,10 +48,11 @@ export interface KeyStore {
   accessById(id: string): Promise<Access | null>;
 }
 
-const ACCESS_COLUMNS = 'k.id, k.name, k.scope, u.name AS user_name, p.project_id';
+const ACCESS_COLUMNS = 'k.id, k.hash, k.name, k.scope, u.name AS user_name, p.project_id';
 
 interface AccessRow {
   id: string;
+  hash: string;
   name: string;
   scope: 'all' | 'projects';
   user_name: string | null;
@@ -57,6 +60,16 @@ interface AccessRow {
 }
 
 export class SqlKeyStore implements KeyStore {
+  /** Read on every request with a stored key, so many at once are one query. */
+  private readonly byHash = new FreshBatch<string, Access | null>(async (hashes) => {
+    const byKey = new Map<string, AccessRow[]>();
+    for (const row of await this.accessRows(`k.hash IN (${inList(hashes)})`, hashes)) {
+      if (!byKey.has(row.hash)) byKey.set(row.hash, []);
+      byKey.get(row.hash)!.push(row);
+    }
+    return new Map([...byKey].map(([hash, rows]) => [hash, toAccess(rows)]));
+  }, null);
+
   constructor(private readonly sql: Sql) {}
 
   async create(name: string, options: KeyOptions = {}): Promise<{ key: string; record: ApiKeyRecord }> {
@@ -118,29 +131,25 @@ export class SqlKeyStore implements KeyStore {
     return (await this.access(key)) !== null;
   }
 
-  async access(key: string): Promise<Access | null> {
+  access(key: string): Promise<Access | null> {
     // By the key's SHA-256 (a unique index), not every active key on every request: a team has many. The index
     // compares hashes, never the key, so its timing tells nothing usable about any key.
-    return this.accessWhere('k.hash = ?', hashApiKey(key).toString('hex'));
+    return this.byHash.get(hashApiKey(key).toString('hex'));
   }
 
   async accessById(id: string): Promise<Access | null> {
-    return this.accessWhere('k.id = ?', id);
+    const rows = await this.accessRows('k.id = ?', [id]);
+    return rows.length ? toAccess(rows) : null;
   }
 
-  /** One active key's access in one round trip: a row per project it is limited to (one row, no project, if none). */
-  private async accessWhere(condition: string, value: string): Promise<Access | null> {
-    const rows = await this.sql.all<AccessRow>(
+  /** Active keys' access in one round trip: a row per project a key is limited to (one row, no project, if none). */
+  private accessRows(condition: string, values: string[]): Promise<AccessRow[]> {
+    return this.sql.all<AccessRow>(
       `SELECT ${ACCESS_COLUMNS} FROM api_keys k LEFT JOIN users u ON u.id = k.user_id
        LEFT JOIN api_key_projects p ON p.key_id = k.id AND k.scope = 'projects'
-       WHERE ${condition} AND k.revoked_at IS NULL ORDER BY p.position`,
-      [value],
+       WHERE ${condition} AND k.revoked_at IS NULL ORDER BY k.id, p.position`,
+      values,
     );
-    const row = rows[0];
-    if (!row) return null;
-    if (row.scope === 'all') return { kind: 'all', keyId: row.id, keyName: row.name, user: row.user_name };
-    const projectIds = rows.flatMap((r) => (r.project_id === null ? [] : [r.project_id]));
-    return { kind: 'projects', keyId: row.id, keyName: row.name, user: row.user_name, projectIds };
   }
 
   /** The projects in order; a project named twice keeps its first place. */
@@ -182,4 +191,12 @@ export class SqlKeyStore implements KeyStore {
           );
     return { ...rest, user: user_name, projects };
   }
+}
+
+/** One key's access from its rows (in project order). */
+function toAccess(rows: readonly AccessRow[]): Access {
+  const row = rows[0]!;
+  if (row.scope === 'all') return { kind: 'all', keyId: row.id, keyName: row.name, user: row.user_name };
+  const projectIds = rows.flatMap((r) => (r.project_id === null ? [] : [r.project_id]));
+  return { kind: 'projects', keyId: row.id, keyName: row.name, user: row.user_name, projectIds };
 }

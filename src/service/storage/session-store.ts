@@ -1,6 +1,8 @@
 import type { Sql } from './sql/sql';
 import type { Media, MediaFormat, Session, SessionStatus, SessionSummary } from '../../shared/schemas';
 import type { Transcript } from '../speech/types';
+import { inList } from './sql/placeholders';
+import { FreshBatch } from './fresh-batch';
 
 interface SessionRow {
   id: string;
@@ -113,6 +115,12 @@ export interface SessionStore {
 }
 
 export class SqlSessionStore implements SessionStore {
+  /** Read on every GET of a session or its analysis (the ETag), so many at once are one query. */
+  private readonly changeSeqs = new FreshBatch<string, number | null>(async (ids) => {
+    const rows = await this.sql.all<{ id: string; change_seq: number }>(`SELECT id, change_seq FROM sessions WHERE id IN (${inList(ids)})`, ids);
+    return new Map(rows.map((r) => [r.id, r.change_seq]));
+  }, null);
+
   constructor(private readonly sql: Sql) {}
 
   async insert(session: NewSession): Promise<void> {
@@ -161,8 +169,8 @@ export class SqlSessionStore implements SessionStore {
     return { ...summary, transcript: transcript ? publicTranscript(transcript) : null };
   }
 
-  async changeSeq(id: string): Promise<number | null> {
-    return (await this.sql.get<{ change_seq: number }>('SELECT change_seq FROM sessions WHERE id = ?', [id]))?.change_seq ?? null;
+  changeSeq(id: string): Promise<number | null> {
+    return this.changeSeqs.get(id);
   }
 
   async documentBytes(summary: SessionSummary, speakerMap: Session['speaker_map']): Promise<Buffer> {
@@ -181,7 +189,7 @@ export class SqlSessionStore implements SessionStore {
       params.push(filter.projectId);
     }
     if (filter.projectIds) {
-      clauses.push(filter.projectIds.length ? `s.project_id IN (${filter.projectIds.map(() => '?').join(', ')})` : '1 = 0');
+      clauses.push(filter.projectIds.length ? `s.project_id IN (${inList(filter.projectIds)})` : '1 = 0');
       params.push(...filter.projectIds);
     }
     const where = clauses.length ? `WHERE ${clauses.join(' AND ')}` : '';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { numberedPlaceholders } from './placeholders';
+import { inList, numberedPlaceholders } from './placeholders';
 
 describe('numberedPlaceholders', () => {
   it('numbers each placeholder in order', () => {
@@ -13,5 +13,12 @@ describe('numberedPlaceholders', () => {
 
   it('returns text without placeholders unchanged', () => {
     expect(numberedPlaceholders('SELECT 1')).toBe('SELECT 1');
+  });
+});
+
+describe('inList', () => {
+  it('writes one placeholder per value', () => {
+    expect(inList(['a', 'b', 'c'])).toBe('?, ?, ?');
+    expect(numberedPlaceholders(`SELECT 1 WHERE x IN (${inList([1, 2])})`)).toBe('SELECT 1 WHERE x IN ($1, $2)');
   });
 });

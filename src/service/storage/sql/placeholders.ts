@@ -44,3 +44,8 @@ function closingQuote(sql: string, start: number, quote: string): number {
   }
   return sql.length;
 }
+
+/** `?, ?, …`, one placeholder per value, for `IN (…)`. */
+export function inList(values: readonly unknown[]): string {
+  return values.map(() => '?').join(', ');
+}
