@@ -52,6 +52,11 @@ eachBackend('SessionStore', (backend) => {
     expect((await sessions.list({ projectIds: [other.id], limit: 10, offset: 0 })).data.map((s) => s.id)).toEqual([second]);
     expect(await sessions.list({ projectIds: [], limit: 10, offset: 0 })).toEqual({ data: [], total: 0 });
     expect((await sessions.list({ projectId: project.id, limit: 1, offset: 1 })).data).toEqual([]);
+    // The total counts every match, whatever the page holds, also past the end.
+    const first = await sessions.list({ limit: 1, offset: 0 });
+    expect(first.total).toBe(2);
+    expect(first.data).toEqual([await sessions.summary(first.data[0]!.id)]);
+    expect(await sessions.list({ limit: 1, offset: 5 })).toEqual({ data: [], total: 2 });
     expect(await sessions.allIds()).toEqual(new Set([id, second]));
   });
 

@@ -195,13 +195,14 @@ export class SqlSessionStore implements SessionStore {
     const where = clauses.length ? `WHERE ${clauses.join(' AND ')}` : '';
     // Sessions made in the same millisecond keep their order of arrival where the database records one.
     const tieBreak = this.sql.dialect === 'sqlite' ? 's.rowid DESC' : 's.id DESC';
-    const rows = await this.sql.all<SessionRow>(
-      `SELECT ${SUMMARY_COLUMNS} FROM sessions s JOIN projects p ON p.id = s.project_id ${where}
+    // The total comes with the page (one round trip, one snapshot); a page past the end has no row to carry it.
+    const rows = await this.sql.all<SessionRow & { total: number | string }>(
+      `SELECT ${SUMMARY_COLUMNS}, COUNT(*) OVER () AS total FROM sessions s JOIN projects p ON p.id = s.project_id ${where}
        ORDER BY s.created_at DESC, ${tieBreak} LIMIT ? OFFSET ?`,
       [...params, filter.limit, filter.offset],
     );
-    const total = (await this.sql.get<{ n: number }>(`SELECT COUNT(*) AS n FROM sessions s ${where}`, params))!.n;
-    return { data: rows.map(toSummary), total };
+    const total = rows.length ? rows[0]!.total : (await this.sql.get<{ n: number }>(`SELECT COUNT(*) AS n FROM sessions s ${where}`, params))!.n;
+    return { data: rows.map(toSummary), total: Number(total) };
   }
 
   async setMedia(id: string, media: Media): Promise<void> {
