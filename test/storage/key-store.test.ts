@@ -59,6 +59,9 @@ eachBackend('KeyStore', (backend) => {
     const answers = await Promise.all(asked.map((key) => keys.access(key)));
     expect(answers.map((x) => x && (x.kind === 'all' ? 'all' : x.projectIds))).toEqual([[b!.id, a!.id], 'all', [a!.id], null, null, [b!.id, a!.id]]);
     expect(answers.map((x) => x?.keyId ?? null)).toEqual([one.record.id, owner.record.id, two.record.id, null, null, one.record.id]);
+    // By id (a studio signed in with a key), the same.
+    const byId = await Promise.all([two.record.id, gone.record.id, one.record.id, 'nope'].map((id) => keys.accessById(id)));
+    expect(byId).toEqual([answers[2], null, answers[0], null]);
   });
 
   it('files keys of one user under one user, and refuses an empty name', async () => {
@@ -100,5 +103,11 @@ eachBackend('KeyStore', (backend) => {
     expect(await sessions.isValid(limited.token)).toBe(true);
     expect(await sessions.isValid(old.token)).toBe(false);
     expect(await sessions.keyOf('unknown')).toBeUndefined();
+    // Asked at once (a studio's requests), each token gets its own answer; an expired one none.
+    const keys = new SqlKeyStore(backend().sql);
+    const tool = await keys.create('tool');
+    const signedIn = await sessions.create(Date.now(), tool.record.id);
+    const asked = [signedIn.token, owner.token, old.token, 'unknown', signedIn.token];
+    expect(await Promise.all(asked.map((t) => sessions.keyOf(t)))).toEqual([tool.record.id, null, undefined, undefined, tool.record.id]);
   });
 });

@@ -44,6 +44,7 @@ eachBackend('SessionStore', (backend) => {
     const second = await add(other.id);
     expect(await sessions.projectOf(id)).toBe(project.id);
     expect(await sessions.projectOf(crypto.randomUUID())).toBeNull();
+    expect(await Promise.all([second, crypto.randomUUID(), id, second].map((s) => sessions.projectOf(s)))).toEqual([other.id, null, project.id, other.id]);
     expect(await sessions.storedName(id)).toBe('original.flac');
     expect((await sessions.summary(id))).toMatchObject({ id, project: { id: project.id, key: project.key, name: 'P' }, status: 'queued', format: { container: 'flac' } });
     const all = await sessions.list({ limit: 10, offset: 0 });

@@ -1,5 +1,7 @@
 import crypto from 'node:crypto';
 import type { Sql } from './sql/sql';
+import { FreshBatch } from './fresh-batch';
+import { inList } from './sql/placeholders';
 
 const LIFETIME_MS = 30 * 24 * 3600 * 1000;
 
@@ -14,7 +16,19 @@ export interface BrowserSessionStore {
   keyOf(token: string, now?: number): Promise<string | null | undefined>;
 }
 
+interface SessionRow {
+  hash: string;
+  expires_at: string;
+  key_id: string | null;
+}
+
 export class SqlBrowserSessionStore implements BrowserSessionStore {
+  /** Read on every request of a signed-in studio, so many at once are one query. */
+  private readonly byHash = new FreshBatch<string, SessionRow | null>(async (hashes) => {
+    const rows = await this.sql.all<SessionRow>(`SELECT hash, expires_at, key_id FROM browser_sessions WHERE hash IN (${inList(hashes)})`, hashes);
+    return new Map(rows.map((r) => [r.hash, r]));
+  }, null);
+
   constructor(private readonly sql: Sql) {}
 
   async create(now = Date.now(), keyId: string | null = null): Promise<{ token: string; maxAgeSeconds: number }> {
@@ -38,7 +52,7 @@ export class SqlBrowserSessionStore implements BrowserSessionStore {
   }
 
   private async lookup(token: string, now: number): Promise<{ key_id: string | null } | null> {
-    const row = await this.sql.get<{ expires_at: string; key_id: string | null }>('SELECT expires_at, key_id FROM browser_sessions WHERE hash = ?', [hash(token)]);
+    const row = await this.byHash.get(hash(token));
     return row && Date.parse(row.expires_at) > now ? { key_id: row.key_id } : null;
   }
 }

@@ -60,15 +60,9 @@ interface AccessRow {
 }
 
 export class SqlKeyStore implements KeyStore {
-  /** Read on every request with a stored key, so many at once are one query. */
-  private readonly byHash = new FreshBatch<string, Access | null>(async (hashes) => {
-    const byKey = new Map<string, AccessRow[]>();
-    for (const row of await this.accessRows(`k.hash IN (${inList(hashes)})`, hashes)) {
-      if (!byKey.has(row.hash)) byKey.set(row.hash, []);
-      byKey.get(row.hash)!.push(row);
-    }
-    return new Map([...byKey].map(([hash, rows]) => [hash, toAccess(rows)]));
-  }, null);
+  /** Read on every request with a stored key (by its hash) or a studio signed in with one (by id), so many at once are one query. */
+  private readonly byHash = new FreshBatch<string, Access | null>((hashes) => this.accessOf('hash', hashes), null);
+  private readonly byId = new FreshBatch<string, Access | null>((ids) => this.accessOf('id', ids), null);
 
   constructor(private readonly sql: Sql) {}
 
@@ -137,19 +131,24 @@ export class SqlKeyStore implements KeyStore {
     return this.byHash.get(hashApiKey(key).toString('hex'));
   }
 
-  async accessById(id: string): Promise<Access | null> {
-    const rows = await this.accessRows('k.id = ?', [id]);
-    return rows.length ? toAccess(rows) : null;
+  accessById(id: string): Promise<Access | null> {
+    return this.byId.get(id);
   }
 
-  /** Active keys' access in one round trip: a row per project a key is limited to (one row, no project, if none). */
-  private accessRows(condition: string, values: string[]): Promise<AccessRow[]> {
-    return this.sql.all<AccessRow>(
+  /** Active keys' access in one round trip, by their hashes or ids: a row per project a key is limited to (one row, no project, if none). */
+  private async accessOf(column: 'hash' | 'id', values: string[]): Promise<Map<string, Access>> {
+    const rows = await this.sql.all<AccessRow>(
       `SELECT ${ACCESS_COLUMNS} FROM api_keys k LEFT JOIN users u ON u.id = k.user_id
        LEFT JOIN api_key_projects p ON p.key_id = k.id AND k.scope = 'projects'
-       WHERE ${condition} AND k.revoked_at IS NULL ORDER BY k.id, p.position`,
+       WHERE k.${column} IN (${inList(values)}) AND k.revoked_at IS NULL ORDER BY k.id, p.position`,
       values,
     );
+    const byKey = new Map<string, AccessRow[]>();
+    for (const row of rows) {
+      if (!byKey.has(row[column])) byKey.set(row[column], []);
+      byKey.get(row[column])!.push(row);
+    }
+    return new Map([...byKey].map(([value, own]) => [value, toAccess(own)]));
   }
 
   /** The projects in order; a project named twice keeps its first place. */

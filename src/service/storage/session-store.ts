@@ -121,6 +121,12 @@ export class SqlSessionStore implements SessionStore {
     return new Map(rows.map((r) => [r.id, r.change_seq]));
   }, null);
 
+  /** Read on every request under a recording by a key limited to projects (its scope), likewise. */
+  private readonly projects = new FreshBatch<string, string | null>(async (ids) => {
+    const rows = await this.sql.all<{ id: string; project_id: string }>(`SELECT id, project_id FROM sessions WHERE id IN (${inList(ids)})`, ids);
+    return new Map(rows.map((r) => [r.id, r.project_id]));
+  }, null);
+
   constructor(private readonly sql: Sql) {}
 
   async insert(session: NewSession): Promise<void> {
@@ -136,8 +142,8 @@ export class SqlSessionStore implements SessionStore {
     return (await this.sql.get(`SELECT id FROM sessions WHERE id = ?${lock}`, [id])) !== undefined;
   }
 
-  async projectOf(id: string): Promise<string | null> {
-    return (await this.sql.get<{ project_id: string }>('SELECT project_id FROM sessions WHERE id = ?', [id]))?.project_id ?? null;
+  projectOf(id: string): Promise<string | null> {
+    return this.projects.get(id);
   }
 
   async summary(id: string): Promise<SessionSummary | null> {
