@@ -16,8 +16,9 @@ export interface Worker {
   stop(): Promise<void>;
 }
 
-export async function startWorker(env: Record<string, string>): Promise<Worker> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/service/cli/worker.ts'], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** `cwd`: the source tree to run (default this repository; bench/team/readers-side-by-side.ts runs another beside it). */
+export async function startWorker(env: Record<string, string>, cwd = repoRoot): Promise<Worker> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/service/cli/worker.ts'], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
