@@ -67,6 +67,22 @@ describe('FreshBatch', () => {
     expect(await again).toBe(1);
   });
 
+  it('reads each key of a failed query alone, so a key the database refuses fails only its own reads', async () => {
+    const asked: string[][] = [];
+    const batch = new FreshBatch(async (keys: string[]) => {
+      asked.push(keys);
+      if (keys.includes('bad\0')) throw new Error('invalid byte sequence');
+      return new Map(keys.map((k) => [k, k.length]));
+    }, null);
+    const first = batch.get('x');
+    const [good, bad, other] = [batch.get('good'), batch.get('bad\0'), batch.get('other')];
+    expect(await first).toBe(1);
+    expect(await good).toBe(4);
+    await expect(bad).rejects.toThrow('invalid byte sequence');
+    expect(await other).toBe(5);
+    expect(asked).toEqual([['x'], ['good', 'bad\0', 'other'], ['good'], ['bad\0'], ['other']]);
+  });
+
   it('sends at most `limit` keys in one query', async () => {
     const keys = Array.from({ length: 7 }, (_, i) => `k${i}`);
     const t = fakeTable(Object.fromEntries(keys.map((k, i) => [k, i])));

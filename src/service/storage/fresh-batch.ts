@@ -1,3 +1,8 @@
+interface Waiter<V> {
+  resolve(value: V): void;
+  reject(error: unknown): void;
+}
+
 /**
  * Point reads asked for on every request (an ETag's validators, a key's access) gathered into one query: while a
  * query is in flight, the reads asked for meanwhile wait and then go together in the next one. A query is only
@@ -7,7 +12,7 @@
  * team's API node, pg's socket writes and reads were a quarter of its CPU under 50 readers).
  */
 export class FreshBatch<K, V> {
-  private waiting = new Map<K, Array<{ resolve: (value: V) => void; reject: (error: unknown) => void }>>();
+  private waiting = new Map<K, Waiter<V>[]>();
   private flushing = false;
 
   /**
@@ -35,22 +40,39 @@ export class FreshBatch<K, V> {
     this.flushing = true;
     try {
       while (this.waiting.size > 0) {
-        const batch = new Map<K, Array<{ resolve: (value: V) => void; reject: (error: unknown) => void }>>();
+        const batch = new Map<K, Waiter<V>[]>();
         for (const [key, waiters] of this.waiting) {
           if (batch.size === this.limit) break;
           batch.set(key, waiters);
         }
         for (const key of batch.keys()) this.waiting.delete(key);
         try {
-          const found = await this.read([...batch.keys()]);
-          for (const [key, waiters] of batch) for (const w of waiters) w.resolve(found.has(key) ? found.get(key)! : this.absent);
+          this.answer(batch, await this.read([...batch.keys()]));
         } catch (error) {
-          // Only this query's reads fail; those asked for meanwhile get a query of their own.
-          for (const waiters of batch.values()) for (const w of waiters) w.reject(error);
+          if (batch.size === 1) this.fail(batch, error);
+          // One key the database refuses must not fail the others asked for with it: each alone, then.
+          else await Promise.all([...batch].map(([key, waiters]) => this.readAlone(key, waiters)));
         }
       }
     } finally {
       this.flushing = false;
     }
+  }
+
+  private async readAlone(key: K, waiters: Waiter<V>[]): Promise<void> {
+    const batch = new Map([[key, waiters]]);
+    try {
+      this.answer(batch, await this.read([key]));
+    } catch (error) {
+      this.fail(batch, error);
+    }
+  }
+
+  private answer(batch: Map<K, Waiter<V>[]>, found: Map<K, V>): void {
+    for (const [key, waiters] of batch) for (const w of waiters) w.resolve(found.has(key) ? found.get(key)! : this.absent);
+  }
+
+  private fail(batch: Map<K, Waiter<V>[]>, error: unknown): void {
+    for (const waiters of batch.values()) for (const w of waiters) w.reject(error);
   }
 }
