@@ -41,6 +41,10 @@ describe('team bench figures', () => {
     expect(freeWorkerLatencies(jobs, 1).map((s) => +s.toFixed(3))).toEqual([0.1, 0.3]);
     // Two workers: the second job found one free too.
     expect(freeWorkerLatencies(jobs, 2).map((s) => +s.toFixed(3))).toEqual([0.1, 9.2, 0.3]);
+    // A batch enqueued at once: the second job finds the worker free (the first has not started yet), but it
+    // waits behind the first, not for the engine.
+    const batch = [job(0, 0.05, 1), job(0.01, 1, 2), job(5, 5.02, 6)];
+    expect(freeWorkerLatencies(batch, 1).map((s) => +s.toFixed(3))).toEqual([0.05, 0.02]);
   });
 
   it('measures the idle time between a job\'s end and the start of one that was waiting for it', () => {

@@ -55,16 +55,19 @@ export function queueLatencies(jobs: readonly JobTimes[]): number[] {
 }
 
 /**
- * Enqueue → start of the jobs enqueued while fewer than `workers` jobs were running (a worker was free): the
- * queue engine's own pick-up time, without the wait behind a batch. Single-attempt jobs only, as above.
+ * Enqueue → start of the jobs enqueued while fewer than `workers` jobs were running (a worker was free) and no
+ * job enqueued before was still waiting: the queue engine's own pick-up time, without the wait behind a batch
+ * (a batch uploaded within milliseconds finds its worker free until the first job starts, yet its later jobs
+ * wait behind the earlier ones). Single-attempt jobs only, as above.
  */
 export function freeWorkerLatencies(jobs: readonly JobTimes[], workers: number): number[] {
   const runs = jobs.filter((j) => j.started_at !== null).map((j) => ({ from: Date.parse(j.started_at!), to: j.finished_at === null ? Infinity : Date.parse(j.finished_at) }));
+  const waits = jobs.map((j) => ({ from: Date.parse(j.created_at), to: j.started_at === null ? Infinity : Date.parse(j.started_at) }));
   return jobs
     .filter((j) => j.attempts === 1 && j.started_at !== null)
     .filter((j) => {
       const at = Date.parse(j.created_at);
-      return runs.filter((r) => r.from <= at && at < r.to).length < workers;
+      return runs.filter((r) => r.from <= at && at < r.to).length < workers && !waits.some((w) => w.from < at && at < w.to);
     })
     .map((j) => (Date.parse(j.started_at!) - Date.parse(j.created_at)) / 1000);
 }

@@ -108,6 +108,9 @@ eachBackend('SessionStore', (backend) => {
     expect(otherSeq).toBeGreaterThan(0);
     const many = await Promise.all([id, other, crypto.randomUUID(), id].map((s) => sessions.changeSeq(s)));
     expect(many).toEqual([seq + 1, otherSeq, null, seq + 1]);
+    // An id PostgreSQL's text cannot hold, asked with others, fails (there) only its own read.
+    const mixed = await Promise.allSettled([id, 'bad\0id', other].map((s) => sessions.changeSeq(s)));
+    expect([mixed[0], mixed[2]]).toEqual([{ status: 'fulfilled', value: seq + 1 }, { status: 'fulfilled', value: otherSeq }]);
   });
 
   it("raises it when the speaker map, the project or the project's speakers change, and only for that project", async () => {
