@@ -140,7 +140,7 @@ export class SqlKeyStore implements KeyStore {
     const rows = await this.sql.all<AccessRow>(
       `SELECT ${ACCESS_COLUMNS} FROM api_keys k LEFT JOIN users u ON u.id = k.user_id
        LEFT JOIN api_key_projects p ON p.key_id = k.id AND k.scope = 'projects'
-       WHERE k.${column} IN (${inList(values)}) AND k.revoked_at IS NULL ORDER BY k.id, p.position`,
+       WHERE k.${column} IN (${inList(values)}) AND k.revoked_at IS NULL ORDER BY p.position`,
       values,
     );
     const byKey = new Map<string, AccessRow[]>();

@@ -201,14 +201,15 @@ export class SqlSessionStore implements SessionStore {
     const where = clauses.length ? `WHERE ${clauses.join(' AND ')}` : '';
     // Sessions made in the same millisecond keep their order of arrival where the database records one.
     const tieBreak = this.sql.dialect === 'sqlite' ? 's.rowid DESC' : 's.id DESC';
-    // The total comes with the page (one round trip, one snapshot); a page past the end has no row to carry it.
-    const rows = await this.sql.all<SessionRow & { total: number | string }>(
-      `SELECT ${SUMMARY_COLUMNS}, COUNT(*) OVER () AS total FROM sessions s JOIN projects p ON p.id = s.project_id ${where}
+    // The total by a count of its own: a window count (one round trip) would build every matching row, each
+    // with its format and media, before the page is cut from them.
+    const rows = await this.sql.all<SessionRow>(
+      `SELECT ${SUMMARY_COLUMNS} FROM sessions s JOIN projects p ON p.id = s.project_id ${where}
        ORDER BY s.created_at DESC, ${tieBreak} LIMIT ? OFFSET ?`,
       [...params, filter.limit, filter.offset],
     );
-    const total = rows.length ? rows[0]!.total : (await this.sql.get<{ n: number }>(`SELECT COUNT(*) AS n FROM sessions s ${where}`, params))!.n;
-    return { data: rows.map(toSummary), total: Number(total) };
+    const total = (await this.sql.get<{ n: number }>(`SELECT COUNT(*) AS n FROM sessions s ${where}`, params))!.n;
+    return { data: rows.map(toSummary), total };
   }
 
   async setMedia(id: string, media: Media): Promise<void> {
