@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { UniqueViolation, type Sql, type SqlValue } from './sql/sql';
 import type { AnalysisRun, AnalysisSegment } from '../../shared/schemas/analysis';
-import { inList } from './sql/placeholders';
+import { inList, perCount } from './sql/placeholders';
 import { FreshBatch } from './fresh-batch';
 
 export type RunStatus = AnalysisRun['status'];
@@ -96,18 +96,19 @@ function insertParams(run: NewRun, id: string): SqlValue[] {
   return [id, run.sessionId, run.jobId ?? null, run.version, run.duration, new Date().toISOString(), run.sessionId];
 }
 
+const REVISIONS = perCount((ids) => `SELECT session_id, SUM(revision) AS revision FROM analysis_runs WHERE session_id IN (${ids}) GROUP BY session_id`);
+
 /** One implementation for both databases, in portable SQL over `Sql`. */
 export class SqlAnalysisStore implements AnalysisStore {
   /** Read on every GET of an analysis (its ETag), so many at once are one query. */
-  private readonly revisions = new FreshBatch<string, number>(async (ids) => {
-    const rows = await this.sql.all<{ session_id: string; revision: number | string }>(
-      `SELECT session_id, SUM(revision) AS revision FROM analysis_runs WHERE session_id IN (${inList(ids)}) GROUP BY session_id`,
-      ids,
-    );
-    return new Map(rows.map((r) => [r.session_id, Number(r.revision)]));
-  }, 0);
+  private readonly revisions: FreshBatch<string, number>;
 
-  constructor(private readonly sql: Sql) {}
+  constructor(private readonly sql: Sql) {
+    type Row = { session_id: string; revision: number | string };
+    this.revisions = new FreshBatch(async (ids) => new Map((await sql.all<Row>(REVISIONS(ids.length), ids)).map((r) => [r.session_id, Number(r.revision)])), 0, {
+      gather: sql.dialect === 'postgres',
+    });
+  }
 
   async create(run: NewRun): Promise<RunRecord> {
     const id = run.id ?? crypto.randomUUID();

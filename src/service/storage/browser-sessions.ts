@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Sql } from './sql/sql';
 import { FreshBatch } from './fresh-batch';
-import { inList } from './sql/placeholders';
+import { perCount } from './sql/placeholders';
 
 const LIFETIME_MS = 30 * 24 * 3600 * 1000;
 
@@ -22,14 +22,17 @@ interface SessionRow {
   key_id: string | null;
 }
 
+const SESSIONS = perCount((hashes) => `SELECT hash, expires_at, key_id FROM browser_sessions WHERE hash IN (${hashes})`);
+
 export class SqlBrowserSessionStore implements BrowserSessionStore {
   /** Read on every request of a signed-in studio, so many at once are one query. */
-  private readonly byHash = new FreshBatch<string, SessionRow | null>(async (hashes) => {
-    const rows = await this.sql.all<SessionRow>(`SELECT hash, expires_at, key_id FROM browser_sessions WHERE hash IN (${inList(hashes)})`, hashes);
-    return new Map(rows.map((r) => [r.hash, r]));
-  }, null);
+  private readonly byHash: FreshBatch<string, SessionRow | null>;
 
-  constructor(private readonly sql: Sql) {}
+  constructor(private readonly sql: Sql) {
+    this.byHash = new FreshBatch(async (hashes) => new Map((await sql.all<SessionRow>(SESSIONS(hashes.length), hashes)).map((r) => [r.hash, r])), null, {
+      gather: sql.dialect === 'postgres',
+    });
+  }
 
   async create(now = Date.now(), keyId: string | null = null): Promise<{ token: string; maxAgeSeconds: number }> {
     const token = crypto.randomBytes(32).toString('base64url');

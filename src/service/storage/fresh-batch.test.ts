@@ -86,7 +86,7 @@ describe('FreshBatch', () => {
   it('sends at most `limit` keys in one query', async () => {
     const keys = Array.from({ length: 7 }, (_, i) => `k${i}`);
     const t = fakeTable(Object.fromEntries(keys.map((k, i) => [k, i])));
-    const batch = new FreshBatch(t.read, -1, 3);
+    const batch = new FreshBatch(t.read, -1, { limit: 3 });
     const reads = [batch.get('first'), ...keys.map((k) => batch.get(k))];
     for (let i = 0; i < 4; i++) {
       await Promise.resolve();
@@ -95,6 +95,15 @@ describe('FreshBatch', () => {
     }
     expect(await Promise.all(reads)).toEqual([-1, 0, 1, 2, 3, 4, 5, 6]);
     expect(t.queries.map((q) => q.keys)).toEqual([['first'], ['k0', 'k1', 'k2'], ['k3', 'k4', 'k5'], ['k6']]);
-    expect(() => new FreshBatch(t.read, null, 0)).toThrow(RangeError);
+    expect(() => new FreshBatch(t.read, null, { limit: 0 })).toThrow(RangeError);
+  });
+
+  it('with gather off (SQLite, in-process), sends every read as it comes, each its own query', async () => {
+    const t = fakeTable({ a: 1, b: 2 });
+    const batch = new FreshBatch(t.read, null, { gather: false });
+    const reads = [batch.get('a'), batch.get('b'), batch.get('a'), batch.get('c')];
+    expect(t.queries.map((q) => q.keys)).toEqual([['a'], ['b'], ['a'], ['c']]);
+    for (const q of t.queries) q.finish();
+    expect(await Promise.all(reads)).toEqual([1, 2, 1, null]);
   });
 });

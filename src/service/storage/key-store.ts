@@ -3,7 +3,7 @@ import type { Sql } from './sql/sql';
 import { generateApiKey, hashApiKey, keyHint } from '../auth/api-keys';
 import type { Access } from '../auth/access';
 import { FreshBatch } from './fresh-batch';
-import { inList } from './sql/placeholders';
+import { perCount } from './sql/placeholders';
 
 export interface ApiKeyRecord {
   id: string;
@@ -48,7 +48,14 @@ export interface KeyStore {
   accessById(id: string): Promise<Access | null>;
 }
 
-const ACCESS_COLUMNS = 'k.id, k.hash, k.name, k.scope, u.name AS user_name, p.project_id';
+/** Active keys' access by their hashes or ids: a row per project a key is limited to (one row, no project, if none). */
+const accessBy = (column: 'hash' | 'id') =>
+  perCount(
+    (values) => `SELECT k.id, k.hash, k.name, k.scope, u.name AS user_name, p.project_id FROM api_keys k LEFT JOIN users u ON u.id = k.user_id
+       LEFT JOIN api_key_projects p ON p.key_id = k.id AND k.scope = 'projects'
+       WHERE k.${column} IN (${values}) AND k.revoked_at IS NULL ORDER BY p.position`,
+  );
+const ACCESS_BY = { hash: accessBy('hash'), id: accessBy('id') };
 
 interface AccessRow {
   id: string;
@@ -61,10 +68,14 @@ interface AccessRow {
 
 export class SqlKeyStore implements KeyStore {
   /** Read on every request with a stored key (by its hash) or a studio signed in with one (by id), so many at once are one query. */
-  private readonly byHash = new FreshBatch<string, Access | null>((hashes) => this.accessOf('hash', hashes), null);
-  private readonly byId = new FreshBatch<string, Access | null>((ids) => this.accessOf('id', ids), null);
+  private readonly byHash: FreshBatch<string, Access | null>;
+  private readonly byId: FreshBatch<string, Access | null>;
 
-  constructor(private readonly sql: Sql) {}
+  constructor(private readonly sql: Sql) {
+    const gather = sql.dialect === 'postgres';
+    this.byHash = new FreshBatch((hashes) => this.accessOf('hash', hashes), null, { gather });
+    this.byId = new FreshBatch((ids) => this.accessOf('id', ids), null, { gather });
+  }
 
   async create(name: string, options: KeyOptions = {}): Promise<{ key: string; record: ApiKeyRecord }> {
     const key = generateApiKey();
@@ -135,14 +146,9 @@ export class SqlKeyStore implements KeyStore {
     return this.byId.get(id);
   }
 
-  /** Active keys' access in one round trip, by their hashes or ids: a row per project a key is limited to (one row, no project, if none). */
+  /** Active keys' access in one round trip, by their hashes or ids. */
   private async accessOf(column: 'hash' | 'id', values: string[]): Promise<Map<string, Access>> {
-    const rows = await this.sql.all<AccessRow>(
-      `SELECT ${ACCESS_COLUMNS} FROM api_keys k LEFT JOIN users u ON u.id = k.user_id
-       LEFT JOIN api_key_projects p ON p.key_id = k.id AND k.scope = 'projects'
-       WHERE k.${column} IN (${inList(values)}) AND k.revoked_at IS NULL ORDER BY p.position`,
-      values,
-    );
+    const rows = await this.sql.all<AccessRow>(ACCESS_BY[column](values.length), values);
     const byKey = new Map<string, AccessRow[]>();
     for (const row of rows) {
       if (!byKey.has(row[column])) byKey.set(row[column], []);

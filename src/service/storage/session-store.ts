@@ -1,7 +1,7 @@
 import type { Sql } from './sql/sql';
 import type { Media, MediaFormat, Session, SessionStatus, SessionSummary } from '../../shared/schemas';
 import type { Transcript } from '../speech/types';
-import { inList } from './sql/placeholders';
+import { inList, perCount } from './sql/placeholders';
 import { FreshBatch } from './fresh-batch';
 
 interface SessionRow {
@@ -114,20 +114,20 @@ export interface SessionStore {
   allIds(): Promise<Set<string>>;
 }
 
+const CHANGE_SEQS = perCount((ids) => `SELECT id, change_seq FROM sessions WHERE id IN (${ids})`);
+const PROJECTS_OF = perCount((ids) => `SELECT id, project_id FROM sessions WHERE id IN (${ids})`);
+
 export class SqlSessionStore implements SessionStore {
   /** Read on every GET of a session or its analysis (the ETag), so many at once are one query. */
-  private readonly changeSeqs = new FreshBatch<string, number | null>(async (ids) => {
-    const rows = await this.sql.all<{ id: string; change_seq: number }>(`SELECT id, change_seq FROM sessions WHERE id IN (${inList(ids)})`, ids);
-    return new Map(rows.map((r) => [r.id, r.change_seq]));
-  }, null);
-
+  private readonly changeSeqs: FreshBatch<string, number | null>;
   /** Read on every request under a recording by a key limited to projects (its scope), likewise. */
-  private readonly projects = new FreshBatch<string, string | null>(async (ids) => {
-    const rows = await this.sql.all<{ id: string; project_id: string }>(`SELECT id, project_id FROM sessions WHERE id IN (${inList(ids)})`, ids);
-    return new Map(rows.map((r) => [r.id, r.project_id]));
-  }, null);
+  private readonly projects: FreshBatch<string, string | null>;
 
-  constructor(private readonly sql: Sql) {}
+  constructor(private readonly sql: Sql) {
+    const gather = sql.dialect === 'postgres';
+    this.changeSeqs = new FreshBatch(async (ids) => new Map((await sql.all<{ id: string; change_seq: number }>(CHANGE_SEQS(ids.length), ids)).map((r) => [r.id, r.change_seq])), null, { gather });
+    this.projects = new FreshBatch(async (ids) => new Map((await sql.all<{ id: string; project_id: string }>(PROJECTS_OF(ids.length), ids)).map((r) => [r.id, r.project_id])), null, { gather });
+  }
 
   async insert(session: NewSession): Promise<void> {
     await this.sql.run(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inList, numberedPlaceholders } from './placeholders';
+import { inList, numberedPlaceholders, perCount } from './placeholders';
 
 describe('numberedPlaceholders', () => {
   it('numbers each placeholder in order', () => {
@@ -20,5 +20,16 @@ describe('inList', () => {
   it('writes one placeholder per value', () => {
     expect(inList(['a', 'b', 'c'])).toBe('?, ?, ?');
     expect(numberedPlaceholders(`SELECT 1 WHERE x IN (${inList([1, 2])})`)).toBe('SELECT 1 WHERE x IN ($1, $2)');
+  });
+});
+
+describe('perCount', () => {
+  it('makes a text per count once and hands back the same string after', () => {
+    let made = 0;
+    const text = perCount((list) => `SELECT id FROM t WHERE id IN (${list}) -- ${++made}`);
+    expect(text(2)).toBe('SELECT id FROM t WHERE id IN (?, ?) -- 1');
+    expect(text(1)).toBe('SELECT id FROM t WHERE id IN (?) -- 2');
+    expect(text(2)).toBe('SELECT id FROM t WHERE id IN (?, ?) -- 1');
+    expect(made).toBe(2);
   });
 });

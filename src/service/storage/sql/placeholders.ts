@@ -49,3 +49,12 @@ function closingQuote(sql: string, start: number, quote: string): number {
 export function inList(values: readonly unknown[]): string {
   return values.map(() => '?').join(', ');
 }
+
+/**
+ * A statement's text for each count of values in its `IN (…)` (`make` gets the placeholders), made once per
+ * count: statements read on every request keep one string each, as a literal would.
+ */
+export function perCount(make: (list: string) => string): (count: number) => string {
+  const texts: string[] = [];
+  return (count) => (texts[count] ??= make(inList(Array.from({ length: count }))));
+}
