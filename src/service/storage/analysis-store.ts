@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { UniqueViolation, type Sql, type SqlValue } from './sql/sql';
 import type { AnalysisRun, AnalysisSegment } from '../../shared/schemas/analysis';
 import { inList, perCount } from './sql/placeholders';
-import { FreshBatch } from './fresh-batch';
+import { pointReads, type FreshBatch } from './fresh-batch';
 
 export type RunStatus = AnalysisRun['status'];
 
@@ -105,9 +105,7 @@ export class SqlAnalysisStore implements AnalysisStore {
 
   constructor(private readonly sql: Sql) {
     type Row = { session_id: string; revision: number | string };
-    this.revisions = new FreshBatch(async (ids) => new Map((await sql.all<Row>(REVISIONS(ids.length), ids)).map((r) => [r.session_id, Number(r.revision)])), 0, {
-      gather: sql.dialect === 'postgres',
-    });
+    this.revisions = pointReads(sql, async (ids: string[]) => new Map((await sql.all<Row>(REVISIONS(ids.length), ids)).map((r) => [r.session_id, Number(r.revision)])), 0);
   }
 
   async create(run: NewRun): Promise<RunRecord> {

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Sql } from './sql/sql';
-import { FreshBatch } from './fresh-batch';
+import { pointReads, type FreshBatch } from './fresh-batch';
 import { perCount } from './sql/placeholders';
 
 const LIFETIME_MS = 30 * 24 * 3600 * 1000;
@@ -29,9 +29,7 @@ export class SqlBrowserSessionStore implements BrowserSessionStore {
   private readonly byHash: FreshBatch<string, SessionRow | null>;
 
   constructor(private readonly sql: Sql) {
-    this.byHash = new FreshBatch(async (hashes) => new Map((await sql.all<SessionRow>(SESSIONS(hashes.length), hashes)).map((r) => [r.hash, r])), null, {
-      gather: sql.dialect === 'postgres',
-    });
+    this.byHash = pointReads(sql, async (hashes: string[]) => new Map((await sql.all<SessionRow>(SESSIONS(hashes.length), hashes)).map((r) => [r.hash, r])), null);
   }
 
   async create(now = Date.now(), keyId: string | null = null): Promise<{ token: string; maxAgeSeconds: number }> {

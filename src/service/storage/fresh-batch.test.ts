@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FreshBatch } from './fresh-batch';
+import { FreshBatch, pointReads } from './fresh-batch';
+import type { Sql } from './sql/sql';
 
 /** A table read by queries that each see it as it was when sent, answering when `finish()` is called. */
 function fakeTable(initial: Record<string, number>) {
@@ -105,5 +106,19 @@ describe('FreshBatch', () => {
     expect(t.queries.map((q) => q.keys)).toEqual([['a'], ['b'], ['a'], ['c']]);
     for (const q of t.queries) q.finish();
     expect(await Promise.all(reads)).toEqual([1, 2, 1, null]);
+  });
+
+  it('gathers over PostgreSQL, and not over SQLite (pointReads)', async () => {
+    for (const [dialect, queries] of [['postgres', [['a'], ['b', 'c']]], ['sqlite', [['a'], ['b'], ['c']]]] as const) {
+      const t = fakeTable({ a: 1, b: 2, c: 3 });
+      const batch = pointReads({ dialect } as Sql, t.read, null);
+      const reads = ['a', 'b', 'c'].map((k) => batch.get(k));
+      t.queries[0]!.finish();
+      await Promise.resolve();
+      await Promise.resolve();
+      for (const q of t.queries.slice(1)) q.finish();
+      expect(await Promise.all(reads)).toEqual([1, 2, 3]);
+      expect(t.queries.map((q) => q.keys)).toEqual(queries);
+    }
   });
 });

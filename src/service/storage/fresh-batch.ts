@@ -1,3 +1,5 @@
+import type { Sql } from './sql/sql';
+
 interface Waiter<V> {
   resolve(value: V): void;
   reject(error: unknown): void;
@@ -83,4 +85,12 @@ export class FreshBatch<K, V> {
   private fail(batch: Map<K, Waiter<V>[]>, error: unknown): void {
     for (const waiters of batch.values()) for (const w of waiters) w.reject(error);
   }
+}
+
+/**
+ * A store's point reads over `sql`: gathered on PostgreSQL, where every query is a round trip; on SQLite, which
+ * answers in-process, each read is its own query as it comes (gathering there only cost CPU).
+ */
+export function pointReads<K, V>(sql: Sql, read: (keys: K[]) => Promise<Map<K, V>>, absent: V): FreshBatch<K, V> {
+  return new FreshBatch(read, absent, { gather: sql.dialect === 'postgres' });
 }

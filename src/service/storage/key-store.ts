@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Sql } from './sql/sql';
 import { generateApiKey, hashApiKey, keyHint } from '../auth/api-keys';
 import type { Access } from '../auth/access';
-import { FreshBatch } from './fresh-batch';
+import { pointReads, type FreshBatch } from './fresh-batch';
 import { perCount } from './sql/placeholders';
 
 export interface ApiKeyRecord {
@@ -72,9 +72,8 @@ export class SqlKeyStore implements KeyStore {
   private readonly byId: FreshBatch<string, Access | null>;
 
   constructor(private readonly sql: Sql) {
-    const gather = sql.dialect === 'postgres';
-    this.byHash = new FreshBatch((hashes) => this.accessOf('hash', hashes), null, { gather });
-    this.byId = new FreshBatch((ids) => this.accessOf('id', ids), null, { gather });
+    this.byHash = pointReads(sql, (hashes: string[]) => this.accessOf('hash', hashes), null);
+    this.byId = pointReads(sql, (ids: string[]) => this.accessOf('id', ids), null);
   }
 
   async create(name: string, options: KeyOptions = {}): Promise<{ key: string; record: ApiKeyRecord }> {

@@ -2,7 +2,7 @@ import type { Sql } from './sql/sql';
 import type { Media, MediaFormat, Session, SessionStatus, SessionSummary } from '../../shared/schemas';
 import type { Transcript } from '../speech/types';
 import { inList, perCount } from './sql/placeholders';
-import { FreshBatch } from './fresh-batch';
+import { pointReads, type FreshBatch } from './fresh-batch';
 
 interface SessionRow {
   id: string;
@@ -124,9 +124,8 @@ export class SqlSessionStore implements SessionStore {
   private readonly projects: FreshBatch<string, string | null>;
 
   constructor(private readonly sql: Sql) {
-    const gather = sql.dialect === 'postgres';
-    this.changeSeqs = new FreshBatch(async (ids) => new Map((await sql.all<{ id: string; change_seq: number }>(CHANGE_SEQS(ids.length), ids)).map((r) => [r.id, r.change_seq])), null, { gather });
-    this.projects = new FreshBatch(async (ids) => new Map((await sql.all<{ id: string; project_id: string }>(PROJECTS_OF(ids.length), ids)).map((r) => [r.id, r.project_id])), null, { gather });
+    this.changeSeqs = pointReads(sql, async (ids: string[]) => new Map((await sql.all<{ id: string; change_seq: number }>(CHANGE_SEQS(ids.length), ids)).map((r) => [r.id, r.change_seq])), null);
+    this.projects = pointReads(sql, async (ids: string[]) => new Map((await sql.all<{ id: string; project_id: string }>(PROJECTS_OF(ids.length), ids)).map((r) => [r.id, r.project_id])), null);
   }
 
   async insert(session: NewSession): Promise<void> {
