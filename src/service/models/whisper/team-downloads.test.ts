@@ -1,11 +1,8 @@
 import crypto from 'node:crypto';
-import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../../../../test/helpers/temp';
-import { openDatabase, type Db } from '../../storage/database';
-import { SqliteSql } from '../../storage/sql/sqlite-sql';
-import { SqlWhisperModelStore, type StoredWhisperDownload } from '../../storage/whisper-model-store';
+import { describe, expect, it } from 'vitest';
+import type { StoredWhisperDownload } from '../../storage/whisper-model-store';
 import { DOWNLOAD_STALE_MS, TeamWhisperDownloads, downloadDocument, isAbandoned } from './team-downloads';
+import { teamWhisperStore } from './team-store.testutil';
 
 const at = (ms: number) => new Date(Date.parse('2026-11-29T08:00:00.000Z') + ms).toISOString();
 const row = (over: Partial<StoredWhisperDownload> = {}): StoredWhisperDownload => ({
@@ -50,16 +47,9 @@ describe('the staleness rule', () => {
   });
 });
 
-const dbs: Db[] = [];
-afterEach(() => {
-  for (const db of dbs.splice(0)) db.close();
-});
-
 /** Two nodes' views of one team database, reporting every 50 ms, stale after 400 ms. */
 function nodes() {
-  const db = openDatabase(path.join(tempDir('takeline-team-downloads-'), 'takeline.db'));
-  dbs.push(db);
-  const store = new SqlWhisperModelStore(new SqliteSql(db));
+  const { store } = teamWhisperStore();
   const node = () => new TeamWhisperDownloads({ store, reportMs: 50, staleMs: 400 });
   return { store, a: node(), b: node() };
 }

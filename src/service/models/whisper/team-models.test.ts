@@ -1,14 +1,13 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../../test/helpers/temp';
-import { openDatabase, type Db } from '../../storage/database';
 import { FolderBlobStore } from '../../storage/blobs/folder-blob-store';
-import { SqliteSql } from '../../storage/sql/sqlite-sql';
 import { SqlWhisperModelStore } from '../../storage/whisper-model-store';
 import { sha1, testBytes } from '../downloads/test-server.testutil';
 import { TeamWhisperModels, whisperBlobKey } from './team-models';
+import { teamWhisperStore } from './team-store.testutil';
 
 const data = testBytes(1024 * 1024 + 11, 'team-model');
 const SHA256 = crypto.createHash('sha256').update(data).digest('hex');
@@ -23,17 +22,9 @@ class CountingBlobs extends FolderBlobStore {
   }
 }
 
-const dbs: Db[] = [];
-afterEach(() => {
-  for (const db of dbs.splice(0)) db.close();
-});
-
 /** Two nodes of one team: one database, one storage, a cache folder each. */
 function team() {
-  const db = openDatabase(path.join(tempDir('takeline-team-models-'), 'takeline.db'));
-  dbs.push(db);
-  const sql = new SqliteSql(db);
-  const store = new SqlWhisperModelStore(sql);
+  const { sql, store } = teamWhisperStore();
   const blobs = new CountingBlobs(tempDir('takeline-team-storage-'));
   const node = () => new TeamWhisperModels({ store, blobs, cacheDir: path.join(tempDir('takeline-node-'), 'whisper', 'team') });
   return { sql, store, blobs, a: node(), b: node() };
