@@ -217,4 +217,11 @@ describe('exportFileName', () => {
     ['a\nb.mp3', 'fcpxml', 'a b.fcpxml'],
     ['', 'srt', 'transcript.srt'],
   ])('%j → %s', (name, ext, expected) => expect(exportFileName(name, ext)).toBe(expected));
+
+  it.each([
+    [{ start: 65.25, end: 130 }, 'readings-7min_00h01m05.250s-00h02m10.000s.srt'],
+    [{ start: 0, end: 4.0004 }, 'readings-7min_00h00m00.000s-00h00m04.000s.srt'],
+    [{ start: 3599.9996, end: 7384.5 }, 'readings-7min_01h00m00.000s-02h03m04.500s.srt'],
+  ])('a part %j carries its range: %s', (range, expected) => expect(exportFileName('readings-7min.flac', 'srt', range)).toBe(expected));
+  it('the whole recording (no range) keeps its plain name', () => expect(exportFileName('readings-7min.flac', 'srt', null)).toBe('readings-7min.srt'));
 });

@@ -353,7 +353,7 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
           },
           responses: {
             '200': {
-              description: 'The file, as an attachment (`Content-Disposition` names it after the recording: take.edl, take.selects.edl, take.analysis.csv…)',
+              description: 'The file, as an attachment (`Content-Disposition` names it after the recording: take.edl, take.selects.edl, take.analysis.csv…; a part with its range: take_00h00m12.500s-00h00m48.000s.edl)',
               content: {
                 'application/x-subrip': { schema: z.string() },
                 'text/vtt': { schema: z.string() },

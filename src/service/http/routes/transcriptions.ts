@@ -166,7 +166,7 @@ export function transcriptionsRouter(ctx: ServiceContext): Router {
         cleanup();
         throw error;
       }
-      res.attachment(exportFileName(summary.file_name, 'wav')).type('audio/wav');
+      res.attachment(exportFileName(summary.file_name, 'wav', range)).type('audio/wav');
       res.sendFile(target, { dotfiles: 'allow' }, (error) => {
         cleanup();
         if (error && !res.headersSent) next(error);
@@ -196,7 +196,7 @@ export function transcriptionsRouter(ctx: ServiceContext): Router {
     };
     const file = renderExport(format, range ? exportInRange(input, range) : input);
     // attachment() sets a type from the file name's extension (.edl → octet-stream), so the export's own type goes after it.
-    res.attachment(exportFileName(summary.file_name, file.extension)).type(file.contentType).send(file.body);
+    res.attachment(exportFileName(summary.file_name, file.extension, range)).type(file.contentType).send(file.body);
   });
 
   // ---- editor's basics (issue 33): the editor's own markers, listed in the exports ----
