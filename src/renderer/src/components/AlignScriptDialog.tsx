@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { ApiError, messageOf } from '../api/errors';
 import type { AlignResult, TranscriptEdit } from '../api/transcript-edits';
 import { useApp } from '../app-context';
+import { scriptWordCount } from '../../../shared/script-words';
 import { Modal } from './Modal';
 
 /**
@@ -68,7 +69,8 @@ export function AlignScriptDialog({
     }
   };
 
-  const words = text.split(/\s+/).filter((w) => w && !/^[^\s:]+:$/.test(w)).length;
+  // Counted as the service counts them (labels out, punctuation alone not a word), so the result agrees.
+  const words = text.trim() ? scriptWordCount(text) : 0;
   const working = started !== null;
   return (
     <Modal title="Align a script" onClose={onClose} testId="align-dialog">

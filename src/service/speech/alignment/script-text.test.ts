@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { scriptWordCount } from '../../../shared/script-words';
 import { lineLabel, MAX_SCRIPT_BYTES, MAX_SCRIPT_WORDS, parseScript, ScriptError } from './script-text';
 
 describe('parseScript', () => {
@@ -46,4 +47,15 @@ describe('parseScript', () => {
     expect(() => parseScript('a '.repeat(MAX_SCRIPT_WORDS + 1))).toThrow(/more than 200000 words/);
     expect(() => parseScript('x'.repeat(MAX_SCRIPT_BYTES + 1))).toThrow(/larger than/);
   });
+});
+
+describe('the word count the studio shows before aligning', () => {
+  // Colons inside a line, labels of several words, punctuation standing alone, "&": the studio's count is
+  // the result's (it once counted 917 where the result said 919).
+  it.each([
+    'ADA: Good morning.\nIt is early.\nDr. Grey: Is it?',
+    'The rule is simple: listen first. Then — and only then … speak.',
+    'As follows: one, two & three.\nNOTE: this line is labelled\n  \nA label of far too many words: is text',
+    'Time 10:30: start.\n"Quoted" — \' —\nS2:\nS2: after an empty label',
+  ])('%j', (script) => expect(scriptWordCount(script)).toBe(parseScript(script).words.length));
 });

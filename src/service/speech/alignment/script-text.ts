@@ -1,4 +1,7 @@
+import { lineLabel } from '../../../shared/script-words';
 import { normalizeWords } from '../scoring/wer';
+
+export { lineLabel };
 
 /**
  * A script as the user pastes it, read into words. Format (documented in the README):
@@ -35,17 +38,6 @@ export interface ParsedScript {
 
 /** Invalid script; `message` says what to change. */
 export class ScriptError extends Error {}
-
-const LABEL = /^\s*([\p{L}][\p{L}\p{N} .'’-]{0,39}?)\s*:(?:\s+|$)/u;
-
-/** The label of a line and the text after it, or null when the line has none. */
-export function lineLabel(line: string): { name: string; rest: string } | null {
-  const m = LABEL.exec(line);
-  if (!m) return null;
-  const name = m[1]!.trim().replace(/\s+/g, ' ');
-  if (name.split(' ').length > 3) return null;
-  return { name, rest: line.slice(m[0].length) };
-}
 
 export function parseScript(text: string): ParsedScript {
   if (Buffer.byteLength(text, 'utf8') > MAX_SCRIPT_BYTES) {
