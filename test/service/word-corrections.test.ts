@@ -109,6 +109,9 @@ describe('word corrections', { timeout: 600_000 }, () => {
     expect(seg.text).toBe(reference);
     expect(seg.words.map((w) => w.word)).toEqual(reference.split(' '));
     expect(res.session.transcript!.text).toBe(reference);
+    // The whole line saved: confirmed by the editor, and so served.
+    expect(seg.confirmed).toBe(true);
+    expect((await session(id)).transcript!.segments[0]!.confirmed).toBe(true);
     expectOrdered(seg.words, seg);
 
     const retimed = new Set([...record.aligned, ...record.interpolated]);
@@ -144,6 +147,8 @@ describe('word corrections', { timeout: 600_000 }, () => {
       if (k !== i) expect(w).toEqual(line!.words[k]);
     });
     expect(words[i]!.confidence).toBe(1);
+    // One word corrected: the rest of the line is not thereby checked.
+    expect(res.session.transcript!.segments[0]!.confirmed).toBeUndefined();
     expect(words[i]!.start).toBeGreaterThanOrEqual(line!.words[i - 1]!.end);
     expect(words[i]!.end).toBeLessThanOrEqual(line!.words[i + 1]!.start);
   });

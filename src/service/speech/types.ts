@@ -128,6 +128,11 @@ export interface TranscriptSegment extends Span {
    * said, so speaker adaptation takes them as supervision instead of the recognizer's guess.
    */
   corrected?: true;
+  /**
+   * The editor saved this whole line (not a word of it): a person read every word against the audio, so the
+   * studio no longer shades its words doubtful. The words keep the recognizer's confidence.
+   */
+  confirmed?: true;
 }
 
 export interface Transcript {

@@ -58,7 +58,7 @@ export function publicTranscript(transcript: Transcript): NonNullable<Session['t
     text: transcript.text,
     speakers: transcript.speakers,
     engine: transcript.engine,
-    segments: transcript.segments.map(({ id, speaker, start, end, text, words }) => ({ id, speaker, start, end, text, words })),
+    segments: transcript.segments.map(({ id, speaker, start, end, text, words, confirmed }) => ({ id, speaker, start, end, text, words, ...(confirmed ? { confirmed } : {}) })),
     ...(transcript.adaptation ? { adaptation: transcript.adaptation } : {}),
   };
 }

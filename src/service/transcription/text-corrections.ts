@@ -255,3 +255,8 @@ export function applyCorrections(transcript: Transcript, corrections: readonly L
   });
   return { transcript: { ...transcript, segments, text: segments.map((s) => s.text).join(' ') }, records };
 }
+
+/** The line `segmentId` confirmed by the editor (its whole text saved): every word of it is as said. */
+export function confirmLine(transcript: Transcript, segmentId: number): Transcript {
+  return { ...transcript, segments: transcript.segments.map((s) => (s.id === segmentId ? { ...s, confirmed: true as const } : s)) };
+}

@@ -12,6 +12,7 @@ import { timeCorrections } from './correction-timing';
 import { typedWords, type CorrectionLearning } from './correction-learning';
 import {
   applyCorrections,
+  confirmLine,
   correctLine,
   findMatches,
   replaceCorrections,
@@ -128,7 +129,10 @@ export class TranscriptEditor {
       throw new InvalidInputError([issue(['body', 'text'], 'That is already the line’s text; nothing to change.', 'value_error', input.text)]);
     }
     const timed = await this.timeCorrections(sessionId, transcript, [correction]);
-    const { transcript: next, records } = applyCorrections(transcript, timed.corrections, timed.timings);
+    const { transcript: corrected, records } = applyCorrections(transcript, timed.corrections, timed.timings);
+    // The whole line saved: the editor confirmed every word of it, the unchanged ones too.
+    const whole = input.wordStart === undefined && input.wordEnd === undefined;
+    const next = whole ? confirmLine(corrected, input.segmentId) : corrected;
     return this.commit(sessionId, revision, () => ({
       result: { transcript: next, touched: [] },
       edit: { op: 'edit_text', segment_id: input.segmentId, word_start: input.wordStart ?? null, word_end: input.wordEnd ?? null, lines: records, touched: [] },

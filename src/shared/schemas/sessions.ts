@@ -35,6 +35,10 @@ export const TranscriptSegment = z
     end: z.number(),
     text: z.string(),
     words: z.array(TranscriptWord),
+    confirmed: z.literal(true).optional().meta({
+      description:
+        'Present when an editor saved this whole line (PATCH without a word range): a person checked every word of it against the audio. Its words keep the recognizer\'s `confidence`; the studio no longer shades them doubtful',
+    }),
   })
   .meta({ id: 'TranscriptSegment' });
 

@@ -53,6 +53,8 @@ export interface TranscriptSegment {
   end: number;
   text: string;
   words: TranscriptWord[];
+  /** The editor saved this whole line: every word of it was checked by a person. */
+  confirmed?: true;
 }
 
 export interface Transcript {

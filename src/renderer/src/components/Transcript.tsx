@@ -6,7 +6,7 @@
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import type { TranscriptSegment } from '../api/types';
-import { confidenceBand } from '../lib/confidence';
+import { wordShade } from '../lib/confidence';
 import { speakerColor } from '../lib/format';
 import { formatReadout, type Timebase } from '../lib/timecode';
 import { activeSegmentIndex, activeWordIndex, wordMatches } from '../lib/transcript-index';
@@ -226,6 +226,7 @@ const SegmentRow = memo(function SegmentRow(props: {
       data-testid="segment"
       data-segment-id={segment.id}
       data-speaker={segment.speaker}
+      data-confirmed={segment.confirmed ? 'true' : undefined}
       data-selected={selected ? 'true' : undefined}
       onClick={() => onSelectLine?.(segment.id)}
     >
@@ -250,6 +251,11 @@ const SegmentRow = memo(function SegmentRow(props: {
           </span>
         )}
         {formatReadout(segment.start, timebase)}
+        {segment.confirmed && (
+          <span className="checked" data-testid="line-checked" title="You saved this whole line: its words are checked, none is shaded doubtful">
+            ✓ checked
+          </span>
+        )}
       </div>
       <div
         className="text"
@@ -267,11 +273,11 @@ const SegmentRow = memo(function SegmentRow(props: {
                 ) : (
                   <span key={wi}>
                     <span
-                      className={`w${wi === currentWord ? ' cur' : ''}${query && wordMatches(w.word, query) ? ' hit' : ''} ${confidenceBand(w.confidence)}${wi === focusWord ? ' focus' : ''}`}
+                      className={`w${wi === currentWord ? ' cur' : ''}${query && wordMatches(w.word, query) ? ' hit' : ''} ${wordShade(w.confidence, segment)}${wi === focusWord ? ' focus' : ''}`}
                       data-testid="word"
                       data-start={w.start}
                       data-confidence={w.confidence}
-                      title={`${formatReadout(w.start, timebase)} · confidence ${Math.round(w.confidence * 100)}% (double-click to correct)`}
+                      title={`${formatReadout(w.start, timebase)} · ${segment.confirmed ? `checked by you (the recognizer was ${Math.round(w.confidence * 100)}% sure)` : `confidence ${Math.round(w.confidence * 100)}%`} (double-click to correct)`}
                       onClick={() => onSeek(w.start)}
                       onDoubleClick={(e) => {
                         e.stopPropagation();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { confidenceBand, countDoubtful, nextDoubtful } from './confidence';
+import { confidenceBand, countDoubtful, nextDoubtful, wordShade } from './confidence';
 
 const line = (...c: number[]) => ({ words: c.map((confidence) => ({ confidence })) });
 
@@ -28,5 +28,19 @@ describe('doubtful words', () => {
     expect(nextDoubtful(lines, { line: 0, word: 1 }, -1)).toEqual({ line: 2, word: 2 });
     expect(nextDoubtful(lines, null, -1)).toEqual({ line: 2, word: 2 });
     expect(nextDoubtful([line(0.9)], null, 1)).toBeNull();
+  });
+});
+
+describe('a line the editor saved whole', () => {
+  const confirmed = { ...line(0.1, 0.6, 0.3), confirmed: true };
+  it('shades its words confirmed, whatever the recognizer thought', () => {
+    expect(wordShade(0.1, confirmed)).toBe('confirmed');
+    expect(wordShade(0.1, {})).toBe('doubtful');
+  });
+  it('has no doubtful words left to count or walk to', () => {
+    const lines = [line(0.9, 0.2), confirmed, line(0.4)];
+    expect(countDoubtful(lines)).toBe(2);
+    expect(nextDoubtful(lines, { line: 0, word: 1 }, 1)).toEqual({ line: 2, word: 0 });
+    expect(nextDoubtful([confirmed], null, 1)).toBeNull();
   });
 });

@@ -7,10 +7,16 @@ export const DOUBTFUL_BELOW = 0.5;
 export const UNSURE_BELOW = 0.8;
 
 export type ConfidenceBand = 'doubtful' | 'unsure' | 'sure';
+/** A band, or `confirmed`: the word is on a line the editor saved whole, whatever the recognizer thought. */
+export type WordShade = ConfidenceBand | 'confirmed';
 
 export function confidenceBand(confidence: number): ConfidenceBand {
   if (!(confidence >= DOUBTFUL_BELOW)) return 'doubtful';
   return confidence < UNSURE_BELOW ? 'unsure' : 'sure';
+}
+
+export function wordShade(confidence: number, line: { confirmed?: boolean }): WordShade {
+  return line.confirmed ? 'confirmed' : confidenceBand(confidence);
 }
 
 export interface WordRef {
@@ -21,11 +27,13 @@ export interface WordRef {
 
 interface LineLike {
   words: readonly { confidence: number }[];
+  confirmed?: boolean;
 }
 
+/** Doubtful words left to check: a confirmed line has none. */
 export function countDoubtful(lines: readonly LineLike[]): number {
   let n = 0;
-  for (const l of lines) for (const w of l.words) if (confidenceBand(w.confidence) === 'doubtful') n++;
+  for (const l of lines) for (const w of l.words) if (wordShade(w.confidence, l) === 'doubtful') n++;
   return n;
 }
 
@@ -37,7 +45,7 @@ export function nextDoubtful(lines: readonly LineLike[], from: WordRef | null, d
   const flat: WordRef[] = [];
   lines.forEach((l, line) =>
     l.words.forEach((w, word) => {
-      if (confidenceBand(w.confidence) === 'doubtful') flat.push({ line, word });
+      if (wordShade(w.confidence, l) === 'doubtful') flat.push({ line, word });
     }),
   );
   if (flat.length === 0) return null;
