@@ -73,7 +73,7 @@ eachBackend('SessionStore', (backend) => {
 
   it('gives the session document with its speaker map, before and after the transcript exists', async () => {
     const { sessions, id } = await fixture();
-    const map = { S1: { speaker_id: crypto.randomUUID(), number: 1, name: 'Ann', similarity: 1, matched: true, match_threshold: 0.9615 } };
+    const map = { S1: { speaker_id: crypto.randomUUID(), number: 1, name: 'Ann', similarity: 1, matched: true, match_threshold: 0.9615, first_heard_in: { session_id: id, file_name: 'a.flac' } } };
     const expected = async () => JSON.parse(JSON.stringify({ ...(await sessions.get(id)), speaker_map: map }));
     const doc = async () => JSON.parse((await sessions.documentBytes((await sessions.summary(id))!, map)).toString('utf8'));
     expect(await doc()).toEqual(await expected());

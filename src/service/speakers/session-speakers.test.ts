@@ -115,6 +115,22 @@ eachBackend('SessionSpeakerEditor', (backend) => {
     expect(await names()).toEqual(['Speaker 1', 'Speaker 2']);
   });
 
+  it("numbers a recording's new voices in the order it first hears them, and says where each was first heard", async () => {
+    const { directory, addSession, names } = await setup();
+    // S2 speaks longer, but S1 speaks first: S1 is the project's first voice.
+    const a = await addSession({ S1: voice(0), S2: voice(5) }, { S1: 3, S2: 12 });
+    const first = await directory.speakerMap(a);
+    expect([first.S1!.number, first.S2!.number]).toEqual([1, 2]);
+    expect(await names()).toEqual(['Speaker 1', 'Speaker 2']);
+    expect(first.S1!.first_heard_in).toEqual({ session_id: a, file_name: 'a.flac' });
+    await new Promise((r) => setTimeout(r, 5));
+    // A later recording: its S1 is new (heard first, then S2, the first recording's S2, at length).
+    const b = await addSession({ S1: voice(9), S2: voice(5, 0.01) }, { S1: 2, S2: 20 });
+    const second = await directory.speakerMap(b);
+    expect(second.S2).toMatchObject({ speaker_id: first.S2!.speaker_id, matched: true, number: 2, first_heard_in: { session_id: a } });
+    expect(second.S1).toMatchObject({ matched: false, number: 3, first_heard_in: { session_id: b } });
+  });
+
   // ---- editor's basics (issue 33): "not this person" ----
   it('rejects a voice match: the voice takes a new project speaker, and the rejected one loses its evidence', async () => {
     const { speakers, project, editor, directory, addSession } = await setup();
@@ -177,4 +193,5 @@ eachBackend('SpeakerDirectory.speakerMap', (backend) => {
     const strictEntry = await add(new SpeakerDirectory(database, strict), voice(3, 0.3));
     expect(strictEntry).toMatchObject({ matched: false, match_threshold: 0.999 });
   });
+
 });

@@ -3,7 +3,7 @@ import type { Database, Stores } from '../storage/stores';
 import type { SpeakerMapRow, SpeakerSnapshot } from '../storage/speaker-store';
 import type { Transcript } from '../speech/types';
 import type { VoiceMatcher } from './speaker-directory';
-import { bestKnownVoice } from './project-speakers';
+import { bestKnownVoice, firstAppearance } from './project-speakers';
 
 export type { SpeakerSnapshot } from '../storage/speaker-store';
 
@@ -103,13 +103,24 @@ export class SessionSpeakerEditor {
       const unmapped = transcript.speakers
         .filter((l) => !kept.some((r) => r.label === l) && profiles[l])
         .sort((a, b) => (seconds.get(b) ?? 0) - (seconds.get(a) ?? 0));
+      const fresh: Array<{ label: string; similarity: number }> = [];
       for (const label of unmapped) {
         const profile = profiles[label]!;
         const refused = new Set([...taken, ...(rejected.get(label) ?? [])]);
         const { best, similarity, matched } = bestKnownVoice(profile, known, refused, this.matcher);
-        const speakerId = matched ? best!.id : await speakers.createProjectSpeaker(summary.project.id, profile, seconds.get(label) ?? 0, 0);
-        await speakers.insertMapping(sessionId, { label, speaker_id: speakerId, similarity, matched: matched ? 1 : 0, seconds: seconds.get(label) ?? 0, assigned: 'voice' });
-        taken.add(speakerId);
+        if (!matched) {
+          fresh.push({ label, similarity });
+          continue;
+        }
+        await speakers.insertMapping(sessionId, { label, speaker_id: best!.id, similarity, matched: 1, seconds: seconds.get(label) ?? 0, assigned: 'voice' });
+        taken.add(best!.id);
+        changed.add(best!.id);
+      }
+      // New voices are numbered in the order the recording first heard them, as enrolment numbers them.
+      const order = firstAppearance(transcript);
+      for (const { label, similarity } of fresh.sort((a, b) => order(a.label) - order(b.label))) {
+        const speakerId = await speakers.createProjectSpeaker(summary.project.id, profiles[label]!, seconds.get(label) ?? 0, 0);
+        await speakers.insertMapping(sessionId, { label, speaker_id: speakerId, similarity, matched: 0, seconds: seconds.get(label) ?? 0, assigned: 'voice' });
         changed.add(speakerId);
       }
       for (const id of changed) await this.repool(stores, id);

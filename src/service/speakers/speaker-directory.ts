@@ -1,5 +1,5 @@
 import type { Database } from '../storage/stores';
-import { bestKnownVoice } from './project-speakers';
+import { bestKnownVoice, firstAppearance } from './project-speakers';
 /** How voices are compared; the spectral implementation lives in speech/speakers. */
 export interface VoiceMatcher {
   similarity(a: number[], b: number[]): number;
@@ -17,6 +17,8 @@ export interface SpeakerMapEntry {
   matched: boolean;
   /** The matcher's threshold, served so clients judge a similarity against it (issue 33). */
   match_threshold: number;
+  /** Where the project first heard this voice: `number` is its identity in the project, not a count of this recording's voices. */
+  first_heard_in: { session_id: string; file_name: string };
 }
 
 /**
@@ -42,6 +44,7 @@ export class SpeakerDirectory {
       // Matches the editor rejected ("not this person") are never made again.
       const rejected = await speakers.rejectedMatches(sessionId);
       const taken = new Set<string>();
+      const fresh: Array<{ label: string; similarity: number }> = [];
       // Longest speakers first: they carry the most evidence and claim their match before shorter ones.
       const labels = transcript.speakers.filter((l) => transcript.profiles![l]).sort((a, b) => (seconds.get(b) ?? 0) - (seconds.get(a) ?? 0));
       for (const label of labels) {
@@ -49,15 +52,20 @@ export class SpeakerDirectory {
         const evidence = seconds.get(label) ?? 0;
         const refused = new Set([...taken, ...(rejected.get(label) ?? [])]);
         const { best, similarity: bestSimilarity, matched } = bestKnownVoice(profile, known, refused, this.matcher);
-        let speakerId: string;
-        if (matched && best) {
-          speakerId = best.id;
-          await speakers.addEvidence(best.id, evidence, this.matcher.merge(best.profile, best.evidence_seconds, profile, evidence));
-        } else {
-          speakerId = await speakers.createProjectSpeaker(projectId, profile, evidence, 1);
+        if (!matched || !best) {
+          fresh.push({ label, similarity: best ? bestSimilarity : 0 });
+          continue;
         }
-        taken.add(speakerId);
-        await speakers.insertMapping(sessionId, { label, speaker_id: speakerId, similarity: best ? bestSimilarity : 0, matched: matched ? 1 : 0, seconds: evidence, assigned: 'voice' });
+        await speakers.addEvidence(best.id, evidence, this.matcher.merge(best.profile, best.evidence_seconds, profile, evidence));
+        taken.add(best.id);
+        await speakers.insertMapping(sessionId, { label, speaker_id: best.id, similarity: bestSimilarity, matched: 1, seconds: evidence, assigned: 'voice' });
+      }
+      // New voices are numbered in the order the recording first heard them (S1 before S2), not by length.
+      const order = firstAppearance(transcript);
+      for (const { label, similarity } of fresh.sort((a, b) => order(a.label) - order(b.label))) {
+        const evidence = seconds.get(label) ?? 0;
+        const speakerId = await speakers.createProjectSpeaker(projectId, transcript.profiles![label]!, evidence, 1);
+        await speakers.insertMapping(sessionId, { label, speaker_id: speakerId, similarity, matched: 0, seconds: evidence, assigned: 'voice' });
       }
     });
   }
@@ -65,7 +73,18 @@ export class SpeakerDirectory {
   async speakerMap(sessionId: string): Promise<Record<string, SpeakerMapEntry>> {
     const rows = await this.database.speakers.namedMap(sessionId);
     return Object.fromEntries(
-      rows.map((r) => [r.label, { speaker_id: r.speaker_id, number: r.number, name: r.name, similarity: Math.round(r.similarity * 1000) / 1000, matched: r.matched === 1, match_threshold: this.matcher.threshold }]),
+      rows.map((r) => [
+        r.label,
+        {
+          speaker_id: r.speaker_id,
+          number: r.number,
+          name: r.name,
+          similarity: Math.round(r.similarity * 1000) / 1000,
+          matched: r.matched === 1,
+          match_threshold: this.matcher.threshold,
+          first_heard_in: { session_id: r.first_session_id, file_name: r.first_file_name },
+        },
+      ]),
     );
   }
 

@@ -24,6 +24,9 @@ export interface NamedMapRow {
   matched: number;
   number: number;
   name: string;
+  /** The recording the project speaker was first heard in (the oldest one naming it). */
+  first_session_id: string;
+  first_file_name: string;
 }
 
 export type ProjectSpeakerWithProfile = ProjectSpeaker & { profile: number[] };
@@ -140,8 +143,12 @@ export class SqlSpeakerStore implements SpeakerStore {
 
   namedMap(sessionId: string): Promise<NamedMapRow[]> {
     return this.sql.all<NamedMapRow>(
-      `SELECT ss.label, ss.speaker_id, ss.similarity, ss.matched, ps.number, ps.name
-       FROM session_speakers ss JOIN project_speakers ps ON ps.id = ss.speaker_id WHERE ss.session_id = ? ORDER BY ss.label`,
+      `SELECT ss.label, ss.speaker_id, ss.similarity, ss.matched, ps.number, ps.name, fs.id AS first_session_id, fs.file_name AS first_file_name
+       FROM session_speakers ss JOIN project_speakers ps ON ps.id = ss.speaker_id
+       JOIN sessions fs ON fs.id = (
+         SELECT s.id FROM session_speakers f JOIN sessions s ON s.id = f.session_id
+         WHERE f.speaker_id = ss.speaker_id ORDER BY s.created_at, s.id LIMIT 1)
+       WHERE ss.session_id = ? ORDER BY ss.label`,
       [sessionId],
     );
   }

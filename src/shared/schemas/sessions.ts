@@ -97,7 +97,7 @@ export const SessionSummary = z
 export const SpeakerMapEntry = z
   .object({
     speaker_id: Uuid,
-    number: z.number().int(),
+    number: z.number().int().meta({ description: 'The project speaker\'s number: given in the order the project first heard its voices (a recording\'s new voices in their order of first appearance), kept for identity' }),
     name: z.string(),
     similarity: z.number().meta({ description: 'Voice similarity to the project speaker, 0 to 1' }),
     matched: z.boolean().meta({ description: 'True when the voice matched a speaker the project already knew' }),
@@ -107,6 +107,12 @@ export const SpeakerMapEntry = z
         'The similarity from which the service takes a voice to be a speaker the project already knew (its current threshold; ' +
         'chosen in bench/speakers). A match is surer the further its similarity lies above it',
     }),
+    first_heard_in: z
+      .object({ session_id: Uuid, file_name: z.string() })
+      .meta({
+        description:
+          "The recording the project first heard this voice in (the oldest one naming it). `number` is the voice's identity in the project, counted over all its recordings; this says where that count was made",
+      }),
   })
   .meta({ id: 'SpeakerMapEntry' });
 

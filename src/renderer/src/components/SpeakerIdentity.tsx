@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { messageOf } from '../api/errors';
 import type { MappedSession, SpeakerMapEntry } from '../api/transcript-edits';
 import { useApp } from '../app-context';
-import { matchCertainty } from '../lib/speaker-names';
+import { firstHeardNote, matchCertainty } from '../lib/speaker-names';
 
 export function SpeakerIdentity({
   session,
@@ -57,6 +57,8 @@ export function SpeakerIdentity({
     });
 
   const certainty = entry?.matched ? matchCertainty(entry.similarity, entry.match_threshold) : null;
+  // The project's number is an identity, not a count of this recording's voices: say where it was given.
+  const heard = firstHeardNote(session.id, entry);
   return (
     <span className="speaker-identity">
       {editing ? (
@@ -92,6 +94,11 @@ export function SpeakerIdentity({
         >
           {name}
         </button>
+      )}
+      {heard && (
+        <span className="hint first-heard" data-testid="speaker-first-heard">
+          {heard}
+        </span>
       )}
       {certainty && (
         <span className="speaker-match" data-testid="speaker-match" data-similarity={entry!.similarity} data-threshold={entry!.match_threshold} data-level={certainty.level} title={certainty.title}>

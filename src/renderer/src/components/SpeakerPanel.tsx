@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { MappedSession, TranscriptEdit } from '../api/transcript-edits';
 import { useApp } from '../app-context';
 import { formatDuration, speakerColor } from '../lib/format';
+import { speakersInOrder } from '../lib/speaker-names';
 import { SpeakerIdentity } from './SpeakerIdentity';
 import { useEdit } from './use-edit';
 
@@ -24,7 +25,8 @@ export function SpeakerPanel({
   onSession: (session: MappedSession) => void;
 }) {
   const { api } = useApp();
-  const labels = session.transcript?.speakers ?? [];
+  // In the order the recording first hears them (the labels' numbers and the project's may differ).
+  const labels = speakersInOrder(session.transcript);
   const [from, setFrom] = useState('');
   const [into, setInto] = useState('');
   const { busy, run, errorLine } = useEdit(onEdited);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchCertainty, nameLabels, speakerDisplayName } from './speaker-names';
+import { firstHeardNote, matchCertainty, nameLabels, speakerDisplayName, speakersInOrder } from './speaker-names';
 
 describe('speakerDisplayName', () => {
   const map = { S1: { name: 'Ada' }, S2: { name: '   ' }, S3: { name: 'Speaker  4 ' } };
@@ -43,5 +43,27 @@ describe('nameLabels', () => {
     expect(nameLabels('S10 and xS1 and S1-b stay', ['S1'], name)).toBe('S10 and xS1 and S1-b stay');
     expect(nameLabels('S2 has no name', ['S2'], name)).toBe('S2 has no name');
     expect(nameLabels('no labels', [], name)).toBe('no labels');
+  });
+});
+
+describe("a recording's speakers", () => {
+  it('are listed in the order they first speak, not by label', () => {
+    const transcript = {
+      speakers: ['S1', 'S2', 'S3', 'S4'],
+      segments: [
+        { speaker: 'S3', start: 0 },
+        { speaker: 'S1', start: 2 },
+        { speaker: 'S3', start: 3 },
+        { speaker: 'S2', start: 9 },
+      ],
+    };
+    expect(speakersInOrder(transcript)).toEqual(['S3', 'S1', 'S2', 'S4']);
+    expect(speakersInOrder(null)).toEqual([]);
+  });
+  it("say where the project's number comes from: the recording the voice was first heard in", () => {
+    const here = { number: 8, first_heard_in: { session_id: 'b', file_name: 'meeting.flac' } };
+    expect(firstHeardNote('b', here)).toBe('voice 8 of the project · first heard here');
+    expect(firstHeardNote('c', here)).toBe('voice 8 of the project · first heard in meeting.flac');
+    expect(firstHeardNote('c', undefined)).toBeNull();
   });
 });

@@ -53,3 +53,26 @@ export function nameLabels(text: string, labels: readonly string[], name: (label
   const escaped = [...labels].sort((a, b) => b.length - a.length).map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   return text.replace(new RegExp(`(?<![\\w-])(${escaped.join('|')})(?![\\w-])`, 'g'), (label) => name(label));
 }
+
+/**
+ * A recording's speakers in the order they first speak (the first line each has), whatever their labels or
+ * project numbers: how the legend and the speakers panel list them. Labels without a line keep their place
+ * after the others.
+ */
+export function speakersInOrder(transcript: { speakers: readonly string[]; segments: readonly { speaker: string; start: number }[] } | null | undefined): string[] {
+  if (!transcript) return [];
+  const first = new Map<string, number>();
+  for (const s of transcript.segments) if (!(s.start >= (first.get(s.speaker) ?? Infinity))) first.set(s.speaker, s.start);
+  return [...transcript.speakers].sort((a, b) => (first.get(a) ?? Infinity) - (first.get(b) ?? Infinity) || transcript.speakers.indexOf(a) - transcript.speakers.indexOf(b));
+}
+
+/**
+ * Where a project speaker's number comes from, said beside its name: the project numbers voices as it first
+ * hears them, so "Speaker 8" in a recording of two voices is the project's eighth voice, first heard there.
+ */
+export function firstHeardNote(sessionId: string, entry: { number: number; first_heard_in?: { session_id: string; file_name: string } } | undefined): string | null {
+  if (!entry?.first_heard_in) return null;
+  return entry.first_heard_in.session_id === sessionId
+    ? `voice ${entry.number} of the project · first heard here`
+    : `voice ${entry.number} of the project · first heard in ${entry.first_heard_in.file_name}`;
+}
