@@ -3,7 +3,7 @@
  * there, its name to rename it, × to remove it. Kept by the service with the recording and listed in exports;
  * the timeline draws them in their own lane and ] / [ visit them (RecordingView).
  */
-import { useCallback, useEffect, useState, type Dispatch, type SetStateAction } from 'react';
+import { useCallback, useEffect, useRef, useState, type Dispatch, type SetStateAction } from 'react';
 import { messageOf } from '../api/errors';
 import type { EditorMarker } from '../api/editor-basics';
 import { useApp } from '../app-context';
@@ -61,6 +61,11 @@ export function MarkersPanel({
   const error = failed ?? loadError ?? null;
   const [editing, setEditing] = useState<string | null>(null);
   const [draft, setDraft] = useState('');
+  // The name offered ("Marker 3", or the old name on a rename) is selected: typing replaces it.
+  const nameInput = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (editing) nameInput.current?.select();
+  }, [editing]);
 
   const act = useCallback(async (work: () => Promise<void>) => {
     setError(null);
@@ -116,6 +121,7 @@ export function MarkersPanel({
             </button>
             {editing === m.id ? (
               <input
+                ref={nameInput}
                 type="text"
                 autoFocus
                 value={draft}

@@ -9,7 +9,15 @@ import { ApiError, messageOf } from '../api/errors';
 import type { TranscriptSegment } from '../api/types';
 import type { MappedSession, TranscriptEdit, TranscriptEditsApi } from '../api/transcript-edits';
 import { nextDoubtful, type WordRef } from '../lib/confidence';
-import { afterRedo, afterUndo, emptyHistory, recordEdit, redoTarget, undoTarget, type EditHistory } from '../lib/edit-history';
+import {
+  afterRedo,
+  afterUndo,
+  emptyHistory,
+  recordEdit,
+  redoTarget,
+  undoTarget,
+  type EditHistory,
+} from '../lib/edit-history';
 import { loopJump } from '../lib/line-loop';
 import type { Transport } from '../player/transport';
 import type { PlayerStore } from '../state/player-store';
@@ -45,7 +53,13 @@ export function useCorrections({
     setRevisionState(r);
   };
   const history = useRef<EditHistory>(emptyHistory);
-  const [editing, setEditing] = useState<Editing | null>(null);
+  const [editing, setEditingState] = useState<Editing | null>(null);
+  // Set at once, before React draws the box: the page's keys stand aside from the double-click on.
+  const editingRef = useRef<Editing | null>(null);
+  const setEditing = useCallback((e: Editing | null) => {
+    editingRef.current = e;
+    setEditingState(e);
+  }, []);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [focus, setFocus] = useState<WordRef | null>(null);
@@ -79,36 +93,65 @@ export function useCorrections({
     return list.current;
   }, [api, sessionId, onSession]);
 
+  // The edit call under way, if any: undo and redo wait for it (Ctrl+Z while a correction saves).
+  const inFlight = useRef<Promise<boolean> | null>(null);
+
   /** Runs an edit call; a 409 reloads and says so. Answers whether it succeeded. */
   const attempt = useCallback(
-    async (call: () => Promise<TranscriptEdit>, done: (edit: TranscriptEdit) => void): Promise<boolean> => {
-      setBusy(true);
-      setError(null);
-      try {
-        done(await call());
-        return true;
-      } catch (e) {
-        if (e instanceof ApiError && e.status === 409) {
-          const now = await reloadStale().catch(() => undefined);
-          const text = `The transcript was changed elsewhere${now === undefined ? '' : ` (now revision ${now})`}: reloaded it. Check the line and save again.`;
-          setError(text);
-          notify(text, 'error');
-        } else {
-          setError(messageOf(e));
+    (call: () => Promise<TranscriptEdit>, done: (edit: TranscriptEdit) => void): Promise<boolean> => {
+      const run = (async () => {
+        setBusy(true);
+        setError(null);
+        try {
+          done(await call());
+          return true;
+        } catch (e) {
+          if (e instanceof ApiError && e.status === 409) {
+            const now = await reloadStale().catch(() => undefined);
+            const text = `The transcript was changed elsewhere${now === undefined ? '' : ` (now revision ${now})`}: reloaded it. Check the line and save again.`;
+            setError(text);
+            notify(text, 'error');
+          } else {
+            setError(messageOf(e));
+          }
+          return false;
+        } finally {
+          setBusy(false);
         }
-        return false;
-      } finally {
-        setBusy(false);
-      }
+      })();
+      inFlight.current = run;
+      void run.finally(() => {
+        if (inFlight.current === run) inFlight.current = null;
+      });
+      return run;
     },
     [reloadStale, notify],
+  );
+
+  /**
+   * Before an undo or redo: an edit still saving is waited for, so Ctrl+Z pressed during "Saving and aligning…"
+   * undoes that edit once it is stored. False (and said) when the save failed: there is nothing of it to undo.
+   */
+  const settled = useCallback(
+    async (what: 'undo' | 'redo'): Promise<boolean> => {
+      const saving = inFlight.current;
+      if (!saving) return true;
+      notify(`Saving the edit first; the ${what} follows`);
+      if (await saving) return true;
+      notify(`The edit was not saved, so there is nothing of it to ${what}`, 'error');
+      return false;
+    },
+    [notify],
   );
 
   const startEdit = useCallback(
     (segmentId: number, word: number | null) => {
       const seg = segments.find((s) => s.id === segmentId);
       if (!seg) return;
-      const initial = word === null || !seg.words[word] ? seg.words.map((w) => w.word.trim()).join(' ') || seg.text.trim() : seg.words[word].word.trim();
+      const initial =
+        word === null || !seg.words[word]
+          ? seg.words.map((w) => w.word.trim()).join(' ') || seg.text.trim()
+          : seg.words[word].word.trim();
       setError(null);
       setEditing({ segmentId, word: word !== null && seg.words[word] ? word : null, initial });
       // The line plays while it is edited, from its start.
@@ -132,7 +175,12 @@ export function useCorrections({
       if (text.trim() === editing.initial) return cancel();
       const range = editing.word === null ? {} : { word_start: editing.word, word_end: editing.word };
       const ok = await attempt(
-        () => api.editLineText(sessionId, editing.segmentId, { text: text.trim(), ...range, base_revision: revisionRef.current }),
+        () =>
+          api.editLineText(sessionId, editing.segmentId, {
+            text: text.trim(),
+            ...range,
+            base_revision: revisionRef.current,
+          }),
         applied,
       );
       if (ok) cancel();
@@ -141,8 +189,9 @@ export function useCorrections({
   );
 
   const undo = useCallback(async () => {
+    if (!(await settled('undo'))) return;
     const current = revisionRef.current;
-    if (current === undefined || busy) return;
+    if (current === undefined) return;
     const target = undoTarget(history.current, current);
     if (target === null) return notify('Nothing to undo: this is the transcript as recognized');
     await attempt(
@@ -154,12 +203,13 @@ export function useCorrections({
         notify(`Undone: back to revision ${target} (saved as ${edit.revision.revision})`);
       },
     );
-  }, [api, sessionId, attempt, busy, notify, onSession]);
+  }, [api, sessionId, attempt, settled, notify, onSession]);
 
   const redo = useCallback(async () => {
+    if (!(await settled('redo'))) return;
     const current = revisionRef.current;
     const target = redoTarget(history.current);
-    if (current === undefined || busy) return;
+    if (current === undefined) return;
     if (target === null) return notify('Nothing to redo');
     await attempt(
       () => api.restoreRevision(sessionId, target, current),
@@ -170,7 +220,7 @@ export function useCorrections({
         notify(`Redone: revision ${target} again (saved as ${edit.revision.revision})`);
       },
     );
-  }, [api, sessionId, attempt, busy, notify, onSession]);
+  }, [api, sessionId, attempt, settled, notify, onSession]);
 
   /** Tab / Shift+Tab: the next doubtful word, where the playhead goes too. */
   const stepDoubtful = useCallback(
@@ -196,5 +246,21 @@ export function useCorrections({
     });
   }, [seg?.start, seg?.end, player, transport]);
 
-  return { revision, applied, editing, busy, error, startEdit, cancel, save, undo, redo, focus, setFocus, stepDoubtful, reloadStale };
+  return {
+    revision,
+    applied,
+    editing,
+    editingRef,
+    busy,
+    error,
+    startEdit,
+    cancel,
+    save,
+    undo,
+    redo,
+    focus,
+    setFocus,
+    stepDoubtful,
+    reloadStale,
+  };
 }

@@ -38,7 +38,7 @@ import { shuttleLabel } from '../lib/shuttle';
 import { formatReadout, timebaseFromMedia, type Timebase } from '../lib/timecode';
 import { searchSegments } from '../lib/transcript-index';
 import { markedRange, nextMarkerTime } from '../lib/in-out';
-import { speakerDisplayName } from '../lib/speaker-names';
+import { speakerDisplayName, speakersInOrder } from '../lib/speaker-names';
 import { kindStyle } from '../markers/kinds';
 import { visibleMarkers } from '../markers/filters';
 import type { Marker } from '../markers/model';
@@ -233,6 +233,14 @@ function Editor({
       }
       if (dialog || lineEdit) return;
       const action = actionForKey(e);
+      // A correction open (or opening: the double-click set it, the box is not drawn yet) takes the keys: a
+      // letter typed before the box has focus goes into it, never to a shortcut ("m" would add a marker).
+      // Undo and redo stay: while the box saves, Ctrl+Z waits for the save and then undoes it.
+      if (corrections.editingRef.current && action !== 'undo' && action !== 'redo') {
+        const box = document.querySelector<HTMLElement>('[data-testid=correction-input]');
+        if (box && !box.matches(':disabled')) box.focus();
+        return;
+      }
       if (!action) return;
       // Enter on a focused button or link is that control's.
       const tag = (e.target as HTMLElement | null)?.tagName;
@@ -312,7 +320,8 @@ function Editor({
     reloadAssets();
   }, [appStore, reloadAssets]);
 
-  const speakers = session.transcript?.speakers ?? [];
+  // The legend lists the voices in the order the recording first hears them.
+  const speakers = useMemo(() => speakersInOrder(session.transcript), [session.transcript]);
   return (
     <>
       <TopBar crumbs={crumbs}>
@@ -389,7 +398,9 @@ function Editor({
             onToggleLane={analysis.toggleLane}
           />
         </div>
-        <div className={`lower${analysis.selectedLine !== null ? ' with-line' : ''}`}>
+        {/* The line panel's column is there whether a line is open or not: opening it moves nothing (the
+            double-click that corrects a word starts with the click that opens it). */}
+        <div className="lower with-line">
           <section className="transcript-panel" aria-label="Transcript and analysis">
             <div className="panel-tabs" role="tablist" aria-label="Show">
               {(
@@ -433,27 +444,30 @@ function Editor({
                     data-testid="search"
                     aria-label="Search transcript"
                   />
-                  <span className="hint" data-testid="search-count">
-                    {query.trim()
-                      ? `${visible.length} of ${segments.length} lines`
-                      : `${segments.length} lines`}
-                  </span>
-                  <span
-                    className="hint doubt-count"
-                    data-testid="doubtful-count"
-                    title="Words the recognizer was less than 50% sure of (shaded red; 50–80% shaded amber). Tab goes to the next one."
-                  >
-                    <span className="doubt-swatch" style={{ background: 'rgba(229, 72, 77, 0.5)' }} />
-                    {doubtful} doubtful {doubtful === 1 ? 'word' : 'words'}
-                  </span>
-                  {/* Issue 31: what corrections taught the recognizer. */}
-                  <LearningNote api={api} projectKey={session.project.key} speakerIds={Object.values(session.speaker_map ?? {}).map((m) => m.speaker_id)} revision={revision} />
                   <button onClick={() => setDialog('replace')} data-testid="open-replace" disabled={segments.length === 0}>
                     Replace…
                   </button>
                   <button onClick={() => setDialog('align')} data-testid="open-align" disabled={transcribing}>
                     Align a script…
                   </button>
+                  {/* Counts and the learning note on a row of their own: the search and the buttons keep their width beside the line panel. */}
+                  <div className="tools-status">
+                    <span className="hint" data-testid="search-count">
+                      {query.trim()
+                        ? `${visible.length} of ${segments.length} lines`
+                        : `${segments.length} lines`}
+                    </span>
+                    <span
+                      className="hint doubt-count"
+                      data-testid="doubtful-count"
+                      title="Words the recognizer was less than 50% sure of (shaded red; 50–80% shaded amber). Tab goes to the next one."
+                    >
+                      <span className="doubt-swatch" style={{ background: 'rgba(229, 72, 77, 0.5)' }} />
+                      {doubtful} doubtful {doubtful === 1 ? 'word' : 'words'}
+                    </span>
+                    {/* What corrections taught the recognizer. */}
+                    <LearningNote api={api} projectKey={session.project.key} speakerIds={Object.values(session.speaker_map ?? {}).map((m) => m.speaker_id)} revision={revision} />
+                  </div>
                 </div>
                 {transcribing ? (
                   <div className="transcribing-note" data-testid="transcribing">

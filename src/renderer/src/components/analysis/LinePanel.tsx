@@ -192,7 +192,7 @@ export function LinePanel(props: {
   );
 }
 
-/** The panel for the line selected in a recording view (nothing when none is). */
+/** The panel for the line selected in a recording view (a hint when none is: the column stays). */
 export function SelectedLinePanel(props: {
   analysis: RecordingAnalysis;
   segments: readonly TranscriptSegment[];
@@ -216,7 +216,15 @@ export function SelectedLinePanel(props: {
   }, [selectedLine, selectLine]);
   const line =
     analysis.selectedLine === null ? undefined : segments.find((s) => s.id === analysis.selectedLine);
-  if (!line) return null;
+  if (!line)
+    return (
+      <aside className="line-panel empty" data-testid="line-panel-empty" aria-label="Line analysis">
+        <div className="line-panel-head">
+          <h4>Line analysis</h4>
+        </div>
+        <div className="hint">Click a line to see its voice, pace, pauses and quality here.</div>
+      </aside>
+    );
   const intel = shown?.intelligence;
   const pending = !intel
     ? 'Loading the analysis…'
