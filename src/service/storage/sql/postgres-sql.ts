@@ -61,6 +61,8 @@ export class PostgresSql implements Sql {
   constructor(
     private readonly client: Queryable,
     private readonly depth = -1,
+    /** Hears every statement the database refused, but a unique-key conflict (the metrics' database errors). */
+    private readonly onError?: (error: unknown) => void,
   ) {}
 
   async all<T>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
@@ -78,11 +80,11 @@ export class PostgresSql implements Sql {
   async transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
     if (this.depth >= 0) {
       const name = `sp${this.depth + 1}`;
-      return within(this.client, new PostgresSql(this.client, this.depth + 1), `SAVEPOINT ${name}`, `RELEASE SAVEPOINT ${name}`, `ROLLBACK TO SAVEPOINT ${name}`, work);
+      return within(this.client, new PostgresSql(this.client, this.depth + 1, this.onError), `SAVEPOINT ${name}`, `RELEASE SAVEPOINT ${name}`, `ROLLBACK TO SAVEPOINT ${name}`, work);
     }
     const client = await (this.client as Pool).connect();
     try {
-      return await within(client, new PostgresSql(client, 0), 'BEGIN', 'COMMIT', 'ROLLBACK', work);
+      return await within(client, new PostgresSql(client, 0, this.onError), 'BEGIN', 'COMMIT', 'ROLLBACK', work);
     } finally {
       client.release();
     }
@@ -108,6 +110,7 @@ export class PostgresSql implements Sql {
       if ((error as { code?: string }).code === '22021' && params.some((p) => typeof p === 'string' && p.includes('\0'))) {
         throw new BadRequestError('Text with a NUL character (U+0000) cannot be stored or looked up.', { code: 'nul_character' });
       }
+      this.onError?.(error);
       throw error;
     }
   }
