@@ -39,7 +39,10 @@ export function openEmbedded(layout: DataLayout, onDatabaseError?: (error: unkno
  * take turns), and pg-boss queues the jobs. An API node only queues; a worker runs them.
  */
 export async function openTeam(url: string, role: ProcessRole, log: (line: string) => void, onDatabaseError?: (error: unknown) => void): Promise<Persistence> {
-  const pool = openPostgresPool(url);
+  const pool = openPostgresPool(url, undefined, (error) => {
+    onDatabaseError?.(error);
+    log(`database: an idle connection ended: ${error.message}`);
+  });
   try {
     await migratePostgres(pool);
     const queue = await PgBossQueue.open(url, { log, role, onError: onDatabaseError });

@@ -345,6 +345,8 @@ async function open(
     // Where `npm run keys -- signin` points its fresh link (the port may have been picked at random).
     writeFileAtomic(layout.serviceUrl, `${url}\n`);
   }
+  // Once at start: the log names a dependency that does not answer, and the storage gets its probe object.
+  await operations.readiness();
   // A worker's way to be scraped (an API node answers /metrics on its own port too).
   let metricsServer: MetricsServer | null = null;
   if (observed.config.port !== null) {

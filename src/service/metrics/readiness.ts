@@ -1,20 +1,12 @@
+import type { z } from 'zod';
+import type { Readiness as ReadinessSchema, ReadinessCheck } from '../../shared/schemas/operations';
+
 /** What a node needs to serve: a check per dependency, which resolves when it answers and throws when not. */
 export type ReadinessChecks = Record<string, () => Promise<unknown>>;
 
-export interface CheckResult {
-  status: 'ok' | 'failed';
-  /** How long it took to answer (or to fail), in milliseconds. */
-  ms: number;
-  /** Why it failed: the error's code or a short reason, never addresses or credentials (the log has the whole message). */
-  error?: string;
-}
-
-export interface Readiness {
-  status: 'ready' | 'unavailable';
-  /** The checks that failed, by name. */
-  failed: string[];
-  checks: Record<string, CheckResult>;
-}
+/** A check's answer: its error is a code or a short reason, never addresses or credentials (the log has the whole message). */
+export type CheckResult = z.infer<typeof ReadinessCheck>;
+export type Readiness = z.infer<typeof ReadinessSchema>;
 
 /** A check that has not answered within this is failed: a load balancer should not wait on a hung connection. */
 export const DEFAULT_CHECK_TIMEOUT_MS = 2000;

@@ -121,9 +121,10 @@ export class ServiceMetrics {
         help: 'Workers whose heartbeat the queue engine heard within three of their heartbeat intervals.',
         registers,
         collect: async () => {
-          liveGauge.reset();
           const found = await workers();
+          // Unread is absent, not 0: a dead database must not read as "no workers".
           if (found) liveGauge.set(found.filter((w) => w.live).length);
+          else liveGauge.remove({});
         },
       });
       const heartbeatGauge = new Gauge({

@@ -20,9 +20,15 @@ export function numericTypes(): NonNullable<PoolConfig['types']> {
   };
 }
 
-/** Opens a pool on `url` whose integers read as numbers. */
-export function openPostgresPool(url: string, max = 10): Pool {
-  return new pg.Pool({ connectionString: url, max, types: numericTypes() });
+/**
+ * Opens a pool on `url` whose integers read as numbers. An idle connection the server ends (a restart, an
+ * administrator's pg_terminate_backend) is an `error` event on the pool, which would end the process unheard;
+ * the pool drops that connection and opens another for the next statement, so it is only reported (`onIdleError`).
+ */
+export function openPostgresPool(url: string, max = 10, onIdleError?: (error: Error) => void): Pool {
+  const pool = new pg.Pool({ connectionString: url, max, types: numericTypes() });
+  pool.on('error', (error) => onIdleError?.(error));
+  return pool;
 }
 
 /**
