@@ -1,7 +1,7 @@
 import type { BlobStore } from '../storage/blobs/blob-store';
 
 /** The store's operations, and the folder store's own move of a finished upload into place. */
-const OPERATIONS: ReadonlySet<string | symbol> = new Set([
+export const STORAGE_OPERATIONS = [
   'put',
   'putFile',
   'putIfAbsent',
@@ -14,7 +14,8 @@ const OPERATIONS: ReadonlySet<string | symbol> = new Set([
   'entries',
   'deletePrefix',
   'moveIn',
-]);
+] as const;
+const OPERATIONS: ReadonlySet<string | symbol> = new Set(STORAGE_OPERATIONS);
 
 /**
  * The blob store with each failed operation counted (`takeline_storage_errors_total`); results and errors pass

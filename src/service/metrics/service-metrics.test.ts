@@ -32,6 +32,9 @@ describe('ServiceMetrics', () => {
         'takeline_workers_live gauge',
       ].sort(),
     );
+    // Every storage operation has its series from the start, at 0.
+    expect(await lines(metrics, 'takeline_storage_errors_total{operation="putFile"}')).toEqual(['takeline_storage_errors_total{operation="putFile"} 0']);
+    expect((await lines(metrics, 'takeline_storage_errors_total{')).length).toBe(12);
     // Two services in one process keep their own counts.
     const other = new ServiceMetrics({ processMetrics: false });
     metrics.databaseErrors.inc();

@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { STORAGE_OPERATIONS } from './counted-blob-store';
 
 /** The jobs table counted by kind and status (every job the team has recorded, whichever node asks). */
 export type JobCounts = () => Promise<ReadonlyArray<{ kind: string; status: string; n: number }>>;
@@ -76,6 +77,8 @@ export class ServiceMetrics {
       labelNames: ['operation'],
       registers,
     });
+    // Each operation starts at 0, so a rate over the first failure has a series to rise from.
+    for (const operation of STORAGE_OPERATIONS) this.storageErrors.inc({ operation }, 0);
     this.databaseErrors = new Counter({
       name: 'takeline_database_errors_total',
       help: 'Database statements and queue-engine operations that failed in this process (unique-key conflicts excluded).',
