@@ -40,6 +40,8 @@ command -v espeak-ng >/dev/null 2>&1 || need+=(espeak-ng)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 # Team mode's S3 storage is tested against a real gateway: a throwaway one-node Ceph (Debian's ceph-mon, ceph-osd, radosgw).
 { command -v ceph-mon >/dev/null 2>&1 && command -v ceph-osd >/dev/null 2>&1 && command -v radosgw >/dev/null 2>&1; } || need+=(ceph-mon ceph-osd radosgw)
+# The metrics are tested by a real Prometheus the test starts on loopback (Debian's prometheus).
+command -v prometheus >/dev/null 2>&1 || need+=(prometheus)
 # The end-to-end tests drive Debian's Chromium (TAKELINE_SKIP_CHROMIUM=1 to skip on a machine that only serves).
 if [ -z "${TAKELINE_SKIP_CHROMIUM:-}" ]; then command -v chromium >/dev/null 2>&1 || need+=(chromium); fi
 # better-sqlite3 and smart-whisper (whisper.cpp) compile their C/C++ sources during npm ci.

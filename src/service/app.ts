@@ -22,6 +22,8 @@ import { matchKeyHash } from './auth/api-keys';
 import { verifyAudioSignature } from './auth/signed-url';
 import { diskFullError, isDiskFull } from './storage/disk-full';
 import { InvalidInputError, ServiceError } from './errors';
+import { requestMetrics } from './metrics/request-metrics';
+import { operationsRouter } from './metrics/operations-routes';
 
 function securityHeaders(_req: Request, res: Response, next: NextFunction) {
   res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -42,7 +44,10 @@ export function createApp(ctx: ServiceContext): express.Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  app.use(requestMetrics(ctx.operations.metrics.requests));
   app.use(securityHeaders);
+  // Before the Host guard: load balancers and scrapers address a node by its own IP (/metrics has its own rule).
+  app.use(operationsRouter(ctx.operations));
   app.use(loopbackGuard(() => ctx.port(), ctx.config.publicOrigins));
 
   // TAKELINE_API_KEY's key is checked first, in memory (constant time): requests with it cost no database round

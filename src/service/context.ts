@@ -23,6 +23,7 @@ import type { TranscriptEditor } from './transcription/transcript-edits';
 import type { ScriptAlignment } from './transcription/script-align';
 import type { DocumentCache } from './http/document-cache';
 import type { StoredFiles } from './storage/stored-files';
+import type { OperationsDeps } from './metrics/operations-routes';
 
 /** Everything a request handler may use, built once in the composition root (server.ts). */
 export interface ServiceContext {
@@ -74,4 +75,6 @@ export interface ServiceContext {
   /** The port actually bound (known once listening). */
   port(): number;
   log(line: string): void;
+  /** `/metrics` and `/readyz`: the process's metrics, the readiness checks, and who may scrape. */
+  operations: OperationsDeps;
 }

@@ -22,10 +22,10 @@ export interface Persistence {
 export type ProcessRole = 'api' | 'worker';
 
 /** The embedded database in the data folder (the desktop): this process runs its own jobs. */
-export function openEmbedded(layout: DataLayout): Persistence {
+export function openEmbedded(layout: DataLayout, onDatabaseError?: (error: unknown) => void): Persistence {
   const db = openDatabase(layout.database);
   return {
-    sql: new SqliteSql(db),
+    sql: new SqliteSql(db, { onError: onDatabaseError }),
     queue: null,
     role: 'embedded',
     close: async () => {
@@ -38,13 +38,16 @@ export function openEmbedded(layout: DataLayout): Persistence {
  * The team's PostgreSQL: the schema is brought up to date (under an advisory lock, so nodes starting together
  * take turns), and pg-boss queues the jobs. An API node only queues; a worker runs them.
  */
-export async function openTeam(url: string, role: ProcessRole, log: (line: string) => void): Promise<Persistence> {
-  const pool = openPostgresPool(url);
+export async function openTeam(url: string, role: ProcessRole, log: (line: string) => void, onDatabaseError?: (error: unknown) => void): Promise<Persistence> {
+  const pool = openPostgresPool(url, undefined, (error) => {
+    onDatabaseError?.(error);
+    log(`database: an idle connection ended: ${error.message}`);
+  });
   try {
     await migratePostgres(pool);
-    const queue = await PgBossQueue.open(url, { log });
+    const queue = await PgBossQueue.open(url, { log, role, onError: onDatabaseError });
     return {
-      sql: new PostgresSql(pool),
+      sql: new PostgresSql(pool, -1, onDatabaseError),
       dispatch: queue.dispatch,
       queue,
       role,

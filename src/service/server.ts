@@ -70,6 +70,11 @@ import { ANALYSIS_VERSION } from './analysis/stages';
 import { StoredFiles } from './storage/stored-files';
 import { audioUrlSecret, SqlSecretStore } from './storage/secret-store';
 import { openBlobStore, storageLocation } from './storage/blobs/open-blob-store';
+import { ServiceMetrics } from './metrics/service-metrics';
+import { loadMetricsConfig, type MetricsConfig } from './metrics/metrics-config';
+import { countedBlobStore } from './metrics/counted-blob-store';
+import { setUpOperations } from './metrics/operations';
+import { startMetricsServer, type MetricsServer } from './metrics/metrics-server';
 
 export interface StartOptions {
   env?: NodeJS.ProcessEnv;
@@ -115,6 +120,8 @@ export async function startService(options: StartOptions = {}): Promise<RunningS
   }
   const tools = resolveMediaTools(env);
   checkMediaTools(tools);
+  const metricsConfig = loadMetricsConfig(env);
+  const metrics = new ServiceMetrics();
 
   // Team mode: the data folder is the team's shared volume (PostgreSQL holds the records), so no node holds it
   // alone; each node's partial uploads and working files are its own (named by host and process).
@@ -124,8 +131,9 @@ export async function startService(options: StartOptions = {}): Promise<RunningS
   const releaseLock = team ? () => {} : acquireDataLock(layout.lock, layout.root);
   let persistence: Persistence | null = null;
   try {
-    persistence = team ? await openTeam(config.databaseUrl!, role, log) : openEmbedded(layout);
-    return await open(config, env, layout, tools, log, releaseLock, persistence, options.whisperCatalogue);
+    const databaseError = () => metrics.databaseErrors.inc();
+    persistence = team ? await openTeam(config.databaseUrl!, role, log, databaseError) : openEmbedded(layout, databaseError);
+    return await open(config, env, layout, tools, log, releaseLock, persistence, options.whisperCatalogue, { metrics, config: metricsConfig });
   } catch (error) {
     await persistence?.close().catch(() => {});
     releaseLock();
@@ -143,15 +151,19 @@ async function open(
   releaseLock: () => void,
   persistence: Persistence,
   whisperCatalogue: readonly WhisperCatalogueEntry[] | undefined,
+  observed: { metrics: ServiceMetrics; config: MetricsConfig },
 ): Promise<RunningService> {
   // ---- files on the blob store (issue 34): TAKELINE_STORAGE_URL, or the data folder itself (today's layout) ----
-  const files = new StoredFiles(await openBlobStore(storageLocation(env, layout)), layout);
+  const { metrics } = observed;
+  const files = new StoredFiles(countedBlobStore(await openBlobStore(storageLocation(env, layout)), (operation) => metrics.storageErrors.inc({ operation })), layout);
   // ---- end of files on the blob store ----
   const { sql, dispatch, role } = persistence;
   const database = openStores(sql, dispatch);
   const { projects, sessions, revisions } = database;
   const keys = new SqlKeyStore(sql);
-  const jobs = new JobRunner(new SqlJobStore(sql, dispatch), { log, role });
+  const jobStore = new SqlJobStore(sql, dispatch);
+  const jobs = new JobRunner(jobStore, { log, role });
+  const operations = setUpOperations({ metrics, config: observed.config, sql, jobStore, runner: jobs, blobs: files.blobs, workers: persistence.queue ? () => persistence.queue!.workers() : undefined, log });
   const voices = createVoiceRegistry(env, config);
   // A team's Whisper models are on its storage, recorded in its database (issue 34); this node's copies are in its own
   // Whisper folder. The desktop's are the files of that folder, as ever.
@@ -279,6 +291,7 @@ async function open(
     extraKeyHash: config.extraApiKey ? hashApiKey(config.extraApiKey) : null,
     port: () => boundPort,
     log,
+    operations,
   };
 
   // Leftover decoders of a crashed run first: they hold files in the scratch folder the sweep empties.
@@ -332,6 +345,14 @@ async function open(
     // Where `npm run keys -- signin` points its fresh link (the port may have been picked at random).
     writeFileAtomic(layout.serviceUrl, `${url}\n`);
   }
+  // Once at start: the log names a dependency that does not answer, and the storage gets its probe object.
+  await operations.readiness();
+  // A worker's way to be scraped (an API node answers /metrics on its own port too).
+  let metricsServer: MetricsServer | null = null;
+  if (observed.config.port !== null) {
+    metricsServer = await startMetricsServer(operations, observed.config.port, config.host, log);
+    log(`takeline metrics on http://${config.host}:${metricsServer.port}/metrics`);
+  }
   await jobs.start();
   // One job at a time per worker process: its heavy work already fills a core (run more workers to scale).
   if (role === 'worker') await persistence.queue?.work((id) => jobs.runDelivered(id), 1);
@@ -347,6 +368,7 @@ async function open(
       (stopped ??= (async () => {
         const closed = server ? new Promise<void>((resolve) => server.close(() => resolve())) : Promise.resolve();
         server?.closeIdleConnections();
+        await metricsServer?.close();
         await jobs.stop();
         await context.whisperModels.close();
         await context.transcription.close();

@@ -53,6 +53,8 @@ export interface JobKindOptions {
 export class JobFailure extends Error {}
 
 export interface JobEvents {
+  /** A job this process took and starts running. */
+  started: [job: JobRecord];
   progress: [job: JobRecord];
   settled: [job: JobRecord];
 }
@@ -372,6 +374,7 @@ export class JobRunner extends EventEmitter<JobEvents> implements JobQueue {
       writes.push(() => this.store.setResult(job.id, result));
     };
     const handler = this.handlers.get(job.kind)!;
+    this.emit('started', job);
     entry.done = (async () => {
       let record: () => Promise<void>;
       try {

@@ -62,6 +62,7 @@ import { DubExportQuery, DubFromRecording, LineEdit, LineMerge, LineNote, LineNo
 // ---- end of the dubbing workflow imports ----
 // editor's basics (issue 33)
 import { EditorMarker, EditorMarkerCreate, EditorMarkerList, EditorMarkerUpdate, SpeakerMatchReject, SpeakerMatchRejected } from '../../shared/schemas/editor';
+import { Readiness } from '../../shared/schemas/operations';
 import { ExportQuery } from '../http/routes/transcriptions';
 import { UploadFields } from '../http/routes/transcriptions';
 import { OpenAITranscriptionFields } from '../http/routes/openai-transcriptions';
@@ -225,6 +226,26 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
       ...wordCorrectionPaths,
       '/healthz': {
         get: op({ operationId: 'getHealth', summary: 'Liveness', security: [], responses: { '200': json(z.object({ status: z.literal('ok') }), 'Running') } }),
+      },
+      '/readyz': {
+        get: op({
+          operationId: 'getReadiness',
+          summary: 'Readiness: the database and the storage answer (for a load balancer; any Host)',
+          security: [],
+          responses: { '200': json(Readiness, 'Ready'), '503': json(Readiness, 'Not ready: `failed` names what did not answer') },
+        }),
+      },
+      '/metrics': {
+        get: op({
+          operationId: 'getMetrics',
+          summary: 'Prometheus metrics (text format): to a scraper on loopback, or with TAKELINE_METRICS_TOKEN as a bearer token from anywhere',
+          security: [],
+          responses: {
+            '200': { description: 'Prometheus text exposition format 0.0.4', content: { 'text/plain': { schema: z.string() } } },
+            '401': json(DetailError, 'TAKELINE_METRICS_TOKEN is set and the request did not present it'),
+            '403': json(DetailError, 'No token is set and the scraper is not on this machine (or names another Host)'),
+          },
+        }),
       },
       '/v1/openapi.json': {
         get: op({ operationId: 'getOpenApiDocument', summary: 'This document', responses: { '200': { description: 'OpenAPI 3.1 document', content: { 'application/json': {} } }, ...speechErrors(401) } }),

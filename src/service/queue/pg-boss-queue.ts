@@ -15,6 +15,21 @@ export interface PgBossQueueOptions {
   /** How often the supervisor looks for jobs whose heartbeats stopped. */
   superviseSeconds?: number;
   log?: (line: string) => void;
+  /** Hears the engine's errors (a lost connection, a failed poll): the metrics' database errors. */
+  onError?: (error: Error) => void;
+  /** The process's name in pg-boss's registry of instances, whose heartbeats tell which workers live. */
+  role?: 'api' | 'worker';
+}
+
+/** How often each process refreshes its row in pg-boss's registry; it reads as quiet after three missed beats. */
+const INSTANCE_HEARTBEAT_SECONDS = 10;
+
+/** A worker's heartbeat in pg-boss's registry of instances. */
+export interface WorkerInstance {
+  /** `<host>-<pid>`, as the worker's folders are named. */
+  worker: string;
+  heartbeatAt: Date;
+  live: boolean;
 }
 
 /**
@@ -38,8 +53,13 @@ export class PgBossQueue {
       // The monitor pass is where jobs whose heartbeats stopped are failed (and so delivered again).
       superviseIntervalSeconds: options.superviseSeconds ?? 2,
       monitorIntervalSeconds: options.superviseSeconds ?? 2,
+      instanceName: options.role === undefined ? undefined : `takeline-${options.role}`,
+      instanceHeartbeatSeconds: INSTANCE_HEARTBEAT_SECONDS,
     });
-    boss.on('error', (error: Error) => options.log?.(`queue: ${error.message}`));
+    boss.on('error', (error: Error) => {
+      options.onError?.(error);
+      options.log?.(`queue: ${error.message}`);
+    });
     await boss.start();
     try {
       await boss.createQueue(QUEUE, {
@@ -88,6 +108,14 @@ export class PgBossQueue {
         if (job) await run(job.data.job_id);
       },
     );
+  }
+
+  /** The team's workers as pg-boss's registry has them: running, or stopped without saying so (crashed), with their last heartbeat. */
+  async workers(): Promise<WorkerInstance[]> {
+    const instances = await this.boss.getInstances();
+    return instances
+      .filter((i) => i.name === 'takeline-worker' && i.stoppedOn === null)
+      .map((i) => ({ worker: `${i.host}-${i.pid}`, heartbeatAt: new Date(i.heartbeatOn), live: i.live }));
   }
 
   /**

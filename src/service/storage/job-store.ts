@@ -53,6 +53,10 @@ export interface JobStore {
   finish(id: string, status: JobStatus, error: string | null, progress: number, result?: Record<string, unknown>): Promise<void>;
   /** What a running job has found so far, for whoever waits on it in another process. */
   setResult(id: string, result: Record<string, unknown>): Promise<void>;
+  /** When the job was queued (ISO time), or null when there is no such job. */
+  queuedAt(id: string): Promise<string | null>;
+  /** How many jobs of each kind have each status (the metrics, read at scrape time). */
+  counts(): Promise<Array<{ kind: string; status: JobStatus; n: number }>>;
 }
 
 type JobRow = Omit<JobRecord, 'payload' | 'result'> & { payload_json: string; result_json: string | null };
@@ -209,6 +213,15 @@ export class SqlJobStore implements JobStore {
       result === undefined ? null : JSON.stringify(result),
       id,
     ]);
+  }
+
+  async queuedAt(id: string): Promise<string | null> {
+    return (await this.sql.get<{ created_at: string }>('SELECT created_at FROM jobs WHERE id = ?', [id]))?.created_at ?? null;
+  }
+
+  async counts(): Promise<Array<{ kind: string; status: JobStatus; n: number }>> {
+    const rows = await this.sql.all<{ kind: string; status: JobStatus; n: number | string }>('SELECT kind, status, COUNT(*) AS n FROM jobs GROUP BY kind, status', []);
+    return rows.map((r) => ({ kind: r.kind, status: r.status, n: Number(r.n) }));
   }
 
   async setResult(id: string, result: Record<string, unknown>): Promise<void> {

@@ -20,9 +20,15 @@ export function numericTypes(): NonNullable<PoolConfig['types']> {
   };
 }
 
-/** Opens a pool on `url` whose integers read as numbers. */
-export function openPostgresPool(url: string, max = 10): Pool {
-  return new pg.Pool({ connectionString: url, max, types: numericTypes() });
+/**
+ * Opens a pool on `url` whose integers read as numbers. An idle connection the server ends (a restart, an
+ * administrator's pg_terminate_backend) is an `error` event on the pool, which would end the process unheard;
+ * the pool drops that connection and opens another for the next statement, so it is only reported (`onIdleError`).
+ */
+export function openPostgresPool(url: string, max = 10, onIdleError?: (error: Error) => void): Pool {
+  const pool = new pg.Pool({ connectionString: url, max, types: numericTypes() });
+  pool.on('error', (error) => onIdleError?.(error));
+  return pool;
 }
 
 /**
@@ -61,6 +67,8 @@ export class PostgresSql implements Sql {
   constructor(
     private readonly client: Queryable,
     private readonly depth = -1,
+    /** Hears every statement the database refused, but a unique-key conflict (the metrics' database errors). */
+    private readonly onError?: (error: unknown) => void,
   ) {}
 
   async all<T>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
@@ -78,11 +86,11 @@ export class PostgresSql implements Sql {
   async transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
     if (this.depth >= 0) {
       const name = `sp${this.depth + 1}`;
-      return within(this.client, new PostgresSql(this.client, this.depth + 1), `SAVEPOINT ${name}`, `RELEASE SAVEPOINT ${name}`, `ROLLBACK TO SAVEPOINT ${name}`, work);
+      return within(this.client, new PostgresSql(this.client, this.depth + 1, this.onError), `SAVEPOINT ${name}`, `RELEASE SAVEPOINT ${name}`, `ROLLBACK TO SAVEPOINT ${name}`, work);
     }
     const client = await (this.client as Pool).connect();
     try {
-      return await within(client, new PostgresSql(client, 0), 'BEGIN', 'COMMIT', 'ROLLBACK', work);
+      return await within(client, new PostgresSql(client, 0, this.onError), 'BEGIN', 'COMMIT', 'ROLLBACK', work);
     } finally {
       client.release();
     }
@@ -108,6 +116,7 @@ export class PostgresSql implements Sql {
       if ((error as { code?: string }).code === '22021' && params.some((p) => typeof p === 'string' && p.includes('\0'))) {
         throw new BadRequestError('Text with a NUL character (U+0000) cannot be stored or looked up.', { code: 'nul_character' });
       }
+      this.onError?.(error);
       throw error;
     }
   }

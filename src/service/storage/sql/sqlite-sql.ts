@@ -24,11 +24,14 @@ export class SqliteSql implements Sql {
   private openedAt = '';
   private readonly stuckWaitMs: number;
   private readonly warn: (message: string) => void;
+  /** Hears every statement the database refused, but a unique-key conflict (the metrics' database errors). */
+  private readonly onError: ((error: unknown) => void) | undefined;
 
   constructor(
     readonly db: Db,
-    options: { stuckWaitMs?: number; warn?: (message: string) => void } = {},
+    options: { stuckWaitMs?: number; warn?: (message: string) => void; onError?: (error: unknown) => void } = {},
   ) {
+    this.onError = options.onError;
     this.stuckWaitMs = options.stuckWaitMs ?? STUCK_WAIT_MS;
     this.warn = options.warn ?? ((message) => console.error(message));
   }
@@ -83,17 +86,17 @@ export class SqliteSql implements Sql {
 
   /** @internal */
   allNow<T>(sql: string, params: readonly SqlValue[]): T[] {
-    return translated(() => this.statement(sql).all(...params) as T[]);
+    return translated(() => this.statement(sql).all(...params) as T[], this.onError);
   }
 
   /** @internal */
   getNow<T>(sql: string, params: readonly SqlValue[]): T | undefined {
-    return translated(() => this.statement(sql).get(...params) as T | undefined);
+    return translated(() => this.statement(sql).get(...params) as T | undefined, this.onError);
   }
 
   /** @internal */
   runNow(sql: string, params: readonly SqlValue[]): SqlRunResult {
-    return translated(() => ({ changes: this.statement(sql).run(...params).changes }));
+    return translated(() => ({ changes: this.statement(sql).run(...params).changes }), this.onError);
   }
 
   private statement(sql: string): Statement {
@@ -146,11 +149,12 @@ class SqliteTransaction implements Sql {
   }
 }
 
-function translated<T>(run: () => T): T {
+function translated<T>(run: () => T, onError: ((error: unknown) => void) | undefined): T {
   try {
     return run();
   } catch (error) {
     if (isUniqueViolation(error)) throw new UniqueViolation(error);
+    onError?.(error);
     throw error;
   }
 }
