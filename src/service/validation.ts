@@ -27,10 +27,29 @@ function quoteList(values: ReadonlyArray<unknown>): string {
   return quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}` : (quoted[0] ?? '');
 }
 
+/** zod's own bound on every `.int()` (the safe-integer range): not a bound a schema documents. */
+function isSafeIntegerBound(issue: z.core.$ZodIssue): boolean {
+  if (issue.code === 'too_big') return issue.origin === 'int' && Number(issue.maximum) === Number.MAX_SAFE_INTEGER;
+  if (issue.code === 'too_small') return issue.origin === 'int' && Number(issue.minimum) === Number.MIN_SAFE_INTEGER;
+  return false;
+}
+
+const pathKey = (issue: z.core.$ZodIssue) => JSON.stringify(issue.path.map(String));
+
+/**
+ * A huge whole number breaks both zod's safe-integer bound and the field's own (`max_speakers` ≤ 32):
+ * only the field's documented bound is reported, one message per field. The safe-integer bound stays where
+ * it is the only one.
+ */
+function withoutInternalBounds(issues: ReadonlyArray<z.core.$ZodIssue>): z.core.$ZodIssue[] {
+  const bounded = new Set(issues.filter((i) => (i.code === 'too_big' || i.code === 'too_small') && !isSafeIntegerBound(i)).map(pathKey));
+  return issues.filter((i) => !(isSafeIntegerBound(i) && bounded.has(pathKey(i))));
+}
+
 /** Turns zod issues into FastAPI/pydantic-style entries, which clients of FastAPI services already parse. */
 export function toValidationIssues(issues: ReadonlyArray<z.core.$ZodIssue>, location: Location, root: unknown): ValidationIssue[] {
   const out: ValidationIssue[] = [];
-  for (const issue of issues) {
+  for (const issue of withoutInternalBounds(issues)) {
     const path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
     const loc = [location, ...path];
     const input = 'input' in issue ? issue.input : valueAt(root, issue.path);

@@ -115,6 +115,8 @@ describe('dubbing workflow: dub from the recording, split, merge, undo, review',
     }
     expect(current).toMatchObject({ status: 'ready', progress: 1, stage: 'complete', format: { sample_rate: 16000, channels: 1, sample_format: 's16' } });
     expect(seen.every((s) => s.progress >= 0 && s.progress < 1)).toBe(true);
+    // The reader's pitch, from the recording's audio: a man's.
+    expect(current.speaker_pitch.S1).toMatchObject({ gender: 'male' });
 
     // The lines are the transcript's current lines, with their word timings.
     const read = await lines();

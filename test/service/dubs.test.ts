@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -5,7 +6,7 @@ import { validate } from '@readme/openapi-parser';
 import { startServiceProcess, type ServiceProcess } from '../helpers/service';
 import { tempDir } from '../helpers/temp';
 import { audioDir } from '../helpers/paths';
-import { createSession, download, dubMaster, referenceLines, uploadDub, wavBytes } from '../helpers/dubs';
+import { createSession, download, dubMaster, LONG_FILE, referenceLines, uploadDub, wavBytes } from '../helpers/dubs';
 
 describe('dubs, lines, voices and revisions', () => {
   let svc: ServiceProcess;
@@ -157,6 +158,40 @@ describe('dubs, lines, voices and revisions', () => {
     await patch(`/${dubId}`, { voices: { S1: null }, default_voice: null });
   });
 
+  it("gives each speaker without a voice a default of the gender the speaker's own pitch suggests", { timeout: 120_000 }, async () => {
+    // A woman (LJSpeech) and a man (the amateur reader) reading in turn, one after the other in the long file.
+    const from = 147.8;
+    const rows = fs.readFileSync(path.join(audioDir, 'long', 'read_speech_concat.segments.tsv'), 'utf8').trim().split('\n').slice(1).map((r) => r.split('\t'));
+    const turns = rows
+      .filter(([start, end]) => Number(start) >= from && Number(end) <= 201.1)
+      .map(([start, end, source, text]) => ({ speaker: source!.startsWith('amateur') ? 'HIM' : 'HER', start: Number(start) - from, end: Number(end) - from, text: text! }));
+    expect(new Set(turns.map((t) => t.speaker))).toEqual(new Set(['HER', 'HIM']));
+    const file = path.join(dir, 'two-readers.wav');
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-ss', String(from), '-t', String(201.1 - from), '-i', LONG_FILE, '-ar', '44100', '-ac', '2', '-c:a', 'pcm_s16le', file]);
+    const res = await uploadDub(svc, sessionId, [
+      { name: 'file', file: fs.readFileSync(file), filename: 'two-readers.wav' },
+      { name: 'lines', value: JSON.stringify(turns) },
+    ]);
+    expect(res.status, res.text()).toBe(201);
+    const dub = res.json();
+    expect(dub.speaker_pitch).toEqual({
+      HER: { gender: 'female', median_f0: expect.any(Number), voiced_seconds: expect.any(Number) },
+      HIM: { gender: 'male', median_f0: expect.any(Number), voiced_seconds: expect.any(Number) },
+    });
+    expect(dub.speaker_pitch.HER.voiced_seconds).toBeGreaterThan(2);
+    const voices = async () => {
+      const { data } = await (await api(`/${dub.id}/lines`)).json();
+      return Object.fromEntries(data.map((l: { speaker: string; effective_voice: string }) => [l.speaker, l.effective_voice]));
+    };
+    expect(await voices()).toEqual({ HER: 'festival-hts/slt', HIM: 'festival-diphone/kal' });
+    // A voice chosen for the speaker or the dub comes first.
+    await patch(`/${dub.id}`, { voices: { HIM: 'flite/awb' } });
+    expect(await voices()).toEqual({ HER: 'festival-hts/slt', HIM: 'flite/awb' });
+    await patch(`/${dub.id}`, { voices: { HIM: null }, default_voice: 'flite/rms' });
+    expect(await voices()).toEqual({ HER: 'flite/rms', HIM: 'flite/rms' });
+    expect((await api(`/${dub.id}`, { method: 'DELETE' })).status).toBe(204);
+  });
+
   it('refuses bad uploads with the validation shape and keeps nothing of them', async () => {
     const before = dubFolders();
     const file = { name: 'file', file: master.subarray(0, 48000 * 6 * 10 + 68), filename: 'short.wav' };
@@ -219,6 +254,10 @@ describe('dubs, lines, voices and revisions', () => {
     expect(derived[0]).toMatchObject({ id: 1, speaker: 'S1', state: 'original' });
     expect(derived[0].words.length).toBeGreaterThan(3);
     expect(derived.map((l: { text: string }) => l.text).join(' ')).toMatch(/printing/i);
+    // A man reads it: his pitch, measured from the dub's audio, gives him the most natural male voice installed.
+    expect(dub.speaker_pitch.S1).toMatchObject({ gender: 'male', median_f0: expect.any(Number) });
+    expect(dub.speaker_pitch.S1.median_f0).toBeLessThan(150);
+    expect(derived[0].effective_voice).toBe('festival-diphone/kal');
     expect((await api(`/${dub.id}`, { method: 'DELETE' })).status).toBe(204);
     expect((await api(`/${dub.id}`)).status).toBe(404);
     expect(dubFolders()).not.toContain(dub.id);

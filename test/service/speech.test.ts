@@ -142,6 +142,10 @@ describe('POST /v1/audio/speech', () => {
       expect(error, JSON.stringify(body).slice(0, 80)).toMatchObject({ type: 'invalid_request_error', param, code });
     }
     await expect(client.audio.speech.create({ model: 'tts-1', voice: 'nobody', input: 'Hi.' })).rejects.toMatchObject({ status: 400 });
+    // Malformed JSON in OpenAI's shape: 400 invalid_value (the /v1/speech/ routes answer FastAPI's 422 json_invalid).
+    const malformed = await fetch(`${svc.url}/v1/audio/speech`, { method: 'POST', headers: auth(), body: '{"model": "tts-1",' });
+    expect(malformed.status).toBe(400);
+    expect((await malformed.json()).error).toMatchObject({ type: 'invalid_request_error', code: 'invalid_value', param: null, message: expect.stringMatching(/^body: JSON decode error/) });
     const unauthorised = await fetch(`${svc.url}/v1/audio/speech`, { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json' } });
     expect(unauthorised.status).toBe(401);
     expect((await unauthorised.json()).error.type).toBe('authentication_error');

@@ -101,6 +101,12 @@ describe('transcription', { timeout: 240_000 }, () => {
       expect(res.status).toBe(400);
       expect(res.json().error).toMatchObject({ type: 'invalid_request_error', param });
     }
+    // A huge number breaks only the documented bound: one message, never the internal safe-integer bound.
+    for (const value of ['1e300', '99999999999999999999']) {
+      const huge = await post([{ name: 'max_speakers', value }]);
+      expect(huge.status).toBe(400);
+      expect(huge.json().error).toMatchObject({ param: 'max_speakers', code: 'invalid_value', message: 'max_speakers: Input should be less than or equal to 32' });
+    }
     const { body, contentType } = multipartBody([
       { name: 'project_key', value: 'hints' },
       { name: 'min_speakers', value: '4' },
@@ -110,6 +116,19 @@ describe('transcription', { timeout: 240_000 }, () => {
     const upload = await rawRequest(`${svc.url}/v1/speech/transcriptions`, { method: 'POST', headers: { ...auth, 'Content-Type': contentType }, body });
     expect(upload.status).toBe(422);
     expect(upload.json().detail).toEqual([expect.objectContaining({ loc: ['body', 'min_speakers'], type: 'value_error' })]);
+    const huge = multipartBody([
+      { name: 'project_key', value: 'hints' },
+      { name: 'max_speakers', value: '99999999999999999999' },
+      { name: 'file', file: sample, filename: 'sample.flac' },
+    ]);
+    const hugeUpload = await rawRequest(`${svc.url}/v1/speech/transcriptions`, { method: 'POST', headers: { ...auth, 'Content-Type': huge.contentType }, body: huge.body });
+    expect(hugeUpload.status).toBe(422);
+    expect(hugeUpload.json().detail).toEqual([
+      expect.objectContaining({ loc: ['body', 'max_speakers'], type: 'less_than_equal', msg: 'Input should be less than or equal to 32', ctx: { le: 32 } }),
+    ]);
+    const page = await rawRequest(`${svc.url}/v1/speech/transcriptions?limit=1e300`, { headers: auth });
+    expect(page.status).toBe(422);
+    expect(page.json().detail).toEqual([expect.objectContaining({ loc: ['query', 'limit'], msg: 'Input should be less than or equal to 100' })]);
   });
 
   it('serves text, srt and vtt that an independent subtitle parser reads', async () => {

@@ -41,6 +41,7 @@ import { decodeToWav, MAX_DUB_BYTES, MAX_DUB_CHANNELS, probeDubAudio } from './d
 import { checkRetiming, checkUploadedLines, coveredByOther, lineState, linesFromSegments } from './line-rules';
 import { DUB_PREPARE_JOB } from './prepare-job';
 import { DUB_REVOICE_JOB } from './revoice-job';
+import { measureSpeakerPitch } from './speaker-pitch';
 import { DubTakes, plannedLine } from './takes';
 import { ConflictError, InvalidInputError, issue, NotFoundError, TooLargeError, UnsupportedMediaError } from '../errors';
 import { parseInput } from '../validation';
@@ -217,6 +218,8 @@ export class Dubbing {
         await decodeToWav(this.deps.tools, upload.background.path, bgTmp, { ...audio, sampleFormat: 'f32' });
         await this.files.store(dubKeys.background(sessionId, id), bgTmp);
       }
+      // Measured before the file moves into the store (a folder store's store is a rename).
+      const speakerPitch = accepted?.ok ? measureSpeakerPitch(tmp, accepted.lines) : null;
       await this.files.store(dubKeys.revision(sessionId, id, revisionFile), tmp);
       // The dub and its job commit (or roll back) together.
       await this.store.transaction(async (store, jobs) => {
@@ -242,6 +245,7 @@ export class Dubbing {
             id,
             accepted.lines.map((l) => ({ id: l.id, speaker: l.speaker, start: l.start, end: l.end, text: l.text, voice: l.voice ?? null, words: [] })),
           );
+          await store.setSpeakerPitch(id, speakerPitch!);
           await store.setProgress(id, 'ready', 1, 'complete');
         } else {
           await this.deps.jobs.enqueue(DUB_PREPARE_JOB, sessionId, { dub_id: id }, jobs);
@@ -379,8 +383,13 @@ export class Dubbing {
     await this.files.removeDub(dub.sessionId, dub.id);
   }
 
+  /**
+   * The line's voice, else its speaker's, else the dub's default, else the most natural installed voice of
+   * the gender the speaker's pitch suggests (speaker_pitch), else the service's default voice.
+   */
   effectiveVoice(dub: DubRecord, line: Pick<LineRecord, 'voice' | 'speaker'>): string | null {
-    return line.voice ?? dub.voices[line.speaker] ?? dub.defaultVoice ?? this.deps.voices.defaultRef();
+    const gender = Object.hasOwn(dub.speakerPitch, line.speaker) ? dub.speakerPitch[line.speaker]!.gender : null;
+    return line.voice ?? dub.voices[line.speaker] ?? dub.defaultVoice ?? (gender ? this.deps.voices.defaultRef(gender) : null) ?? this.deps.voices.defaultRef();
   }
 
   async toJson(dub: DubRecord): Promise<Dub> {
@@ -414,6 +423,7 @@ export class Dubbing {
       default_voice: dub.defaultVoice,
       voices: dub.voices,
       speakers: [...new Set(lines.map((l) => l.speaker))],
+      speaker_pitch: dub.speakerPitch,
       current_revision: dub.currentRevision,
       revision_count: revisions.length,
       lines: {

@@ -14,6 +14,8 @@ import type { StoredFiles } from '../storage/stored-files';
 import { frameBytes, readWavLayout } from '../media/wav';
 import { decodeToWav } from './dub-audio';
 import type { DubRecord } from '../storage/dub-store';
+import type { SpeakerPitch } from '../../shared/schemas';
+import { measureSpeakerPitch } from './speaker-pitch';
 
 export const DUB_PREPARE_JOB = 'dub-prepare';
 
@@ -78,6 +80,7 @@ async function convertRecording(deps: PrepareDeps, dub: DubRecord, signal: Abort
     });
   }, CONVERT_POLL_MS);
   let layout;
+  let speakerPitch;
   try {
     try {
       await deps.stored.withOriginal(dub.sessionId, stored, (file) => decodeToWav(deps.tools, file, tmp, dub, signal));
@@ -93,6 +96,7 @@ async function convertRecording(deps: PrepareDeps, dub: DubRecord, signal: Abort
       fs.closeSync(fd);
     }
     if (layout.frames === 0) throw new JobFailure("The recording's audio has no samples.");
+    speakerPitch = measureSpeakerPitch(tmp, await store.lines(dub.id));
     await deps.files.store(dubKeys.revision(dub.sessionId, dub.id, revision.fileName), tmp);
   } finally {
     fs.rmSync(tmp, { force: true });
@@ -101,6 +105,7 @@ async function convertRecording(deps: PrepareDeps, dub: DubRecord, signal: Abort
   await store.transaction(async (tx) => {
     if (!(await tx.lockDub(dub.id))) return;
     await tx.setFormat(dub.id, layout);
+    await tx.setSpeakerPitch(dub.id, speakerPitch);
     for (const line of await tx.lines(dub.id)) {
       if (line.end > duration) await tx.putLines(dub.id, [{ ...line, end: Math.max(line.start, duration), originalEnd: Math.min(line.originalEnd, duration) }]);
     }
@@ -130,22 +135,30 @@ export function registerPrepareJob(runner: JobRunner, deps: PrepareDeps): void {
     await store.setProgress(dub.id, 'preparing', 0, 'transcribing');
     const writes = progressWrites(log);
     const key = dubKeys.revision(dub.sessionId, dub.id, (await store.revision(dub.id, 1))!.fileName);
-    const transcript = await deps.files.withLocal(key, (file) => deps.transcription.transcribe({
-      file,
-      engine,
-      language: session?.language ?? 'en',
-      signal,
-      onProgress: (fraction, stage) => {
-        progress(fraction, stage);
-        writes.write(() => store.setProgress(dub.id, 'preparing', Math.min(0.99, fraction), stage));
-      },
-    })).finally(() => writes.idle());
+    let speakerPitch: Record<string, SpeakerPitch> = {};
+    const transcript = await deps.files.withLocal(key, async (file) => {
+      const transcript = await deps.transcription.transcribe({
+        file,
+        engine,
+        language: session?.language ?? 'en',
+        signal,
+        onProgress: (fraction, stage) => {
+          progress(fraction, stage);
+          writes.write(() => store.setProgress(dub.id, 'preparing', Math.min(0.99, fraction), stage));
+        },
+      });
+      signal.throwIfAborted();
+      // Each speaker's pitch while the dub's audio is at hand (the lines are the segments' below).
+      speakerPitch = measureSpeakerPitch(file, linesFromSegments(transcript.segments, dub.frames / dub.sampleRate, DUB_LINE_TEXT_MAX));
+      return transcript;
+    }).finally(() => writes.idle());
     signal.throwIfAborted();
     const duration = dub.frames / dub.sampleRate;
     const lines = linesFromSegments(transcript.segments, duration, DUB_LINE_TEXT_MAX);
     await store.transaction(async (tx) => {
       if (!(await tx.lockDub(dub.id))) return;
       await tx.setLines(dub.id, lines);
+      await tx.setSpeakerPitch(dub.id, speakerPitch);
       await tx.setProgress(dub.id, 'ready', 1, lines.length ? 'complete' : 'no speech found');
     });
   });

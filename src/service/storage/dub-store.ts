@@ -1,6 +1,6 @@
 import { SqlJobStore, type JobDispatch, type JobStore } from './job-store';
 import { UniqueViolation, type Sql } from './sql/sql';
-import type { LineRender, WordTiming } from '../../shared/schemas';
+import type { LineRender, SpeakerPitch, WordTiming } from '../../shared/schemas';
 import type { SampleFormat } from '../media/wav';
 import { inList } from './sql/placeholders';
 
@@ -25,6 +25,8 @@ export interface DubRecord {
   background: boolean;
   defaultVoice: string | null;
   voices: Record<string, string>;
+  /** Each speaker's pitch measured from the dub's audio, and the gender of voice it suggests. */
+  speakerPitch: Record<string, SpeakerPitch>;
   currentRevision: number;
   source: DubSource;
   /** The recording's transcript revision the lines came from (dubs from the recording). */
@@ -212,6 +214,7 @@ interface DubRow {
   background: number;
   default_voice: string | null;
   voices_json: string;
+  speaker_pitch_json: string;
   current_revision: number;
   source: DubSource;
   transcript_revision: number | null;
@@ -281,6 +284,7 @@ const toDub = (r: DubRow): DubRecord => ({
   background: r.background === 1,
   defaultVoice: r.default_voice,
   voices: JSON.parse(r.voices_json) as Record<string, string>,
+  speakerPitch: JSON.parse(r.speaker_pitch_json) as Record<string, SpeakerPitch>,
   currentRevision: r.current_revision,
   source: r.source,
   transcriptRevision: r.transcript_revision,
@@ -336,7 +340,7 @@ const toRevoice = (r: RevoiceRow): RevoiceRecord => ({
   finishedAt: r.finished_at,
 });
 
-export type NewDub = Omit<DubRecord, 'status' | 'progress' | 'stage' | 'error' | 'currentRevision' | 'createdAt' | 'updatedAt' | 'source' | 'transcriptRevision' | 'lineSeq' | 'linesRevision'> & {
+export type NewDub = Omit<DubRecord, 'speakerPitch' | 'status' | 'progress' | 'stage' | 'error' | 'currentRevision' | 'createdAt' | 'updatedAt' | 'source' | 'transcriptRevision' | 'lineSeq' | 'linesRevision'> & {
   status: DubStatus;
   source?: DubSource;
   transcriptRevision?: number | null;
@@ -391,6 +395,8 @@ export interface DubStore {
   /** The revision-1 file's format, once a dub from the recording has been converted. */
   setFormat(dubId: string, format: { sampleRate: number; channels: number; sampleFormat: SampleFormat; frames: number }): Promise<void>;
   setProgress(dubId: string, status: DubStatus, progress: number, stage: string | null, error?: string | null): Promise<void>;
+  /** Records each speaker's measured pitch (replacing what was recorded). */
+  setSpeakerPitch(dubId: string, pitch: Record<string, SpeakerPitch>): Promise<void>;
   /** Changes only the fields given (`defaultVoice: null` clears it). */
   updateDub(dubId: string, fields: { name?: string; defaultVoice?: string | null; voices?: Record<string, string>; currentRevision?: number }): Promise<void>;
   /** The dub and everything under it (lines, notes, edits, revisions, revoices and their lines). */
@@ -476,7 +482,7 @@ type CheckpointRow = { line_id: number; render_json: string; patch_file: string;
 
 const LINE_COLUMNS = 'id, speaker, start, "end", original_start, original_end, text, original_text, voice, original_voice, words_json, review_status, history_json, speed, revision, updated_at';
 const DUB_COLUMNS =
-  'id, session_id, name, file_name, status, progress, stage, error, sample_rate, channels, sample_format, frames, background, default_voice, voices_json, current_revision, source, transcript_revision, line_seq, lines_revision, created_at, updated_at';
+  'id, session_id, name, file_name, status, progress, stage, error, sample_rate, channels, sample_format, frames, background, default_voice, voices_json, speaker_pitch_json, current_revision, source, transcript_revision, line_seq, lines_revision, created_at, updated_at';
 
 /** The dubbing tables in portable SQL: one implementation for the embedded SQLite file and for PostgreSQL. */
 export class SqlDubStore implements DubStore {
@@ -560,6 +566,10 @@ export class SqlDubStore implements DubStore {
 
   async setProgress(dubId: string, status: DubStatus, progress: number, stage: string | null, error: string | null = null): Promise<void> {
     await this.sql.run('UPDATE dubs SET status = ?, progress = ?, stage = ?, error = ?, updated_at = ? WHERE id = ?', [status, progress, stage, error, now(), dubId]);
+  }
+
+  async setSpeakerPitch(dubId: string, pitch: Record<string, SpeakerPitch>): Promise<void> {
+    await this.sql.run('UPDATE dubs SET speaker_pitch_json = ? WHERE id = ?', [JSON.stringify(pitch), dubId]);
   }
 
   async updateDub(dubId: string, fields: { name?: string; defaultVoice?: string | null; voices?: Record<string, string>; currentRevision?: number }): Promise<void> {

@@ -648,4 +648,15 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     `,
   },
   // ---- end of the team's Whisper model downloads block ----
+  // ---- dubs: each speaker's pitch, for a default voice of the speaker's gender ----
+  {
+    version: 26,
+    name: "dubs: each speaker's median pitch and the gender of voice it suggests",
+    sql: `
+      -- {speaker: {median_f0, voiced_seconds, gender}} measured from the dub's own audio when its lines were set
+      -- (speech/speakers/pitch-gender.ts); '{}' for dubs made before, which keep the service's default voice.
+      ALTER TABLE dubs ADD COLUMN speaker_pitch_json TEXT NOT NULL DEFAULT '{}';
+    `,
+  },
+  // ---- end of the dubs' speaker pitch block ----
 ];

@@ -382,6 +382,16 @@ export const Revoice = z
   })
   .meta({ id: 'Revoice' });
 
+export const SpeakerPitch = z
+  .object({
+    median_f0: z.number().nullable().meta({ description: "Median F0 of the speaker's voiced frames in the dub's audio, Hz" }),
+    voiced_seconds: z.number().meta({ description: 'Seconds of voiced frames the median was taken over (at most 30 s of the speaker\'s lines are tracked)' }),
+    gender: z.enum(['male', 'female']).nullable().meta({
+      description: 'The gender of voice the pitch suggests (below 150 Hz male, above 170 Hz female, over at least 2 voiced seconds), used for the speaker\'s default voice; `null`: in between or too little speech, the service\'s default voice',
+    }),
+  })
+  .meta({ id: 'SpeakerPitch' });
+
 export const Dub = z
   .object({
     id: Uuid,
@@ -399,6 +409,9 @@ export const Dub = z
     default_voice: z.string().nullable(),
     voices: z.record(z.string(), z.string()),
     speakers: z.array(z.string()),
+    speaker_pitch: z.record(z.string(), SpeakerPitch).meta({
+      description: "Each speaker's pitch measured from the dub's audio when its lines were set, and the gender of default voice it gives (a speaker without a voice of its own, in a dub without `default_voice`). Empty for dubs made before it was measured",
+    }),
     current_revision: z.number().int(),
     revision_count: z.number().int(),
     lines: z.object({ total: z.number().int(), corrected: z.number().int(), pending: z.number().int().meta({ description: 'Lines a revoice would voice' }) }),
@@ -413,6 +426,7 @@ export const Dub = z
   .meta({ id: 'Dub' });
 
 export type DubLineInput = z.infer<typeof DubLineInput>;
+export type SpeakerPitch = z.infer<typeof SpeakerPitch>;
 export type DubPatch = z.infer<typeof DubPatch>;
 export type LinePatch = z.infer<typeof LinePatch>;
 export type DubFromRecording = z.infer<typeof DubFromRecording>;

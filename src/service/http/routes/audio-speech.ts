@@ -5,7 +5,7 @@ import type { ServiceContext } from '../../context';
 import { HttpError } from '../errors';
 import { f32leBytes, SPEECH_CONTENT_TYPES, startSpeechEncoder } from '../../media/encode';
 import { speechChunks } from '../../speech/synthesis/text-chunks';
-import { OPENAI_VOICE_GENDERS, voiceRef } from '../../speech/synthesis/voice-registry';
+import { voiceRef } from '../../speech/synthesis/voice-registry';
 import { SynthesisError } from '../../speech/synthesis/voice';
 import { parseInput } from '../../validation';
 
@@ -18,19 +18,13 @@ export function audioSpeechRouter(ctx: ServiceContext): Router {
   const router = Router();
   router.post('/speech', async (req: Request, res: Response) => {
     const body = parseInput(SpeechRequest, req.body ?? {}, 'body');
-    const found = ctx.voices.findModel(body.model);
+    const name = typeof body.voice === 'string' ? body.voice : body.voice.id;
+    const found = ctx.voices.speechVoice(body.model, name);
     if (!found.ok) {
+      if (found.reason === 'unknown_voice' || found.reason === 'no_voice_of_gender') throw new HttpError(400, found.message, { code: 'invalid_value', param: 'voice' });
       throw new HttpError(found.reason === 'not_installed' ? 404 : 400, found.message, { code: 'model_not_found', param: 'model' });
     }
-    const spec = found.spec;
-    const name = typeof body.voice === 'string' ? body.voice : body.voice.id;
-    const voice = ctx.voices.findVoice(spec, name);
-    if (!voice) {
-      throw new HttpError(400, `The model "${spec.id}" has no voice "${name}". Its voices: ${spec.voices.map((v) => v.id).join(', ')}; OpenAI's names (${Object.keys(OPENAI_VOICE_GENDERS).join(', ')}) map onto them.`, {
-        code: 'invalid_value',
-        param: 'voice',
-      });
-    }
+    const { spec, voice } = found;
 
     const controller = new AbortController();
     res.on('close', () => {

@@ -1,6 +1,7 @@
 import type { ServiceConfig } from '../../config';
 import { modelFilesPresent, verifiedModelFile } from '../../models/model-files';
 import { createEspeakNg, ESPEAK_NG_ID, ESPEAK_NG_SPEED, ESPEAK_NG_VOICES, espeakNgMissing } from './espeak-ng';
+import { createFestivalDiphone, FESTIVAL_DIPHONE_ID, FESTIVAL_DIPHONE_VOICES, festivalDiphoneMissing } from './festival-diphone';
 import { createFestivalHts, FESTIVAL_HTS_ID, FESTIVAL_HTS_VOICES, festivalHtsMissing } from './festival-hts';
 import { FLITE_ID, FLITE_SPEED, FLITE_VOICES } from './flite';
 import { SVOX_PICO_ID, SVOX_PICO_SPEED, SVOX_PICO_VOICES } from './svox-pico';
@@ -65,6 +66,19 @@ export function voiceEngineSpecs(env: NodeJS.ProcessEnv, config: Pick<ServiceCon
           const entry = SVOX_PICO_VOICES.find((v) => v.id === voice)!;
           return [verifiedModelFile(config.modelsDir, entry.files[0]), verifiedModelFile(config.modelsDir, entry.files[1])];
         }),
+    },
+    {
+      id: FESTIVAL_DIPHONE_ID,
+      rank: 25,
+      aliases: ['diphone'],
+      voices: FESTIVAL_DIPHONE_VOICES,
+      defaultVoice: 'kal',
+      // Duration_Stretch scales durations by any factor; OpenAI's range.
+      nativeSpeed: [0.25, 4],
+      licence: 'festival: X11-style (Edinburgh/CMU); kal and ked diphone voices: X11-style (festvox-kallpc16k, festvox-kdlpc16k)',
+      missing: () => festivalDiphoneMissing(env),
+      installHint: 'Install it with: apt-get install -y festival festvox-kallpc16k festvox-kdlpc16k.',
+      create: () => createFestivalDiphone(env),
     },
     {
       id: FLITE_ID,

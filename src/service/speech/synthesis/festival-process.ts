@@ -8,9 +8,9 @@ import { SynthesisError } from './voice';
 /**
  * text2wave's recipe as functions of a running festival: the text file is read as text (never as Scheme),
  * split into utterances, each synthesized and its samples appended to one RIFF file whose header is
- * rewritten at the end with the total. `takeline_rate` sets the HTS engine's speaking rate (`-r`, durations
- * scaled in the model, pitch unchanged) on top of the voice's own parameters, or restores them (nil).
- * Output is byte-identical to `text2wave -eval (voice…)` for the same text and rate (checked by a test).
+ * rewritten at the end with the total. `takeline_rate` (one per kind of voice, below) sets the speaking rate
+ * on top of the voice's own, or restores the voice's own (nil). Output is byte-identical to
+ * `text2wave -eval (voice…)` for the same text and rate (checked by a test).
  */
 const DEFINITIONS = `
 (define (takeline_save utt)
@@ -20,7 +20,7 @@ const DEFINITIONS = `
   (wave.save.data.fp (utt.wave utt) takeline_fp 'riff nil)
   (set! takeline_utt utt))
 (define (takeline_speak id infile outfile rate)
-  (set! hts_engine_params (if rate (append takeline_params (list (list "-r" rate))) takeline_params))
+  (takeline_rate rate)
   (set! takeline_fp (fopen outfile "wb"))
   (set! takeline_samples 0)
   (set! takeline_utt nil)
@@ -31,6 +31,27 @@ const DEFINITIONS = `
   (fclose takeline_fp)
   (format stderr "takeline-done %s\\n" id))
 `;
+
+/**
+ * How a kind of festival voice changes its speaking rate, and what of the voice's own setting is kept (read
+ * once the voice is loaded) to scale from. HTS: the engine's `-r` (durations scaled in the model, pitch
+ * unchanged). Diphone (and other unit voices): festival's `Duration_Stretch`, which the duration model's
+ * predictions are multiplied by (pitch unchanged; the voice may set its own, e.g. kal's 1.1).
+ */
+export const FESTIVAL_RATE_CONTROLS = {
+  hts: {
+    keep: '(set! takeline_params hts_engine_params)',
+    define: `(define (takeline_rate rate)
+  (set! hts_engine_params (if rate (append takeline_params (list (list "-r" rate))) takeline_params)))`,
+  },
+  diphone: {
+    keep: "(set! takeline_params (or (Parameter.get 'Duration_Stretch) 1))",
+    define: `(define (takeline_rate rate)
+  (Parameter.set 'Duration_Stretch (if rate (/ takeline_params rate) takeline_params)))`,
+  },
+} as const;
+
+export type FestivalVoiceKind = keyof typeof FESTIVAL_RATE_CONTROLS;
 
 /** A Scheme string literal of a path this module made (a temp folder's), quotes and backslashes escaped. */
 const schemeString = (s: string) => `"${s.replace(/[\\"]/g, '\\$&')}"`;
@@ -43,6 +64,8 @@ export interface FestivalProcessOptions {
   program: string;
   /** The Scheme function that selects the voice, e.g. `voice_cmu_us_slt_arctic_hts`. */
   voiceFunction: string;
+  /** How the voice's speaking rate is set; default `hts`. */
+  kind?: FestivalVoiceKind;
   env: NodeJS.ProcessEnv;
   /** A text not spoken within this long fails and its process is killed. */
   timeoutMs?: number;
@@ -128,7 +151,8 @@ export class FestivalProcess extends OneJobProcess<ActiveRequest> {
     child.on('error', (error) => this.onExit(child, `could not run ${this.options.program}: ${error.message}`));
     child.on('exit', (code, sig) => this.onExit(child, `festival exited (${sig ?? code})`));
     // The voice loads now, while the first text is still being written.
-    child.stdin!.write(`${DEFINITIONS}\n(${this.options.voiceFunction})\n(set! takeline_params hts_engine_params)\n`);
+    const rate = FESTIVAL_RATE_CONTROLS[this.options.kind ?? 'hts'];
+    child.stdin!.write(`${DEFINITIONS}\n${rate.define}\n(${this.options.voiceFunction})\n${rate.keep}\n`);
   }
 
   private onStderr(chunk: string): void {

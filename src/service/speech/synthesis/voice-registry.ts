@@ -6,8 +6,9 @@ import type { SynthesizedSpeech, Voice, VoiceEntry, VoiceGender } from './voice'
 
 
 /**
- * OpenAI's built-in voice names, so clients written for it work unchanged: each maps to the engine's
- * first voice of the same gender (its default voice when it has none), `alloy` to the default voice.
+ * OpenAI's built-in voice names by the gender they are heard as, so clients written for it work unchanged:
+ * each maps to a voice of the same gender (with OpenAI's model names, of the most natural engine that has
+ * one), `alloy` (neutral) to the default voice.
  */
 export const OPENAI_VOICE_GENDERS: Record<string, VoiceGender | null> = {
   alloy: null,
@@ -32,7 +33,13 @@ export function voiceRef(engine: string, voice: string): string {
 
 export type VoiceLookup =
   | { ok: true; spec: VoiceEngineSpec; voice: VoiceEntry }
-  | { ok: false; reason: 'unknown_model' | 'not_installed' | 'unknown_voice'; message: string };
+  | { ok: false; reason: 'unknown_model' | 'not_installed' | 'unknown_voice' | 'no_voice_of_gender'; message: string };
+
+/** The voice of `spec` a gender is spoken with: its default voice when of that gender, else its first one. */
+function voiceOfGender(spec: VoiceEngineSpec, gender: VoiceGender): VoiceEntry | null {
+  const byDefault = spec.voices.find((v) => v.id === spec.defaultVoice);
+  return byDefault?.gender === gender ? byDefault : (spec.voices.find((v) => v.gender === gender) ?? null);
+}
 
 /**
  * The voice engines this service can run right now, loaded on first use and kept. Resolves OpenAI's and
@@ -90,15 +97,54 @@ export class VoiceRegistry {
     return { ok: false, reason: 'unknown_model', message: `Unknown model "${name}". Installed voice models: ${[...names, ...OPENAI_SPEECH_ALIASES].join(', ')}.` };
   }
 
-  /** A voice of `spec` by its id (any case) or an OpenAI voice name. */
+  /**
+   * A voice of `spec` by its id (any case) or an OpenAI voice name (null when the name is neither, or when
+   * `spec` has no voice of that name's gender).
+   */
   findVoice(spec: VoiceEngineSpec, name: string): VoiceEntry | null {
     const lowered = name.toLowerCase();
     const own = spec.voices.find((v) => v.id.toLowerCase() === lowered);
     if (own) return own;
-    if (!(lowered in OPENAI_VOICE_GENDERS)) return null;
+    if (!Object.hasOwn(OPENAI_VOICE_GENDERS, lowered)) return null;
     const gender = OPENAI_VOICE_GENDERS[lowered];
-    const fallback = spec.voices.find((v) => v.id === spec.defaultVoice)!;
-    return (gender && spec.voices.find((v) => v.gender === gender)) || fallback;
+    return gender ? voiceOfGender(spec, gender) : spec.voices.find((v) => v.id === spec.defaultVoice)!;
+  }
+
+  /**
+   * The engine and voice a speech request names. With OpenAI's model names an OpenAI voice name picks the
+   * most natural installed engine that has a voice of its gender; a model named by id keeps its engine, and
+   * one without a voice of the asked gender is refused, saying which engines have one.
+   */
+  speechVoice(model: string, name: string): VoiceLookup {
+    const lowered = name.toLowerCase();
+    const gender = Object.hasOwn(OPENAI_VOICE_GENDERS, lowered) ? OPENAI_VOICE_GENDERS[lowered] : null;
+    const openaiModel = OPENAI_SPEECH_ALIASES.includes(model);
+    if (openaiModel && gender && !this.installed().some((s) => s.voices.some((v) => v.id.toLowerCase() === lowered))) {
+      const spec = this.installed().find((s) => voiceOfGender(s, gender));
+      if (spec) return { ok: true, spec, voice: voiceOfGender(spec, gender)! };
+    }
+    const found = this.findModel(model);
+    if (!found.ok) return found;
+    const spec = found.spec;
+    const voice = this.findVoice(spec, name);
+    if (voice) return { ok: true, spec, voice };
+    if (gender) {
+      const others = this.installed().flatMap((s) => s.voices.filter((v) => v.gender === gender).map((v) => voiceRef(s.id, v.id)));
+      return {
+        ok: false,
+        reason: 'no_voice_of_gender',
+        message:
+          `"${name}" is one of OpenAI's ${gender} voices, and the model "${spec.id}" has no ${gender} voice (its voices: ${spec.voices.map((v) => `${v.id}, ${v.gender}`).join('; ')}). ` +
+          (others.length
+            ? `Installed ${gender} voices: ${others.join(', ')}; ask for one of those models, or for model "tts-1", which picks the most natural ${gender} voice.`
+            : `No installed engine has a ${gender} voice.`),
+      };
+    }
+    return {
+      ok: false,
+      reason: 'unknown_voice',
+      message: `The model "${spec.id}" has no voice "${name}". Its voices: ${spec.voices.map((v) => v.id).join(', ')}; OpenAI's names (${Object.keys(OPENAI_VOICE_GENDERS).join(', ')}) map onto voices of their gender.`,
+    };
   }
 
   /** Resolves a dub's `<engine>/<voice>` reference against what is installed. */
@@ -125,8 +171,18 @@ export class VoiceRegistry {
     return this.installed().flatMap((s) => s.voices.map((v) => voiceRef(s.id, v.id)));
   }
 
-  /** The most natural installed engine's default voice, or null when no engine is installed. */
-  defaultRef(): string | null {
+  /**
+   * The most natural installed engine's default voice, or null when no engine is installed. With a gender:
+   * the most natural installed engine's voice of that gender (null when none has one).
+   */
+  defaultRef(gender?: VoiceGender): string | null {
+    if (gender) {
+      for (const spec of this.installed()) {
+        const voice = voiceOfGender(spec, gender);
+        if (voice) return voiceRef(spec.id, voice.id);
+      }
+      return null;
+    }
     const best = this.installed()[0];
     return best ? voiceRef(best.id, best.defaultVoice) : null;
   }
