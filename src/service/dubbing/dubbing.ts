@@ -39,7 +39,9 @@ import type { DubExportInput } from '../export/dub-cues';
 import { DubFiles, dubKeys, revisionStem, sweepDubFiles } from './dub-files';
 import { decodeToWav, MAX_DUB_BYTES, MAX_DUB_CHANNELS, probeDubAudio } from './dub-audio';
 import { checkRetiming, checkUploadedLines, coveredByOther, lineState, linesFromSegments } from './line-rules';
-import { DUB_PREPARE_JOB } from './prepare-job';
+import { cueOut } from '../../shared/dubbing/cue-out';
+import { recordingDubName } from './dub-name';
+import { DUB_CONVERT_JOB, DUB_PREPARE_JOB, DUB_READYING_JOBS } from './prepare-job';
 import { DUB_REVOICE_JOB } from './revoice-job';
 import { measureSpeakerPitch } from './speaker-pitch';
 import { DubTakes, plannedLine } from './takes';
@@ -305,7 +307,7 @@ export class Dubbing {
         {
           id,
           sessionId,
-          name: body.name ?? summary.file_name,
+          name: body.name ?? recordingDubName(summary.file_name, (await store.dubs(sessionId)).map((d) => d.name)),
           fileName: summary.file_name,
           status: 'preparing',
           sampleRate: audio.sampleRate,
@@ -323,7 +325,7 @@ export class Dubbing {
       );
       await store.setLines(id, lines);
       await store.setProgress(id, 'preparing', 0, 'queued');
-      await this.deps.jobs.enqueue(DUB_PREPARE_JOB, sessionId, { dub_id: id, source: 'recording' }, jobs);
+      await this.deps.jobs.enqueue(DUB_CONVERT_JOB, sessionId, { dub_id: id, source: 'recording' }, jobs);
     });
     return (await this.store.dubById(id))!;
   }
@@ -377,7 +379,7 @@ export class Dubbing {
    * have stopped, its rows (a job started later finds nothing to do) and its files.
    */
   async delete(dub: DubRecord): Promise<void> {
-    const preparing = (await this.deps.jobs.unfinishedOfKind(DUB_PREPARE_JOB, dub.sessionId)).filter((j) => j.payload.dub_id === dub.id);
+    const preparing = (await Promise.all(DUB_READYING_JOBS.map((kind) => this.deps.jobs.unfinishedOfKind(kind, dub.sessionId)))).flat().filter((j) => j.payload.dub_id === dub.id);
     await this.deps.jobs.cancel([...preparing.map((j) => j.id), ...(await this.store.unfinishedJobIds(dub.id))]);
     await this.store.deleteDub(dub.id);
     await this.files.removeDub(dub.sessionId, dub.id);
@@ -673,7 +675,8 @@ export class Dubbing {
   ): Promise<{ input: DubExportInput; revision: RevisionRecord; regions: Array<{ start: number; end: number }> }> {
     this.requireReady(dub);
     const revision = (await this.store.revision(dub.id, dub.currentRevision))!;
-    const lines = (await this.lines(dub)).map((l) => ({ ...l, revoiced: revision.renders[l.id] !== undefined }));
+    // Each line ends where the dub's voice of it ends (a reading that borrowed the quiet after its line runs past `end`).
+    const lines = (await this.lines(dub)).map((l) => ({ ...l, end: cueOut(l), revoiced: revision.renders[l.id] !== undefined }));
     return {
       revision,
       // Every region a revoice wrote in this revision's chain: together, all of its revoiced audio.

@@ -13,11 +13,20 @@ import type { DataLayout } from '../storage/files';
 import type { StoredFiles } from '../storage/stored-files';
 import { frameBytes, readWavLayout } from '../media/wav';
 import { decodeToWav } from './dub-audio';
+import { computePeaks } from '../media/peaks';
 import type { DubRecord } from '../storage/dub-store';
 import type { SpeakerPitch } from '../../shared/schemas';
 import { measureSpeakerPitch } from './speaker-pitch';
 
 export const DUB_PREPARE_JOB = 'dub-prepare';
+/**
+ * A dub from the recording: converting its audio (and drawing its waveform) takes seconds, so it is a quick
+ * kind that starts beside the recording's analysis instead of waiting minutes behind it. Older versions
+ * queued it as a `dub-prepare` job with `source: "recording"`, which still runs the same way.
+ */
+export const DUB_CONVERT_JOB = 'dub-convert';
+/** The kinds of job that make a dub ready. */
+export const DUB_READYING_JOBS = [DUB_PREPARE_JOB, DUB_CONVERT_JOB] as const;
 
 export interface PrepareDeps {
   store: DubStore;
@@ -97,7 +106,13 @@ async function convertRecording(deps: PrepareDeps, dub: DubRecord, signal: Abort
     }
     if (layout.frames === 0) throw new JobFailure("The recording's audio has no samples.");
     speakerPitch = measureSpeakerPitch(tmp, await store.lines(dub.id));
+    // The waveform's peaks now, while the view shows progress, so it draws as soon as the dub is ready
+    // (computed on the first request, they took seconds more after it, with no progress shown).
+    progress(0.99, 'drawing the waveform');
+    await store.setProgress(dub.id, 'preparing', 0.99, 'drawing the waveform');
+    const peaks = await computePeaks(tmp, deps.tools, { signal });
     await deps.files.store(dubKeys.revision(dub.sessionId, dub.id, revision.fileName), tmp);
+    await deps.files.blobs.put(dubKeys.peaks(dub.sessionId, dub.id, revision.number), JSON.stringify(peaks));
   } finally {
     fs.rmSync(tmp, { force: true });
   }
@@ -120,6 +135,11 @@ async function convertRecording(deps: PrepareDeps, dub: DubRecord, signal: Abort
 export function registerPrepareJob(runner: JobRunner, deps: PrepareDeps): void {
   const { store } = deps;
   const log = deps.log ?? console.error;
+  runner.register(DUB_CONVERT_JOB, { quick: true }, async ({ job, signal, progress }) => {
+    const dub = await store.dubById(String(job.payload.dub_id));
+    if (!dub) throw new JobFailure('The dub was deleted.');
+    return convertRecording(deps, dub, signal, progress);
+  });
   runner.register(DUB_PREPARE_JOB, async ({ job, signal, progress }) => {
     const dub = await store.dubById(String(job.payload.dub_id));
     if (!dub) throw new JobFailure('The dub was deleted.');
@@ -164,7 +184,7 @@ export function registerPrepareJob(runner: JobRunner, deps: PrepareDeps): void {
   });
 
   runner.on('settled', (job) => {
-    if (job.kind !== DUB_PREPARE_JOB) return;
+    if (job.kind !== DUB_PREPARE_JOB && job.kind !== DUB_CONVERT_JOB) return;
     const id = String(job.payload.dub_id);
     // The runner's listeners are synchronous: the write is started here (on SQLite it runs at once) and
     // its failure logged.

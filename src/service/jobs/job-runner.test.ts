@@ -166,6 +166,50 @@ describe('JobRunner queue order', () => {
   });
 });
 
+describe('JobRunner quick kinds', () => {
+  it('starts a quick job beside a running background job, but never beside other work, and one at a time', async () => {
+    const db = setup();
+    const runner = runnerOn(db);
+    const running = new Set<string>();
+    const release = new Map<string, () => void>();
+    const hold = (job: { payload: Record<string, unknown> }) => {
+      const name = String(job.payload.name);
+      running.add(name);
+      return new Promise<void>((resolve) => release.set(name, () => (running.delete(name), resolve())));
+    };
+    runner.register('analysis', { background: true }, async ({ job }) => hold(job));
+    runner.register('convert', { quick: true }, async ({ job }) => hold(job));
+    runner.register('transcribe', async ({ job }) => hold(job));
+    await runner.start();
+    await runner.enqueue('analysis', 's', { name: 'a1' });
+    await expect.poll(() => [...running]).toEqual(['a1']);
+    // The analysis takes minutes: the conversion starts beside it, a transcription waits for it.
+    await runner.enqueue('transcribe', 's', { name: 't1' });
+    await runner.enqueue('convert', 's', { name: 'c1' });
+    await runner.enqueue('convert', 's', { name: 'c2' });
+    await expect.poll(() => [...running].sort()).toEqual(['a1', 'c1']);
+    // One quick job at a time beside the background work.
+    await new Promise((r) => setTimeout(r, 100));
+    expect([...running].sort()).toEqual(['a1', 'c1']);
+    release.get('c1')!();
+    await expect.poll(() => [...running].sort()).toEqual(['a1', 'c2']);
+    release.get('c2')!();
+    await new Promise((r) => setTimeout(r, 100));
+    expect([...running]).toEqual(['a1']);
+    release.get('a1')!();
+    await expect.poll(() => [...running]).toEqual(['t1']);
+    // Beside foreground work a quick job waits like any other.
+    await runner.enqueue('convert', 's', { name: 'c3' });
+    await new Promise((r) => setTimeout(r, 100));
+    expect([...running]).toEqual(['t1']);
+    release.get('t1')!();
+    await expect.poll(() => [...running]).toEqual(['c3']);
+    release.get('c3')!();
+    await expect.poll(() => db.prepare("SELECT COUNT(*) AS n FROM jobs WHERE status = 'complete'").get()).toEqual({ n: 5 });
+    await runner.stop();
+  });
+});
+
 describe('JobRunner waits and cancellations', () => {
   it('answers `settled` with the outcome once a job settles, at once for a settled one, and null when the wait runs out', async () => {
     const db = setup();

@@ -47,6 +47,12 @@ export interface JobKindOptions {
    * voice profiles are not background: the next recording's decoding and speaker matching read what they write.
    */
   background?: boolean;
+  /**
+   * Short work someone is waiting to see (converting a recording's audio for a dub: seconds of ffmpeg). A queued
+   * job of such a kind starts beside running background jobs (an analysis takes minutes) instead of after them;
+   * it still waits for any other job, and only one runs beside them at a time.
+   */
+  quick?: boolean;
 }
 
 /** An error whose message is meant for the user (why a recording could not be processed). */
@@ -121,12 +127,12 @@ const SETTLED: ReadonlySet<JobStatus> = new Set(['complete', 'failed', 'cancelle
  * Durable background jobs. A job is a row of the jobs table; a crash leaves it `running`, and the next start
  * puts it back in the queue, so work resumes after a restart. Handlers are registered per kind, so later kinds
  * (analysis stages, dubbing) drop in without touching the runner. Queued jobs start oldest first, those of
- * background kinds after all others.
+ * background kinds after all others; a quick kind's job starts beside running background work.
  */
 export class JobRunner extends EventEmitter<JobEvents> implements JobQueue {
   private readonly handlers = new Map<string, JobHandler>();
   private readonly kinds = new Map<string, JobKindOptions>();
-  private readonly running = new Map<string, { controller: AbortController; done: Promise<void>; requeue: boolean }>();
+  private readonly running = new Map<string, { controller: AbortController; done: Promise<void>; requeue: boolean; background: boolean }>();
   private started = false;
   private stopping = false;
   /** One pump at a time: starting a job takes reads and writes, and two pumps would start one job twice. */
@@ -342,8 +348,15 @@ export class JobRunner extends EventEmitter<JobEvents> implements JobQueue {
   private async launchQueued(): Promise<void> {
     const kinds = [...this.handlers.keys()];
     const background = kinds.filter((kind) => this.kinds.get(kind)?.background);
-    while (this.started && !this.stopping && this.running.size < (this.options.concurrency ?? 1)) {
-      const id = await this.store.nextQueued(kinds, background);
+    const quick = kinds.filter((kind) => this.kinds.get(kind)?.quick);
+    while (this.started && !this.stopping) {
+      let eligible = kinds;
+      if (this.running.size >= (this.options.concurrency ?? 1)) {
+        // Full: a quick job may still start, one at a time, when only background work is running.
+        if (quick.length === 0 || [...this.running.values()].some((r) => !r.background)) return;
+        eligible = quick;
+      }
+      const id = await this.store.nextQueued(eligible, background);
       if (!id) return;
       if (!(await this.store.claim(id))) continue;
       const job = await this.get(id);
@@ -353,7 +366,7 @@ export class JobRunner extends EventEmitter<JobEvents> implements JobQueue {
 
   private launch(job: JobRecord): void {
     const controller = new AbortController();
-    const entry = { controller, requeue: false, done: Promise.resolve() };
+    const entry = { controller, requeue: false, done: Promise.resolve(), background: this.kinds.get(job.kind)?.background ?? false };
     this.running.set(job.id, entry);
     const writes = orderedWrites((error) => this.options.log?.(`job ${job.id} (${job.kind}): could not write its progress: ${(error as Error)?.message ?? String(error)}`));
     let lastWrite = 0;
