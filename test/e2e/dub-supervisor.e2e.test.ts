@@ -51,7 +51,8 @@ describe.skipIf(!canRun)("the dub view as a dubbing supervisor meets it", { time
       headers: { Authorization: `Bearer ${f.key}`, ...(typeof init.body === 'string' ? { 'Content-Type': 'application/json' } : {}) },
     });
     const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null, text };
+    const json = (res.headers.get('content-type') ?? '').includes('json');
+    return { status: res.status, body: json && text ? JSON.parse(text) : null, text };
   };
   const dubPath = () => `/v1/speech/transcriptions/${sessionId}/dubs/${dubId}`;
   const lines = async (): Promise<Line[]> => (await api(`${dubPath()}/lines`)).body.data;
