@@ -4,6 +4,7 @@ import type { DubLine } from '../api/types';
 import { cutLabel, flagLabel, isWarningFlag, type VoiceChoice } from '../lib/dub';
 import { fitAdvice, LINE_SPEEDS, LINE_SPEED_MAX, REVIEW_LABELS, wordIndexAtCaret, type RoomPlan } from '../lib/dub-lines';
 import { speakerColor } from '../lib/format';
+import { cueOut } from '../../../shared/dubbing/cue-out';
 import { formatReadout, type Timebase } from '../lib/timecode';
 import type { DubEdits } from './use-dub-edits';
 
@@ -21,6 +22,8 @@ export interface DubLinesProps {
   edits: DubEdits;
   /** For lines that did not fit: the retiming that makes room (lib/dub-lines `makeRoom`), where there is one. */
   rooms: ReadonlyMap<number, RoomPlan>;
+  /** Each line's number as shown: its position among all the dub's lines in time (lib/dub-lines `lineNumbers`). */
+  numbers: ReadonlyMap<number, number>;
   onSelect(line: DubLine): void;
   onNotes(lineId: number): void;
   onAb(line: DubLine, side: 'A' | 'B'): void;
@@ -33,9 +36,19 @@ const REVIEW_ORDER: ReviewStatus[] = ['todo', 'needs_changes', 'approved'];
  * corrected text edited in place: Enter saves, Escape puts back), a voice and a speed per line, its state
  * and the last revoice's flags, its review status and notes, and A/B playback of the line before and after.
  */
-export function DubLines({ lines, voices, timebase, playing, selected, notesOpen, disabled, edits, rooms, onSelect, onNotes, onAb }: DubLinesProps) {
+export function DubLines({ lines, voices, timebase, playing, selected, notesOpen, disabled, edits, rooms, numbers, onSelect, onNotes, onAb }: DubLinesProps) {
   return (
     <table className="list dub-lines" data-testid="dub-lines">
+      {/* Fixed widths: the table fits its panel at 1280 px, and a flag or a longer text never moves the columns. */}
+      <colgroup>
+        <col className="c-num" />
+        <col className="c-time" />
+        <col className="c-original" />
+        <col className="c-line" />
+        <col className="c-voice" />
+        <col className="c-state" />
+        <col className="c-review" />
+      </colgroup>
       <thead>
         <tr>
           <th>#</th>
@@ -60,6 +73,8 @@ export function DubLines({ lines, voices, timebase, playing, selected, notesOpen
               disabled={disabled}
               edits={edits}
               room={rooms.get(line.id) ?? null}
+              number={numbers.get(line.id) ?? line.id}
+              nextNumber={(n) => numbers.get(n) ?? n}
               onSelect={onSelect}
               onNotes={onNotes}
               onAb={onAb}
@@ -85,8 +100,13 @@ function LineRow({
   onSelect,
   onNotes,
   onAb,
-}: Omit<DubLinesProps, 'lines' | 'playing' | 'selected' | 'notesOpen' | 'rooms'> & {
+  number,
+  nextNumber,
+}: Omit<DubLinesProps, 'lines' | 'playing' | 'selected' | 'notesOpen' | 'rooms' | 'numbers'> & {
   line: DubLine;
+  number: number;
+  /** The shown number of another line (by id). */
+  nextNumber: (id: number) => number;
   playing: 'A' | 'B' | null;
   selected: boolean;
   notesShown: boolean;
@@ -135,14 +155,21 @@ function LineRow({
         if (!(e.target as HTMLElement).closest('textarea, select, button, input, a')) onSelect(line);
       }}
     >
-      <td className="num">{line.id}</td>
+      <td className="num" data-testid="line-number">
+        {number}
+      </td>
       <td className="num">
         <button className="ghost time" onClick={() => onSelect(line)} title="Select the line and put the playhead at its start" data-testid="line-time">
           <span className="swatch" style={{ background: speakerColor(line.speaker) }} />
           {line.speaker} <span data-testid="line-in">{formatReadout(line.start, timebase)}</span>
         </button>
-        <div className="hint time-out" data-testid="line-out">
-          {formatReadout(line.end, timebase)}
+        {/* Where the dub's voice of the line ends, as the cue sheet says: past `end` when its reading borrowed the quiet after it. */}
+        <div
+          className={`hint time-out${cueOut(line) > line.end ? ' borrowed' : ''}`}
+          data-testid="line-out"
+          title={cueOut(line) > line.end ? `The voice runs past the line's end (${formatReadout(line.end, timebase)}) into the quiet after it; the cue sheet's out is here` : undefined}
+        >
+          {formatReadout(cueOut(line), timebase)}
         </div>
         <div className="ab">
           {(['A', 'B'] as const).map((side) => (
@@ -167,7 +194,7 @@ function LineRow({
           className={`line-text${dirty ? ' dirty' : ''}`}
           value={draft}
           disabled={disabled || saving}
-          aria-label={`Line ${line.id} text`}
+          aria-label={`Line ${number} text`}
           data-testid="line-text"
           title="Enter saves · Escape puts back · Alt+S splits the line at the caret"
           onChange={(e) => {
@@ -214,7 +241,7 @@ function LineRow({
         <select
           value={line.voice ?? ''}
           disabled={disabled || saving}
-          aria-label={`Line ${line.id} voice`}
+          aria-label={`Line ${number} voice`}
           title={voices.find((v) => v.ref === (line.voice ?? line.effective_voice))?.label ?? line.effective_voice ?? ''}
           data-testid="line-voice"
           onChange={(e) => void save({ voice: e.target.value || null })}
@@ -231,7 +258,7 @@ function LineRow({
           <select
             value={line.speed === null ? '' : String(line.speed)}
             disabled={disabled || saving}
-            aria-label={`Line ${line.id} speed`}
+            aria-label={`Line ${number} speed`}
             title="Speaking rate of the revoiced line, pitch kept (0.8–1.2); the voice’s pace fits the slot by itself"
             data-testid="line-speed"
             onChange={(e) => void edits.setSpeed(line, e.target.value === '' ? null : Number(e.target.value))}
@@ -260,9 +287,9 @@ function LineRow({
             data-testid="make-room"
             disabled={disabled || saving}
             onClick={() => void edits.makeRoom(line, room)}
-            title={`End this line where its reading ended (${formatReadout(room.end, timebase)})${room.next ? `; line ${room.next.id} then starts there, shortened` : ''}. Two undoable edits; Revoice voices it again.`}
+            title={`End this line where its reading ended (${formatReadout(room.end, timebase)})${room.next ? `; line ${nextNumber(room.next.id)} then starts there, shortened` : ''}. Two undoable edits; Revoice voices it again.`}
           >
-            Make room{room.next ? `: shorten line ${room.next.id}` : ''}
+            Make room{room.next ? `: shorten line ${nextNumber(room.next.id)}` : ''}
           </button>
         )}
       </td>
@@ -292,7 +319,7 @@ function LineRow({
           className={`review-${line.review_status}`}
           value={line.review_status}
           disabled={disabled}
-          aria-label={`Line ${line.id} review`}
+          aria-label={`Line ${number} review`}
           data-testid="line-review"
           onChange={(e) => void edits.review(line, e.target.value as ReviewStatus)}
         >

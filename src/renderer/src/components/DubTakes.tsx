@@ -18,6 +18,7 @@ export function DubTakes({
   sessionId,
   dubId,
   line,
+  number,
   revision,
   voices,
   disabled,
@@ -29,6 +30,8 @@ export function DubTakes({
   sessionId: string;
   dubId: string;
   line: DubLine;
+  /** The line's number as the table shows it (its position in time). */
+  number: number;
   /** The current revision: the "original" side of A/B, over the take's region. */
   revision: DubRevision;
   voices: VoiceChoice[];
@@ -48,10 +51,10 @@ export function DubTakes({
     setTakes(null);
     api.listDubTakes(sessionId, dubId, line.id, controller.signal).then(
       (list) => setTakes(list),
-      (error: unknown) => !controller.signal.aborted && notify(`Takes of line ${line.id}: ${messageOf(error)}`, 'error'),
+      (error: unknown) => !controller.signal.aborted && notify(`Takes of line ${number}: ${messageOf(error)}`, 'error'),
     );
     return () => controller.abort();
-  }, [api, sessionId, dubId, line.id, line.revision, notify]);
+  }, [api, sessionId, dubId, line.id, line.revision, number, notify]);
 
   const render = useCallback(async () => {
     setWorking('render');
@@ -66,13 +69,13 @@ export function DubTakes({
       }
       setTakes(await api.listDubTakes(sessionId, dubId, line.id));
       const failed = list.filter((t) => t.status === 'failed');
-      notify(failed.length ? `${list.length - failed.length} takes of line ${line.id} rendered; ${failed.length} failed: ${failed[0]!.error}` : `${list.length} takes of line ${line.id} rendered`);
+      notify(failed.length ? `${list.length - failed.length} takes of line ${number} rendered; ${failed.length} failed: ${failed[0]!.error}` : `${list.length} takes of line ${number} rendered`);
     } catch (error) {
-      notify(`Takes of line ${line.id}: ${messageOf(error)}`, 'error');
+      notify(`Takes of line ${number}: ${messageOf(error)}`, 'error');
     } finally {
       setWorking(null);
     }
-  }, [api, sessionId, dubId, line.id, line.effective_voice, count, alsoVoice, notify]);
+  }, [api, sessionId, dubId, line.id, line.effective_voice, count, alsoVoice, number, notify]);
 
   const audition = useCallback(
     (key: string, request: AbRequest) => {
@@ -89,22 +92,33 @@ export function DubTakes({
       setWorking(take.id);
       try {
         const { revision: made } = await api.chooseDubTake(sessionId, dubId, line.id, take.id);
-        notify(`Take ${take.number} is in: revision ${made.number} carries it for line ${line.id}`);
+        notify(`Take ${take.number} is in: revision ${made.number} carries it for line ${number}`);
         onChosen();
       } catch (error) {
-        notify(`Take ${take.number} of line ${line.id}: ${messageOf(error)}`, 'error');
+        notify(`Take ${take.number} of line ${number}: ${messageOf(error)}`, 'error');
         setTakes(await api.listDubTakes(sessionId, dubId, line.id).catch(() => takes));
       } finally {
         setWorking(null);
       }
     },
-    [api, sessionId, dubId, line.id, notify, onChosen, takes],
+    [api, sessionId, dubId, line.id, number, notify, onChosen, takes],
   );
 
   const busy = disabled || working !== null;
   return (
     <div data-testid="dub-takes" data-line={line.id}>
-      <h4>Takes · line {line.id}</h4>
+      <h4>Takes · line {number}</h4>
+      {/* The voice choice on a row of its own, as wide as the panel: beside the count and the button it was cut. */}
+      <select className="takes-voice" value={alsoVoice} disabled={busy} onChange={(e) => setAlsoVoice(e.target.value)} data-testid="takes-voice" title="Another voice to try beside the line's">
+          <option value="">its voice only</option>
+          {voices
+            .filter((v) => v.ref !== line.effective_voice)
+            .map((v) => (
+              <option key={v.ref} value={v.ref}>
+                and {v.short}
+              </option>
+            ))}
+      </select>
       <div className="row">
         <label>
           Takes{' '}
@@ -116,16 +130,6 @@ export function DubTakes({
             ))}
           </select>
         </label>
-        <select value={alsoVoice} disabled={busy} onChange={(e) => setAlsoVoice(e.target.value)} data-testid="takes-voice" title="Another voice to try beside the line's">
-          <option value="">its voice only</option>
-          {voices
-            .filter((v) => v.ref !== line.effective_voice)
-            .map((v) => (
-              <option key={v.ref} value={v.ref}>
-                and {v.short}
-              </option>
-            ))}
-        </select>
         <button onClick={() => void render()} disabled={busy} data-testid="render-takes">
           {working === 'render' ? 'Rendering…' : 'Render takes'}
         </button>

@@ -3,7 +3,7 @@ import type { ApiClient } from '../api/client';
 import type { LinePatch, ReviewStatus } from '../api/dub-workflow';
 import { ApiError, messageOf } from '../api/errors';
 import type { DubLine } from '../api/types';
-import { clampRetime, editFailureMessage, lineAt, neighbour, splitProblem, type RoomPlan } from '../lib/dub-lines';
+import { clampRetime, editFailureMessage, lineAt, lineNumbers, neighbour, splitProblem, type RoomPlan } from '../lib/dub-lines';
 import type { Timebase } from '../lib/timecode';
 
 export interface DubEdits {
@@ -91,13 +91,21 @@ export function useDubEdits({
     [api, sessionId, dubId, run, replace],
   );
 
-  return useMemo<DubEdits>(
-    () => ({
+  return useMemo<DubEdits>(() => {
+    // Lines are named as the table numbers them: by position (the ids are the API's).
+    const no = (id: number) => lineNumbers(linesRef.current).get(id) ?? id;
+    /** " of lines 3, 4" for the lines an undo or redo left (those known to the view), else nothing. */
+    const ofLines = (ids: number[]) => {
+      const known = lineNumbers(linesRef.current);
+      const found = ids.map((id) => known.get(id)).filter((n) => n !== undefined).sort((a, b) => a - b);
+      return found.length ? ` of line${found.length > 1 ? 's' : ''} ${found.join(', ')}` : '';
+    };
+    return {
       busy,
-      saveLine: async (line, body) => !!(await patch(`Saving line ${line.id}`, line, body, body.text)),
-      setSpeed: async (line, speed) => !!(await patch(`Speed of line ${line.id}`, line, { speed })),
-      review: (line, status) => patch(`Review of line ${line.id}`, line, { review_status: status }),
-      addNote: async (line, text) => !!(await run(`Note on line ${line.id}`, () => api.addDubLineNote(sessionId, dubId, line.id, text), text)),
+      saveLine: async (line, body) => !!(await patch(`Saving line ${no(line.id)}`, line, body, body.text)),
+      setSpeed: async (line, speed) => !!(await patch(`Speed of line ${no(line.id)}`, line, { speed })),
+      review: (line, status) => patch(`Review of line ${no(line.id)}`, line, { review_status: status }),
+      addNote: async (line, text) => !!(await run(`Note on line ${no(line.id)}`, () => api.addDubLineNote(sessionId, dubId, line.id, text), text)),
       retime: async (id, proposed, side, duration, tb) => {
         const line = linesRef.current.find((l) => l.id === id);
         const times = clampRetime(linesRef.current, id, proposed, side, duration, tb);
@@ -108,44 +116,47 @@ export function useDubEdits({
         }
         // Drawn at once where it lands; the service's answer (or the reload after a refusal) follows.
         updateLines((list) => list.map((l) => (l.id === id ? { ...l, ...times } : l)));
-        const saved = await patch(`Retiming line ${id}`, line, times);
-        if (saved) notify(`Line ${id} retimed`);
+        const saved = await patch(`Retiming line ${no(id)}`, line, times);
+        if (saved) notify(`Line ${no(id)} retimed`);
       },
       makeRoom: async (line, plan) => {
         // The neighbour first: the line may not end past its start.
         if (plan.next) {
           const next = linesRef.current.find((l) => l.id === plan.next!.id);
-          if (!next || !(await patch(`Shortening line ${plan.next.id}`, next, { start: plan.next.start }))) return;
+          if (!next || !(await patch(`Shortening line ${no(plan.next.id)}`, next, { start: plan.next.start }))) return;
         }
-        const saved = await patch(`Retiming line ${line.id}`, line, { end: plan.end });
-        if (saved) notify(`Line ${line.id} now ends at its reading's end${plan.next ? `; line ${plan.next.id} starts there` : ''}: Revoice to voice it again`);
+        const [n, m] = [no(line.id), plan.next ? no(plan.next.id) : null];
+        const saved = await patch(`Retiming line ${n}`, line, { end: plan.end });
+        if (saved) notify(`Line ${n} now ends at its reading's end${m !== null ? `; line ${m} starts there` : ''}: Revoice to voice it again`);
       },
       splitAt: async (seconds) => {
         const line = lineAt(linesRef.current, seconds);
-        const problem = splitProblem(line, seconds);
+        const n = line ? no(line.id) : 0;
+        const problem = splitProblem(line, seconds, n);
         if (problem) return notify(problem, 'error');
-        const result = await run(`Splitting line ${line!.id}`, () => api.splitDubLine(sessionId, dubId, line!.id, { at: seconds }));
-        if (result) notify(`Line ${line!.id} split in two (lines ${result.lines.map((l) => l.id).join(' and ')})`);
+        const result = await run(`Splitting line ${n}`, () => api.splitDubLine(sessionId, dubId, line!.id, { at: seconds }));
+        if (result) notify(`Line ${n} split in two (lines ${n} and ${n + 1})`);
       },
       splitAtWord: async (line, wordIndex) => {
-        const result = await run(`Splitting line ${line.id}`, () => api.splitDubLine(sessionId, dubId, line.id, { word_index: wordIndex }));
-        if (result) notify(`Line ${line.id} split before word ${wordIndex + 1} (lines ${result.lines.map((l) => l.id).join(' and ')})`);
+        const n = no(line.id);
+        const result = await run(`Splitting line ${n}`, () => api.splitDubLine(sessionId, dubId, line.id, { word_index: wordIndex }));
+        if (result) notify(`Line ${n} split before word ${wordIndex + 1} (lines ${n} and ${n + 1})`);
       },
       mergeWithNext: async (line) => {
         const next = neighbour(linesRef.current, line.id, 1);
-        if (!next) return notify(`Line ${line.id} is the last line: there is nothing after it to merge`, 'error');
-        const merged = await run(`Merging line ${line.id} with line ${next.id}`, () => api.mergeDubLine(sessionId, dubId, line.id, next.id));
-        if (merged) notify(`Line ${next.id} merged into line ${line.id}`);
+        const n = no(line.id);
+        if (!next) return notify(`Line ${n} is the last line: there is nothing after it to merge`, 'error');
+        const merged = await run(`Merging line ${n} with line ${n + 1}`, () => api.mergeDubLine(sessionId, dubId, line.id, next.id));
+        if (merged) notify(`Line ${n + 1} merged into line ${n}`);
       },
       undo: async () => {
         const result = await run('Undo', () => api.undoDubEdit(sessionId, dubId));
-        if (result) notify(`Undone: ${result.edit.op} of line${result.edit.after.length > 1 ? 's' : ''} ${result.edit.after.join(', ')}`);
+        if (result) notify(`Undone: ${result.edit.op}${ofLines(result.edit.before)}`);
       },
       redo: async () => {
         const result = await run('Redo', () => api.redoDubEdit(sessionId, dubId));
-        if (result) notify(`Redone: ${result.edit.op} of line${result.edit.before.length > 1 ? 's' : ''} ${result.edit.before.join(', ')}`);
+        if (result) notify(`Redone: ${result.edit.op}${ofLines(result.edit.after)}`);
       },
-    }),
-    [busy, patch, run, api, sessionId, dubId, notify, updateLines],
-  );
+    };
+  }, [busy, patch, run, api, sessionId, dubId, notify, updateLines]);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clampRetime, dubActionForKey, editFailureMessage, fitAdvice, lineAt, makeRoom, wordIndexAtCaret, neighbour, nextLeft, retimeRoom, snapToFrame, splitProblem } from './dub-lines';
+import { clampRetime, dubActionForKey, editFailureMessage, fitAdvice, lineAt, lineNumbers, makeRoom, wordIndexAtCaret, neighbour, nextLeft, retimeRoom, snapToFrame, splitProblem } from './dub-lines';
 import type { Timebase } from './timecode';
 
 // Listed out of id order on purpose: line 4 was split off line 1 and sits between 1 and 2.
@@ -131,5 +131,22 @@ describe('splitting at the text caret', () => {
     expect(wordIndexAtCaret(text, 0)).toBeNull();
     expect(wordIndexAtCaret(text, text.length)).toBeNull();
     expect(wordIndexAtCaret('  Hello  ', 4)).toBeNull();
+  });
+});
+
+describe('line numbers', () => {
+  it('numbers lines by their position in time, whatever their ids', () => {
+    // Line 4 was split off line 1: it reads as line 2, and lines 2 and 3 as 3 and 4.
+    expect([...lineNumbers(lines)].sort((a, b) => a[1] - b[1])).toEqual([
+      [1, 1],
+      [4, 2],
+      [2, 3],
+      [3, 4],
+    ]);
+    expect(lineNumbers([]).size).toBe(0);
+  });
+
+  it('names the line by its number where a split cannot be made', () => {
+    expect(splitProblem(lines[1], 3, 3)).toMatch(/inside line 3 to split/);
   });
 });

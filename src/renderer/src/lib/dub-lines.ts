@@ -102,10 +102,19 @@ export function nextLeft<T extends TimedLine & { review_status: string }>(lines:
   return undefined;
 }
 
+/**
+ * The number the studio shows for each line: its position in time order, from 1. Line ids are stable (the
+ * API's), so after splits they no longer count up (1, 2, 66, 3…); a supervisor reads lines by position.
+ */
+export function lineNumbers(lines: readonly TimedLine[]): Map<number, number> {
+  const order = [...lines].sort((a, b) => a.start - b.start || a.id - b.id);
+  return new Map(order.map((l, i) => [l.id, i + 1]));
+}
+
 /** Why a split at `t` cannot be made in `line`, or null when it can (the API's rule: strictly inside). */
-export function splitProblem(line: TimedLine | undefined, t: number): string | null {
+export function splitProblem(line: TimedLine | undefined, t: number, number = line?.id): string | null {
   if (!line) return 'The playhead is not on a line: put it inside the line to split.';
-  if (!(t > line.start && t < line.end)) return `The playhead must be inside line ${line.id} to split it.`;
+  if (!(t > line.start && t < line.end)) return `The playhead must be inside line ${number} to split it.`;
   return null;
 }
 

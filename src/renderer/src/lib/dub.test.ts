@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DubLine, DubRevision, SpeechModel } from '../api/types';
-import { abRevisions, abWindow, cutShare, flagLabel, isWarningFlag, unfitLabel, voiceChoices } from './dub';
+import { abRevisions, abWindow, cutShare, flagLabel, isWarningFlag, preparingLabel, unfitLabel, voiceChoices } from './dub';
 
 const revision = (number: number, base: number | null) => ({ number, base }) as DubRevision;
 const line = (render: { revision: number; region: { start: number; end: number } } | null) =>
@@ -46,5 +46,15 @@ describe('cutShare / unfitLabel', () => {
   it('is 0 for a line that fit, and for an empty one', () => {
     expect(cutShare({ overflow: 0, speech: { start: 1, end: 2 } })).toBe(0);
     expect(cutShare({ overflow: 0, speech: { start: 1, end: 1 } })).toBe(0);
+  });
+});
+
+describe('preparingLabel', () => {
+  it("says what a preparing dub is doing, from its job's stage", () => {
+    expect(preparingLabel({ source: 'recording', stage: 'queued' })).toBe('Starting to prepare the dub from the recording');
+    expect(preparingLabel({ source: 'recording', stage: 'converting audio' })).toBe("Converting the recording's audio");
+    expect(preparingLabel({ source: 'recording', stage: 'drawing the waveform' })).toBe('Drawing the waveform');
+    expect(preparingLabel({ source: 'upload', stage: 'queued' })).toBe('Waiting to transcribe the dub');
+    expect(preparingLabel({ source: 'upload', stage: 'recognizing' })).toBe('Deriving lines (transcribing the dub: recognizing)');
   });
 });

@@ -1,5 +1,5 @@
 /** Pure helpers of the dub view: voice choices, A/B playback of a line, flag labels. */
-import type { DubLine, DubRevision, LineRender, SpeechModel } from '../api/types';
+import type { Dub, DubLine, DubRevision, LineRender, SpeechModel } from '../api/types';
 
 export interface VoiceChoice {
   /** `<model>/<voice>`, as dubs name voices. */
@@ -77,4 +77,15 @@ export function cutLabel(render: Pick<LineRender, 'overflow' | 'speech'>): strin
 /** "does not fit: 72 % cut (1.3 s)", the label of a line a revoice cut. */
 export function unfitLabel(render: Pick<LineRender, 'overflow' | 'speech'>): string {
   return `${flagLabel('does_not_fit')}: ${cutLabel(render)}`;
+}
+
+/** What a dub that is still preparing is doing now, from its `stage` (the job's), in words. */
+export function preparingLabel(dub: Pick<Dub, 'source' | 'stage'>): string {
+  if (dub.source === 'recording') {
+    if (dub.stage === 'converting audio') return "Converting the recording's audio";
+    if (dub.stage === 'drawing the waveform') return 'Drawing the waveform';
+    return 'Starting to prepare the dub from the recording';
+  }
+  if (dub.stage === 'queued' || !dub.stage) return 'Waiting to transcribe the dub';
+  return `Deriving lines (transcribing the dub: ${dub.stage})`;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  formatLength,
   formatClock,
   formatReadout,
   formatRulerLabel,
@@ -72,5 +73,14 @@ describe('timebaseFromMedia', () => {
       dropFrame: true,
       startTimecode: null,
     });
+  });
+});
+
+describe('formatLength', () => {
+  it('counts a length from zero on the timebase, not from the start timecode', () => {
+    const tb = { frameRate: '29.97' as const, dropFrame: true, startTimecode: '01:00:00;00' };
+    expect(formatLength(429.7, tb)).toBe('00:07:09;22');
+    expect(formatReadout(429.7, tb)).toBe('01:07:09;22');
+    expect(formatLength(429.7, null)).toBe('00:07:09.700');
   });
 });

@@ -59,6 +59,14 @@ export function formatReadout(seconds: number, tb: Timebase | null): string {
   return tb ? secondsToTimecode(seconds, tb) : formatClock(seconds);
 }
 
+/**
+ * A length (a recording's, a range's) on the timebase: counted from zero, whatever the start timecode, so a
+ * 7 min 9 s recording from 01:00:00;00 is "00:07:09;…" long, not "01:07:09;…" (that is where it ends).
+ */
+export function formatLength(seconds: number, tb: Timebase | null): string {
+  return formatReadout(seconds, tb ? { ...tb, startTimecode: null } : null);
+}
+
 /** Short ruler label: timecode with a timebase; otherwise M:SS, with tenths when ticks are sub-second. */
 export function formatRulerLabel(seconds: number, tb: Timebase | null, stepSeconds: number): string {
   if (tb) return secondsToTimecode(seconds, tb);

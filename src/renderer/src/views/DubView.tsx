@@ -17,13 +17,13 @@ import { Waveform } from '../components/Waveform';
 import { ZoomControls } from '../components/ZoomControls';
 import { useLoad, usePolling } from '../hooks';
 import { displayPeak } from '../lib/display-scale';
-import { abRevisions, abWindow, unfitLabel, voiceChoices } from '../lib/dub';
-import { dubActionForKey, lineAt, makeRoom, neighbour, nextLeft, type DubAction, type RoomPlan } from '../lib/dub-lines';
+import { abRevisions, abWindow, preparingLabel, unfitLabel, voiceChoices } from '../lib/dub';
+import { dubActionForKey, lineAt, lineNumbers, makeRoom, neighbour, nextLeft, type DubAction, type RoomPlan } from '../lib/dub-lines';
 import { formatDuration, speakerColor } from '../lib/format';
 import { routeHash } from '../lib/route';
 import { actionForKey, isTypingTarget, type EditorAction } from '../lib/shortcuts';
 import { shuttleLabel } from '../lib/shuttle';
-import { formatReadout, timebaseFromMedia, type Timebase } from '../lib/timecode';
+import { formatLength, formatReadout, timebaseFromMedia, type Timebase } from '../lib/timecode';
 import type { Marker } from '../markers/model';
 import { AbPlayer, type AbRequest } from '../player/ab-player';
 import type { Transport } from '../player/transport';
@@ -51,7 +51,7 @@ export function DubView({ sessionId, dubId }: { sessionId: string; dubId: string
   const [session] = useLoad((signal) => api.getSession(sessionId, signal), [sessionId]);
   const [dub, updateDub, reloadDub] = useLoad((signal) => api.getDub(sessionId, dubId, signal), [sessionId, dubId]);
   const [lines, updateLines, reloadLines] = useLoad((signal) => api.listLines(sessionId, dubId, signal), [sessionId, dubId]);
-  const [revisions, , reloadRevisions] = useLoad((signal) => api.listDubRevisions(sessionId, dubId, signal), [sessionId, dubId]);
+  const [revisions, updateRevisions, reloadRevisions] = useLoad((signal) => api.listDubRevisions(sessionId, dubId, signal), [sessionId, dubId]);
   const [models] = useLoad((signal) => api.listSpeechModels(signal), []);
   const voices = useMemo(() => (models.state === 'ready' ? voiceChoices(models.value) : []), [models]);
   const [revoice, setRevoice] = useState<Revoice | null>(null);
@@ -61,11 +61,24 @@ export function DubView({ sessionId, dubId }: { sessionId: string; dubId: string
   const timebase = useMemo(() => (session.state === 'ready' ? timebaseFromMedia(session.value.media) : null), [session]);
   const notify = appStore.getState().notify;
 
+  /**
+   * Reads the dub, its lines and revisions again in place: the view stays on screen (a reload would show
+   * "Loading lines…" and draw the waveform again from nothing); a read that fails reloads as before.
+   */
   const reloadAll = useCallback(() => {
-    reloadDub();
-    reloadLines();
-    reloadRevisions();
-  }, [reloadDub, reloadLines, reloadRevisions]);
+    Promise.all([api.getDub(sessionId, dubId), api.listLines(sessionId, dubId), api.listDubRevisions(sessionId, dubId)]).then(
+      ([d, l, r]) => {
+        updateDub(() => d);
+        updateLines(() => l);
+        updateRevisions(() => r);
+      },
+      () => {
+        reloadDub();
+        reloadLines();
+        reloadRevisions();
+      },
+    );
+  }, [api, sessionId, dubId, reloadDub, reloadLines, reloadRevisions]);
 
   /** Reads the lines and the dub's counts again in place (no loading state: the waveform stays). */
   const refresh = useCallback(async () => {
@@ -74,7 +87,7 @@ export function DubView({ sessionId, dubId }: { sessionId: string; dubId: string
     updateDub(() => d);
   }, [api, sessionId, dubId]);
 
-  // Lines still being derived (the dub is being transcribed): poll until ready.
+  // Still preparing (the recording's audio converted, or the dub transcribed into lines): poll until ready.
   const preparing = dub.state === 'ready' && dub.value.status === 'preparing';
   usePolling(
     preparing ? dubId : null,
@@ -85,7 +98,7 @@ export function DubView({ sessionId, dubId }: { sessionId: string; dubId: string
       reloadAll();
       return false;
     },
-    1000,
+    500,
   );
 
   // Follow a running revoice (one started here, or already running when the view opened).
@@ -226,9 +239,10 @@ export function DubView({ sessionId, dubId }: { sessionId: string; dubId: string
         </button>
       </TopBar>
       <div className="editor dub-editor">
-        {dub.value.status === 'preparing' && (
+        {/* A dub from the recording shows its progress where its waveform will be; an upload being transcribed, here. */}
+        {dub.value.status === 'preparing' && dub.value.source !== 'recording' && (
           <div className="transport">
-            <ProgressBar value={dub.value.progress || null} label={dub.value.source === 'recording' ? 'Preparing the dub from the recording' : 'Deriving lines (transcribing the dub)'} testId="dub-preparing" />
+            <ProgressBar value={dub.value.progress || null} label={preparingLabel(dub.value)} testId="dub-preparing" />
           </div>
         )}
         {dub.value.status === 'failed' && <ErrorState message={dub.value.error ?? 'The lines could not be derived'} />}
@@ -303,15 +317,18 @@ function DubEditor({
   // Every revision is drawn on the uploaded revision's scale: scaled to its own peak, a revision that removed
   // a click would look several times louder everywhere.
   const uploaded = revisions.find((r) => r.source === 'upload')?.number ?? 1;
+  // A dub from the recording has no audio of its own until it is converted: its waveform waits for that.
+  const converting = dub.status === 'preparing' && dub.source === 'recording';
   const [peaks, , reloadPeaks] = useLoad(
     async (signal) => {
+      if (converting) return null;
       const [current, base] = await Promise.all([
         api.getRevisionPeaks(dub.session_id, dub.id, revision.number, signal),
         revision.number === uploaded ? null : api.getRevisionPeaks(dub.session_id, dub.id, uploaded, signal),
       ]);
       return { current, fullScale: displayPeak((base ?? current).peaks) };
     },
-    [dub.id, revision.number, uploaded],
+    [dub.id, revision.number, uploaded, converting],
   );
   const [player] = useState<PlayerStore>(() => createPlayerStore(dub.format.duration));
   const [transport, setTransport] = useState<Transport | null>(null);
@@ -476,6 +493,12 @@ function DubEditor({
   }, [lines, dub.format.duration]);
   const selectedLine = lines.find((l) => l.id === selected);
   const review = dub.review;
+  // Lines are numbered by position in time (ids are the API's and stop counting up after a split).
+  const numbers = useMemo(() => lineNumbers(lines), [lines]);
+  const no = (id: number) => numbers.get(id) ?? id;
+  // The bar counts the lines as they are now: a line voiced by the last revoice is no longer "corrected".
+  const voicedCount = lines.filter((l) => l.state === 'voiced').length;
+  const pendingCount = lines.filter((l) => l.needs_revoice).length;
   return (
     <>
       <div className="transport">
@@ -510,13 +533,20 @@ function DubEditor({
         </button>
       </div>
       <div>
-        {peaks.state === 'loading' && (
-          <div className="wave-panel" style={{ height: 232 }}>
-            <Loading label="Loading waveform…" />
+        {(peaks.state === 'loading' || converting) && (
+          <div className="wave-panel" style={{ height: 232 }} data-testid="wave-preparing">
+            {converting ? (
+              <div className="state">
+                <ProgressBar value={dub.progress || null} label={preparingLabel(dub)} />
+                <div>The waveform appears when the recording&rsquo;s audio is converted; the lines are below.</div>
+              </div>
+            ) : (
+              <Loading label="Loading waveform…" />
+            )}
           </div>
         )}
         {peaks.state === 'error' && <ErrorState message={peaks.message} onRetry={reloadPeaks} />}
-        {peaks.state === 'ready' && (
+        {peaks.state === 'ready' && peaks.value && (
           <Waveform
             peaks={peaks.value.current}
             displayPeak={peaks.value.fullScale}
@@ -537,9 +567,9 @@ function DubEditor({
         <section className="transcript-panel" aria-label="Lines" data-ab-line={ab?.lineId ?? ''} data-ab-revision={ab?.revision ?? ''} data-testid="lines-panel">
           <div className="transcript-tools">
             <span className="hint" data-testid="line-count">
-              {dub.status === 'preparing'
+              {dub.status === 'preparing' && lines.length === 0
                 ? 'Lines being derived'
-                : `${lines.length} lines · ${dub.lines.corrected} corrected · ${dub.lines.pending} to revoice`}
+                : `${lines.length} lines · ${voicedCount} voiced · ${pendingCount} to revoice`}
             </span>
             {dub.status === 'ready' && (
               <span className="hint review-counts" data-testid="review-counts" data-todo={review.todo} data-needs-changes={review.needs_changes} data-approved={review.approved} data-left={review.left}>
@@ -557,7 +587,7 @@ function DubEditor({
             )}
           </div>
           <div className="transcript-scroll">
-            {dub.status === 'preparing' ? (
+            {dub.status === 'preparing' && lines.length === 0 ? (
               // Still transcribing the dub: its lines are on their way, not missing.
               <div className="state" data-testid="lines-preparing">
                 <div className="title">Preparing the lines</div>
@@ -580,9 +610,10 @@ function DubEditor({
                 playing={ab}
                 selected={selected}
                 notesOpen={notesOpen}
-                disabled={busy}
+                disabled={busy || dub.status !== 'ready'}
                 edits={edits}
                 rooms={rooms}
+                numbers={numbers}
                 onSelect={(line) => select(line)}
                 onNotes={(id) => setNotesOpen((open) => (open === id ? null : id))}
                 onAb={playAb}
@@ -632,6 +663,7 @@ function DubEditor({
               sessionId={dub.session_id}
               dubId={dub.id}
               line={selectedLine}
+              number={no(selectedLine.id)}
               revision={revision}
               voices={voices}
               disabled={busy}
@@ -645,7 +677,7 @@ function DubEditor({
             <ul className="plain-list">
               {[...revisions].reverse().map((r) => (
                 <li key={r.number} data-testid="revision" data-revision={r.number} data-current={r.current ? 'true' : 'false'}>
-                  <b>r{r.number}</b> <span className="hint">{r.source === 'upload' ? (dub.source === 'recording' ? 'the recording' : 'as uploaded') : r.source === 'take' ? `take in for line ${r.lines_revoiced.join(', ')}` : `lines ${r.lines_revoiced.join(', ')}`}</span>
+                  <b>r{r.number}</b> <span className="hint">{r.source === 'upload' ? (dub.source === 'recording' ? 'the recording' : 'as uploaded') : r.source === 'take' ? `take in for line ${revisedLines(r.lines_revoiced, numbers)}` : `lines ${revisedLines(r.lines_revoiced, numbers)}`}</span>
                   <div className="row">
                     {r.current ? (
                       <span className="badge complete">current</span>
@@ -666,7 +698,7 @@ function DubEditor({
             <div className="hint">
               {unfit.map((l) => (
                 <div key={l.id}>
-                  Line {l.id}: {unfitLabel(l.render!)}
+                  Line {no(l.id)}: {unfitLabel(l.render!)}
                 </div>
               ))}
             </div>
@@ -692,9 +724,16 @@ function DubReadout({ store, timebase }: { store: PlayerStore; timebase: Timebas
       <span className="shuttle" data-testid="shuttle">
         {shuttleLabel(rate)}
       </span>
-      <span className="readout-small">
-        of <b>{formatReadout(duration, timebase)}</b>
+      <span className="readout-small" data-testid="readout-length" title="The dub's length">
+        of <b>{formatLength(duration, timebase)}</b>
       </span>
     </>
   );
+}
+
+/** The lines a revision voiced, by their numbers now; a line since merged into another has none ("a merged line"). */
+function revisedLines(ids: readonly number[], numbers: ReadonlyMap<number, number>): string {
+  const shown = ids.map((id) => numbers.get(id)).filter((n) => n !== undefined).sort((a, b) => a - b);
+  const gone = ids.length - shown.length;
+  return [...shown.map(String), ...(gone ? [gone === 1 ? 'a line merged since' : `${gone} lines merged since`] : [])].join(', ');
 }

@@ -35,7 +35,7 @@ import { formatBytes, formatDuration, speakerColor } from '../lib/format';
 import { routeHash } from '../lib/route';
 import { actionForKey, isTypingTarget, type EditorAction } from '../lib/shortcuts';
 import { shuttleLabel } from '../lib/shuttle';
-import { formatReadout, timebaseFromMedia, type Timebase } from '../lib/timecode';
+import { formatLength, formatReadout, timebaseFromMedia, type Timebase } from '../lib/timecode';
 import { searchSegments } from '../lib/transcript-index';
 import { markedRange, nextMarkerTime } from '../lib/in-out';
 import { speakerDisplayName, speakersInOrder } from '../lib/speaker-names';
@@ -653,8 +653,8 @@ function Readouts({ store, timebase }: { store: PlayerStore; timebase: Timebase 
       <span className="shuttle" data-testid="shuttle">
         {shuttleLabel(rate)}
       </span>
-      <span className="readout-small">
-        of <b>{formatReadout(duration, timebase)}</b>
+      <span className="readout-small" data-testid="readout-length" title="The recording's length">
+        of <b>{formatLength(duration, timebase)}</b>
       </span>
       {error && (
         <span className="field-error" role="alert">
