@@ -8,6 +8,7 @@ import { tempDir } from '../helpers/temp';
 import { childProcesses } from '../helpers/proc-stat';
 import { decodeWav } from '../../src/service/media/wav';
 import { wordErrorRate } from '../../src/service/speech/scoring/wer';
+import { speakerPitch } from '../../src/service/speech/speakers/pitch-gender';
 
 const SENTENCE = 'The quick brown fox jumps over the lazy dog near the river bank.';
 
@@ -66,9 +67,9 @@ describe('POST /v1/audio/speech', () => {
     expect(pcm.length / 2 / 24000).toBeGreaterThan(0.4);
   });
 
-  it('speaks with every installed engine, male and female voices, at any speed', async () => {
+  it('speaks with every installed engine, male and female voices, at any speed', { timeout: 180_000 }, async () => {
     const models = (await (await fetch(`${svc.url}/v1/audio/models`, { headers: auth() })).json()).data.filter((m: { kind: string }) => m.kind === 'tts');
-    expect(models.map((m: { id: string }) => m.id)).toEqual(['festival-hts', 'svox-pico', 'flite', 'espeak-ng']);
+    expect(models.map((m: { id: string }) => m.id)).toEqual(['festival-hts', 'svox-pico', 'festival-diphone', 'flite', 'espeak-ng']);
     const genders = new Set<string>();
     for (const model of models) {
       for (const voice of model.voices) {
@@ -81,7 +82,7 @@ describe('POST /v1/audio/speech', () => {
     expect([...genders].sort()).toEqual(['female', 'male']);
     const seconds = async (model: string, speed: number) =>
       (await (await speech({ model, voice: 'alloy', input: SENTENCE, response_format: 'pcm', speed })).arrayBuffer()).byteLength / 48000;
-    for (const model of ['festival-hts', 'espeak-ng']) {
+    for (const model of ['festival-hts', 'festival-diphone', 'espeak-ng']) {
       const normal = await seconds(model, 1);
       expect((await seconds(model, 2)) / normal, model).toBeGreaterThan(0.4);
       expect((await seconds(model, 2)) / normal, model).toBeLessThan(0.65);
@@ -90,8 +91,39 @@ describe('POST /v1/audio/speech', () => {
     }
   });
 
+  it("speaks OpenAI's male names in a male voice and its female names in a female one, by pitch, and says where a model has no such voice", { timeout: 120_000 }, async () => {
+    const pitchOf = async (res: Response) => {
+      const pcm = Buffer.from(await res.arrayBuffer());
+      const samples = new Float32Array(pcm.length / 2);
+      for (let i = 0; i < samples.length; i++) samples[i] = pcm.readInt16LE(2 * i) / 32768;
+      return speakerPitch([samples], 24000);
+    };
+    for (const [voice, gender, ref] of [['onyx', 'male', 'festival-diphone/kal'], ['echo', 'male', 'festival-diphone/kal'], ['nova', 'female', 'festival-hts/slt'], ['shimmer', 'female', 'festival-hts/slt']] as const) {
+      const res = await speech({ model: 'tts-1', voice, input: SENTENCE, response_format: 'pcm' });
+      expect(res.status, voice).toBe(200);
+      expect(res.headers.get('x-voice'), voice).toBe(ref);
+      expect(await pitchOf(res), voice).toMatchObject({ gender });
+    }
+    // A model named by id without a voice of that gender: refused in the body, naming the voices that exist.
+    const res = await speech({ model: 'festival-hts', voice: 'onyx', input: 'Hi.' });
+    expect(res.status).toBe(400);
+    const { error } = await res.json();
+    expect(error).toMatchObject({ type: 'invalid_request_error', param: 'voice', code: 'invalid_value' });
+    expect(error.message).toMatch(/"onyx" is one of OpenAI's male voices, and the model "festival-hts" has no male voice/);
+    expect(error.message).toMatch(/festival-diphone\/kal.*flite\/rms/);
+    expect((await speech({ model: 'flite', voice: 'onyx', input: 'Hi.', response_format: 'pcm' })).headers.get('x-voice')).toBe('flite/rms');
+  });
+
   it('keeps festival warm: concurrent requests each get their own audio, a client that goes away or a festival that crashes costs nothing', { timeout: 180_000 }, async () => {
-    const festivals = () => childProcesses(svc.child.pid!).filter((c) => c.name === 'festival' && c.state !== 'Z');
+    // The HTS voice's processes (the diphone voices keep their own).
+    const hts = (pid: number) => {
+      try {
+        return fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes('TAKELINE_FESTIVAL_VOICE=voice_cmu_us_slt_arctic_hts');
+      } catch {
+        return false;
+      }
+    };
+    const festivals = () => childProcesses(svc.child.pid!).filter((c) => c.name === 'festival' && c.state !== 'Z' && hts(c.pid));
     const pcm = async (input: string) => {
       const res = await speech({ model: 'festival-hts', voice: 'slt', input, response_format: 'pcm' });
       expect(res.status).toBe(200);
@@ -160,6 +192,10 @@ describe('POST /v1/audio/speech', () => {
       const pico = data.find((m: { id: string }) => m.id === 'svox-pico');
       expect(pico).toMatchObject({ kind: 'tts', tier: 'free', supports_cloning: false, supports_diarization: false, default_voice: 'en-US' });
       expect(pico.aliases).toContain('tts-1');
+      // Without festival, OpenAI's male names go to the most natural engine left with a male voice.
+      const male = await fetch(`${other.url}/v1/audio/speech`, { method: 'POST', headers, body: JSON.stringify({ model: 'tts-1', voice: 'onyx', input: 'Hi.', response_format: 'pcm' }) });
+      expect(male.status).toBe(200);
+      expect(male.headers.get('x-voice')).toBe('flite/rms');
       const res = await fetch(`${other.url}/v1/audio/speech`, { method: 'POST', headers, body: JSON.stringify({ model: 'festival-hts', voice: 'slt', input: 'Hi.' }) });
       expect(res.status).toBe(404);
       expect((await res.json()).error).toMatchObject({ code: 'model_not_found', param: 'model', message: expect.stringMatching(/apt-get install -y festival/) });

@@ -5,6 +5,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { childProcesses } from '../../../../test/helpers/proc-stat';
 import { createFestivalHts, festivalHtsMissing } from './festival-hts';
+import { createFestivalDiphone, festivalDiphoneMissing } from './festival-diphone';
+import { speakerPitch } from '../speakers/pitch-gender';
 import { FestivalProcess } from './festival-process';
 import type { Voice } from './voice';
 import { decodeWav } from '../../media/wav';
@@ -114,5 +116,33 @@ describe.skipIf(!installed)('festival kept running (festival --pipe with the HTS
     expect(whole.samples.length).toBe(decodeWav(text2wave(Array.from({ length: 6 }, () => SENTENCE).join(' '))).samples.length);
     await voice.close();
     expect(festivals()).toEqual([]);
+  });
+});
+
+describe.skipIf(festivalDiphoneMissing(process.env) !== null)("festival's diphone voices kept running", () => {
+  let voice: Voice | null = null;
+  afterEach(async () => {
+    await voice?.close();
+    voice = null;
+  });
+
+  it('speaks as text2wave does with the voice, scales its rate with Duration_Stretch, and sounds male', { timeout: 120_000 }, async () => {
+    voice = createFestivalDiphone(process.env);
+    const out = path.join(temp, 'kal.wav');
+    execFileSync('text2wave', ['-o', out, '-eval', '(voice_kal_diphone)'], { input: `${SENTENCE}\n` });
+    const reference = decodeWav(fs.readFileSync(out));
+    fs.rmSync(out);
+    const kal = await voice.synthesize(SENTENCE, { voice: 'kal' });
+    expect(kal.sampleRate).toBe(16000);
+    expect(bytes(kal.samples).equals(bytes(reference.samples))).toBe(true);
+    const fast = await voice.synthesize(SENTENCE, { voice: 'kal', speed: 2 });
+    expect(fast.samples.length / kal.samples.length).toBeGreaterThan(0.4);
+    expect(fast.samples.length / kal.samples.length).toBeLessThan(0.6);
+    // The rate is set again for each text, not left from the one before.
+    expect(bytes((await voice.synthesize(SENTENCE, { voice: 'kal' })).samples).equals(bytes(kal.samples))).toBe(true);
+    for (const id of ['kal', 'ked']) {
+      const spoken = await voice.synthesize(SENTENCE, { voice: id });
+      expect(speakerPitch([spoken.samples], spoken.sampleRate), id).toMatchObject({ gender: 'male' });
+    }
   });
 });

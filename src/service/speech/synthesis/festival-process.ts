@@ -140,7 +140,9 @@ export class FestivalProcess extends OneJobProcess<ActiveRequest> {
 
   protected start(): void {
     this.dir = fs.mkdtempSync(path.join(this.options.tempDir ?? os.tmpdir(), 'takeline-festival-'));
-    const child = spawn(this.options.program, ['--pipe'], { stdio: ['pipe', 'ignore', 'pipe'], env: this.options.env });
+    // The voice in its environment tells the kept processes apart (`ps e`; several voices each keep their own).
+    const env = { ...this.options.env, TAKELINE_FESTIVAL_VOICE: this.options.voiceFunction };
+    const child = spawn(this.options.program, ['--pipe'], { stdio: ['pipe', 'ignore', 'pipe'], env });
     this.child = child;
     this.partial = '';
     this.errors = [];

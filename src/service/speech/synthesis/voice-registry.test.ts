@@ -54,6 +54,28 @@ describe('VoiceRegistry', () => {
     expect(registry.lookupRef('m1')).toMatchObject({ ok: false, reason: 'unknown_model' });
   });
 
+  it("gives OpenAI's voice names a voice of their gender, and says so where a named model has none", () => {
+    const female = { ...spec('fem', 9, true), voices: [{ id: 'f1', gender: 'female' as const, language: 'en-US', sample_rate: 16000, description: '' }] };
+    const registry = new VoiceRegistry([female, spec('mixed', 5, true), spec('gone', 20, false)]);
+    // OpenAI's model names: the most natural engine that has a voice of the name's gender.
+    expect(registry.speechVoice('tts-1', 'onyx')).toMatchObject({ ok: true, spec: { id: 'mixed' }, voice: { id: 'm1' } });
+    expect(registry.speechVoice('gpt-4o-mini-tts', 'NOVA')).toMatchObject({ ok: true, spec: { id: 'fem' }, voice: { id: 'f1' } });
+    expect(registry.speechVoice('tts-1', 'alloy')).toMatchObject({ ok: true, spec: { id: 'fem' }, voice: { id: 'f1' } });
+    // A model named by id keeps its engine: without a male voice it is refused, naming the male voices installed.
+    expect(registry.findVoice(female, 'onyx')).toBeNull();
+    const refused = registry.speechVoice('fem', 'onyx');
+    expect(refused).toMatchObject({ ok: false, reason: 'no_voice_of_gender' });
+    expect(!refused.ok && refused.message).toMatch(/"fem" has no male voice.*Installed male voices: mixed\/m1/);
+    expect(registry.speechVoice('mixed', 'echo')).toMatchObject({ ok: true, voice: { id: 'm1' } });
+    expect(registry.speechVoice('fem', 'zed')).toMatchObject({ ok: false, reason: 'unknown_voice' });
+    expect(registry.speechVoice('what', 'onyx')).toMatchObject({ ok: false, reason: 'unknown_model' });
+    expect(new VoiceRegistry([female]).speechVoice('tts-1', 'onyx')).toMatchObject({ ok: false, reason: 'no_voice_of_gender', message: expect.stringMatching(/No installed engine has a male voice/) });
+    // A speaker's default by gender: the most natural engine's voice of it.
+    expect(registry.defaultRef('male')).toBe('mixed/m1');
+    expect(registry.defaultRef('female')).toBe('fem/f1');
+    expect(new VoiceRegistry([female]).defaultRef('male')).toBeNull();
+  });
+
   it("speaks inside the engine's own speed range and time-stretches beyond it", async () => {
     const calls: SynthesisOptions[] = [];
     const registry = new VoiceRegistry([spec('a', 1, true, calls)]);
