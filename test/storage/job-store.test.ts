@@ -175,4 +175,26 @@ eachBackend('JobStore', (backend) => {
     expect(seen).toEqual([{ texts: ['one', 'two'] }, { texts: ['one', 'two'] }]);
     await runner.stop();
   });
+
+  it('counts jobs by kind and status (the metrics), and says when a job was queued', async () => {
+    await sessions(backend().sql, 's');
+    const jobs = store();
+    expect(await jobs.counts()).toEqual([]);
+    const before = Date.now();
+    for (const [id, kind] of [['a', 'transcribe'], ['b', 'transcribe'], ['c', 'analysis'], ['d', 'analysis']] as const) await jobs.insert(id, kind, 's', {});
+    expect(await jobs.claim('a')).toBe(true);
+    await jobs.finish('a', 'complete', null, 1);
+    await jobs.finish('c', 'failed', 'no', 0);
+    const counts = (await jobs.counts()).sort((x, y) => `${x.kind}/${x.status}`.localeCompare(`${y.kind}/${y.status}`));
+    expect(counts).toEqual([
+      { kind: 'analysis', status: 'failed', n: 1 },
+      { kind: 'analysis', status: 'queued', n: 1 },
+      { kind: 'transcribe', status: 'complete', n: 1 },
+      { kind: 'transcribe', status: 'queued', n: 1 },
+    ]);
+    const queued = Date.parse((await jobs.queuedAt('b'))!);
+    expect(queued).toBeGreaterThanOrEqual(before - 5);
+    expect(queued).toBeLessThanOrEqual(Date.now() + 5);
+    expect(await jobs.queuedAt('missing')).toBeNull();
+  });
 });
