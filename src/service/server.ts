@@ -11,6 +11,7 @@ import { openStores } from './storage/stores';
 import { SqlKeyStore } from './storage/key-store';
 import { SqlBrowserSessionStore } from './storage/browser-sessions';
 import { JobRunner } from './jobs/job-runner';
+import { storageRetrySeconds } from './jobs/storage-retry';
 import { checkMediaTools, resolveMediaTools, type MediaTools } from './media/tools';
 import { ModelRegistry, resolveLanguage } from './models/registry';
 import { installedEngines } from './models/engines';
@@ -151,7 +152,7 @@ async function open(
   const database = openStores(sql, dispatch);
   const { projects, sessions, revisions } = database;
   const keys = new SqlKeyStore(sql);
-  const jobs = new JobRunner(new SqlJobStore(sql, dispatch), { log, role });
+  const jobs = new JobRunner(new SqlJobStore(sql, dispatch), { log, role, storageRetrySeconds: storageRetrySeconds(env) });
   const voices = createVoiceRegistry(env, config);
   // A team's Whisper models are on its storage, recorded in its database (issue 34); this node's copies are in its own
   // Whisper folder. The desktop's are the files of that folder, as ever.
