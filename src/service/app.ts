@@ -3,6 +3,7 @@ import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { ServiceContext } from './context';
 import { errorStyleFor, HttpError, renderError } from './http/errors';
+import { storageOutageOf } from './storage/blobs/storage-unavailable';
 import { loopbackGuard, requestOrigin } from './http/loopback-guard';
 import { requireAuth, SESSION_COOKIE } from './http/authenticate';
 import { projectScope, sessionScope } from './http/scope';
@@ -139,6 +140,9 @@ export function createApp(ctx: ServiceContext): express.Express {
 
   app.use((raw: unknown, req: Request, res: Response, _next: NextFunction) => {
     let error = raw;
+    // An outage answers 503 to the client; the log says which storage and why.
+    const outage = storageOutageOf(raw);
+    if (outage) ctx.log(`storage unavailable on ${req.method} ${req.originalUrl.split('?')[0]}: ${outage.reason}`);
     const status = (raw as { status?: unknown })?.status;
     if (!(raw instanceof HttpError) && !(raw instanceof ServiceError) && !(raw instanceof InvalidInputError)) {
       if (isDiskFull(raw)) {

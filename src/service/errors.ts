@@ -30,6 +30,8 @@ export interface ServiceErrorDetail {
   code?: string;
   /** The input field the error is about (OpenAI's `param`). */
   param?: string | null;
+  /** When the client may try again (an outage): HTTP's Retry-After. */
+  retryAfterSeconds?: number;
 }
 
 /** An error whose message is safe to show to a user or a client. */

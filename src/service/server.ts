@@ -11,6 +11,7 @@ import { openStores } from './storage/stores';
 import { SqlKeyStore } from './storage/key-store';
 import { SqlBrowserSessionStore } from './storage/browser-sessions';
 import { JobRunner } from './jobs/job-runner';
+import { storageRetrySeconds } from './jobs/storage-retry';
 import { checkMediaTools, resolveMediaTools, type MediaTools } from './media/tools';
 import { ModelRegistry, resolveLanguage } from './models/registry';
 import { installedEngines } from './models/engines';
@@ -162,7 +163,7 @@ async function open(
   const { projects, sessions, revisions } = database;
   const keys = new SqlKeyStore(sql);
   const jobStore = new SqlJobStore(sql, dispatch);
-  const jobs = new JobRunner(jobStore, { log, role });
+  const jobs = new JobRunner(jobStore, { log, role, storageRetrySeconds: storageRetrySeconds(env) });
   const operations = setUpOperations({ metrics, config: observed.config, sql, jobStore, runner: jobs, blobs: files.blobs, workers: persistence.queue ? () => persistence.queue!.workers() : undefined, log });
   const voices = createVoiceRegistry(env, config);
   // A team's Whisper models are on its storage, recorded in its database (issue 34); this node's copies are in its own

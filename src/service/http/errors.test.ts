@@ -12,6 +12,7 @@ import {
   UpstreamError,
 } from '../errors';
 import { errorStyleFor, HttpError, renderError } from './errors';
+import { StorageUnavailableError } from '../storage/blobs/storage-unavailable';
 
 describe('domain errors rendered over HTTP', () => {
   it('maps each kind to its status, in both styles', () => {
@@ -38,6 +39,17 @@ describe('domain errors rendered over HTTP', () => {
     const rendered = renderError(new BadRequestError('Unknown model "x".', { code: 'model_not_found', param: 'model' }), 'openai');
     expect(rendered.body).toEqual({ error: { message: 'Unknown model "x".', type: 'invalid_request_error', param: 'model', code: 'model_not_found' } });
     expect((renderError(new StorageFullError('Disk full.'), 'openai').body as { error: { type: string } }).error.type).toBe('server_error');
+  });
+
+  it('answers a storage outage with 503 and Retry-After, naming no storage (that is for the log)', () => {
+    const outage = new StorageUnavailableError('s3://media/ at http://10.0.0.5:7480', Object.assign(new Error('connect ECONNREFUSED 10.0.0.5:7480'), { code: 'ECONNREFUSED' }));
+    const fastapi = renderError(outage, 'fastapi');
+    expect(fastapi).toEqual({ status: 503, body: { detail: 'The storage is unavailable; nothing was changed. Try again shortly.' }, headers: { 'Retry-After': '30' } });
+    const openai = renderError(outage, 'openai');
+    expect(openai.status).toBe(503);
+    expect(openai.headers).toEqual({ 'Retry-After': '30' });
+    expect(openai.body).toEqual({ error: { message: outage.message, type: 'server_error', param: null, code: 'storage_unavailable' } });
+    expect(outage.reason).toBe('s3://media/ at http://10.0.0.5:7480 is unavailable: connect ECONNREFUSED 10.0.0.5:7480');
   });
 
   it('renders located invalid input as 422 (FastAPI) or 400 (OpenAI)', () => {

@@ -27,7 +27,11 @@ const STATUS_OF_KIND: Record<ServiceErrorKind, number> = {
 /** A domain error as the HTTP error it is shown as; anything else is internal (500, no detail leaked). */
 export function toHttpError(error: unknown): HttpError {
   if (error instanceof HttpError) return error;
-  if (error instanceof ServiceError) return new HttpError(STATUS_OF_KIND[error.kind], error.message, { code: error.detail.code, param: error.detail.param });
+  if (error instanceof ServiceError) {
+    const { code, param, retryAfterSeconds } = error.detail;
+    const headers = retryAfterSeconds === undefined ? undefined : { 'Retry-After': String(retryAfterSeconds) };
+    return new HttpError(STATUS_OF_KIND[error.kind], error.message, { code, param, headers });
+  }
   return new HttpError(500, 'Internal server error.', { code: 'internal_error' });
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import createHttpError from 'http-errors';
 import { sendFileFailure } from './send-file-errors';
+import { storageOutageOf } from '../storage/blobs/storage-unavailable';
 
 describe('sendFileFailure', () => {
   it('maps a range beyond the end to 416 keeping Content-Range', () => {
@@ -20,5 +21,14 @@ describe('sendFileFailure', () => {
     expect(failure?.status).toBe(500);
     expect(failure?.message).not.toContain('/data');
     expect(sendFileFailure(Object.assign(new Error('aborted'), { code: 'ECONNABORTED' }), 'gone')).toBeNull();
+  });
+
+  it('answers a folder that cannot be read (permissions, a lost mount) as the storage unavailable: 503 with Retry-After, the cause kept for the log', () => {
+    const cause = Object.assign(new Error("EACCES: permission denied, open '/srv/media/recordings/x/original.flac'"), { code: 'EACCES' });
+    const failure = sendFileFailure(cause, 'gone');
+    expect(failure?.status).toBe(503);
+    expect(failure?.options.headers).toEqual({ 'Retry-After': '30' });
+    expect(failure?.message).not.toContain('/srv');
+    expect(storageOutageOf(failure)?.reason).toMatch(/EACCES: permission denied/);
   });
 });

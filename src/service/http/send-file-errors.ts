@@ -1,14 +1,21 @@
 import type { Response } from 'express';
-import { HttpError } from './errors';
+import { HttpError, toHttpError } from './errors';
+import { isFolderUnreachable, StorageUnavailableError } from '../storage/blobs/storage-unavailable';
 
 /**
  * What a failed `res.sendFile` means for the client. `send` reports a Range beyond the end as 416 (with
  * `Content-Range: bytes *\/size`), a stale `If-Match`/`If-Unmodified-Since` as 412, a missing file as 404;
- * anything else (a read error) is the service's fault. A client that went away needs no answer (null).
+ * a folder that cannot be read (a lost mount, permissions) is the storage's outage (503); anything else (a
+ * read error) is the service's fault. A client that went away needs no answer (null).
  */
 export function sendFileFailure(error: unknown, missing: string): HttpError | null {
   const err = error as { status?: unknown; code?: unknown; headers?: Record<string, unknown> } | null;
   if (err?.code === 'ECONNABORTED' || err?.code === 'ECONNRESET' || err?.code === 'EPIPE') return null;
+  if (isFolderUnreachable(err)) {
+    // The outage's own error goes along as the cause, for the log.
+    const outage = new StorageUnavailableError('the storage folder', error);
+    return Object.assign(toHttpError(outage), { cause: outage });
+  }
   const status = typeof err?.status === 'number' ? err.status : err?.code === 'ENOENT' ? 404 : 500;
   if (status === 416) {
     const range = err?.headers?.['Content-Range'];

@@ -4,6 +4,7 @@ import { EventEmitter } from 'node:events';
 import type { JobStore } from '../storage/job-store';
 import { DISK_FULL_JOB_MESSAGE, isDiskFull } from '../storage/disk-full';
 import { orderedWrites } from './ordered-writes';
+import { DEFAULT_STORAGE_RETRY_SECONDS, retryingStorage, StorageGaveUp } from './storage-retry';
 
 export type JobStatus = 'queued' | 'running' | 'complete' | 'failed' | 'cancelled';
 
@@ -53,6 +54,11 @@ export interface JobKindOptions {
    * it still waits for any other job, and only one runs beside them at a time.
    */
   quick?: boolean;
+  /**
+   * Shows that the job waits for the storage where the kind's readers look (a recording's own status, say);
+   * the job record's stage says so whatever the kind.
+   */
+  showWaiting?: (job: JobRecord, stage: string) => Promise<void>;
 }
 
 /** An error whose message is meant for the user (why a recording could not be processed). */
@@ -113,7 +119,15 @@ export interface RunnerOptions {
    * jobs (default 1000); one value for both when given (tests make them quick).
    */
   pollMs?: number;
+  /**
+   * How long (s) a job keeps trying again, with back-off, while the storage is unavailable before it fails
+   * saying so (TAKELINE_STORAGE_RETRY_SECONDS; default 300).
+   */
+  storageRetrySeconds?: number;
 }
+
+/** A job's stage while it waits for the storage to answer again. */
+export const WAITING_FOR_STORAGE_STAGE = 'waiting for storage';
 
 /** A delivered job the worker did not finish because it is stopping: the queue engine hands it to another. */
 export class JobHandedBack extends Error {}
@@ -391,7 +405,19 @@ export class JobRunner extends EventEmitter<JobEvents> implements JobQueue {
     entry.done = (async () => {
       let record: () => Promise<void>;
       try {
-        const result = await handler({ job, signal: controller.signal, progress, publish });
+        const result = await retryingStorage(() => handler({ job, signal: controller.signal, progress, publish }), {
+          boundMs: (this.options.storageRetrySeconds ?? DEFAULT_STORAGE_RETRY_SECONDS) * 1000,
+          signal: controller.signal,
+          waiting: (outage, delayMs, retry) => {
+            this.options.log?.(`job ${job.id} (${job.kind}): ${outage.reason}; trying again in ${delayMs / 1000} s (retry ${retry})`);
+            // Written at once, whatever the last progress write was: the wait is what a reader should see.
+            job.stage = WAITING_FOR_STORAGE_STAGE;
+            writes.push(() => this.store.setProgress(job.id, job.progress, WAITING_FOR_STORAGE_STAGE));
+            const shown = this.kinds.get(job.kind)?.showWaiting;
+            if (shown) writes.push(() => shown(job, WAITING_FOR_STORAGE_STAGE));
+            this.emit('progress', job);
+          },
+        });
         record = () => this.finish(job, 'complete', null, result ?? undefined);
       } catch (error) {
         if (entry.requeue) {
@@ -402,7 +428,8 @@ export class JobRunner extends EventEmitter<JobEvents> implements JobQueue {
         } else if (controller.signal.aborted) {
           record = () => this.finish(job, 'cancelled', 'cancelled');
         } else {
-          const shown = error instanceof JobFailure ? error.message : userMessage(error);
+          if (error instanceof StorageGaveUp) this.options.log?.(`job ${job.id} (${job.kind}) failed: ${error.outage.reason}; gave up after retrying`);
+          const shown = error instanceof JobFailure || error instanceof StorageGaveUp ? error.message : userMessage(error);
           const message = shown ?? (isDiskFull(error) ? DISK_FULL_JOB_MESSAGE : 'Processing failed because of an internal error.');
           if (shown === null) this.options.log?.(`job ${job.id} (${job.kind}) failed: ${(error as Error)?.stack ?? String(error)}`);
           record = () => this.finish(job, 'failed', message);

@@ -1,4 +1,4 @@
-import type { JobContext, JobRunner } from '../jobs/job-runner';
+import type { JobContext, JobRecord, JobRunner } from '../jobs/job-runner';
 import { orderedWrites } from '../jobs/ordered-writes';
 import { JobFailure } from '../jobs/job-runner';
 import type { ServiceContext } from '../context';
@@ -59,7 +59,11 @@ export function registerTranscribeJob(ctx: ServiceContext, runner: JobRunner, af
     }
   };
 
-  runner.register(TRANSCRIBE_JOB, { keptWork: (job) => checkpoints.keptWork(job.session_id) }, async ({ job, signal, progress, publish }: JobContext) => {
+  const registered = {
+    keptWork: (job: JobRecord) => checkpoints.keptWork(job.session_id),
+    showWaiting: (job: JobRecord, stage: string) => ctx.sessions.setProgress(job.session_id, 'running', Math.min(job.progress, 0.99), stage),
+  };
+  runner.register(TRANSCRIBE_JOB, registered, async ({ job, signal, progress, publish }: JobContext) => {
     const sessionId = job.session_id;
     const stored = await ctx.sessions.storedName(sessionId);
     const summary = await ctx.sessions.summary(sessionId);

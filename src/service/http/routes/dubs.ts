@@ -343,12 +343,10 @@ async function sendStored(ctx: ServiceContext, req: Request, res: Response, next
     });
     return;
   }
-  const info = await ctx.dubbing.files.blobs.stat(key);
-  if (!info) {
-    clearFileHeaders(res);
-    throw new HttpError(404, missing, { code: 'file_missing' });
-  }
   try {
+    // Inside: a store that does not answer is a JSON error too, not one labelled as audio.
+    const info = await ctx.dubbing.files.blobs.stat(key);
+    if (!info) throw new HttpError(404, missing, { code: 'file_missing' });
     await sendBlob(req, res, info, (range) => ctx.dubbing.files.blobs.read(key, range), missing);
   } catch (error) {
     if (res.headersSent) throw error;

@@ -259,9 +259,10 @@ export function signedAudioRouter(ctx: ServiceContext, verify: (id: string, expi
     const servable = ctx.files.servableOriginal(summary.id, stored);
     if (!servable) {
       // Not a local file (S3): the range is read from the store itself.
-      const info = await ctx.files.statOriginal(summary.id, stored);
-      if (!info) throw new HttpError(404, 'The recording file is missing.', { code: 'file_missing' });
       try {
+        // Inside: a store that does not answer (or a missing object) is a JSON error, not one labelled as audio.
+        const info = await ctx.files.statOriginal(summary.id, stored);
+        if (!info) throw new HttpError(404, 'The recording file is missing.', { code: 'file_missing' });
         await sendBlob(req, res, info, (range) => ctx.files.readOriginal(summary.id, stored, range), 'The recording file is missing.');
       } catch (error) {
         if (res.headersSent) throw error;

@@ -4,11 +4,13 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { checkKey, checkPrefix, type BlobEntry, type BlobInfo, type BlobStore, type ByteRange } from './blob-store';
+import { guardStorage, isFolderUnreachable } from './storage-unavailable';
 
 /**
  * Objects as files under a folder: the desktop's data folder, or a volume every node mounts (a NAS or SAN,
  * the way facilities already keep media). Writes go to a temporary name in the same folder, are flushed,
- * then renamed: a crash leaves the old object or the new one, never half of one.
+ * then renamed: a crash leaves the old object or the new one, never half of one. A folder that cannot be read
+ * or written (a lost mount, a disk error, permissions) throws StorageUnavailableError.
  */
 export class FolderBlobStore implements BlobStore {
   constructor(readonly root: string) {
@@ -20,89 +22,107 @@ export class FolderBlobStore implements BlobStore {
   }
 
   async put(key: string, data: Buffer | string): Promise<void> {
-    await this.atomically(key, async (temp) => {
-      await fs.promises.writeFile(temp, data);
+    return this.guard(async () => {
+      await this.atomically(key, async (temp) => {
+        await fs.promises.writeFile(temp, data);
+      });
     });
   }
 
   async putFile(key: string, file: string): Promise<void> {
-    await this.atomically(key, async (temp) => {
-      await pipeline(fs.createReadStream(file), fs.createWriteStream(temp));
+    return this.guard(async () => {
+      await this.atomically(key, async (temp) => {
+        await pipeline(fs.createReadStream(file), fs.createWriteStream(temp));
+      });
     });
   }
 
   async putIfAbsent(key: string, data: Buffer | string): Promise<boolean> {
-    const target = this.file(key);
-    await fs.promises.mkdir(path.dirname(target), { recursive: true });
-    const temp = this.tempFor(target);
-    await fs.promises.writeFile(temp, data);
-    await flush(temp);
-    try {
-      // link() fails when the name exists: the first writer wins, atomically, also on NFS.
-      await fs.promises.link(temp, target);
-      return true;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-      throw error;
-    } finally {
-      await fs.promises.rm(temp, { force: true });
-    }
+    return this.guard(async () => {
+      const target = this.file(key);
+      await fs.promises.mkdir(path.dirname(target), { recursive: true });
+      const temp = this.tempFor(target);
+      await fs.promises.writeFile(temp, data);
+      await flush(temp);
+      try {
+        // link() fails when the name exists: the first writer wins, atomically, also on NFS.
+        await fs.promises.link(temp, target);
+        return true;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+        throw error;
+      } finally {
+        await fs.promises.rm(temp, { force: true });
+      }
+    });
   }
 
   async get(key: string): Promise<Buffer | null> {
-    try {
-      return await fs.promises.readFile(this.file(key));
-    } catch (error) {
-      if (isMissing(error)) return null;
-      throw error;
-    }
+    return this.guard(async () => {
+      try {
+        return await fs.promises.readFile(this.file(key));
+      } catch (error) {
+        if (isMissing(error)) return null;
+        throw error;
+      }
+    });
   }
 
   async read(key: string, range?: ByteRange): Promise<Readable | null> {
-    const file = this.file(key);
-    try {
-      const handle = await fs.promises.open(file, 'r');
-      return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
-    } catch (error) {
-      if (isMissing(error)) return null;
-      throw error;
-    }
+    return this.guard(async () => {
+      const file = this.file(key);
+      try {
+        const handle = await fs.promises.open(file, 'r');
+        return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
+      } catch (error) {
+        if (isMissing(error)) return null;
+        throw error;
+      }
+    });
   }
 
   async stat(key: string): Promise<BlobInfo | null> {
-    try {
-      const stat = await fs.promises.stat(this.file(key));
-      return stat.isFile() ? { size: stat.size, modified: stat.mtime } : null;
-    } catch (error) {
-      if (isMissing(error)) return null;
-      throw error;
-    }
+    return this.guard(async () => {
+      try {
+        const stat = await fs.promises.stat(this.file(key));
+        return stat.isFile() ? { size: stat.size, modified: stat.mtime } : null;
+      } catch (error) {
+        if (isMissing(error)) return null;
+        throw error;
+      }
+    });
   }
 
   async download(key: string, file: string): Promise<boolean> {
-    try {
-      // A clone where the file system has them (a dub's new revision starts as a copy of the previous one).
-      await fs.promises.copyFile(this.file(key), file, fs.constants.COPYFILE_FICLONE);
-      return true;
-    } catch (error) {
-      if (isMissing(error)) return false;
-      throw error;
-    }
+    return this.guard(async () => {
+      try {
+        // A clone where the file system has them (a dub's new revision starts as a copy of the previous one).
+        await fs.promises.copyFile(this.file(key), file, fs.constants.COPYFILE_FICLONE);
+        return true;
+      } catch (error) {
+        if (isMissing(error)) return false;
+        throw error;
+      }
+    });
   }
 
   async delete(key: string): Promise<void> {
-    await fs.promises.rm(this.file(key), { force: true });
+    return this.guard(async () => {
+      await fs.promises.rm(this.file(key), { force: true });
+    });
   }
 
   async list(prefix: string): Promise<string[]> {
-    const dir = path.join(this.root, checkPrefix(prefix));
-    const entries = await fs.promises.readdir(dir, { recursive: true, withFileTypes: true }).catch((error: unknown) => {
-      if (isMissing(error)) return [];
-      throw error;
+    return this.guard(async () => {
+      const dir = path.join(this.root, checkPrefix(prefix));
+      const entries = await fs.promises.readdir(dir, { recursive: true, withFileTypes: true }).catch((error: unknown) => {
+        if (isMissing(error)) return [];
+        throw error;
+      });
+      return entries
+        .filter((e) => e.isFile() && !e.name.startsWith('.tl-'))
+        .map((e) => path.relative(this.root, path.join(e.parentPath, e.name)).split(path.sep).join('/'));
     });
-    return entries
-      .filter((e) => e.isFile() && !e.name.startsWith('.tl-'))
-      .map((e) => path.relative(this.root, path.join(e.parentPath, e.name)).split(path.sep).join('/'));
   }
 
   async entries(prefix: string): Promise<BlobEntry[]> {
@@ -120,18 +140,20 @@ export class FolderBlobStore implements BlobStore {
    * a copy.
    */
   async moveIn(key: string, file: string): Promise<void> {
-    const target = this.file(key);
-    await fs.promises.mkdir(path.dirname(target), { recursive: true });
-    await flush(file);
-    try {
-      await fs.promises.rename(file, target);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
-      await this.putFile(key, file);
-      await fs.promises.rm(file, { force: true });
-      return;
-    }
-    await flushFolder(path.dirname(target));
+    return this.guard(async () => {
+      const target = this.file(key);
+      await fs.promises.mkdir(path.dirname(target), { recursive: true });
+      await flush(file);
+      try {
+        await fs.promises.rename(file, target);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+        await this.putFile(key, file);
+        await fs.promises.rm(file, { force: true });
+        return;
+      }
+      await flushFolder(path.dirname(target));
+    });
   }
 
   /** The object's file, for readers that need a local path (decoders, ffmpeg). */
@@ -140,10 +162,16 @@ export class FolderBlobStore implements BlobStore {
   }
 
   async deletePrefix(prefix: string): Promise<number> {
-    const keys = await this.list(prefix);
-    if (prefix === '') for (const key of keys) await this.delete(key);
-    else await fs.promises.rm(path.join(this.root, prefix), { recursive: true, force: true });
-    return keys.length;
+    return this.guard(async () => {
+      const keys = await this.list(prefix);
+      if (prefix === '') for (const key of keys) await this.delete(key);
+      else await fs.promises.rm(path.join(this.root, prefix), { recursive: true, force: true });
+      return keys.length;
+    });
+  }
+
+  private guard<T>(operation: () => Promise<T>): Promise<T> {
+    return guardStorage(this.description, isFolderUnreachable, operation);
   }
 
   private file(key: string): string {

@@ -13,6 +13,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { checkKey, checkPrefix, type BlobEntry, type BlobInfo, type BlobStore, type ByteRange } from './blob-store';
+import { guardStorage, isS3Unreachable } from './storage-unavailable';
 
 export interface S3Location {
   bucket: string;
@@ -27,7 +28,8 @@ export interface S3Location {
 /**
  * Objects in an S3-compatible bucket (AWS, Ceph's radosgw, MinIO…). S3 writes are whole by nature: an object
  * appears when its upload completes. Large files go up as multipart uploads; conditional writes use
- * `If-None-Match: *`.
+ * `If-None-Match: *`. A gateway that cannot be reached or answers 5xx (after the SDK's own retries) throws
+ * StorageUnavailableError.
  */
 export class S3BlobStore implements BlobStore {
   private readonly client: S3Client;
@@ -51,7 +53,7 @@ export class S3BlobStore implements BlobStore {
   }
 
   async put(key: string, data: Buffer | string): Promise<void> {
-    await this.client.send(new PutObjectCommand({ Bucket: this.location.bucket, Key: this.key(key), Body: data }));
+    await this.send(new PutObjectCommand({ Bucket: this.location.bucket, Key: this.key(key), Body: data }));
   }
 
   async putFile(key: string, file: string): Promise<void> {
@@ -63,12 +65,12 @@ export class S3BlobStore implements BlobStore {
       queueSize: 4,
       leavePartsOnError: false,
     });
-    await upload.done();
+    await this.guard(() => upload.done());
   }
 
   async putIfAbsent(key: string, data: Buffer | string): Promise<boolean> {
     try {
-      await this.client.send(new PutObjectCommand({ Bucket: this.location.bucket, Key: this.key(key), Body: data, IfNoneMatch: '*' }));
+      await this.send(new PutObjectCommand({ Bucket: this.location.bucket, Key: this.key(key), Body: data, IfNoneMatch: '*' }));
       return true;
     } catch (error) {
       if (status(error) === 412 || status(error) === 409) return false;
@@ -80,13 +82,15 @@ export class S3BlobStore implements BlobStore {
     const body = await this.read(key);
     if (!body) return null;
     const chunks: Buffer[] = [];
-    for await (const chunk of body) chunks.push(Buffer.from(chunk as Uint8Array));
+    await this.guard(async () => {
+      for await (const chunk of body) chunks.push(Buffer.from(chunk as Uint8Array));
+    });
     return Buffer.concat(chunks);
   }
 
   async read(key: string, range?: ByteRange): Promise<Readable | null> {
     try {
-      const answer = await this.client.send(
+      const answer = await this.send(
         new GetObjectCommand({ Bucket: this.location.bucket, Key: this.key(key), Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
       );
       return answer.Body as Readable;
@@ -98,7 +102,7 @@ export class S3BlobStore implements BlobStore {
 
   async stat(key: string): Promise<BlobInfo | null> {
     try {
-      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.location.bucket, Key: this.key(key) }));
+      const head = await this.send(new HeadObjectCommand({ Bucket: this.location.bucket, Key: this.key(key) }));
       return { size: head.ContentLength ?? 0, modified: head.LastModified ?? new Date(0) };
     } catch (error) {
       if (status(error) === 404) return null;
@@ -109,12 +113,13 @@ export class S3BlobStore implements BlobStore {
   async download(key: string, file: string): Promise<boolean> {
     const body = await this.read(key);
     if (!body) return false;
-    await pipeline(body, fs.createWriteStream(file));
+    // The body streams from the gateway: it can fail after the headers came.
+    await this.guard(() => pipeline(body, fs.createWriteStream(file)));
     return true;
   }
 
   async delete(key: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.location.bucket, Key: this.key(key) }));
+    await this.send(new DeleteObjectCommand({ Bucket: this.location.bucket, Key: this.key(key) }));
   }
 
   async list(prefix: string): Promise<string[]> {
@@ -126,7 +131,7 @@ export class S3BlobStore implements BlobStore {
     const found: BlobEntry[] = [];
     let token: string | undefined;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.location.bucket, Prefix: full, ContinuationToken: token }));
+      const page = await this.send(new ListObjectsV2Command({ Bucket: this.location.bucket, Prefix: full, ContinuationToken: token }));
       for (const object of page.Contents ?? []) {
         if (object.Key) found.push({ key: object.Key.slice(this.location.prefix.length), size: object.Size ?? 0, modified: object.LastModified ?? new Date(0) });
       }
@@ -140,13 +145,19 @@ export class S3BlobStore implements BlobStore {
     // DeleteObjects takes at most 1,000 keys a call.
     for (let i = 0; i < keys.length; i += 1000) {
       const batch = keys.slice(i, i + 1000).map((k) => ({ Key: this.location.prefix + k }));
-      await this.client.send(new DeleteObjectsCommand({ Bucket: this.location.bucket, Delete: { Objects: batch, Quiet: true } }));
+      await this.send(new DeleteObjectsCommand({ Bucket: this.location.bucket, Delete: { Objects: batch, Quiet: true } }));
     }
     return keys.length;
   }
 
   close(): void {
     this.client.destroy();
+  }
+
+  private send: S3Client['send'] = ((command: Parameters<S3Client['send']>[0]) => this.guard(() => this.client.send(command))) as S3Client['send'];
+
+  private guard<T>(operation: () => Promise<T>): Promise<T> {
+    return guardStorage(this.description, isS3Unreachable, operation);
   }
 
   private key(key: string): string {
