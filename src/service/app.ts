@@ -5,7 +5,10 @@ import type { ServiceContext } from './context';
 import { errorStyleFor, HttpError, renderError } from './http/errors';
 import { storageOutageOf } from './storage/blobs/storage-unavailable';
 import { loopbackGuard, requestOrigin } from './http/loopback-guard';
-import { requireAuth, SESSION_COOKIE } from './http/authenticate';
+import { requireAuth } from './http/authenticate';
+import { sessionCookie } from './http/session-cookie';
+import { browserSessionRouter } from './http/routes/browser-session';
+import { oidcRouter } from './http/routes/oidc';
 import { projectScope, sessionScope } from './http/scope';
 import { FULL_ACCESS, type Access } from './auth/access';
 import { jsonBody } from './http/json-body';
@@ -34,12 +37,6 @@ function securityHeaders(_req: Request, res: Response, next: NextFunction) {
   next();
 }
 
-/** The studio's session cookie; `Secure` when the user reached the service over https (a team behind TLS). */
-function sessionCookie(res: express.Response, token: string, maxAgeSeconds: number): string {
-  const secure = requestOrigin(res).startsWith('https:') ? '; Secure' : '';
-  return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${secure}`;
-}
-
 export function createApp(ctx: ServiceContext): express.Express {
   const app = express();
   app.disable('x-powered-by');
@@ -57,10 +54,12 @@ export function createApp(ctx: ServiceContext): express.Express {
   const keyAccess = async (key: string): Promise<Access | null> =>
     ctx.extraKeyHash !== null && matchKeyHash(key, [ctx.extraKeyHash]) === 0 ? FULL_ACCESS : ctx.keys.access(key);
   const browserAccess = async (token: string): Promise<Access | null> => {
-    const keyId = await ctx.browserSessions.keyOf(token);
-    if (keyId === undefined) return null;
+    const session = await ctx.browserSessions.sessionOf(token);
+    if (session === null) return null;
+    // Signed in by single sign-on: the user, until they are disabled.
+    if (session.user !== null) return session.user.disabled ? null : { ...FULL_ACCESS, user: session.user.name };
     // Signed in with a key: what that key sees, for as long as it is not revoked.
-    return keyId === null ? FULL_ACCESS : ctx.keys.accessById(keyId);
+    return session.keyId === null ? FULL_ACCESS : ctx.keys.accessById(session.keyId);
   };
 
   app.get('/healthz', (_req, res) => {
@@ -88,6 +87,10 @@ export function createApp(ctx: ServiceContext): express.Express {
     res.setHeader('Cache-Control', 'no-store');
     res.status(204).end();
   });
+
+  // Single sign-on through the organisation's OpenID Connect provider, and the session's own routes (who, sign-out).
+  if (ctx.oidc) app.use('/auth/oidc', oidcRouter({ ...ctx.oidc, users: ctx.users, browserSessions: ctx.browserSessions, log: ctx.log }));
+  app.use('/auth', browserSessionRouter({ browserSessions: ctx.browserSessions, users: ctx.users, oidc: ctx.oidc?.provider ?? null }));
 
   app.use(
     '/v1/speech/transcriptions',

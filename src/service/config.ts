@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AdaptationSettings } from './speakers/speaker-adaptation';
+import { OidcSettingsError, parseOidcSettings, type OidcSettings } from './auth/oidc/settings';
 
 export interface ServiceConfig {
   /** 0 picks a free port. */
@@ -31,6 +32,8 @@ export interface ServiceConfig {
    * Host/Origin guard accepts besides the node's own loopback address.
    */
   publicOrigins: string[];
+  /** Single sign-on through an OpenID Connect provider (TAKELINE_OIDC_*); null: keys and the one-time link only. */
+  oidc: OidcSettings | null;
 }
 
 export class ConfigError extends Error {}
@@ -92,6 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     dereverb: parseSwitch('TAKELINE_DEREVERB', env.TAKELINE_DEREVERB, true),
     databaseUrl: env.TAKELINE_DATABASE_URL ? parseDatabaseUrl(env.TAKELINE_DATABASE_URL) : null,
     ...publicAccess(env),
+    oidc: oidcSettings(env),
   };
 }
 
@@ -124,6 +128,15 @@ function publicAccess(env: NodeJS.ProcessEnv): { host: string; publicOrigins: st
     return url.origin;
   });
   return { host, publicOrigins };
+}
+
+function oidcSettings(env: NodeJS.ProcessEnv): OidcSettings | null {
+  try {
+    return parseOidcSettings(env);
+  } catch (error) {
+    if (error instanceof OidcSettingsError) throw new ConfigError(error.message);
+    throw error;
+  }
 }
 
 function parseDatabaseUrl(value: string): string {

@@ -24,6 +24,8 @@ import type { ScriptAlignment } from './transcription/script-align';
 import type { DocumentCache } from './http/document-cache';
 import type { StoredFiles } from './storage/stored-files';
 import type { OperationsDeps } from './metrics/operations-routes';
+import type { UserStore } from './storage/user-store';
+import type { OidcProviderClient } from './auth/oidc/provider-client';
 
 /** Everything a request handler may use, built once in the composition root (server.ts). */
 export interface ServiceContext {
@@ -41,6 +43,10 @@ export interface ServiceContext {
   sessions: SessionStore;
   keys: KeyStore;
   browserSessions: BrowserSessionStore;
+  /** People signed in by single sign-on (the identity columns of `users`). */
+  users: UserStore;
+  /** Single sign-on, when configured (TAKELINE_OIDC_*): the provider, and the key sealing sign-in transactions. */
+  oidc: { provider: OidcProviderClient; transactionKey: Buffer } | null;
   jobs: JobRunner;
   tools: MediaTools;
   models: ModelRegistry;

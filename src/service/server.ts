@@ -16,6 +16,9 @@ import { checkMediaTools, resolveMediaTools, type MediaTools } from './media/too
 import { ModelRegistry, resolveLanguage } from './models/registry';
 import { installedEngines } from './models/engines';
 import { SqlSignInTokens } from './storage/sign-in-tokens';
+import { SqlUserStore } from './storage/user-store';
+import { OidcProviderClient } from './auth/oidc/provider-client';
+import { OIDC_TRANSACTION_SECRET } from './auth/oidc/transaction';
 import { PeaksCache } from './recordings/peaks-cache';
 import { SWEEP_GRACE_MS, sweepOrphans } from './recordings/intake';
 import { stopStaleProcesses } from './jobs/stale-processes';
@@ -243,6 +246,11 @@ async function open(
     sessions,
     keys,
     browserSessions: new SqlBrowserSessionStore(sql),
+    users: new SqlUserStore(sql),
+    oidc: config.oidc && {
+      provider: new OidcProviderClient(config.oidc),
+      transactionKey: await secrets.readOrCreate(OIDC_TRANSACTION_SECRET, () => crypto.randomBytes(32)),
+    },
     jobs,
     tools,
     models,

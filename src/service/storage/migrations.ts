@@ -648,9 +648,29 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     `,
   },
   // ---- end of the team's Whisper model downloads block ----
-  // ---- dubs: each speaker's pitch, for a default voice of the speaker's gender ----
   {
     version: 26,
+    name: "users signed in through the organisation's OpenID Connect provider; browser sessions of a user",
+    sql: `
+      -- A user made at their first single sign-on is linked by the provider's issuer and subject (never by name or
+      -- e-mail, which the provider may let people change); name stays the unique handle keys and the CLI use.
+      ALTER TABLE users ADD COLUMN oidc_issuer TEXT;
+      ALTER TABLE users ADD COLUMN oidc_subject TEXT;
+      ALTER TABLE users ADD COLUMN display_name TEXT;
+      ALTER TABLE users ADD COLUMN email TEXT;
+      -- The provider's groups at the last sign-in (JSON array), for role mappings.
+      ALTER TABLE users ADD COLUMN groups_json TEXT NOT NULL DEFAULT '[]';
+      ALTER TABLE users ADD COLUMN last_sign_in_at TEXT;
+      -- A disabled user cannot sign in, and their studio sessions end at their next request.
+      ALTER TABLE users ADD COLUMN disabled INTEGER NOT NULL DEFAULT 0;
+      CREATE UNIQUE INDEX users_oidc_subject ON users(oidc_issuer, oidc_subject);
+      -- The user a studio session was signed in as by single sign-on (null: a key or the one-time link).
+      ALTER TABLE browser_sessions ADD COLUMN user_id TEXT;
+    `,
+  },
+  // ---- dubs: each speaker's pitch, for a default voice of the speaker's gender ----
+  {
+    version: 27,
     name: "dubs: each speaker's median pitch and the gender of voice it suggests",
     sql: `
       -- {speaker: {median_f0, voiced_seconds, gender}} measured from the dub's own audio when its lines were set

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { SessionMenu } from './SessionMenu';
 
 export function TopBar({
   crumbs,
@@ -25,6 +26,7 @@ export function TopBar({
       <a className="settings-link" href="#/settings" title="Settings: speech models">
         Settings
       </a>
+      <SessionMenu />
     </header>
   );
 }

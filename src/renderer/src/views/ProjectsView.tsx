@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { ApiError, messageOf } from '../api/errors';
 import { useApp } from '../app-context';
 import { Empty, ErrorState, Loading } from '../components/States';
@@ -6,7 +6,7 @@ import { TopBar } from '../components/TopBar';
 import { useLoad } from '../hooks';
 import { suggestKey } from '../lib/format';
 import { routeHash } from '../lib/route';
-import { signInWithKey } from '../api/sign-in';
+import { loadSessionInfo, signInWithKey, type SessionInfo } from '../api/sign-in';
 
 export function ProjectsView() {
   const { api, navigate } = useApp();
@@ -47,6 +47,14 @@ function SignInNeeded() {
   const [key, setKey] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [info, setInfo] = useState<SessionInfo | null>(null);
+  useEffect(() => {
+    let live = true;
+    void loadSessionInfo().then((value) => live && setInfo(value));
+    return () => {
+      live = false;
+    };
+  }, []);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -64,6 +72,13 @@ function SignInNeeded() {
   return (
     <div className="state" role="alert">
       <div className="title">Sign in to the studio</div>
+      {info?.single_sign_on && (
+        <p>
+          <a className="button primary" href="/auth/oidc/login">
+            Sign in with your organisation account
+          </a>
+        </p>
+      )}
       <div>
         Open the sign-in link that <code>npm run serve</code> printed (it contains{' '}
         <code>/auth/signin?token=</code>). Used already? <code>npm run keys -- signin</code> prints a fresh one, or
