@@ -97,7 +97,7 @@ export async function verifyBackup(folder: string, manifest: Manifest): Promise<
 }
 
 /** Refuses a target that holds rows or stored files. */
-async function checkEmpty(target: RestoreTarget): Promise<void> {
+export async function checkEmpty(target: Pick<RestoreTarget, 'sql' | 'blobs'>): Promise<void> {
   const tables = await tablesWithRows(target.sql);
   if (tables.length) throw new RestoreTargetNotEmpty(`The target database holds data (${tables.join(', ')}); a restore goes into an empty database.`);
   for (const root of STORED_ROOTS) {

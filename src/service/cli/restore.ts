@@ -5,11 +5,13 @@ import { parseArgs } from 'node:util';
 import { ANALYSIS_JOB } from '../analysis/analysis-job';
 import { BackupFolderError, writeBackup } from '../backup/backup';
 import { MANIFEST_FILE } from '../backup/format';
-import { BackupInvalid, restoreBackup, RestoreTargetNotEmpty, type RestoreSummary } from '../backup/restore';
+import { BackupInvalid, checkEmpty, restoreBackup, RestoreTargetNotEmpty, type RestoreSummary } from '../backup/restore';
 import { ConfigError, loadConfig } from '../config';
 import { openRecords } from '../persistence';
 import { PgBossQueue } from '../queue/pg-boss-queue';
+import type { BlobStore } from '../storage/blobs/blob-store';
 import { openBlobStore, storageLocation } from '../storage/blobs/open-blob-store';
+import type { Sql } from '../storage/sql/sql';
 import { DataLayout } from '../storage/files';
 import { desktopSource } from './backup-endpoints';
 
@@ -23,23 +25,37 @@ class UsageError extends Error {}
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
-async function restoreInto(folder: string): Promise<RestoreSummary> {
+/** The configured target: its database (migrated to this Takeline's schema) and its storage, for `use`. */
+async function withTarget<T>(use: (target: { sql: Sql; blobs: BlobStore; where: string }) => Promise<T>): Promise<T> {
   const config = loadConfig();
   const layout = new DataLayout(config.dataDir);
   if (!config.databaseUrl) fs.mkdirSync(layout.root, { recursive: true });
   const records = await openRecords(config.databaseUrl, layout);
-  const blobs = await openBlobStore(storageLocation(process.env, layout));
-  const queue = config.databaseUrl ? await PgBossQueue.open(config.databaseUrl, { log }) : null;
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'takeline-restore-'));
   try {
-    log(`restoring ${folder} into ${records.where} and ${blobs.description}`);
-    return await restoreBackup(folder, { sql: records.sql, blobs, dispatch: queue?.dispatch, backgroundKinds: [ANALYSIS_JOB], scratch: path.join(scratch, 'migrate.db') }, log);
+    const blobs = await openBlobStore(storageLocation(process.env, layout));
+    try {
+      return await use({ sql: records.sql, blobs, where: `${records.where} and ${blobs.description}` });
+    } finally {
+      (blobs as Partial<{ close(): void }>).close?.();
+    }
   } finally {
-    fs.rmSync(scratch, { recursive: true, force: true });
-    await queue?.stop();
-    (blobs as Partial<{ close(): void }>).close?.();
     await records.close();
   }
+}
+
+function restoreInto(folder: string): Promise<RestoreSummary> {
+  return withTarget(async ({ sql, blobs, where }) => {
+    const config = loadConfig();
+    const queue = config.databaseUrl ? await PgBossQueue.open(config.databaseUrl, { log }) : null;
+    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'takeline-restore-'));
+    try {
+      log(`restoring ${folder} into ${where}`);
+      return await restoreBackup(folder, { sql, blobs, dispatch: queue?.dispatch, backgroundKinds: [ANALYSIS_JOB], scratch: path.join(scratch, 'migrate.db') }, log);
+    } finally {
+      fs.rmSync(scratch, { recursive: true, force: true });
+      await queue?.stop();
+    }
+  });
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -54,6 +70,8 @@ async function main(argv: string[]): Promise<number> {
   if (values['from-desktop'] !== undefined && positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   const dataDir = path.resolve(fromDesktop);
   if (dataDir === path.resolve(loadConfig().dataDir)) throw new UsageError('the desktop folder is the target itself: set TAKELINE_DATABASE_URL (and TAKELINE_STORAGE_URL) or another TAKELINE_DATA_DIR');
+  // Refused now rather than after a backup of the whole folder (the restore checks again).
+  await withTarget(checkEmpty);
   log(`${dataDir} is a desktop's data folder: backing it up first`);
   const work = values.work ? path.resolve(values.work) : fs.mkdtempSync(path.join(os.tmpdir(), 'takeline-desktop-'));
   try {
