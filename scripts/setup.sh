@@ -32,9 +32,12 @@ command -v pocketsphinx_batch >/dev/null 2>&1 || need+=(pocketsphinx)
 command -v sphinx_fe >/dev/null 2>&1 || need+=(sphinxbase-utils)
 # Praat is the reference the prosody measures are benchmarked against (npm run bench -- prosody).
 command -v praat >/dev/null 2>&1 || need+=(praat)
-# Voices for /v1/audio/speech and dubbing: festival's HTS voice (the most natural offline) and espeak-ng.
+# Voices for /v1/audio/speech and dubbing: festival's HTS voice (the most natural offline), its male diphone voices and espeak-ng.
 command -v text2wave >/dev/null 2>&1 || need+=(festival)
 [ -d /usr/share/festival/voices/us/cmu_us_slt_arctic_hts ] || need+=(festvox-us-slt-hts)
+# festival's male US English diphone voices (a male speaker's default voice).
+[ -d /usr/share/festival/voices/english/kal_diphone ] || need+=(festvox-kallpc16k)
+[ -d /usr/share/festival/voices/english/ked_diphone ] || need+=(festvox-kdlpc16k)
 command -v espeak-ng >/dev/null 2>&1 || need+=(espeak-ng)
 # Team mode's database: its schema and store tests start a throwaway PostgreSQL server (Debian's postgresql).
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)

@@ -258,7 +258,7 @@ async function main(): Promise<void> {
       'The forms of printed letters should be beautiful, and their arrangement on the page reasonable.';
     const speech = new Map<Target, Array<Record<string, unknown>>>(targets.map((t) => [t, []]));
     log('\nPOST /v1/audio/speech (median of runs after one warm-up; time to first byte / to the end; audio length)');
-    for (const model of SPEECH_RUNS > 0 ? ['festival-hts', 'svox-pico', 'flite', 'espeak-ng'] : []) {
+    for (const model of SPEECH_RUNS > 0 ? ['festival-hts', 'svox-pico', 'festival-diphone', 'flite', 'espeak-ng'] : []) {
       // Only festival's engine differs between the trees.
       const asked = model === 'festival-hts' ? targets : [after];
       for (const [label, input] of [['sentence', sentence], ['paragraph', paragraph]] as const) {

@@ -95,6 +95,14 @@ eachBackend('DubStore', (backend) => {
     expect(await dubs.dubById(dub.id)).toMatchObject({ status: 'failed', progress: 0.5, error: 'no speech recognizer' });
     await dubs.setFormat(dub.id, { sampleRate: 44100, channels: 1, sampleFormat: 's16', frames: 123457 });
     expect(await dubs.dubById(dub.id)).toMatchObject({ sampleRate: 44100, channels: 1, sampleFormat: 's16', frames: 123457 });
+
+    // Each speaker's measured pitch: none until measured, then as recorded, replaced whole.
+    expect((await dubs.dubById(dub.id))!.speakerPitch).toEqual({});
+    const pitch = { S1: { median_f0: 108.5, voiced_seconds: 12.3, gender: 'male' as const }, S2: { median_f0: null, voiced_seconds: 0, gender: null } };
+    await dubs.setSpeakerPitch(dub.id, pitch);
+    expect((await dubs.dubById(dub.id))!.speakerPitch).toEqual(pitch);
+    await dubs.setSpeakerPitch(dub.id, { S1: pitch.S1 });
+    expect((await dubs.dubById(dub.id))!.speakerPitch).toEqual({ S1: pitch.S1 });
   });
 
   it('sets lines in time order with their originals, and never gives a line id twice', async () => {
