@@ -86,3 +86,26 @@ describe('decoderIdleSeconds (TAKELINE_DECODER_IDLE_SECONDS)', () => {
     }
   });
 });
+
+describe('loadConfig: single sign-on', () => {
+  const oidc = {
+    TAKELINE_OIDC_ISSUER: 'https://login.example.org/realms/team',
+    TAKELINE_OIDC_CLIENT_ID: 'takeline',
+    TAKELINE_OIDC_CLIENT_SECRET: 'secret',
+  };
+
+  it('is off without the TAKELINE_OIDC_ variables, on with all three, the groups claim "groups" unless named', () => {
+    expect(loadConfig({ HOME: '/tmp' }).oidc).toBeNull();
+    expect(loadConfig({ HOME: '/tmp', ...oidc }).oidc).toEqual({ issuer: oidc.TAKELINE_OIDC_ISSUER, clientId: 'takeline', clientSecret: 'secret', groupsClaim: 'groups' });
+    expect(loadConfig({ HOME: '/tmp', ...oidc, TAKELINE_OIDC_GROUPS_CLAIM: 'roles' }).oidc?.groupsClaim).toBe('roles');
+  });
+
+  it('stops start-up on half a configuration, a plain-http issuer off loopback, or an issuer that is no address', () => {
+    expect(() => loadConfig({ HOME: '/tmp', TAKELINE_OIDC_ISSUER: oidc.TAKELINE_OIDC_ISSUER })).toThrow(/TAKELINE_OIDC_CLIENT_ID and TAKELINE_OIDC_CLIENT_SECRET/);
+    expect(() => loadConfig({ HOME: '/tmp', ...oidc, TAKELINE_OIDC_CLIENT_SECRET: ' ' })).toThrow(ConfigError);
+    expect(() => loadConfig({ HOME: '/tmp', ...oidc, TAKELINE_OIDC_ISSUER: 'http://login.example.org' })).toThrow(/https/);
+    expect(() => loadConfig({ HOME: '/tmp', ...oidc, TAKELINE_OIDC_ISSUER: 'login.example.org' })).toThrow(/not an address/);
+    expect(() => loadConfig({ HOME: '/tmp', ...oidc, TAKELINE_OIDC_ISSUER: 'https://login.example.org/?x=1' })).toThrow(/without query/);
+    expect(loadConfig({ HOME: '/tmp', ...oidc, TAKELINE_OIDC_ISSUER: 'http://127.0.0.1:9000' }).oidc?.issuer).toBe('http://127.0.0.1:9000');
+  });
+});

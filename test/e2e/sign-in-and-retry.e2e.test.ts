@@ -45,6 +45,9 @@ describe.skipIf(!canRun)('signing in again and retrying a failed recording', { t
   it('offers an API key on the sign-in page: a wrong one is refused, the right one signs in', async () => {
     await page.goto(`${service.url}/`);
     await page.getByText('Sign in to the studio').waitFor();
+    // Without TAKELINE_OIDC_* there is no single sign-on to offer (once the page has asked, GET /auth/session).
+    await page.waitForLoadState('networkidle');
+    expect(await page.getByRole('link', { name: 'Sign in with your organisation account' }).count()).toBe(0);
     await page.getByLabel('API key', { exact: true }).fill('tl_notakeynotakeynotakeynotakeynotakey12');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByText('That is not an active API key.').waitFor();
