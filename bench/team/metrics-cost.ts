@@ -7,6 +7,8 @@
  *
  *   git worktree add /tmp/before <commit> --detach && ln -s "$PWD/node_modules" /tmp/before/node_modules
  *   node --import tsx bench/team/metrics-cost.ts [--before /tmp/before] [--rounds 6] [--reads 300]
+ *
+ * On a loaded machine the medians swing with the scheduler; the node's CPU per read is the steadier comparison.
  */
 import { EventEmitter } from 'node:events';
 import path from 'node:path';
@@ -28,8 +30,11 @@ const JOBS = 20_000;
 const SCRAPES = 100;
 
 const processCpu = (pid: number) => readProcStat(pid).cpuSeconds;
+const cpuPerRead = new Map<ServiceProcess, number[]>();
 
+/** The median of `n` reads one at a time, and the node's process CPU per read over them (µs; robust to a loaded machine's scheduling). */
 async function readMedianMs(node: ServiceProcess, n: number): Promise<number> {
+  const cpu0 = processCpu(node.child.pid!);
   const times: number[] = [];
   for (let i = 0; i < n; i++) {
     const start = process.hrtime.bigint();
@@ -37,6 +42,7 @@ async function readMedianMs(node: ServiceProcess, n: number): Promise<number> {
     times.push(Number(process.hrtime.bigint() - start) / 1e6);
     if (res.status !== 200) throw new Error(`read: ${res.status}`);
   }
+  cpuPerRead.set(node, [...(cpuPerRead.get(node) ?? []), ((processCpu(node.child.pid!) - cpu0) / n) * 1e6]);
   return median(times)!;
 }
 
@@ -115,6 +121,9 @@ try {
     const w = median(medians.with)!;
     const wo = median(medians.without)!;
     console.log(`read median (GET /v1/speech/projects, one client): with the metrics ${w.toFixed(3)} ms, without ${wo.toFixed(3)} ms, difference ${(w - wo).toFixed(3)} ms`);
+    const cpuWith = median(cpuPerRead.get(node)!.slice(1))!;
+    const cpuWithout = median(cpuPerRead.get(old)!.slice(1))!;
+    console.log(`node CPU per read (median of the rounds): with the metrics ${cpuWith.toFixed(0)} us, without ${cpuWithout.toFixed(0)} us`);
   }
 } finally {
   for (const n of nodes) await n.stop();

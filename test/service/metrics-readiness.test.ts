@@ -39,6 +39,7 @@ describe('/metrics and /readyz on the desktop service', () => {
     // The desktop runs its own jobs: no worker gauges; the process's own CPU is there.
     expect(text).not.toContain('takeline_workers_live');
     expect(text).toMatch(/^takeline_process_cpu_seconds_total /m);
+    expect(text).toMatch(/^takeline_nodejs_eventloop_utilization_ratio /m);
     // A web page whose name rebinds to 127.0.0.1 reaches the port from loopback, under its own Host.
     expect((await rawRequest(`${svc.url}/metrics`, { headers: { Host: 'evil.example' } })).status).toBe(403);
   });

@@ -42,10 +42,18 @@ describe('ServiceMetrics', () => {
     expect(await lines(metrics, 'takeline_database_errors_total')).toEqual(['takeline_database_errors_total 1']);
   });
 
-  it('adds the process’s CPU, memory and event loop under the takeline_ prefix unless asked not to', async () => {
-    const text = await new ServiceMetrics().text();
-    expect(text).toMatch(/^takeline_process_cpu_seconds_total /m);
-    expect(text).toMatch(/^takeline_nodejs_eventloop_lag_p99_seconds /m);
+  it('adds the process’s CPU, memory and event loop, read at scrape time, unless asked not to', async () => {
+    const metrics = new ServiceMetrics();
+    const cpu = (text: string) => Number(/^takeline_process_cpu_seconds_total (\S+)$/m.exec(text)![1]);
+    const first = await metrics.text();
+    for (const until = Date.now() + 30; Date.now() < until; );
+    const second = await metrics.text();
+    expect(cpu(second)).toBeGreaterThan(cpu(first));
+    expect(Number(/^takeline_process_resident_memory_bytes (\S+)$/m.exec(second)![1])).toBeGreaterThan(10e6);
+    expect(Number(/^takeline_nodejs_heap_used_bytes (\S+)$/m.exec(second)![1])).toBeGreaterThan(1e6);
+    // The loop was busy for the whole spin between the scrapes.
+    expect(Number(/^takeline_nodejs_eventloop_utilization_ratio (\S+)$/m.exec(second)![1])).toBeGreaterThan(0.5);
+    expect(await new ServiceMetrics({ processMetrics: false }).text()).not.toMatch(/takeline_(process|nodejs)_/);
   });
 
   it('counts jobs by kind and status at each scrape, every status of a known kind present, 0 included', async () => {
