@@ -105,6 +105,11 @@ export interface RunnerOptions {
    * jobs (default 1000); one value for both when given (tests make them quick).
    */
   pollMs?: number;
+  /**
+   * Kinds that are background work (`JobKindOptions.background`) whether or not this process registers their
+   * handlers: a team's API node queues analyses it never runs, and they must still wait behind other work.
+   */
+  backgroundKinds?: readonly string[];
 }
 
 /** A delivered job the worker did not finish because it is stopping: the queue engine hands it to another. */
@@ -150,10 +155,14 @@ export class JobRunner extends EventEmitter<JobEvents> implements JobQueue {
 
   async enqueue(kind: string, sessionId: string, payload: Record<string, unknown> = {}, within?: JobStore): Promise<string> {
     const id = crypto.randomUUID();
-    await (within ?? this.store).insert(id, kind, sessionId, payload, { background: this.kinds.get(kind)?.background ?? false });
+    await (within ?? this.store).insert(id, kind, sessionId, payload, { background: this.isBackground(kind) });
     // Inside a transaction the runner's own reads wait for its commit (or see nothing after a rollback).
     if (this.role === 'embedded') setImmediate(() => this.pump());
     return id;
+  }
+
+  private isBackground(kind: string): boolean {
+    return this.kinds.get(kind)?.background ?? this.options.backgroundKinds?.includes(kind) ?? false;
   }
 
   get(id: string): Promise<JobRecord | null> {
@@ -339,7 +348,7 @@ export class JobRunner extends EventEmitter<JobEvents> implements JobQueue {
 
   private async launchQueued(): Promise<void> {
     const kinds = [...this.handlers.keys()];
-    const background = kinds.filter((kind) => this.kinds.get(kind)?.background);
+    const background = kinds.filter((kind) => this.isBackground(kind));
     while (this.started && !this.stopping && this.running.size < (this.options.concurrency ?? 1)) {
       const id = await this.store.nextQueued(kinds, background);
       if (!id) return;

@@ -1,0 +1,23 @@
+import type { Persistence } from '../persistence';
+import { buildCore, teamNodeAtStart, type Core, type CoreInput } from './core';
+import { buildJobEngines, registerJobHandlers } from './jobs';
+import { stopper, type RunningWorker } from './roles';
+
+/**
+ * A team's worker: core + jobs. It serves no HTTP: it runs the jobs the queue engine (pg-boss) delivers, one at
+ * a time (its heavy work already fills a core; run more workers to scale).
+ */
+export async function startWorker(input: CoreInput & { persistence: Persistence & { queue: NonNullable<Persistence['queue']> } }, releaseLock: () => void): Promise<RunningWorker> {
+  const core = await buildCore(input, { alignCheckpoints: true });
+  const engines = buildJobEngines(core);
+  await atStart(core);
+  registerJobHandlers(core, engines);
+  await core.jobs.start();
+  await input.persistence.queue.work((id) => core.jobs.runDelivered(id), 1);
+  return { stop: stopper({ core, persistence: input.persistence, releaseLock, closers: [engines.close] }) };
+}
+
+/** What a worker does at start, before it takes jobs. */
+async function atStart(core: Core): Promise<void> {
+  await teamNodeAtStart(core);
+}
