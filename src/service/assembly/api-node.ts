@@ -9,7 +9,7 @@ import { runningService, type RunningService } from './roles';
  * recognizer and registers no job handler. Its HTTP extras go here, next to `buildHttp`.
  */
 export async function startApiNode(input: CoreInput, releaseLock: () => void, options: Pick<HttpOptions, 'whisperCatalogue'>): Promise<RunningService> {
-  const core = await buildCore(input);
+  const core = await buildCore(input, { worker: null });
   // A team's API nodes share their ETags, so a poll may go to any node.
   const etagEpoch = await sharedEtagEpoch(core.secrets, MIGRATIONS.at(-1)!.version, ANALYSIS_VERSION);
   const http = buildHttp(core, { ...options, etagEpoch, transcription: null });

@@ -5,6 +5,7 @@ import type { DataLayout } from '../storage/files';
 import { openStores, type Database } from '../storage/stores';
 import { SqlKeyStore } from '../storage/key-store';
 import { JobRunner } from '../jobs/job-runner';
+import type { WorkerAdapter } from '../jobs/worker-adapter';
 import type { MediaTools } from '../media/tools';
 import { ModelRegistry } from '../models/registry';
 import { installedEngines } from '../models/engines';
@@ -104,6 +105,11 @@ export interface Core {
 const BACKGROUND_KINDS = [ANALYSIS_JOB];
 
 export interface CoreOptions {
+  /**
+   * Who runs jobs in this process: the desktop's in-process worker (absent), a team worker's queue adapter, or
+   * none (null: a team's API node).
+   */
+  worker?: WorkerAdapter | null;
   /** A team's worker keeps the stretches a script alignment has aligned, for the worker that takes its job over if it dies. */
   alignCheckpoints?: boolean;
 }
@@ -111,12 +117,12 @@ export interface CoreOptions {
 export async function buildCore(input: CoreInput, options: CoreOptions = {}): Promise<Core> {
   const { config, env, layout, tools, log, persistence } = input;
   const files = new StoredFiles(await openBlobStore(storageLocation(env, layout)), layout);
-  const { sql, dispatch, role } = persistence;
-  const team = role !== 'embedded';
+  const { sql, dispatch } = persistence;
+  const team = persistence.role !== 'embedded';
   const database = openStores(sql, dispatch);
   const { sessions, revisions } = database;
   const keys = new SqlKeyStore(sql);
-  const jobs = new JobRunner(new SqlJobStore(sql, dispatch), { log, role, backgroundKinds: BACKGROUND_KINDS });
+  const jobs = new JobRunner(new SqlJobStore(sql, dispatch), { log, worker: options.worker, backgroundKinds: BACKGROUND_KINDS });
   const voices = createVoiceRegistry(env, config);
   // A team's Whisper models are on its storage, recorded in its database; this node's copies are in its own
   // Whisper folder. The desktop's are the files of that folder, as ever.

@@ -1,6 +1,7 @@
 import type { Persistence } from '../persistence';
 import { buildCore, teamNodeAtStart, type Core, type CoreInput } from './core';
 import { buildJobEngines, registerJobHandlers } from './jobs';
+import { QueueWorker } from '../queue/queue-worker';
 import { stopper, type RunningWorker } from './roles';
 
 /**
@@ -8,12 +9,13 @@ import { stopper, type RunningWorker } from './roles';
  * a time (its heavy work already fills a core; run more workers to scale).
  */
 export async function startWorker(input: CoreInput & { persistence: Persistence & { queue: NonNullable<Persistence['queue']> } }, releaseLock: () => void): Promise<RunningWorker> {
-  const core = await buildCore(input, { alignCheckpoints: true });
+  const delivered = new QueueWorker();
+  const core = await buildCore(input, { worker: delivered, alignCheckpoints: true });
   const engines = buildJobEngines(core);
   await atStart(core);
   registerJobHandlers(core, engines);
   await core.jobs.start();
-  await input.persistence.queue.work((id) => core.jobs.runDelivered(id), 1);
+  await input.persistence.queue.work((id) => delivered.runDelivered(id), 1);
   return { stop: stopper({ core, persistence: input.persistence, releaseLock, closers: [engines.close] }) };
 }
 
