@@ -27,7 +27,7 @@ import type { OperationsDeps } from './metrics/operations-routes';
 import type { UserStore } from './storage/user-store';
 import type { OidcProviderClient } from './auth/oidc/provider-client';
 
-/** Everything a request handler may use, built once in the composition root (server.ts). */
+/** Everything a request handler may use, built once by the HTTP part of the assembly (assembly/http.ts). */
 export interface ServiceContext {
   config: ServiceConfig;
   layout: DataLayout;
@@ -55,7 +55,8 @@ export interface ServiceContext {
   languages: { resolve(value: string | undefined, loc: Array<string | number>): string };
   signIn: SignInTokens;
   peaks: PeaksCache;
-  transcription: TranscriptionEngine;
+  /** The recognizers of a process that transcribes a request itself (the desktop); null on a team's API node, whose workers do. */
+  transcription: TranscriptionEngine | null;
   analysis: AnalysisService;
   /** Encoded session and analysis documents by ETag, for the polled GETs. */
   documents: DocumentCache;

@@ -1,4 +1,3 @@
-import type { RunnerRole } from './jobs/job-runner';
 import { PgBossQueue } from './queue/pg-boss-queue';
 import { openDatabase } from './storage/database';
 import type { DataLayout } from './storage/files';
@@ -15,7 +14,8 @@ export interface Persistence {
   dispatch?: JobDispatch;
   /** Team mode: the queue engine a worker takes its jobs from. */
   queue: PgBossQueue | null;
-  role: RunnerRole;
+  /** `embedded`: this process runs its own jobs (the desktop); a team's `api` node only queues them; a `worker` runs them. */
+  role: 'embedded' | ProcessRole;
   close(): Promise<void>;
 }
 

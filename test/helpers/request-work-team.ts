@@ -1,7 +1,11 @@
 import { openDatabase } from '../../src/service/storage/database';
 import { SqlJobStore } from '../../src/service/storage/job-store';
 import { SqliteSql } from '../../src/service/storage/sql/sqlite-sql';
-import { JobRunner, type RunnerRole } from '../../src/service/jobs/job-runner';
+import { JobRunner } from '../../src/service/jobs/job-runner';
+import { QueueWorker } from '../../src/service/queue/queue-worker';
+
+/** The desktop's runner (its in-process worker), a team's API node (none) or its worker (delivered jobs). */
+export type RunnerRole = 'embedded' | 'api' | 'worker';
 
 /**
  * An API node and a worker over one jobs table (in memory), for request work's unit tests: the worker runs each
@@ -16,21 +20,25 @@ export function requestWorkTeam(sessions: readonly string[] = ['s']) {
   }
   const store = new SqlJobStore(new SqliteSql(db));
   const made: JobRunner[] = [];
+  const adapter = (role: RunnerRole) => (role === 'embedded' ? undefined : role === 'api' ? null : new QueueWorker(20));
   const runner = (role: RunnerRole) => {
-    const r = new JobRunner(store, { role, pollMs: 20 });
+    const r = new JobRunner(store, { worker: adapter(role), pollMs: 20 });
     made.push(r);
     return r;
   };
   const api = runner('api');
-  const worker = runner('worker');
+  // The worker's queue adapter: what pg-boss would call with each delivered job.
+  const delivered = new QueueWorker(20);
+  const worker = new JobRunner(store, { worker: delivered, pollMs: 20 });
+  made.push(worker);
   const queue = api.enqueue.bind(api);
   api.enqueue = async (...args) => {
     const id = await queue(...args);
-    setImmediate(() => void worker.runDelivered(id));
+    setImmediate(() => void delivered.runDelivered(id));
     return id;
   };
   const stop = async () => {
     for (const r of made.splice(0)) await r.stop();
   };
-  return { db, store, api, worker, runner, stop };
+  return { db, store, api, worker, delivered, runner, stop };
 }

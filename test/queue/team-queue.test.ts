@@ -3,7 +3,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Pool } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JobRunner, type JobHandler, type RunnerRole } from '../../src/service/jobs/job-runner';
+import { JobRunner, type JobHandler } from '../../src/service/jobs/job-runner';
+import { QueueWorker } from '../../src/service/queue/queue-worker';
+
+/** A team's API node (it queues and follows) or its worker (it runs what pg-boss delivers). */
+type RunnerRole = 'api' | 'worker';
 import { PgBossQueue } from '../../src/service/queue/pg-boss-queue';
 import { SqlJobStore } from '../../src/service/storage/job-store';
 import { migratePostgres } from '../../src/service/storage/postgres/migrate';
@@ -51,10 +55,11 @@ async function team(): Promise<{ url: string; node(role: RunnerRole, handler?: J
       const pool: Pool = openPostgresPool(url, 4);
       const sql = new PostgresSql(pool);
       const queue = await PgBossQueue.open(url, { heartbeatSeconds: 10, superviseSeconds: 1 });
-      const runner = new JobRunner(new SqlJobStore(sql, queue.dispatch), { role, pollMs: 100 });
+      const delivered = role === 'worker' ? new QueueWorker(100) : null;
+      const runner = new JobRunner(new SqlJobStore(sql, queue.dispatch), { worker: delivered, pollMs: 100 });
       if (handler) runner.register('work', handler);
       await runner.start();
-      if (role === 'worker') await queue.work((id) => runner.runDelivered(id));
+      if (delivered) await queue.work((id) => delivered.runDelivered(id));
       let closed = false;
       const node: Node = {
         sql,

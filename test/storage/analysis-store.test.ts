@@ -44,7 +44,7 @@ eachBackend('AnalysisStore', (backend) => {
     await sessions(sql, 'a');
     const database = openStores(sql);
     // An API node's queue: it records jobs and runs none.
-    const service = new AnalysisService(database, database.analysis, database.sessions, new JobRunner(database.jobs, { role: 'api' }));
+    const service = new AnalysisService(database, database.analysis, database.sessions, new JobRunner(database.jobs, { worker: null }));
     const asked = await Promise.all(Array.from({ length: 6 }, () => service.queue('a', 12.5)));
     expect(asked.filter((r) => r.created)).toHaveLength(1);
     expect(new Set(asked.map((r) => r.run.run_id)).size).toBe(1);

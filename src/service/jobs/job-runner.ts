@@ -5,22 +5,11 @@ import type { JobStore } from '../storage/job-store';
 import { DISK_FULL_JOB_MESSAGE, isDiskFull } from '../storage/disk-full';
 import { orderedWrites } from './ordered-writes';
 import { DEFAULT_STORAGE_RETRY_SECONDS, retryingStorage, StorageGaveUp } from './storage-retry';
+import { SETTLED, type JobRecord, type JobStatus } from './job-record';
+import type { JobExecution, WorkerAdapter } from './worker-adapter';
+import { InProcessWorker } from './in-process-worker';
 
-export type JobStatus = 'queued' | 'running' | 'complete' | 'failed' | 'cancelled';
-
-export interface JobRecord {
-  id: string;
-  kind: string;
-  session_id: string;
-  status: JobStatus;
-  payload: Record<string, unknown>;
-  progress: number;
-  stage: string | null;
-  error: string | null;
-  attempts: number;
-  /** What the job found (its handler's return), or has found so far (`publish`); null when it says nothing. */
-  result: Record<string, unknown> | null;
-}
+export type { JobRecord, JobStatus } from './job-record';
 
 export interface JobContext {
   job: JobRecord;
@@ -103,63 +92,82 @@ export interface JobQueue {
   settled(id: string, ms: number): Promise<JobRecord | null>;
 }
 
-/**
- * Who runs the jobs. `embedded`: this process takes them from the jobs table (the desktop). Team mode: an `api`
- * node only queues and reads them; a `worker` runs those the queue engine delivers (`runDelivered`), and never
- * re-queues jobs at its start, since other workers own those still running.
- */
-export type RunnerRole = 'embedded' | 'api' | 'worker';
-
 export interface RunnerOptions {
-  concurrency?: number;
   log?: (line: string) => void;
-  role?: RunnerRole;
   /**
-   * Team mode: how often (ms) waits read job records (default 250) and a worker looks for cancellations of its
-   * jobs (default 1000); one value for both when given (tests make them quick).
+   * Who runs jobs in this process. Absent: an in-process worker (the desktop's, one job at a time); null: none
+   * (a team's API node, whose jobs its workers run).
    */
+  worker?: WorkerAdapter | null;
+  /** How often (ms) waits read the records of jobs that may run in another process (default 250; tests make it quick). */
   pollMs?: number;
   /**
    * How long (s) a job keeps trying again, with back-off, while the storage is unavailable before it fails
    * saying so (TAKELINE_STORAGE_RETRY_SECONDS; default 300).
    */
   storageRetrySeconds?: number;
+  /**
+   * Kinds that are background work (`JobKindOptions.background`) whether or not this process registers their
+   * handlers: a team's API node queues analyses it never runs, and they must still wait behind other work.
+   */
+  backgroundKinds?: readonly string[];
 }
 
 /** A job's stage while it waits for the storage to answer again. */
 export const WAITING_FOR_STORAGE_STAGE = 'waiting for storage';
 
-/** A delivered job the worker did not finish because it is stopping: the queue engine hands it to another. */
-export class JobHandedBack extends Error {}
-
-const MAX_ATTEMPTS = 3;
 /** Progress beyond the best so far by more than this counts as getting further. */
 const PROGRESS_EPSILON = 0.001;
-const SETTLED: ReadonlySet<JobStatus> = new Set(['complete', 'failed', 'cancelled']);
 
 /**
- * Durable background jobs. A job is a row of the jobs table; a crash leaves it `running`, and the next start
- * puts it back in the queue, so work resumes after a restart. Handlers are registered per kind, so later kinds
- * (analysis stages, dubbing) drop in without touching the runner. Queued jobs start oldest first, those of
- * background kinds after all others; a quick kind's job starts beside running background work.
+ * Durable background jobs: the job port, the same in every role (queue, read, follow, cancel), and the running of
+ * the jobs this process's worker adapter takes. A job is a row of the jobs table; a crash leaves it `running`, and
+ * the next start puts it back in the queue, so work resumes after a restart. Handlers are registered per kind, so
+ * later kinds (analysis stages, dubbing) drop in without touching the runner. Queued jobs start oldest first,
+ * those of background kinds after all others; a quick kind's job starts beside running background work.
  */
 export class JobRunner extends EventEmitter<JobEvents> implements JobQueue {
   private readonly handlers = new Map<string, JobHandler>();
   private readonly kinds = new Map<string, JobKindOptions>();
   private readonly running = new Map<string, { controller: AbortController; done: Promise<void>; requeue: boolean; background: boolean }>();
-  private started = false;
   private stopping = false;
-  /** One pump at a time: starting a job takes reads and writes, and two pumps would start one job twice. */
-  private pumping: Promise<void> = Promise.resolve();
-  private watcher: NodeJS.Timeout | null = null;
-  readonly role: RunnerRole;
+  private readonly worker: WorkerAdapter | null;
 
   constructor(
     private readonly store: JobStore,
     private readonly options: RunnerOptions = {},
   ) {
     super();
-    this.role = options.role ?? 'embedded';
+    this.worker = options.worker === undefined ? new InProcessWorker() : options.worker;
+    this.worker?.attach(this.execution());
+  }
+
+  /** Whether a worker in this process takes this process's jobs at once (the desktop), rather than a team's workers. */
+  get runsJobsHere(): boolean {
+    return this.worker instanceof InProcessWorker;
+  }
+
+  private execution(): JobExecution {
+    return {
+      store: this.store,
+      kinds: () => {
+        const all = [...this.handlers.keys()];
+        return { all, background: all.filter((kind) => this.isBackground(kind)), quick: all.filter((kind) => this.kinds.get(kind)?.quick) };
+      },
+      runningCount: () => this.running.size,
+      onlyBackgroundRunning: () => [...this.running.values()].every((r) => r.background),
+      run: async (job) => {
+        this.launch(job);
+        await this.running.get(job.id)?.done;
+      },
+      countInterruption: (id) => this.countInterruption(id),
+      failCrashLoop: (id, n) => this.failCrashLoop(id, n),
+      abort: (ids, reason) => {
+        for (const id of ids) this.running.get(id)?.controller.abort(new Error(reason));
+      },
+      stopping: () => this.stopping,
+      log: (line) => this.options.log?.(line),
+    };
   }
 
   register(kind: string, handler: JobHandler): void;
@@ -172,10 +180,14 @@ export class JobRunner extends EventEmitter<JobEvents> implements JobQueue {
 
   async enqueue(kind: string, sessionId: string, payload: Record<string, unknown> = {}, within?: JobStore): Promise<string> {
     const id = crypto.randomUUID();
-    await (within ?? this.store).insert(id, kind, sessionId, payload, { background: this.kinds.get(kind)?.background ?? false });
-    // Inside a transaction the runner's own reads wait for its commit (or see nothing after a rollback).
-    if (this.role === 'embedded') setImmediate(() => this.pump());
+    await (within ?? this.store).insert(id, kind, sessionId, payload, { background: this.isBackground(kind) });
+    // Inside a transaction the worker's reads wait for its commit (or see nothing after a rollback).
+    setImmediate(() => this.worker?.wake());
     return id;
+  }
+
+  private isBackground(kind: string): boolean {
+    return this.kinds.get(kind)?.background ?? this.options.backgroundKinds?.includes(kind) ?? false;
   }
 
   get(id: string): Promise<JobRecord | null> {
@@ -192,22 +204,7 @@ export class JobRunner extends EventEmitter<JobEvents> implements JobQueue {
 
   async start(): Promise<void> {
     this.stopping = false;
-    if (this.role !== 'embedded') {
-      this.started = true;
-      if (this.role === 'worker') this.watchCancellations();
-      return;
-    }
-    // Whatever was running when the process died is queued again, unless it has already taken the
-    // process down several times (then it would crash-loop).
-    // A job that got further than before the previous interruption is making progress (checkpoints keep
-    // it): its count of interruptions starts again. Only one dying at the same point again and again is
-    // crash-looping. (`attempts` still counts every run: revoice marks what each run rendered with it.)
-    for (const { id } of await this.store.interrupted()) await this.countInterruption(id);
-    for (const { id, n } of await this.store.crashLooping(MAX_ATTEMPTS)) await this.failCrashLoop(id, n);
-    await this.store.requeueRunning();
-    this.started = true;
-    this.pump();
-    await this.pumping;
+    await this.worker?.start();
   }
 
   private async countInterruption(id: string): Promise<void> {
@@ -224,83 +221,37 @@ export class JobRunner extends EventEmitter<JobEvents> implements JobQueue {
     this.emit('settled', job);
   }
 
-  /**
-   * Team mode's worker: runs a job the queue engine delivered, and resolves once it is recorded. A job found
-   * `running` was left by a worker that died (the engine delivers it again when that one's heartbeats stop): it
-   * counts as an interruption, as at an embedded restart. Throws `JobHandedBack` when this worker stopped it
-   * to stop itself, so the engine delivers it again.
-   */
-  async runDelivered(id: string): Promise<void> {
-    if (this.stopping) throw new JobHandedBack('worker stopping');
-    const found = await this.get(id);
-    if (!found || SETTLED.has(found.status)) return; // cancelled, deleted, or settled before a crash
-    if (found.status === 'running') {
-      await this.countInterruption(id);
-      const looping = (await this.store.crashLooping(MAX_ATTEMPTS)).find((j) => j.id === id);
-      if (looping) return this.failCrashLoop(id, looping.n);
-      await this.store.requeue(id);
-    }
-    if (!(await this.store.claim(id))) return;
-    const job = await this.get(id);
-    if (!job) return;
-    // Which worker runs what: the first thing to look for in a team's logs.
-    this.options.log?.(`job ${id} (${job.kind}) started, attempt ${job.attempts}`);
-    this.launch(job);
-    await this.running.get(id)?.done;
-    if (job.status === 'queued') throw new JobHandedBack('worker stopping');
-  }
-
-  /** A worker stops its jobs whose records say cancelled (or that are gone: their recording was deleted). */
-  private watchCancellations(): void {
-    const look = async () => {
-      const ids = [...this.running.keys()];
-      if (ids.length === 0) return;
-      const statuses = await this.store.statuses(ids);
-      for (const id of ids) {
-        const status = statuses.get(id);
-        if (status === undefined || status === 'cancelled') this.running.get(id)?.controller.abort(new Error('cancelled'));
-      }
-    };
-    this.watcher = setInterval(() => {
-      look().catch((error: unknown) => this.options.log?.(`jobs: could not read cancellations: ${(error as Error)?.message ?? String(error)}`));
-    }, this.options.pollMs ?? 1000);
-    this.watcher.unref();
-  }
-
   /** Stops running jobs and leaves them queued, to resume on the next start. */
   async stop(): Promise<void> {
     this.stopping = true;
-    if (this.watcher) clearInterval(this.watcher);
-    this.watcher = null;
+    await this.worker?.stop();
     for (const entry of this.running.values()) {
       entry.requeue = true;
       entry.controller.abort(new Error('service stopping'));
     }
     await Promise.allSettled([...this.running.values()].map((r) => r.done));
-    await this.pumping;
+    await this.worker?.idle();
   }
 
   async cancelSession(sessionId: string): Promise<void> {
-    if (this.role !== 'embedded') return this.untilStopped(await this.store.cancelAll(sessionId));
-    const ids = await this.store.sessionJobIds(sessionId);
-    await this.store.cancelQueued(sessionId);
-    const active = ids.map((id) => this.running.get(id)).filter((r) => r !== undefined);
-    for (const entry of active) entry.controller.abort(new Error('session deleted'));
-    await Promise.allSettled(active.map((r) => r.done));
+    await this.stopped(await this.store.cancelAll(sessionId), 'session deleted');
   }
 
   async cancel(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
-    if (this.role !== 'embedded') return this.untilStopped(await this.store.cancelJobs(ids));
-    await this.store.cancelJobs(ids);
-    const active = ids.map((id) => this.running.get(id)).filter((r) => r !== undefined);
-    for (const entry of active) entry.controller.abort(new Error('cancelled'));
-    await Promise.allSettled(active.map((r) => r.done));
+    await this.stopped(await this.store.cancelJobs(ids), 'cancelled');
   }
 
-  /** Team mode: the workers running these jobs see their records cancelled and stop them; waits (a while) until they say they have. */
-  private async untilStopped(ids: string[]): Promise<void> {
-    let running = ids;
+  /**
+   * The running jobs whose records were just cancelled: those running here stop at once; the workers running the
+   * others see their records cancelled and stop them. Waits (a while) until every one says it has.
+   */
+  private async stopped(ids: readonly string[], reason: string): Promise<void> {
+    const here = ids.map((id) => this.running.get(id)).filter((r) => r !== undefined);
+    let running = ids.filter((id) => !this.running.has(id));
+    for (const entry of here) entry.controller.abort(new Error(reason));
+    await Promise.allSettled(here.map((r) => r.done));
+    if (running.length > 0) running = await this.store.unfinished(running);
     const deadline = Date.now() + 30_000;
     while (running.length > 0 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, this.options.pollMs ?? 250));
@@ -332,11 +283,11 @@ export class JobRunner extends EventEmitter<JobEvents> implements JobQueue {
     // Listening before looking, so a job that settles while its record is read is not missed.
     const job = await this.get(id);
     if (!job || SETTLED.has(job.status)) finish(job);
-    else if (this.role !== 'embedded') void this.pollUntilSettled(id, done, finish);
+    else if (!this.running.has(id) && !this.runsJobsHere) void this.pollUntilSettled(id, done, finish);
     return done;
   }
 
-  /** Team mode: another process may run the job, so its record is read until it settles or the wait ends. */
+  /** Another process may run the job (a team's worker), so its record is read until it settles or the wait ends. */
   private async pollUntilSettled(id: string, done: Promise<JobRecord | null>, finish: (job: JobRecord | null) => void): Promise<void> {
     let over = false;
     void done.then(() => (over = true));
@@ -345,36 +296,6 @@ export class JobRunner extends EventEmitter<JobEvents> implements JobQueue {
       if (over) return;
       const job = await this.get(id).catch(() => undefined);
       if (job === null || (job && SETTLED.has(job.status))) finish(job);
-    }
-  }
-
-  private pump(): void {
-    // Team mode's jobs reach a worker through the queue engine only.
-    if (this.role !== 'embedded') return;
-    this.pumping = this.pumping.then(() =>
-      this.launchQueued().catch((error: unknown) => {
-        // The database refused a write (a full disk): the queue is tried again on the next enqueue or settle.
-        this.options.log?.(`jobs: could not start the next job: ${(error as Error)?.message ?? String(error)}`);
-      }),
-    );
-  }
-
-  private async launchQueued(): Promise<void> {
-    const kinds = [...this.handlers.keys()];
-    const background = kinds.filter((kind) => this.kinds.get(kind)?.background);
-    const quick = kinds.filter((kind) => this.kinds.get(kind)?.quick);
-    while (this.started && !this.stopping) {
-      let eligible = kinds;
-      if (this.running.size >= (this.options.concurrency ?? 1)) {
-        // Full: a quick job may still start, one at a time, when only background work is running.
-        if (quick.length === 0 || [...this.running.values()].some((r) => !r.background)) return;
-        eligible = quick;
-      }
-      const id = await this.store.nextQueued(eligible, background);
-      if (!id) return;
-      if (!(await this.store.claim(id))) continue;
-      const job = await this.get(id);
-      if (job) this.launch(job);
     }
   }
 
@@ -444,7 +365,7 @@ export class JobRunner extends EventEmitter<JobEvents> implements JobQueue {
         this.emit('settled', job);
         return Promise.resolve();
       });
-      setImmediate(() => this.pump());
+      setImmediate(() => this.worker?.wake());
     })();
   }
 

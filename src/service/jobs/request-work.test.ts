@@ -108,7 +108,7 @@ describe('request work: the desktop does it in its process, a team API node has 
   });
 
   it('runs a job again after its worker died: `resume` answers what the dead run stored, else the work runs again; a first run never asks', async () => {
-    const { db, store, worker } = team();
+    const { db, store, worker, delivered } = team();
     await worker.start();
     const stored = new Set(['kept']);
     const ran: string[] = [];
@@ -126,7 +126,7 @@ describe('request work: the desktop does it in its process, a team API node has 
       const id = crypto.randomUUID();
       await store.insert(id, 'test_work', 's', { text });
       if (died) expect(await store.claim(id)).toBe(true);
-      await worker.runDelivered(id);
+      await delivered.runDelivered(id);
       const row = db.prepare('SELECT status, attempts, result_json FROM jobs WHERE id = ?').get(id) as { status: string; attempts: number; result_json: string };
       return { status: row.status, attempts: row.attempts, answer: JSON.parse(row.result_json).answer };
     };

@@ -51,7 +51,8 @@ export async function doRequestWorks<Input extends Record<string, unknown>, Answ
   signal: AbortSignal,
 ): Promise<Answer[]> {
   const answers: Answer[] = [];
-  if (jobs.role !== 'api') {
+  // The desktop's runner has its worker in this process: the work runs inside the request, as it always has.
+  if (jobs.runsJobsHere) {
     for (const { sessionId, input } of items) {
       signal.throwIfAborted();
       answers.push(await work.run(sessionId, input, signal));

@@ -1,4 +1,4 @@
-import type { JobRecord, JobStatus } from '../jobs/job-runner';
+import type { JobRecord, JobStatus } from '../jobs/job-record';
 import type { Sql } from './sql/sql';
 import { inList } from './sql/placeholders';
 

@@ -25,7 +25,7 @@ function setup(then: (signal: AbortSignal) => Promise<unknown>, db = openDatabas
   }
   const sql = new SqliteSql(db);
   const checkpoints = new SqlScriptAlignCheckpointStore(sql);
-  const runner = new JobRunner(new SqlJobStore(sql), { role: 'embedded' });
+  const runner = new JobRunner(new SqlJobStore(sql));
   runners.push(runner);
   let started!: () => void;
   const running = new Promise<void>((resolve) => (started = resolve));

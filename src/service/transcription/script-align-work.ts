@@ -50,7 +50,7 @@ export async function alignScript(
   input: ScriptAlignInput,
   signal: AbortSignal,
 ): Promise<ScriptAligned> {
-  if (deps.jobs.role === 'api') {
+  if (!deps.jobs.runsJobsHere) {
     const last = await deps.jobRecords.latest(ALIGN_SCRIPT_JOB, sessionId);
     if (last?.status === 'queued' || last?.status === 'running') throw new ConflictError(ALREADY_ALIGNING);
   }

@@ -1,13 +1,18 @@
 import type { JobContext, JobRecord, JobRunner } from '../jobs/job-runner';
 import { orderedWrites } from '../jobs/ordered-writes';
 import { JobFailure } from '../jobs/job-runner';
-import type { ServiceContext } from '../context';
+import type { TranscriptionEngine } from './engine';
+import type { ModelRegistry } from '../models/registry';
+import type { SpeakerAdaptation } from '../speakers/speaker-adaptation';
+import type { StoredFiles } from '../storage/stored-files';
+import type { Database } from '../storage/stores';
+import type { Transcript } from '../speech/types';
 import { TRANSCRIBE_JOB } from '../recordings/intake';
 import { ServiceError } from '../errors';
 import { speakerHints } from './speaker-hints';
 import { MediaDecodeError } from '../media/decode';
 import { storedChunkCheckpoints, storedDiarizationCheckpoints } from './chunk-checkpoints';
-import { SqlChunkCheckpointStore } from '../storage/chunk-checkpoint-store';
+import type { SqlChunkCheckpointStore } from '../storage/chunk-checkpoint-store';
 import type { SpeakerTurn } from '../speech/types';
 import { renamedTurns } from './diarized-segments';
 
@@ -41,16 +46,32 @@ export interface RequestResult extends Record<string, unknown> {
 /** Text published at most this often while recognition runs (the final result has all of it). */
 const PUBLISH_INTERVAL_MS = 200;
 
+/** What the transcription job works with. */
+export interface TranscribeJobDeps {
+  database: Database;
+  sessions: Database['sessions'];
+  projects: Database['projects'];
+  files: StoredFiles;
+  models: ModelRegistry;
+  transcription: TranscriptionEngine;
+  adaptation: SpeakerAdaptation;
+  /** The recognized chunks and diarization stages a resumed job reuses. */
+  checkpoints: SqlChunkCheckpointStore;
+  /** Stores a finished transcript and queues its analysis, in one transaction. */
+  completeTranscript(sessionId: string, transcript: Transcript): Promise<void>;
+  log(line: string): void;
+}
+
 /**
  * The background job behind uploads: session status follows the job (queued → running with progress →
  * complete or failed with a reason). A job interrupted by a stop or crash is queued again and resumes,
  * recognizing only the chunks it had not checkpointed and reusing diarization's speech spans and result
  * when they were kept.
  */
-export function registerTranscribeJob(ctx: ServiceContext, runner: JobRunner, afterTranscript: (sessionId: string) => Promise<void>): void {
-  const checkpoints = new SqlChunkCheckpointStore(ctx.sql);
+export function registerTranscribeJob(ctx: TranscribeJobDeps, runner: JobRunner, afterTranscript: (sessionId: string) => Promise<void>): void {
+  const { checkpoints } = ctx;
   // A file that cannot be decoded (damaged, or ffmpeg stalled on it) is the user's to know about, not an internal error.
-  const transcribeOrExplain = async (request: Parameters<ServiceContext['transcription']['transcribe']>[0]) => {
+  const transcribeOrExplain = async (request: Parameters<TranscriptionEngine['transcribe']>[0]) => {
     try {
       return await ctx.transcription.transcribe(request);
     } catch (error) {

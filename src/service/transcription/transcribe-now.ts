@@ -52,8 +52,9 @@ export async function transcribeNow(ctx: ServiceContext, input: ImmediateTranscr
   const engine = (await ctx.models.refresh()).resolveRecognizer(input.model);
   const language = ctx.languages.resolve(input.language, ['body', 'language']);
   assertEngineLanguage(engine, language, ['body', 'language']);
-  // Team mode's API node recognises nothing itself: the request becomes a transcription job a worker runs.
-  const byWorker = ctx.jobs.role === 'api';
+  // A team's API node recognises nothing itself (it has no recognizers): the request becomes a transcription job a worker runs.
+  const recognizers = ctx.transcription;
+  const byWorker = recognizers === null;
   let session;
   try {
     session = await intakeRecording(ctx, input.file, {
@@ -74,7 +75,7 @@ export async function transcribeNow(ctx: ServiceContext, input: ImmediateTranscr
     hooks.onStarted?.(id);
     let turns: SpeakerTurn[] = [];
     const original = await ctx.files.localOriginal(id, (await ctx.sessions.storedName(id))!);
-    const transcript = await ctx.transcription.transcribe({
+    const transcript = await recognizers.transcribe({
       file: original.path,
       engine,
       language,
@@ -92,7 +93,7 @@ export async function transcribeNow(ctx: ServiceContext, input: ImmediateTranscr
         turns = found;
       },
     }).finally(() => original.release());
-    const named = await ctx.transcription.applyKnownSpeakers(transcript, input.knownSpeakerNames, input.knownSpeakerReferences, hooks.signal);
+    const named = await recognizers.applyKnownSpeakers(transcript, input.knownSpeakerNames, input.knownSpeakerReferences, hooks.signal);
     turns = renamedTurns(turns, transcript, named);
     await progress.flush();
     await ctx.completeTranscript(id, named);
