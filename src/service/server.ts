@@ -69,6 +69,7 @@ import { DocumentCache } from './http/document-cache';
 import { MIGRATIONS } from './storage/migrations';
 import { ANALYSIS_VERSION } from './analysis/stages';
 import { StoredFiles } from './storage/stored-files';
+import { sweepDepartedNodes } from './storage/departed-nodes';
 import { audioUrlSecret, SqlSecretStore } from './storage/secret-store';
 import { openBlobStore, storageLocation } from './storage/blobs/open-blob-store';
 
@@ -122,6 +123,7 @@ export async function startService(options: StartOptions = {}): Promise<RunningS
   const team = config.databaseUrl !== null;
   const layout = new DataLayout(config.dataDir, team ? `${os.hostname()}-${process.pid}` : undefined);
   layout.ensure();
+  for (const folder of sweepDepartedNodes(layout)) log(`removed ${folder}: its node is gone`);
   const releaseLock = team ? () => {} : acquireDataLock(layout.lock, layout.root);
   let persistence: Persistence | null = null;
   try {
