@@ -11,6 +11,7 @@ import { startDesktop } from './assembly/desktop';
 import { startApiNode } from './assembly/api-node';
 import { startWorker } from './assembly/worker';
 import type { RunningService, RunningWorker } from './assembly/roles';
+import { sweepDepartedNodes } from './storage/departed-nodes';
 import { ServiceMetrics } from './metrics/service-metrics';
 import { loadMetricsConfig } from './metrics/metrics-config';
 
@@ -59,6 +60,7 @@ export async function startService(options: StartOptions = {}): Promise<RunningS
   const team = config.databaseUrl !== null;
   const layout = new DataLayout(config.dataDir, team ? `${os.hostname()}-${process.pid}` : undefined);
   layout.ensure();
+  for (const folder of sweepDepartedNodes(layout)) log(`removed ${folder}: its node is gone`);
   const releaseLock = team ? () => {} : acquireDataLock(layout.lock, layout.root);
   let persistence: Persistence | null = null;
   try {

@@ -60,7 +60,9 @@ async function projectIds(projects: ProjectStore, list: string): Promise<string[
 async function main(argv: string[]): Promise<number> {
   const config = loadConfig();
   const layout = new DataLayout(config.dataDir);
-  layout.ensure();
+  // The desktop's keys are in its data folder's database; a team's are in PostgreSQL, and the data folder is
+  // not touched (an admin's machine gets no empty desktop folder).
+  if (!config.databaseUrl) layout.ensure();
   // A team's keys are in its PostgreSQL (TAKELINE_DATABASE_URL), every API node reads them there.
   const records = await openRecords(config.databaseUrl, layout);
   const sql = records.sql;

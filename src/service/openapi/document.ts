@@ -91,6 +91,7 @@ const errorDescriptions: Record<number, string> = {
   416: 'Range beyond the end of the file (`Content-Range: bytes */<size>`)',
   500: 'Internal error',
   502: 'The download server failed, or sent a file whose checksum is not the published one',
+  503: 'Unavailable: an engine this needs is not installed, or the storage does not answer (then with `Retry-After`; try again then)',
   507: 'Not enough free disk space',
 };
 
@@ -304,7 +305,7 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
           operationId: 'createSession',
           summary: 'Upload a recording; it is transcribed by a background job',
           requestBody: { content: { 'multipart/form-data': { schema: uploadBody } } },
-          responses: { '201': json(SessionSummary, 'The new session (status queued)'), ...speechErrors(401, 413, 415, 422, 507) },
+          responses: { '201': json(SessionSummary, 'The new session (status queued)'), ...speechErrors(401, 413, 415, 422, 503, 507) },
         }),
       },
       '/v1/speech/transcriptions/{session_id}': {
@@ -344,7 +345,7 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
           responses: {
             '200': { description: 'The original bytes', content: { 'audio/*': { schema: z.string().meta({ format: 'binary' }) } } },
             '206': { description: 'A byte range' },
-            ...speechErrors(403, 404, 416),
+            ...speechErrors(403, 404, 416, 503),
           },
         }),
       },
@@ -386,7 +387,7 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
                 'audio/wav': { schema: z.string().meta({ format: 'binary', description: 'wav: the recording’s audio (or the part), 16-bit PCM at its own rate and channels' }) },
               },
             },
-            ...speechErrors(401, 404, 409, 422),
+            ...speechErrors(401, 404, 409, 422, 503),
           },
         }),
       },

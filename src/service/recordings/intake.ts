@@ -117,7 +117,8 @@ export async function sweepOrphans(
   }
   // Local recording folders without stored objects: empty ones in the data folder, and in S3 mode the node's
   // local dub folders of deleted recordings.
-  for (const name of fs.readdirSync(layout.recordings)) {
+  // A team node makes no recordings folder (storage/files.ts), so there may be none.
+  for (const name of fs.existsSync(layout.recordings) ? fs.readdirSync(layout.recordings) : []) {
     if (known.has(name) || newest.has(name)) continue;
     const dir = path.join(layout.recordings, name);
     if (files.isDataFolder && now - fs.statSync(dir).mtimeMs < graceMs) continue;

@@ -75,11 +75,17 @@ export class DataLayout {
   original(sessionId: string, storedName: string): string {
     return path.join(this.recording(sessionId), storedName);
   }
+  /**
+   * Makes the folders the process writes to. The desktop's service keeps everything here; a team's node (`node`
+   * set) only its own partial uploads and working files: its records and keys are in the database, its files on
+   * the storage (a folder store makes its folders as it writes), so it makes no `recordings/` or `secrets/`.
+   */
   ensure(): void {
     fs.mkdirSync(this.root, { recursive: true });
-    fs.mkdirSync(this.recordings, { recursive: true });
     fs.mkdirSync(this.uploads, { recursive: true });
     fs.mkdirSync(this.scratch, { recursive: true, mode: 0o700 });
+    if (this.node) return;
+    fs.mkdirSync(this.recordings, { recursive: true });
     fs.mkdirSync(this.secrets, { recursive: true, mode: 0o700 });
   }
 }
