@@ -21,8 +21,9 @@ import { measureSpeakerPitch } from './speaker-pitch';
 export const DUB_PREPARE_JOB = 'dub-prepare';
 /**
  * A dub from the recording: converting its audio (and drawing its waveform) takes seconds, so it is a quick
- * kind that starts beside the recording's analysis instead of waiting minutes behind it. Older versions
- * queued it as a `dub-prepare` job with `source: "recording"`, which still runs the same way.
+ * kind with a slot of its own instead of waiting behind the recording's speaker adaptation and analysis, which
+ * follow its transcript. Older versions queued it as a `dub-prepare` job with `source: "recording"`, which
+ * still runs the same way.
  */
 export const DUB_CONVERT_JOB = 'dub-convert';
 /** The kinds of job that make a dub ready. */

@@ -47,8 +47,8 @@ export class InProcessWorker implements WorkerAdapter {
     while (this.started && !execution.stopping()) {
       let eligible = all;
       if (execution.runningCount() >= this.concurrency) {
-        // Full: a quick job may still start, one at a time, when only background work is running.
-        if (quick.length === 0 || !execution.onlyBackgroundRunning()) return;
+        // Full: a quick job may still start in a slot of its own, one at a time.
+        if (quick.length === 0 || execution.quickRunning()) return;
         eligible = quick;
       }
       const id = await execution.store.nextQueued(eligible, background);

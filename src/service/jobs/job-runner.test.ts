@@ -167,7 +167,7 @@ describe('JobRunner queue order', () => {
 });
 
 describe('JobRunner quick kinds', () => {
-  it('starts a quick job beside a running background job, but never beside other work, and one at a time', async () => {
+  it('starts a quick job in a slot of its own, beside a running job of any kind, one quick job at a time', async () => {
     const db = setup();
     const runner = runnerOn(db);
     const running = new Set<string>();
@@ -179,32 +179,29 @@ describe('JobRunner quick kinds', () => {
     };
     runner.register('analysis', { background: true }, async ({ job }) => hold(job));
     runner.register('convert', { quick: true }, async ({ job }) => hold(job));
-    runner.register('transcribe', async ({ job }) => hold(job));
+    runner.register('adapt', async ({ job }) => hold(job));
     await runner.start();
+    await runner.enqueue('adapt', 's', { name: 'd1' });
+    await expect.poll(() => [...running]).toEqual(['d1']);
+    // The adaptation holds the queue: the conversion starts beside it, the analysis and a second conversion wait.
     await runner.enqueue('analysis', 's', { name: 'a1' });
-    await expect.poll(() => [...running]).toEqual(['a1']);
-    // The analysis takes minutes: the conversion starts beside it, a transcription waits for it.
-    await runner.enqueue('transcribe', 's', { name: 't1' });
     await runner.enqueue('convert', 's', { name: 'c1' });
     await runner.enqueue('convert', 's', { name: 'c2' });
-    await expect.poll(() => [...running].sort()).toEqual(['a1', 'c1']);
-    // One quick job at a time beside the background work.
+    await expect.poll(() => [...running].sort()).toEqual(['c1', 'd1']);
     await new Promise((r) => setTimeout(r, 100));
-    expect([...running].sort()).toEqual(['a1', 'c1']);
+    expect([...running].sort()).toEqual(['c1', 'd1']);
     release.get('c1')!();
-    await expect.poll(() => [...running].sort()).toEqual(['a1', 'c2']);
+    await expect.poll(() => [...running].sort()).toEqual(['c2', 'd1']);
     release.get('c2')!();
     await new Promise((r) => setTimeout(r, 100));
-    expect([...running]).toEqual(['a1']);
-    release.get('a1')!();
-    await expect.poll(() => [...running]).toEqual(['t1']);
-    // Beside foreground work a quick job waits like any other.
+    expect([...running]).toEqual(['d1']);
+    release.get('d1')!();
+    await expect.poll(() => [...running]).toEqual(['a1']);
+    // Beside a running analysis too.
     await runner.enqueue('convert', 's', { name: 'c3' });
-    await new Promise((r) => setTimeout(r, 100));
-    expect([...running]).toEqual(['t1']);
-    release.get('t1')!();
-    await expect.poll(() => [...running]).toEqual(['c3']);
+    await expect.poll(() => [...running].sort()).toEqual(['a1', 'c3']);
     release.get('c3')!();
+    release.get('a1')!();
     await expect.poll(() => db.prepare("SELECT COUNT(*) AS n FROM jobs WHERE status = 'complete'").get()).toEqual({ n: 5 });
     await runner.stop();
   });

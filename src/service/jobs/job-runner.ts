@@ -38,9 +38,10 @@ export interface JobKindOptions {
    */
   background?: boolean;
   /**
-   * Short work someone is waiting to see (converting a recording's audio for a dub: seconds of ffmpeg). A queued
-   * job of such a kind starts beside running background jobs (an analysis takes minutes) instead of after them;
-   * it still waits for any other job, and only one runs beside them at a time.
+   * Short work someone is waiting to see (converting a recording's audio for a dub: seconds of ffmpeg), which
+   * reads nothing other jobs write. It has a slot of its own beside the others: a queued job of such a kind
+   * starts even while a transcription, a speaker adaptation or an analysis holds the queue (they take seconds
+   * to minutes), one quick job at a time.
    */
   quick?: boolean;
   /**
@@ -124,12 +125,12 @@ const PROGRESS_EPSILON = 0.001;
  * the jobs this process's worker adapter takes. A job is a row of the jobs table; a crash leaves it `running`, and
  * the next start puts it back in the queue, so work resumes after a restart. Handlers are registered per kind, so
  * later kinds (analysis stages, dubbing) drop in without touching the runner. Queued jobs start oldest first,
- * those of background kinds after all others; a quick kind's job starts beside running background work.
+ * those of background kinds after all others; a quick kind's job has a slot of its own beside them.
  */
 export class JobRunner extends EventEmitter<JobEvents> implements JobQueue {
   private readonly handlers = new Map<string, JobHandler>();
   private readonly kinds = new Map<string, JobKindOptions>();
-  private readonly running = new Map<string, { controller: AbortController; done: Promise<void>; requeue: boolean; background: boolean }>();
+  private readonly running = new Map<string, { controller: AbortController; done: Promise<void>; requeue: boolean; quick: boolean }>();
   private stopping = false;
   private readonly worker: WorkerAdapter | null;
 
@@ -155,7 +156,7 @@ export class JobRunner extends EventEmitter<JobEvents> implements JobQueue {
         return { all, background: all.filter((kind) => this.isBackground(kind)), quick: all.filter((kind) => this.kinds.get(kind)?.quick) };
       },
       runningCount: () => this.running.size,
-      onlyBackgroundRunning: () => [...this.running.values()].every((r) => r.background),
+      quickRunning: () => [...this.running.values()].some((r) => r.quick),
       run: async (job) => {
         this.launch(job);
         await this.running.get(job.id)?.done;
@@ -301,7 +302,7 @@ export class JobRunner extends EventEmitter<JobEvents> implements JobQueue {
 
   private launch(job: JobRecord): void {
     const controller = new AbortController();
-    const entry = { controller, requeue: false, done: Promise.resolve(), background: this.kinds.get(job.kind)?.background ?? false };
+    const entry = { controller, requeue: false, done: Promise.resolve(), quick: this.kinds.get(job.kind)?.quick ?? false };
     this.running.set(job.id, entry);
     const writes = orderedWrites((error) => this.options.log?.(`job ${job.id} (${job.kind}): could not write its progress: ${(error as Error)?.message ?? String(error)}`));
     let lastWrite = 0;

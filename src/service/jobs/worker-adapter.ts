@@ -12,8 +12,8 @@ export interface JobExecution {
   kinds(): { all: string[]; background: string[]; quick: string[] };
   /** How many jobs run in this process now. */
   runningCount(): number;
-  /** Whether every job running in this process now is background work. */
-  onlyBackgroundRunning(): boolean;
+  /** Whether a quick job (`JobKindOptions.quick`) runs in this process now. */
+  quickRunning(): boolean;
   /** Starts a claimed job here; resolves when its outcome is recorded. */
   run(job: JobRecord): Promise<void>;
   /** Counts a job found `running` after its process died as an interruption (its kept work decides whether it got further). */
