@@ -76,7 +76,8 @@ describe("the editor's basics over HTTP", { timeout: 900_000 }, () => {
       const end = (segs[2]!.start + segs[2]!.end) / 2;
       const res = await get(`${first.id}/export?format=srt&start=${start}&end=${end}`);
       expect(res.status).toBe(200);
-      expect(res.headers.get('content-disposition')).toMatch(/two-readers\.srt/);
+      // A part of the recording is named with its range, so it never overwrites the whole's export.
+      expect(res.headers.get('content-disposition')).toMatch(/two-readers_\d\dh\d\dm\d\d\.\d{3}s-\d\dh\d\dm\d\d\.\d{3}s\.srt/);
       const cues = srtCues(await res.text());
       expect(cues.length).toBeGreaterThanOrEqual(1);
       expect(cues[0]!.start).toBeCloseTo(start, 2);
@@ -109,15 +110,15 @@ describe("the editor's basics over HTTP", { timeout: 900_000 }, () => {
     });
 
     it('exports the audio of the range as WAV, sample for sample the same as that stretch of the whole', async () => {
-      const wav = async (query: string) => {
+      const wav = async (query: string, name: string) => {
         const res = await get(`${first.id}/export?format=wav${query}`);
         expect(res.status).toBe(200);
         expect(res.headers.get('content-type')).toBe('audio/wav');
-        expect(res.headers.get('content-disposition')).toMatch(/two-readers\.wav/);
+        expect(res.headers.get('content-disposition')).toBe(`attachment; filename=${name}`);
         return decodeWav(Buffer.from(await res.arrayBuffer()));
       };
-      const whole = await wav('');
-      const part = await wav('&start=1.25&end=3.5');
+      const whole = await wav('', 'two-readers.wav');
+      const part = await wav('&start=1.25&end=3.5', 'two-readers_00h00m01.250s-00h00m03.500s.wav');
       expect([whole.sampleRate, whole.channels, whole.sampleFormat]).toEqual([16000, 1, 's16']);
       expect([part.sampleRate, part.channels, part.sampleFormat]).toEqual([16000, 1, 's16']);
       expect(whole.frames).toBeCloseTo(first.duration * 16000, -1);

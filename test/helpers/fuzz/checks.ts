@@ -6,10 +6,13 @@ export interface Answer {
   body: Buffer;
 }
 
-/** Routes that answer without a key: health and the two signed audio addresses. */
+/**
+ * Routes that answer without a key: health, readiness and metrics (a scraper on loopback needs none unless
+ * TAKELINE_METRICS_TOKEN is set), and the two signed audio addresses.
+ */
 export function isOpenRoute(path: string): boolean {
   const bare = path.split('?')[0]!;
-  return bare === '/healthz' || /^\/v1\/speech\/transcriptions\/[^/]+\/(audio\/original|dubs\/[^/]+\/revisions\/[^/]+\/file)$/.test(bare);
+  return bare === '/healthz' || bare === '/readyz' || bare === '/metrics' || /^\/v1\/speech\/transcriptions\/[^/]+\/(audio\/original|dubs\/[^/]+\/revisions\/[^/]+\/file)$/.test(bare);
 }
 
 export function isOpenAiRoute(path: string): boolean {
