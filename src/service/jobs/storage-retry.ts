@@ -9,7 +9,7 @@ const FIRST_DELAY_MS = 1_000;
 const LONGEST_DELAY_MS = 30_000;
 
 /** TAKELINE_STORAGE_RETRY_SECONDS: 0 fails a job at the first outage. */
-export function storageRetrySeconds(env: NodeJS.ProcessEnv = process.env): number {
+export function storageRetrySeconds(env: NodeJS.ProcessEnv): number {
   const raw = env.TAKELINE_STORAGE_RETRY_SECONDS?.trim();
   if (!raw) return DEFAULT_STORAGE_RETRY_SECONDS;
   const value = Number(raw);
