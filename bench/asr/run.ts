@@ -136,7 +136,7 @@ function wav16(pcm: Float32Array): Buffer {
 }
 
 const pipelineMode = mode === 'pipeline';
-// Issue 14's target: at least 20 % fewer errors than the untuned program, on the test half and on unseen audio.
+// The recognition work's target: at least 20 % fewer errors than the untuned program, on the test half and on unseen audio.
 const WER_TARGET = -0.2;
 const RESAMPLES = 2000;
 

@@ -1,5 +1,5 @@
 /**
- * Where festival's HTS voice spends a short text's time (issue 32: `/v1/audio/speech`'s first byte).
+ * Where festival's HTS voice spends a short text's time (`/v1/audio/speech`'s first byte).
  *
  *   node --import tsx bench/dubbing/festival.ts [--runs 7]
  *

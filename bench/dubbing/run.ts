@@ -223,7 +223,7 @@ async function main(): Promise<void> {
       log(`${t.name}: revoice 10 lines of a ${SECONDS / 60}-minute dub: median ${median(r.map((x) => x.wall!)).toFixed(2)} s wall (${(median(r.map((x) => x.wall!)) / LINES).toFixed(2)} s a line), CPU ${median(r.map((x) => x.cpu!)).toFixed(2)} s`);
     }
 
-    // ---- takes (issue 32): of a line in festival's HTS voice (S1, the default voice) and of one in flite's rms (S2) ----
+    // ---- takes: of a line in festival's HTS voice (S1, the default voice) and of one in flite's rms (S2) ----
     const voices = [
       { key: 'takes', label: 'festival-hts/slt', offset: 2 },
       { key: 'takes_flite', label: 'flite/rms', offset: 1 },
@@ -303,7 +303,7 @@ async function main(): Promise<void> {
       }
     }
 
-    // ---- a dub from the recording (issue 32), this tree only ----
+    // ---- a dub from the recording, this tree only ----
     if (process.env.BENCH_DUBBING_FROM_RECORDING !== '0') {
       const { svc, auth } = after;
       const long = new FormData();

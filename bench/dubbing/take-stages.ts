@@ -1,5 +1,5 @@
 /**
- * Where one take's CPU goes (issue 32): a line of the dub rendered as a take renders it (renderLine), with and
+ * Where one take's CPU goes: a line of the dub rendered as a take renders it (renderLine), with and
  * without PocketSphinx's forced alignment, against festival's synthesis alone (kept warm). Median of 5 after a
  * warm-up, wall and CPU milliseconds (this process and its children, live or finished, from /proc).
  *

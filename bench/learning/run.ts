@@ -1,5 +1,5 @@
 /**
- * Corrections teach the recognizer (issue 31; README here): for each reader of the ASR set, a project per
+ * Corrections teach the recognizer (README here): for each reader of the ASR set, a project per
  * condition on a real service process. The reader's earlier recordings are uploaded (transcribed in order, each
  * adding to the speaker's adaptation), then (a) left as recognized, or (b) corrected to
  * their references through the API (a one-line transcript by `PATCH …/segments/0`, a longer one by aligning the

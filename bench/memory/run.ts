@@ -1,5 +1,5 @@
 /**
- * Memory beside an editor's other tools (issue 33): the service's WHOLE process tree — the service, its
+ * Memory beside an editor's other tools: the service's WHOLE process tree — the service, its
  * decoders (PocketSphinx), the analysis process, ffmpeg, training tools — sampled from /proc every 250 ms
  * while a long recording is uploaded, transcribed and analysed through the HTTP API, as the studio does.
  * Prints the tree's peak in each phase (and what held it), then the two side by side, from the same run:

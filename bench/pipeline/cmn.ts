@@ -1,5 +1,5 @@
 /**
- * Issue 14's CMN experiment: does carrying the recording's cepstral mean across VAD chunks help long-form
+ * The CMN experiment: does carrying the recording's cepstral mean across VAD chunks help long-form
  * WER? Cuts long/ into the pipeline's chunks (Silero VAD, ChunkMerger, quiet-point splits; cached), then
  * decodes them in time order, alternately on two pocketsphinx_batch processes (as the pool does), with one
  * cepstral-mean scheme per run, and prints WER overall, per half (bench/lib/halves.ts) and per source.

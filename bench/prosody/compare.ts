@@ -55,7 +55,7 @@ export interface Agreement {
   definedMismatch: number;
 }
 
-/** Targets of issue 10. */
+/** Agreement with Praat the prosody measures aim for (bench/prosody/README.md, "Clip level"). */
 export const TARGETS = { pitchWithin3: 0.9, jitterMedianRel: 0.15, shimmerMedianRel: 0.15, hnrMedianAbsDb: 1.5 };
 
 export function agreement(pairs: ReadonlyArray<{ mine: Measures; praat: Measures }>): Agreement {

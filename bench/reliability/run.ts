@@ -1,5 +1,5 @@
 /**
- * Reliability benchmark (issue 13): the long tier of the fuzz, crash, load and soak tests.
+ * Reliability benchmark: the long tier of the fuzz, crash, load and soak tests.
  *
  *   npm run bench -- reliability
  *

@@ -1,5 +1,5 @@
 /**
- * Known-speaker matching across recordings (issue 33: a CMU ARCTIC reading was matched to an AMI meeting's
+ * Known-speaker matching across recordings (a CMU ARCTIC reading was matched to an AMI meeting's
  * "Speaker 1" at 0.977). Each voice is profiled as the service profiles a transcript speaker
  * (speech/speakers/span-profile.ts `profileOfSpans` over its speech) and every pair of voices from different
  * recordings is compared (`profileSimilarity`), as the project's speaker directory does when a recording

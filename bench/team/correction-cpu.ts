@@ -1,5 +1,5 @@
 /**
- * What a one-line word correction costs a team's API node, which keeps that work (issue 34; the script alignment
+ * What a one-line word correction costs a team's API node, which keeps that work (the script alignment
  * goes to a worker): CPU seconds of the node's process tree (its own, ffmpeg's decodes of the line's audio and the
  * PocketSphinx aligner it keeps) and wall time per `PATCH …/transcript/segments/{id}`, on real clips transcribed by
  * a worker that is then stopped (an API node runs no jobs, so nothing else counts).

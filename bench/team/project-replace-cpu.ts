@@ -1,7 +1,7 @@
 /**
  * What a project-wide find and replace (`POST /v1/speech/projects/{project}/transcripts/replace`) costs the process
  * that serves the request, side by side in one run: a desktop service (the replace runs in the serving process, as
- * a team's API node ran it before issue 34's change) and a team's API node (its worker aligns the changed lines).
+ * a team's API node ran it before workers aligned the changed lines) and a team's API node (its worker aligns the changed lines).
  * CPU seconds of each serving process's tree (node, ffmpeg's decodes, the PocketSphinx aligner), the worker's tree
  * during the team's request, and wall time; the same project of four real recordings (three ../shared/audio/asr
  * clips each) on both, every "the" replaced by "garden" and back, `--rounds` times. Each request starts once every

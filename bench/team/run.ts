@@ -1,5 +1,5 @@
 /**
- * Team server benchmark (issue 34): a throwaway PostgreSQL, one API node (`npm run serve` in team mode) and
+ * Team server benchmark: a throwaway PostgreSQL, one API node (`npm run serve` in team mode) and
  * `npm run worker` processes, all real, on this machine.
  *
  *   npm run bench -- team                       (full run, ~20–25 min on 2 cores)

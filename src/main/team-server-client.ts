@@ -34,7 +34,7 @@ export async function checkTeamServer(
     return {
       ok: false,
       field: 'url',
-      message: `${origin} refused the request (${messageOf(health.body) ?? 'forbidden'}): the team server does not answer at this address; ask whoever runs it which address to use (README, "Team deployment, step by step").`,
+      message: `${origin} refused the request (${messageOf(health.body) ?? 'forbidden'}): the team server does not answer at this address; ask whoever runs it which address to use (docs/team-server.md, "Deployment").`,
     };
   }
   if (health.status !== 200 || (health.body as { status?: unknown } | null)?.status !== 'ok') {

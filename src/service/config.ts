@@ -15,7 +15,7 @@ export interface ServiceConfig {
   maxUploadBytes: number;
   /** The built studio served at `/` (TAKELINE_STUDIO_DIR; default out/renderer in the repository). */
   studioDir: string;
-  /** Per project speaker acoustic adaptation (README, "Speaker adaptation"). */
+  /** Per project speaker acoustic adaptation (docs/transcription.md, "Speaker adaptation"). */
   speakerAdaptation: AdaptationSettings;
   /** PocketSphinx decodes with the function words' pronunciation variants (TAKELINE_PRONUNCIATION_VARIANTS). */
   pronunciationVariants: boolean;
@@ -176,7 +176,7 @@ function parseSwitch(name: string, raw: string | undefined, fallback: boolean): 
   throw new ConfigError(`${name} must be on or off, got "${raw}"`);
 }
 
-// Issue 33 (memory beside an NLE): idle PocketSphinx decoders give their memory back.
+// Memory beside an NLE: idle PocketSphinx decoders give their memory back.
 /** Seconds a PocketSphinx decoder process may sit idle before it ends (it starts again for the next chunk). */
 export const DEFAULT_DECODER_IDLE_SECONDS = 30;
 

@@ -31,7 +31,7 @@ import type { OidcProviderClient } from './auth/oidc/provider-client';
 export interface ServiceContext {
   config: ServiceConfig;
   layout: DataLayout;
-  // ---- files on the blob store (issue 34) ----
+  // ---- files on the blob store ----
   /** Recordings' originals and derived files in the blob store (the data folder itself unless TAKELINE_STORAGE_URL is set). */
   files: StoredFiles;
   // ---- end of files on the blob store ----

@@ -28,7 +28,7 @@ let limitedKey: string;
 const headers = (key: string) => ({ Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' });
 /**
  * Keys made in the team's database through its store (`npm run keys` edits the data folder's SQLite database
- * today, not TAKELINE_DATABASE_URL's: see the README's team deployment).
+ * today, not TAKELINE_DATABASE_URL's: see docs/team-server.md, "Keys and users").
  */
 async function teamKey(name: string, projectKeys: string[]): Promise<{ key: string; id: string }> {
   const pool = openPostgresPool(env.TAKELINE_DATABASE_URL!, 1);
@@ -132,7 +132,7 @@ describe('signing the studio in', () => {
   });
 });
 
-describe('nothing sticky between API nodes (README, "Team deployment")', () => {
+describe('nothing sticky between API nodes (docs/team-server.md, "Nothing sticky between API nodes")', () => {
   it('a studio signed in through one API node is signed in on another, and a sign-in link from one works on the other', async () => {
     const second = await startServiceProcess({ dataDir: env.TAKELINE_DATA_DIR, env });
     try {

@@ -1,5 +1,5 @@
 /**
- * The dubbing supervisor's workflow in the studio (issue 32), end to end: real service (`npm run serve`),
+ * The dubbing supervisor's workflow in the studio, end to end: real service (`npm run serve`),
  * a real two-reader recording transcribed by the default recognizer, Debian's Chromium. A dub of the
  * recording itself from the recording view; every time on the recording's timebase (29.97 drop frame from
  * 00:59:59;00); lines retimed and moved by dragging on the waveform (kept between their neighbours, on
@@ -387,7 +387,7 @@ describe.skipIf(!canRun)('the dubbing workflow in the studio', { timeout: 600_00
     }
   });
 
-  // ---- dub takes and line revisions (issue 32) ----
+  // ---- dub takes and line revisions ----
   it('refuses a line edit made on a stale revision (409), says so and reloads; renders takes of a line, auditions them A/B and puts one in', async () => {
     const all = await lines();
     const w = all[1]!;

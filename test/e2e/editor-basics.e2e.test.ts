@@ -1,5 +1,5 @@
 /**
- * An editor's basics in the studio, end to end (issue 33): real service (`npm run serve`), a real two-reader
+ * An editor's basics in the studio, end to end: real service (`npm run serve`), a real two-reader
  * recording transcribed by the default recognizer, Debian's Chromium. Playback while the recording is still
  * being transcribed; in and out points (I/O), played once (P) and in a loop (Shift+P), cleared (Shift+X) and
  * exported as a range; a speaker renamed once for the transcript, the legend, the speakers panel and the

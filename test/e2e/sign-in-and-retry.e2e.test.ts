@@ -1,5 +1,5 @@
 /**
- * Two ways back for a user (issue 13): the sign-in page takes an API key when the one-time link was used
+ * Two ways back for a user: the sign-in page takes an API key when the one-time link was used
  * up, and a failed recording has Try again. Real service, Debian's Chromium. The service's ffmpeg hangs on
  * decoding (a wrapper), so every transcription fails at the 2-s stall limit.
  */

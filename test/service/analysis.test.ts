@@ -32,7 +32,7 @@ const unit = (x: number) => {
   expect(x).toBeLessThanOrEqual(1);
 };
 
-/** Every field of issue 11 present, of the right type and in a plausible range. */
+/** Every field of the analysis document present, of the right type and in a plausible range. */
 function expectListened(intel: Intelligence): void {
   const ids = new Set(intel.segments.map((s) => s.id));
   for (const s of intel.segments) {

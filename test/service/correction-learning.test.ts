@@ -10,7 +10,7 @@ import { audioDir } from '../helpers/paths';
 import { multipartBody, rawRequest, startServiceProcess, type ServiceProcess } from '../helpers/service';
 import { until } from '../helpers/poll';
 
-// Issue 31, "Corrections teach the recognizer": a corrected line is the supervision of its speaker's adaptation,
+// Corrections teach the recognizer: a corrected line is the supervision of its speaker's adaptation,
 // and a typed word the dictionary lacks joins the project's vocabulary.
 const FILE = 'amateur_LJ001-0001.flac';
 const reference = fs

@@ -30,7 +30,7 @@ describe('kill -9 during work', () => {
     const id = upload.json().id;
     const session = async () => (await (await fetch(`${svc.url}/v1/speech/transcriptions/${id}`, { headers: auth })).json()) as { status: string; progress: number; error: string | null };
 
-    // Before issue 13, the third kill failed the job for good ("interrupted too many times"), each run starting from 0.
+    // An earlier version failed the job for good at the third kill ("interrupted too many times"), each run starting from 0.
     // Each kill comes once the run has checkpointed a chunk more than the last one kept.
     const checkpoints = () => inspectDatabase(svc.dataDir, (db) => (db.prepare('SELECT count(*) AS n FROM transcription_checkpoints').get() as { n: number }).n);
     const resumedWith: number[] = [];

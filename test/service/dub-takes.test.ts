@@ -20,7 +20,7 @@ interface Line {
 }
 
 /**
- * The supervisor's line API, second part (issue 32): stale line edits refused by `base_revision`, lines whose
+ * The supervisor's line API, second part: stale line edits refused by `base_revision`, lines whose
  * only change is their voice or speed revoiced, and takes.
  */
 describe('dub lines: stale edits, voice and speed changes, takes', () => {

@@ -26,7 +26,7 @@ interface Line {
 }
 
 /**
- * The supervisor's workflow over HTTP (issue 32): a dub of the recording itself, line split / merge with
+ * The supervisor's workflow over HTTP: a dub of the recording itself, line split / merge with
  * undo and redo, review status and notes.
  */
 describe('dubbing workflow: dub from the recording, split, merge, undo, review', () => {
@@ -239,7 +239,7 @@ describe('dubbing workflow: dub from the recording, split, merge, undo, review',
     const undone = await post(`/${dubId}/edits/undo`);
     expect(undone.status).toBe(200);
     expect((await undone.json()).edit).toMatchObject({ op: 'merge', undone: true, before: [a!.id, b!.id], after: [a!.id] });
-    // Undo and redo write the lines again: their time and revision (issue 32, base_revision) move on.
+    // Undo and redo write the lines again: their time and revision (base_revision) move on.
     const strip = (ls: Line[]) => ls.map(({ ...l }) => ({ ...l, updated_at: undefined, revision: undefined }));
     expect(strip(await lines())).toEqual(strip(withNotes));
     const redone = await post(`/${dubId}/edits/redo`);

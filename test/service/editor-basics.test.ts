@@ -1,5 +1,5 @@
 /**
- * The editor's basics over HTTP (issue 33): exporting part of a recording (`start`/`end` on the export
+ * The editor's basics over HTTP: exporting part of a recording (`start`/`end` on the export
  * route) and rejecting a speaker match ("not this person"). One real two-reader recording uploaded twice
  * into one project, so the second one's voices are matched to the first one's speakers.
  */

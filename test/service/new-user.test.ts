@@ -7,7 +7,7 @@ import { audioDir, repoRoot } from '../helpers/paths';
 
 const FLAC = path.join(audioDir, 'asr', 'amateur_LJ001-0001.flac');
 
-/** What a new user ran into (issue 13): each case once broken, now answered properly. */
+/** What a new user ran into: each case once broken, now answered properly. */
 describe('found when tried as a new user would', () => {
   let svc: ServiceProcess;
   let auth: Record<string, string>;

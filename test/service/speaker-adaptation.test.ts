@@ -103,7 +103,7 @@ describe.skipIf(!pocketSphinxAvailable().ok || !resolveSphinxtrain())('speaker a
     const [projectId, speakerId] = [before.id as string, before.speakers[0].id as string];
     const dataDir = adapting.dataDir;
     await adapting.stop();
-    // The speaker's adaptation laid out as a Takeline from before issue 34 kept it, and no state in the database.
+    // The speaker's adaptation laid out as a Takeline from before the blob store kept it, and no state in the database.
     const db = new Database(path.join(dataDir, 'takeline.db'));
     const { state_json } = db.prepare('SELECT state_json FROM speaker_adaptations WHERE speaker_id = ?').get(speakerId) as { state_json: string };
     db.prepare('DELETE FROM speaker_adaptations WHERE speaker_id = ?').run(speakerId);

@@ -117,7 +117,7 @@ eachBackend('DubStore', (backend) => {
     expect(lines.map((l) => l.id)).toEqual([1, 2]);
     expect(lines[0]).toMatchObject({ speaker: 'S1', start: 0.5, end: 1.4, originalStart: 0.5, originalEnd: 1.4, text: 'Hello there', originalText: 'Hello there' });
     expect(lines[0]).toMatchObject({ voice: 'festival:kal', words, reviewStatus: 'todo', history: [], speed: null });
-    // The voice a line was made with is kept beside its voice (issue 32: a change of voice alone is revoiced).
+    // The voice a line was made with is kept beside its voice (a change of voice alone is revoiced).
     expect(lines.map((l) => l.originalVoice)).toEqual(['festival:kal', null]);
     expect((await dubs.dubById(dub.id))!.lineSeq).toBe(2);
 
@@ -178,7 +178,7 @@ eachBackend('DubStore', (backend) => {
     expect(await dubs.reviewCounts(crypto.randomUUID())).toEqual({ todo: 0, needs_changes: 0, approved: 0 });
   });
 
-  // ---- dub takes and line revisions (issue 32) ----
+  // ---- dub takes and line revisions ----
   it('raises the lines revision with every write of lines, and a written line keeps the revision of its write', async () => {
     const dubs = store();
     const dub = newDub(await session(backend().sql));

@@ -101,7 +101,7 @@ eachBackend('JobStore', (backend) => {
     expect(await jobs.claim('new')).toBe(false);
   });
 
-  // ---- cancelling given jobs (a deleted dub's revoice and takes, issue 34) ----
+  // ---- cancelling given jobs (a deleted dub's revoice and takes) ----
   it('cancels given jobs that are queued or running, returns the running ones, and leaves settled and other jobs', async () => {
     await sessions(backend().sql, 's');
     const jobs = store();

@@ -34,7 +34,7 @@ const T1 = '2026-11-29T08:00:01.000Z';
 const NOTHING_STALE = '2026-11-29T07:00:00.000Z';
 const ALL_STALE = '2026-11-29T09:00:00.000Z';
 
-// The Whisper models a team installed (issue 34), read by every node.
+// The Whisper models a team installed, read by every node.
 eachBackend('WhisperModelStore', (backend) => {
   it('records, lists in name order, replaces and reads back a model exactly', async () => {
     const store = new SqlWhisperModelStore(backend().sql);
@@ -63,7 +63,7 @@ eachBackend('WhisperModelStore', (backend) => {
   });
 });
 
-// A team's Whisper model downloads (issue 34): one at a time per model, its progress and cancelling through any node.
+// A team's Whisper model downloads: one at a time per model, its progress and cancelling through any node.
 eachBackend('WhisperModelStore downloads', (backend) => {
   it('a claim wins once; a live download refuses others, a finished or abandoned one is taken over', async () => {
     const store = new SqlWhisperModelStore(backend().sql);

@@ -19,7 +19,7 @@ function filesUnder(dir: string): string[] {
   return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name)));
 }
 
-// Issue 34: team nodes share the database and the storage, not a data folder. Speaker adaptation's state is in
+// Team nodes share the database and the storage, not a data folder. Speaker adaptation's state is in
 // PostgreSQL and its files on the storage, so what one worker learnt of a speaker another decodes with.
 describe.skipIf(!pocketSphinxAvailable().ok || !resolveSphinxtrain())('team mode: speaker adaptation across workers with their own data folders', () => {
   it('adapts a speaker on worker A, shows the summary from an API node, and worker B (another data folder) decodes the next recording with it', { timeout: 900_000 }, async () => {

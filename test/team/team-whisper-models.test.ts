@@ -37,7 +37,7 @@ function filesUnder(dir: string): string[] {
   return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name)));
 }
 
-// Issue 34: a Whisper model downloaded through one API node is the team's — on its storage, recorded in its database,
+// A Whisper model downloaded through one API node is the team's — on its storage, recorded in its database,
 // listed by every node, and fetched by a worker (into its own folder, sha256 checked) when it transcribes with it.
 describe.skipIf(smartWhisperMissing() !== null)('team mode: Whisper models shared by the nodes', () => {
   // The model's server: `paused` holds a response after its first 64 KiB, so a download stays in progress.

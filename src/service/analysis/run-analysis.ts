@@ -172,7 +172,7 @@ function measureLine(
  * recomputed from them. NOT applied by runAnalysis: the published pace (articulation_rate, baselines,
  * pace_vs_speaker, rushed/slow, pace shifts) counts the recognized words' dictionary syllables, because this
  * combination read bench/pace's tempo changes no better at 0.8–1.3× and a held-out line sped 1.3× stopped
- * reading rushed (README "Pace"). Kept, with its test, as the candidate the bench scores ("shipped" there);
+ * reading rushed (docs/analysis.md, "Pace"). Kept, with its test, as the candidate the bench scores ("shipped" there);
  * it derives from the stored measures (which keep both counts), so publishing it later needs no re-measure.
  */
 export function withSignalPace(measures: LineMeasure[]): LineMeasure[] {
@@ -261,7 +261,7 @@ export async function runAnalysis(
   stage('prosody', 1);
   // The nuclei are measured and kept beside the dictionary count, not yet published: combined as
   // withSignalPace does, a held-out line sped 1.3× stopped reading rushed, and bench/pace's test half
-  // reads tempo changes no better than the words (README "Pace").
+  // reads tempo changes no better than the words (docs/analysis.md, "Pace").
   const measures = parts[PART.measures] as LineMeasure[];
 
   stage('baselines', 0);

@@ -1,5 +1,5 @@
 /**
- * Issue 33, "verdicts that agree": every line of real recordings, analysed by the analysis process exactly as
+ * Verdicts that agree: every line of real recordings, analysed by the analysis process exactly as
  * the service runs it, keeps every rule of speech/perception/consistency.ts — its note, its quality issues,
  * its delivery, the moments over it and its analysis-CSV row never contradict each other.
  *

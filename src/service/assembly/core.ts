@@ -175,7 +175,7 @@ export async function buildCore(input: CoreInput, options: CoreOptions = {}): Pr
     aligner: () => (correctionAligner ??= pocketSphinxAvailable(env).ok ? createPocketSphinxAligner({ env, pronounceUnknown: true, tempDir: layout.scratch }) : null),
     audio: async (id: string, spans: readonly Span[]) => files.withOriginal(id, (await sessions.storedName(id)) ?? '', (file) => decodeSpans(file, tools, spans)),
   };
-  // Corrections teach the recognizer (README, "Corrections teach the recognizer").
+  // Corrections teach the recognizer (docs/transcription.md, "Corrections teach the recognizer").
   const learning = correctionLearning({
     dictionary: () => {
       try {
@@ -257,7 +257,7 @@ export async function tidyAtStart(core: Core): Promise<void> {
 /**
  * What a team's node (API node or worker) does at start: the shared tidying, then what another node deleted while
  * this one was down. Records are not recovered here: workers own the jobs still running (the queue engine hands
- * a dead worker's to another). A team's nodes keep no studio key (README, "Team deployment").
+ * a dead worker's to another). A team's nodes keep no studio key (docs/team-server.md, "Keys and users").
  */
 export async function teamNodeAtStart(core: Core): Promise<void> {
   await tidyAtStart(core);

@@ -28,10 +28,10 @@ export interface JobEngines {
 
 export function buildJobEngines(core: Core): JobEngines {
   const { config, env, tools, log, layout, adaptation } = core;
-  // One denoiser for the process (README, "Background noise"): transcription's noisy chunks and the adaptation
+  // One denoiser for the process (docs/transcription.md, "Background noise"): transcription's noisy chunks and the adaptation
   // statistics of noisy lines, so speaker transforms are learnt from the audio the decoders hear.
   const denoiser = config.denoise ? createRnnoiseDenoiser() : undefined;
-  // Likewise for reverberant chunks and lines (README, "Reverberation").
+  // Likewise for reverberant chunks and lines (docs/transcription.md, "Reverberation").
   const dereverberator = config.dereverb ? createWpeDereverberator() : undefined;
   const transcription = createLocalTranscription({
     tools,

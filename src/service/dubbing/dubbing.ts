@@ -103,7 +103,7 @@ function parseJsonPart(raw: string, field: string): unknown {
 export class Dubbing {
   readonly store: DubStore;
   readonly files: DubFiles;
-  /** Takes of a line (issue 32). */
+  /** Takes of a line. */
   readonly takes: DubTakes;
   private aligner: ClosableAligner | null = null;
 
@@ -665,7 +665,7 @@ export class Dubbing {
     return this.notesOf(line, await this.store.notes(dub.id));
   }
 
-  // ---- exports (issue 32) ----
+  // ---- exports ----
 
   /** What the dub's exports read: its lines against the current revision, and the regions its revoices wrote. */
   async exportInput(

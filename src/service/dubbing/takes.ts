@@ -73,7 +73,7 @@ export function takeFits(take: Pick<TakeRecord, 'plan'>, current: PlannedLine): 
 }
 
 /**
- * The takes that go (issue 32), each line keeping only takes that can still be chosen:
+ * The takes that go, each line keeping only takes that can still be chosen:
  * - a line's takes are replaced by its newer ones: asking for takes again removes the earlier requests' takes;
  * - takes that no longer fit the line (its text or timing, or its neighbours' timing, changed since they were
  *   rendered, so they could not be put in) are removed, and so are the takes of a line that is gone (merged);

@@ -3,7 +3,7 @@
  * like the plain CSV (csv.ts): commas, CRLF, quoting and formula-safe text. Empty cells mean "no value":
  * the line was not analysed (yet), or the value is null in the Analysis document (e.g. no pitch in an
  * unvoiced line). Lists inside a cell are joined with "; ". Columns, in order, are ANALYSIS_CSV_COLUMNS;
- * README (Exports) documents each one.
+ * docs/api.md ("Exports and the analysis") documents each one.
  */
 import { secondsToTimecode } from '../../shared/timecode';
 import { csvField, inertText } from './csv';

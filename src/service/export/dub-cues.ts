@@ -1,5 +1,5 @@
 /**
- * Exports of a dub (issue 32): the ADR cue sheet (CSV, one cue per line in time order) and the editor
+ * Exports of a dub: the ADR cue sheet (CSV, one cue per line in time order) and the editor
  * exports (EDL, FCPXML) with a marker per revoiced line, all on the recording's timebase.
  */
 import { secondsToTimecode } from '../../shared/timecode';

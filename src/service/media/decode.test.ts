@@ -178,7 +178,7 @@ describe('decodeAudio', () => {
   });
 });
 
-// Issue 33: the samples are held once (one buffer sized from the container's duration), not as blocks and a copy.
+// The samples are held once (one buffer sized from the container's duration), not as blocks and a copy.
 describe('decodeAudioToArray into one buffer', () => {
   it('gives exactly the samples decodeAudio yields, in one buffer no more than a second longer', async () => {
     const file = join(dir, 'long.wav');

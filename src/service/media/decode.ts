@@ -179,7 +179,7 @@ export async function* decodeAudio(
  * Decodes the whole file into one array (an hour is 230 MB). The samples go straight into one buffer sized
  * from the container's duration (a hint; grown by half when it falls short), so they are held once: kept
  * as blocks and then copied, an hour's analysis held 460 MB at the end of its decode, and the freed blocks
- * (small allocations) were not always given back to the system (issue 33, bench/memory). The result may be
+ * (small allocations) were not always given back to the system (bench/memory). The result may be
  * a view on a buffer up to a second longer (use byteOffset/byteLength with its `buffer`).
  */
 export async function decodeAudioToArray(

@@ -57,10 +57,10 @@ import {
   TranscriptReplaceResult,
   TranscriptTextEdit,
 } from '../../shared/schemas';
-// ---- dubbing workflow (issue 32) ----
+// ---- dubbing workflow ----
 import { DubExportQuery, DubFromRecording, LineEdit, LineMerge, LineNote, LineNoteInput, LineSplit, LinesQuery } from '../../shared/schemas';
 // ---- end of the dubbing workflow imports ----
-// editor's basics (issue 33)
+// editor's basics
 import { EditorMarker, EditorMarkerCreate, EditorMarkerList, EditorMarkerUpdate, SpeakerMatchReject, SpeakerMatchRejected } from '../../shared/schemas/editor';
 import { Readiness } from '../../shared/schemas/operations';
 import { ExportQuery } from '../http/routes/transcriptions';
@@ -124,7 +124,7 @@ const openAiBody = OpenAITranscriptionFields.omit({ timestamp_granularities: tru
 /** Every operation names a stable, unique `operationId`: client generators make their method names from it. */
 const op = (o: ZodOpenApiOperationObject & { operationId: string }) => o;
 
-/** The polled documents (a session, its analysis) are revalidated by a strong ETag; see README "Polling". */
+/** The polled documents (a session, its analysis) are revalidated by a strong ETag; see docs/api.md, "Polling". */
 const conditionalHeader = z.object({
   'if-none-match': z
     .string()
@@ -165,8 +165,8 @@ const dubUploadBody = z.object({
 const revoiceDescription =
   'Voices again every line that needs it (corrected text, or a changed voice or timing since it was voiced) as a durable background job, and writes a new revision: each line is synthesized, its silence trimmed, fitted into its slot (time-stretch 0.8–1.15×, then the quiet after the line borrowed up to 0.1 s before the next line, else flagged `does_not_fit` and cut at the slot end), matched in loudness to the original line (BS.1770), resampled to the dub, crossfaded in (equal power, 20 ms, at least 10 ms, just outside the slot) and mixed over the background stem when there is one. Every sample outside each line\'s `region` is bit-identical to the base revision. Waits up to `wait` seconds: 200 when finished (`status` complete or failed), else 202 with `Location` to poll (`GET …/revoices/{revoice_id}`) every few seconds until `status` is `complete` or `failed`. With nothing to revoice: 200, `status` `no_op`, no revision written. A revoice already running is returned rather than started twice.';
 
-// ---- Word corrections (issue 31): kept apart so merges with the other transcript routes stay easy.
-// Corrections teach the recognizer (issue 31, README "Corrections teach the recognizer").
+// ---- Word corrections: kept apart so merges with the other transcript routes stay easy.
+// Corrections teach the recognizer (docs/transcription.md, "Corrections teach the recognizer").
 const correctionLearning =
   "A corrected line teaches the recognizer: its speaker's adaptation is collected again in the background along the corrected words (the project speaker's `adaptation.corrected_seconds` says how much corrected speech it uses), and typed words the recognizer's dictionary lacks are added to the project's vocabulary at once (listed as the revision edit's `vocabulary_added`; remove one with `PUT …/vocabulary`).";
 const correctionTiming =
@@ -367,10 +367,10 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
           operationId: 'exportSession',
           summary: 'Export for editors (srt, vtt, edl, fcpxml, csv, selects_edl, analysis_csv), diarized_json, and the audio (wav), whole or a part',
           description:
-            'Times use the recording’s timebase (PATCH …/media); without one, 25 fps non-drop frame from 00:00:00:00, and the file says so. `srt`/`vtt` subtitles (VTT with voice tags); `edl` CMX3600 (one event over the recording, a locator per line and per analysis moment) and `fcpxml` (FCPXML 1.10, a marker per line and per moment), moments coloured by type (EDL: select GREEN, unusable RED, trim YELLOW; FCPXML: select a completed to-do, unusable an open to-do, trim a chapter marker); `csv` one row per line, marker and moment; `selects_edl` CMX3600 with one event per `select` moment, source in/out on the frames the moment starts and ends in, strung out on a record timeline from 01:00:00:00; `analysis_csv` one row per line with its analysis (columns in README). CSVs follow RFC 4180. 409 before the transcript exists, and for `selects_edl`/`analysis_csv` while the analysis is not complete. **A part of the recording** (`start`/`end`, seconds; either alone runs from the start or to the end): only the lines, words, markers and moments in it, cut at its edges (a word goes with the side its middle is on; a cut line says only its words), at the recording’s own times and timecode; the `edl` event and the `fcpxml` clip span the part. 422 at `query.start` for a start at or past the end of the recording, at `query.end` for an end not after the start; an end past the recording’s end is taken as its end. `wav`: the recording’s audio (of the part, cut on the sample) as 16-bit PCM WAV at the recording’s own sample rate and channels; it needs no transcript, so it is served while the recording is transcribed. `diarized_json` (issue 31): the OpenAI shape `POST /v1/audio/transcriptions` answers with `response_format=diarized_json` (task, duration, text, segments with type, id, start, end, speaker label, text; usage), made from the current transcript revision, so every correction, reassignment, split, merge and restore shows in it; the diarizer’s turns are not stored, so each segment spans its words (in order, never overlapping); of a part, the duration is the part’s.',
+            'Times use the recording’s timebase (PATCH …/media); without one, 25 fps non-drop frame from 00:00:00:00, and the file says so. `srt`/`vtt` subtitles (VTT with voice tags); `edl` CMX3600 (one event over the recording, a locator per line and per analysis moment) and `fcpxml` (FCPXML 1.10, a marker per line and per moment), moments coloured by type (EDL: select GREEN, unusable RED, trim YELLOW; FCPXML: select a completed to-do, unusable an open to-do, trim a chapter marker); `csv` one row per line, marker and moment; `selects_edl` CMX3600 with one event per `select` moment, source in/out on the frames the moment starts and ends in, strung out on a record timeline from 01:00:00:00; `analysis_csv` one row per line with its analysis (columns in docs/api.md). CSVs follow RFC 4180. 409 before the transcript exists, and for `selects_edl`/`analysis_csv` while the analysis is not complete. **A part of the recording** (`start`/`end`, seconds; either alone runs from the start or to the end): only the lines, words, markers and moments in it, cut at its edges (a word goes with the side its middle is on; a cut line says only its words), at the recording’s own times and timecode; the `edl` event and the `fcpxml` clip span the part. 422 at `query.start` for a start at or past the end of the recording, at `query.end` for an end not after the start; an end past the recording’s end is taken as its end. `wav`: the recording’s audio (of the part, cut on the sample) as 16-bit PCM WAV at the recording’s own sample rate and channels; it needs no transcript, so it is served while the recording is transcribed. `diarized_json`: the OpenAI shape `POST /v1/audio/transcriptions` answers with `response_format=diarized_json` (task, duration, text, segments with type, id, start, end, speaker label, text; usage), made from the current transcript revision, so every correction, reassignment, split, merge and restore shows in it; the diarizer’s turns are not stored, so each segment spans its words (in order, never overlapping); of a part, the duration is the part’s.',
           requestParams: {
             path: sessionParam,
-            // editor's basics (issue 33): `start`/`end`, a part of the recording; `wav`, its audio
+            // editor's basics: `start`/`end`, a part of the recording; `wav`, its audio
             query: ExportQuery,
           },
           responses: {
@@ -382,7 +382,7 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
                 'text/plain': { schema: z.string().meta({ description: 'edl and selects_edl' }) },
                 'application/xml': { schema: z.string().meta({ description: 'fcpxml' }) },
                 'text/csv': { schema: z.string().meta({ description: 'csv and analysis_csv (header=present)' }) },
-                // corrections (issue 31): diarized_json of the stored recording
+                // corrections: diarized_json of the stored recording
                 'application/json': { schema: z.string().meta({ description: 'diarized_json: {task, duration, text, segments[{type, id, start, end, speaker, text}], usage}' }) },
                 'audio/wav': { schema: z.string().meta({ format: 'binary', description: 'wav: the recording’s audio (or the part), 16-bit PCM at its own rate and channels' }) },
               },
@@ -396,7 +396,7 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
           operationId: 'getAnalysis',
           summary: 'The Analysis document',
           description:
-            'The newest analysis run of the recording (or `run_id`), filled in progressively while it runs: poll every few seconds until `intelligence.status` is `complete`. `none`: never analysed (stage `awaiting_transcript` while the transcript is being made; the run is queued when it completes); `unavailable`: no audio stream or no speech. When the newest run failed and an earlier one completed, the complete document is served with `last_failure`. Stages in order: `decoding`, `speech`, `events`, `conditions`, `prosody`, `baselines`, `quality` (lines published one by one with their measures; `perception`/`delivery` null), `listening` (each line published again whole with `perception`, `delivery` and `emphasis`), `speakers` (profiles), `moments`, `summary`; then `complete`. `timings.stages` has the seconds of each. Perception is estimated by rules from the measures (`source: "estimate"`) unless a model listened (`heard`, counted in `coverage.listened`); see README "Analysis".' + pollingNote,
+            'The newest analysis run of the recording (or `run_id`), filled in progressively while it runs: poll every few seconds until `intelligence.status` is `complete`. `none`: never analysed (stage `awaiting_transcript` while the transcript is being made; the run is queued when it completes); `unavailable`: no audio stream or no speech. When the newest run failed and an earlier one completed, the complete document is served with `last_failure`. Stages in order: `decoding`, `speech`, `events`, `conditions`, `prosody`, `baselines`, `quality` (lines published one by one with their measures; `perception`/`delivery` null), `listening` (each line published again whole with `perception`, `delivery` and `emphasis`), `speakers` (profiles), `moments`, `summary`; then `complete`. `timings.stages` has the seconds of each. Perception is estimated by rules from the measures (`source: "estimate"`) unless a model listened (`heard`, counted in `coverage.listened`); see docs/analysis.md.' + pollingNote,
           requestParams: { path: sessionParam, query: IntelligenceQuery, header: conditionalHeader },
           responses: { '200': etagged(AnalysisDocument, 'The Analysis document'), ...notModified, ...speechErrors(401, 404, 422) },
         }),
@@ -580,7 +580,7 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
           responses: { '200': json(Revoice, 'The revoice'), ...speechErrors(401, 404, 422) },
         }),
       },
-      // ---- dubbing workflow (issue 32): split, merge, undo/redo, notes, exports ----
+      // ---- dubbing workflow: split, merge, undo/redo, notes, exports ----
       '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}/lines/{line_id}/split': {
         post: op({ operationId: 'splitDubLine',
           summary: 'Split a line in two at a word, a time, or both',
@@ -635,7 +635,7 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
         get: op({ operationId: 'exportDub',
           summary: 'Export a dub: ADR cue sheet (cues_csv), EDL or FCPXML with a marker per revoiced line, or the stem of the revoiced lines (stem_wav)',
           description:
-            "Times use the recording's timebase (PATCH …/media; without one 25 fps non-drop from 00:00:00:00, and the file says so). `cues_csv`: one cue per line in time order (columns in README). `edl`/`fcpxml`: one event/clip over the current revision (named as its download, `<dub>-r<N>.wav`) with a locator/marker per line the current revision carries revoiced. `stem_wav`: the current revision at its own format and length with every sample outside the revoiced lines' regions set to digital silence. 409 while the dub is preparing.",
+            "Times use the recording's timebase (PATCH …/media; without one 25 fps non-drop from 00:00:00:00, and the file says so). `cues_csv`: one cue per line in time order (columns in docs/dubbing.md). `edl`/`fcpxml`: one event/clip over the current revision (named as its download, `<dub>-r<N>.wav`) with a locator/marker per line the current revision carries revoiced. `stem_wav`: the current revision at its own format and length with every sample outside the revoiced lines' regions set to digital silence. 409 while the dub is preparing.",
           requestParams: { path: dubParam, query: DubExportQuery },
           responses: {
             '200': {
@@ -652,7 +652,7 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
         }),
       },
       // ---- end of the dubbing workflow block ----
-      // ---- dub takes (issue 32) ----
+      // ---- dub takes ----
       '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}/lines/{line_id}/takes': {
         post: op({
           operationId: 'renderDubLineTakes',
@@ -699,7 +699,7 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
         }),
       },
       // ---- end of the dub takes block ----
-      // ---- editor's basics (issue 33): "not this person" ----
+      // ---- editor's basics: "not this person" ----
       '/v1/speech/transcriptions/{session_id}/speakers/{label}/reject-match': {
         post: op({
           operationId: 'rejectSpeakerMatch',

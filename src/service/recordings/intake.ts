@@ -84,7 +84,7 @@ export async function intakeRecording(deps: IntakeDeps, upload: UploadedFile, op
 /**
  * How old an object no row names must be before the start-up sweep removes it. Intake stores the file
  * before its row commits, so on a shared store another node's upload is briefly an orphan; an hour is far
- * longer than any intake takes between the two (README, "Team server").
+ * longer than any intake takes between the two (docs/team-server.md).
  */
 export const SWEEP_GRACE_MS = 60 * 60 * 1000;
 

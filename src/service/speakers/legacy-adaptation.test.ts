@@ -21,7 +21,7 @@ afterEach(() => {
   for (const root of roots.splice(0)) fs.rmSync(root, { recursive: true, force: true });
 });
 
-/** A desktop data folder as a Takeline from before issue 34 left it: a speaker's adaptation files under adaptation/. */
+/** A desktop data folder as a Takeline from before the blob store left it: a speaker's adaptation files under adaptation/. */
 function legacyDataFolder() {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'takeline-legacy-adaptation-'));
   roots.push(root);

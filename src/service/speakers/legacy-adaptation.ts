@@ -8,7 +8,7 @@ const ID = /^[0-9a-f-]{36}$/;
 const LEGACY = ['rec', 'transform.mllr', 'means', 'state.json'];
 
 /**
- * Moves a desktop data folder's speaker adaptation from before issue 34 onto the blob store: each speaker's
+ * Moves a desktop data folder's speaker adaptation from before the blob store onto it: each speaker's
  * folder `<dir>/<project>/<speaker>/` (`rec/<id>/` bw's sums with `rec/<id>.json`, `transform.mllr`, `means`,
  * `state.json`) becomes one estimate's keys (adaptation-files.ts) and a state in the database, then the old
  * files go. Nothing is estimated again: the next transcription decodes with the same transform. A speaker that

@@ -131,7 +131,7 @@ eachBackend('SessionSpeakerEditor', (backend) => {
     expect(second.S1).toMatchObject({ matched: false, number: 3, first_heard_in: { session_id: b } });
   });
 
-  // ---- editor's basics (issue 33): "not this person" ----
+  // ---- editor's basics: "not this person" ----
   it('rejects a voice match: the voice takes a new project speaker, and the rejected one loses its evidence', async () => {
     const { speakers, project, editor, directory, addSession } = await setup();
     const a = await addSession({ S1: voice(0) }, { S1: 10 });
@@ -169,7 +169,7 @@ eachBackend('SessionSpeakerEditor', (backend) => {
   });
 });
 
-// Issue 33: the studio colours a match's certainty against the service's own threshold, served with the map.
+// The studio colours a match's certainty against the service's own threshold, served with the map.
 eachBackend('SpeakerDirectory.speakerMap', (backend) => {
   it("serves the matcher's threshold with every entry, and the match decision keeps to it", async () => {
     const database = openStores(backend().sql);

@@ -127,7 +127,7 @@ export class SessionSpeakerEditor {
     });
   }
 
-  // ---- editor's basics (issue 33): "not this person" ----
+  // ---- editor's basics: "not this person" ----
   /**
    * The editor says a recording's voice is not the project speaker it was matched to. Remembered (the voice is
    * never matched to that speaker again, here or when the recording is enrolled again); the voice takes the

@@ -28,7 +28,7 @@ import {
  * the editor's words, kept apart from the recognized lines' (`rec/<session>.corrected/`), and kept in
  * preference to them when the bounds leave out some (keptRecordings).
  *
- * Where it lives (issue 34: any worker of a team adapts a speaker further, any worker decodes with the result): each
+ * Where it lives (any worker of a team adapts a speaker further, any worker decodes with the result): each
  * speaker's state in the database (storage/adaptation-store.ts: which recordings' statistics are kept, the current
  * transform and means, the summary the API shows), the files themselves on the blob store under keys that never
  * change content (adaptation-files.ts), read through this node's local copies. A desktop folder's files from
@@ -60,7 +60,7 @@ export interface AdaptationSettings {
    */
   withinRecording: boolean;
   /**
-   * Where a speaker has corrected speech (issue 31), also re-estimate the model's means from it by MAP on top of
+   * Where a speaker has corrected speech, also re-estimate the model's means from it by MAP on top of
    * the MLLR transform (`means` beside the transform; decoders load it with `-mean`). Absent: on.
    */
   mapFromCorrections?: boolean;

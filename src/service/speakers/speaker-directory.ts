@@ -15,7 +15,7 @@ export interface SpeakerMapEntry {
   name: string;
   similarity: number;
   matched: boolean;
-  /** The matcher's threshold, served so clients judge a similarity against it (issue 33). */
+  /** The matcher's threshold, served so clients judge a similarity against it. */
   match_threshold: number;
   /** Where the project first heard this voice: `number` is its identity in the project, not a count of this recording's voices. */
   first_heard_in: { session_id: string; file_name: string };

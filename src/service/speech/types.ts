@@ -124,7 +124,7 @@ export interface TranscriptSegment extends Span {
   /** 1 − the voice activity detector's mean speech probability over the segment, when known. */
   noSpeechProb?: number;
   /**
-   * The editor corrected this line's words, or aligned a script to it (issue 31): its words are what was
+   * The editor corrected this line's words, or aligned a script to it: its words are what was
    * said, so speaker adaptation takes them as supervision instead of the recognizer's guess.
    */
   corrected?: true;

@@ -4,9 +4,9 @@ import type { Sql } from './sql/sql';
 export interface AdaptationSummary {
   recordings: number;
   seconds: number;
-  /** Of `seconds`, those of lines the editor corrected or aligned a script to (issue 31). */
+  /** Of `seconds`, those of lines the editor corrected or aligned a script to. */
   corrected_seconds: number;
-  /** Whether the speaker's Gaussian means were also re-estimated (MAP) from their corrected speech (issue 31). */
+  /** Whether the speaker's Gaussian means were also re-estimated (MAP) from their corrected speech. */
   map_means: boolean;
   updated_at: string;
 }

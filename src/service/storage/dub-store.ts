@@ -139,7 +139,7 @@ export interface CheckpointRecord {
   attempt: number;
 }
 
-// ---- dub takes (issue 32) ----
+// ---- dub takes ----
 export type TakeStatus = 'queued' | 'rendering' | 'ready' | 'failed';
 
 /** One rendering of a line to choose from: the line as planned for it, and once rendered how it came out. */
@@ -457,7 +457,7 @@ export interface DubStore {
   /** Lines a revoice has rendered and kept: its checkpoints, counted. */
   checkpointCount(revoiceId: string): Promise<number>;
 
-  // ---- takes (issue 32) ----
+  // ---- takes ----
   /** Records takes of a line, numbered after the line's existing ones (in the order given), all `queued`. */
   insertTakes(dubId: string, lineId: number, takes: Array<Pick<TakeRecord, 'id' | 'jobId' | 'voice' | 'speed' | 'plan' | 'baseRevision'>>): Promise<TakeRecord[]>;
   take(dubId: string, takeId: string): Promise<TakeRecord | null>;
@@ -825,7 +825,7 @@ export class SqlDubStore implements DubStore {
     return Number((await this.sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM dub_revoice_lines WHERE revoice_id = ?', [revoiceId]))?.n ?? 0);
   }
 
-  // ---- takes (issue 32) ----
+  // ---- takes ----
 
   async insertTakes(dubId: string, lineId: number, takes: Array<Pick<TakeRecord, 'id' | 'jobId' | 'voice' | 'speed' | 'plan' | 'baseRevision'>>): Promise<TakeRecord[]> {
     const top = await this.sql.get<{ n: number | null }>('SELECT MAX(number) AS n FROM dub_line_takes WHERE dub_id = ? AND line_id = ?', [dubId, lineId]);

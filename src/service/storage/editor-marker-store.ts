@@ -1,4 +1,4 @@
-/** The editor's own markers on a recording (issue 33): the one owner of `editor_markers`. */
+/** The editor's own markers on a recording: the one owner of `editor_markers`. */
 import crypto from 'node:crypto';
 import type { Sql } from './sql/sql';
 

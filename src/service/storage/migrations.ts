@@ -378,7 +378,7 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
       ALTER TABLE browser_sessions ADD COLUMN key_id TEXT;
     `,
   },
-  // ---- dubbing workflow (issue 32): dub from the recording, line edits with undo, review, speed ----
+  // ---- dubbing workflow: dub from the recording, line edits with undo, review, speed ----
   {
     version: 12,
     name: 'dubs from the recording; line history, undo, review status and notes, speed',
@@ -418,7 +418,7 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     `,
   },
   // ---- end of the dubbing workflow block ----
-  // ---- analysis store (issue 34): the analysis document's revision in the database ----
+  // ---- analysis store: the analysis document's revision in the database ----
   {
     version: 13,
     name: "analysis runs: a revision raised by every write (the analysis document's ETag), and their order per session",
@@ -438,7 +438,7 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     `,
   },
   // ---- end of the analysis store block ----
-  // ---- editor's basics (issue 33): speaker matches an editor rejected ----
+  // ---- editor's basics: speaker matches an editor rejected ----
   {
     version: 14,
     name: 'speaker matches rejected by the editor',
@@ -470,7 +470,7 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     `,
   },
   // ---- end of the editor's basics block ----
-  // ---- job queue (issue 34) ----
+  // ---- job queue ----
   {
     version: 16,
     name: 'jobs: their order of queueing',
@@ -484,7 +484,7 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     `,
   },
   // ---- end of the job queue block ----
-  // ---- shared secrets (issue 34): the audio-address signing key where every API node reads it ----
+  // ---- shared secrets: the audio-address signing key where every API node reads it ----
   {
     version: 17,
     name: 'secrets shared by API nodes',
@@ -499,7 +499,7 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     `,
   },
   // ---- end of the shared secrets block ----
-  // ---- dub takes and line revisions (issue 32) ----
+  // ---- dub takes and line revisions ----
   {
     version: 18,
     name: "dub lines: a revision per change, so a stale edit of a line is refused",
@@ -550,7 +550,7 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     `,
   },
   // ---- end of the dub takes block ----
-  // ---- a job's result (issue 34: OpenAI transcriptions answered by an API node, recognised by a worker) ----
+  // ---- a job's result (OpenAI transcriptions answered by an API node, recognised by a worker) ----
   {
     version: 21,
     name: 'jobs: what a job found, for whoever waits on it',
@@ -561,7 +561,7 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     `,
   },
   // ---- end of the job result block ----
-  // ---- speaker adaptation's state in the database, its files on the blob store (issue 34) ----
+  // ---- speaker adaptation's state in the database, its files on the blob store ----
   {
     version: 22,
     name: "speaker adaptation: each project speaker's state, shared by the team's nodes",
@@ -580,7 +580,7 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     `,
   },
   // ---- end of the speaker adaptation block ----
-  // ---- a team's Whisper models (issue 34) ----
+  // ---- a team's Whisper models ----
   {
     version: 23,
     name: "whisper models: the models a team installed, kept on its storage",
@@ -600,7 +600,7 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     `,
   },
   // ---- end of the team's Whisper models block ----
-  // ---- script alignment's checkpoints (issue 34: a worker killed mid-alignment) ----
+  // ---- script alignment's checkpoints (a worker killed mid-alignment) ----
   {
     version: 24,
     name: 'script alignment: the stretches aligned so far, so a job handed to another worker aligns only the rest',
@@ -621,7 +621,7 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     `,
   },
   // ---- end of the script alignment checkpoints block ----
-  // ---- a team's Whisper model downloads (issue 34: progress and cancelling through any API node) ----
+  // ---- a team's Whisper model downloads (progress and cancelling through any API node) ----
   {
     version: 25,
     name: "whisper model downloads: each model's download in progress (or last ended), shared by the team's nodes",

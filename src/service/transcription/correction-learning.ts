@@ -4,7 +4,7 @@ import type { ProjectStore } from '../storage/project-store';
 import type { JobStore } from '../storage/job-store';
 
 /**
- * What a correction teaches (issue 31, README "Corrections teach the recognizer"): words the editor typed that
+ * What a correction teaches (docs/transcription.md, "Corrections teach the recognizer"): words the editor typed that
  * the recognizer's dictionary lacks go into the project's vocabulary, so the project's next recordings can be
  * recognized with them; and the recording's speakers are adapted again, now along the corrected words
  * (speakers/adaptation-job.ts takes corrected lines as supervision).

@@ -7,7 +7,7 @@ import { gainToPeak, peakAmplitude, scaledCopy } from '../dsp/levels';
  * Voice-activity settings for diarization. Thresholds are Silero's own recommendation (enter 0.5, leave
  * 0.15 lower), not fitted here: on level-normalised audio they score as the earlier fitted 0.2/0.05 did on
  * the tuning half of ../shared/audio/diarization (diarized_json DER 17.7% against 17.6%; test half 28.7 /
- * 28.3%), and a constant fitted to a few files did not hold on unseen meetings (issue 14). The 1 s minimum
+ * 28.3%), and a constant fitted to a few files did not hold on unseen meetings. The 1 s minimum
  * silence is a tuning-half choice (trn01 aside, where nothing is recognised: 0.1 s 24.2%, 0.5 s 20.0%,
  * 1 s 16.1%; 2 s 15.0% from one file's pause, not taken): a turn keeps its short pauses, as the meeting
  * references do, and a diarized_json segment spans its turn. Recognition keeps its own VAD settings, tuned for WER.

@@ -126,7 +126,7 @@ export function createLocalTranscription(deps: {
           tempDir: deps.scratchDir,
           adaptation: deps.adaptation,
           pronunciationVariants: deps.pronunciationVariants,
-          // Issue 33: decoders kept through an analysis held ~230 MB beside the editor's other tools.
+          // Decoders kept through an analysis held ~230 MB beside the editor's other tools.
           idleSeconds: decoderIdleSeconds(deps.env),
         });
       } else if (engine.descriptor.createRecognizer) recognizer = engine.descriptor.createRecognizer();

@@ -73,7 +73,7 @@ interface Commit {
 export class TranscriptEditor {
   constructor(private readonly deps: TranscriptEditDeps) {}
 
-  /** "Not this person" (issue 33): the voice `label` is not the project speaker it was matched to (session-speakers.ts). */
+  /** "Not this person": the voice `label` is not the project speaker it was matched to (session-speakers.ts). */
   rejectSpeakerMatch(sessionId: string, label: string, speakerId?: string): Promise<string> {
     return this.deps.speakers.rejectMatch(sessionId, label, speakerId);
   }
@@ -114,7 +114,7 @@ export class TranscriptEditor {
     });
   }
 
-  // ---- Word corrections (issue 31): a line's text, find and replace. Timing happens outside the database
+  // ---- Word corrections: a line's text, find and replace. Timing happens outside the database
   // transaction (alignment takes a decoder); the commit then checks the revision it was computed on.
 
   /** A line's words (or a word range) become `text`: unchanged words keep their times, the others are aligned. */
@@ -307,7 +307,7 @@ export class TranscriptEditor {
       }
       const learning = this.deps.learning;
       if (learning && (commit.edit.op === 'edit_text' || commit.edit.op === 'replace' || commit.edit.op === 'align_script')) {
-        // Issue 31: typed words the dictionary lacks join the project's vocabulary, in this transaction, and the edit says which.
+        // Typed words the dictionary lacks join the project's vocabulary, in this transaction, and the edit says which.
         const projectId = (await stores.sessions.summary(sessionId))!.project.id;
         const added = await learning.learnWords(stores.projects, projectId, typedWords(commit.edit, commit.result.transcript));
         if (added.length) commit.edit = { ...commit.edit, vocabulary_added: added };

@@ -46,7 +46,7 @@ export const Prosody = z
     amplitude_perturbation: nullableNum.meta({ description: 'Shimmer (local), a fraction' }),
     hnr_db: nullableNum.meta({ description: 'Harmonics-to-noise ratio (cross-correlation), dB' }),
     pauses: z.array(Pause),
-    articulation_rate: nullableNum.meta({ description: 'Syllables per second of speech, pauses excluded (dictionary syllables of the recognized words; README "Pace")' }),
+    articulation_rate: nullableNum.meta({ description: 'Syllables per second of speech, pauses excluded (dictionary syllables of the recognized words; docs/analysis.md, "Pace")' }),
     pace_wpm: nullableNum.meta({ description: 'Words per minute over the line’s speech span' }),
     hesitations: z.number().int(),
     longest_pause: num,
@@ -111,7 +111,7 @@ export const Ambience = z
   .meta({ id: 'Ambience' });
 
 /**
- * Emotions the listeners report (README "Perception"): `neutral` unless the measures lean clearly one way;
+ * Emotions the listeners report (docs/analysis.md, "Fields"): `neutral` unless the measures lean clearly one way;
  * `calm` low arousal, `sad` low arousal with negative valence, `warm` positive valence at moderate arousal,
  * `excited` high arousal with non-negative valence, `tense` high arousal with negative valence, `amused`
  * laughter on or right after the line, `uncertain` hesitant with low confidence.
@@ -119,7 +119,7 @@ export const Ambience = z
 export const EMOTIONS = ['neutral', 'calm', 'warm', 'excited', 'amused', 'tense', 'sad', 'uncertain'] as const;
 export const Emotion = z.enum(EMOTIONS).meta({ id: 'Emotion' });
 
-/** How a line was delivered, each relative to the speaker's own baselines (README "Perception"). */
+/** How a line was delivered, each relative to the speaker's own baselines (docs/analysis.md, "Fields"). */
 export const DELIVERY_LABELS = ['rushed', 'slow', 'flat', 'emphatic', 'hesitant', 'mumbled', 'trailing_off', 'quiet'] as const;
 export const DeliveryLabel = z.enum(DELIVERY_LABELS).meta({ id: 'DeliveryLabel' });
 
@@ -153,7 +153,7 @@ export const DeliveryFlag = z
 
 export const Delivery = z
   .object({
-    score: num.meta({ description: '0–1; README "Delivery score"' }),
+    score: num.meta({ description: '0–1; docs/analysis.md, "Fields"' }),
     label: z.enum(DELIVERY_GRADES),
     flags: z.array(DeliveryFlag),
   })
@@ -299,7 +299,7 @@ export const WatchOut = z
     kind: z.string().meta({ description: 'The kind of problem, e.g. clipping, hum, unusable, hesitant, rushed, overlap' }),
     text: z.string().meta({ description: 'The same sentence as the matching `watch_outs` entry: `<label> (<detail>): <ranges>.`' }),
     ranges: z.array(z.object(span)),
-    // issue 33 (watch-outs): the sentence's parts, so a view that shows the kind and the ranges itself writes each once.
+    // Watch-outs: the sentence's parts, so a view that shows the kind and the ranges itself writes each once.
     label: z.string().optional().meta({ description: 'The kind as the sentence names it, e.g. "Reverb", "Unusable lines", "Rushed delivery" (absent in analyses before 1.2.0)' }),
     detail: z.string().optional().meta({ description: 'How much: "severity 0.56", "3 lines", "2": the sentence without its label and ranges (absent before 1.2.0)' }),
   })
@@ -324,7 +324,7 @@ export const Intelligence = z
     status: AnalysisStatus,
     stage: z
       .string()
-      .meta({ description: 'The step running now: decoding, speech, events, conditions, prosody, baselines, quality, listening, speakers, moments, summary (README: stages); `complete` when finished' }),
+      .meta({ description: 'The step running now: decoding, speech, events, conditions, prosody, baselines, quality, listening, speakers, moments, summary (docs/analysis.md); `complete` when finished' }),
     progress: num.meta({ description: '0–1, never decreases within a run' }),
     run_id: z.string().nullable(),
     version: z.string().meta({ description: 'Semantic version of the analysis method' }),

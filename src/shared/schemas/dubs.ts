@@ -77,7 +77,7 @@ export const DubPatch = z
   })
   .meta({ id: 'DubPatch' });
 
-// ---- dubbing workflow (issue 32): dub from the recording, split/merge/undo, review, exports, speed ----
+// ---- dubbing workflow: dub from the recording, split/merge/undo, review, exports, speed ----
 
 export const REVIEW_STATUSES = ['todo', 'needs_changes', 'approved'] as const;
 export const ReviewStatus = z.enum(REVIEW_STATUSES).meta({
@@ -186,7 +186,7 @@ export const ReviewCounts = z
 
 // ---- end of the dubbing workflow block ----
 
-// ---- dub takes and line revisions (issue 32) ----
+// ---- dub takes and line revisions ----
 export const LineBaseRevision = z
   .number()
   .int()
@@ -205,7 +205,7 @@ export const LinePatch = z
     end: Seconds.optional(),
     review_status: ReviewStatus.optional(),
     speed: LineSpeed.nullable().optional(),
-    // ---- dub takes and line revisions (issue 32) ----
+    // ---- dub takes and line revisions ----
     base_revision: LineBaseRevision.optional(),
   })
   .meta({ id: 'LinePatch' });
@@ -296,7 +296,7 @@ export const DubRevision = z
   })
   .meta({ id: 'DubRevision' });
 
-// ---- dub takes (issue 32) ----
+// ---- dub takes ----
 export const TAKES_MAX = 5;
 export const TAKE_STATUSES = ['queued', 'rendering', 'ready', 'failed'] as const;
 
@@ -444,7 +444,7 @@ export type Revoice = z.infer<typeof Revoice>;
 export type RevoiceLine = z.infer<typeof RevoiceLine>;
 export type RevoiceFlag = (typeof REVOICE_FLAGS)[number];
 export type WordTiming = z.infer<typeof WordTiming>;
-// ---- dub takes (issue 32) ----
+// ---- dub takes ----
 export type TakesRequest = z.infer<typeof TakesRequest>;
 export type TakeChoice = z.infer<typeof TakeChoice>;
 export type DubTake = z.infer<typeof DubTake>;

@@ -1,4 +1,4 @@
-/** The editor's basics (issue 33): part of a recording to export, and rejecting a speaker match. */
+/** The editor's basics: part of a recording to export, and rejecting a speaker match. */
 import { z } from 'zod';
 import { SpeakerMapEntry } from './sessions';
 

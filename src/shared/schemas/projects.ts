@@ -35,10 +35,10 @@ export const ProjectSpeaker = z
       .object({
         recordings: z.number().int().meta({ description: 'Recordings whose speech the transform is estimated from' }),
         seconds: z.number().meta({ description: 'Seconds of aligned speech behind it' }),
-        // Issue 31: corrections teach the recognizer.
+        // Corrections teach the recognizer.
         corrected_seconds: z.number().meta({
           description:
-            'Of `seconds`, those of lines an editor corrected or aligned a script to: the transform learnt them along the corrected words (README, "Corrections teach the recognizer")',
+            'Of `seconds`, those of lines an editor corrected or aligned a script to: the transform learnt them along the corrected words (docs/transcription.md, "Corrections teach the recognizer")',
         }),
         map_means: z.boolean().meta({
           description:
@@ -50,7 +50,7 @@ export const ProjectSpeaker = z
       .optional()
       .meta({
         description:
-          "The speaker's acoustic adaptation (MLLR) learnt from the project's earlier recordings; later recordings decode this voice with it. Null until there is enough speech (README, \"Speaker adaptation\")",
+          "The speaker's acoustic adaptation (MLLR) learnt from the project's earlier recordings; later recordings decode this voice with it. Null until there is enough speech (docs/transcription.md, \"Speaker adaptation\")",
       }),
   })
   .meta({ id: 'ProjectSpeaker' });

@@ -101,7 +101,7 @@ export const SpeakerMapEntry = z
     name: z.string(),
     similarity: z.number().meta({ description: 'Voice similarity to the project speaker, 0 to 1' }),
     matched: z.boolean().meta({ description: 'True when the voice matched a speaker the project already knew' }),
-    // Issue 33: the studio colours a match's certainty from the service's own threshold, not fixed bands.
+    // The studio colours a match's certainty from the service's own threshold, not fixed bands.
     match_threshold: z.number().meta({
       description:
         'The similarity from which the service takes a voice to be a speaker the project already knew (its current threshold; ' +

@@ -50,7 +50,7 @@ export const TranscriptRevision = z
     edit: z
       .record(z.string(), z.unknown())
       .nullable()
-      .meta({ description: 'What was done: op (reassign, merge, split, restore, edit_text, replace, align_script) and its fields; `touched` lists the labels whose speech changed. Word corrections list per line (`lines`) which new words were timed by forced alignment (`aligned`), which by sharing their gap by syllables (`interpolated`: alignment failed or the word could not be decoded), and unchanged words retimed to make room (`retimed_unchanged`). `vocabulary_added` (word corrections, replace, align_script) lists typed words the recognizer\'s dictionary lacked that were added to the project\'s vocabulary (README, "Corrections teach the recognizer")' }),
+      .meta({ description: 'What was done: op (reassign, merge, split, restore, edit_text, replace, align_script) and its fields; `touched` lists the labels whose speech changed. Word corrections list per line (`lines`) which new words were timed by forced alignment (`aligned`), which by sharing their gap by syllables (`interpolated`: alignment failed or the word could not be decoded), and unchanged words retimed to make room (`retimed_unchanged`). `vocabulary_added` (word corrections, replace, align_script) lists typed words the recognizer\'s dictionary lacked that were added to the project\'s vocabulary (docs/transcription.md, "Corrections teach the recognizer")' }),
     speakers: z.array(z.string()),
     segments: z.number().int(),
   })
@@ -70,7 +70,7 @@ export type TranscriptRevision = z.infer<typeof TranscriptRevision>;
 export type TranscriptRevisionList = z.infer<typeof TranscriptRevisionList>;
 export type TranscriptEditResult = z.infer<typeof TranscriptEditResult>;
 
-// ---- Word corrections (issue 31): a line's text, find and replace in a recording and across a project.
+// ---- Word corrections: a line's text, find and replace in a recording and across a project.
 
 /** The longest text a correction takes (a line's words, a find or a replacement); longer is a script, not a correction. */
 export const MAX_CORRECTION_CHARS = 2000;

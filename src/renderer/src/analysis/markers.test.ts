@@ -56,7 +56,7 @@ describe('analysisMarkers', () => {
   });
 });
 
-describe('issue 11 lanes', () => {
+describe('moment and delivery lanes', () => {
   it('places moments and delivery labels in their own lanes', () => {
     const line = segment(4, 'S1', 30, 34);
     line.perception = {

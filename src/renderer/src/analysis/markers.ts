@@ -1,7 +1,7 @@
 /**
  * Timeline markers from an Analysis document: recording conditions (each of their time ranges), per-line
- * quality issues (over the line's span), audience events and pace shifts, and, once the service fills them
- * (issue 11), moments and delivery labels. One builder per lane; `analysisMarkers` joins them.
+ * quality issues (over the line's span), audience events and pace shifts, and, once the service fills them in,
+ * moments and delivery labels. One builder per lane; `analysisMarkers` joins them.
  */
 import type {
   AnalysisSegment,

@@ -16,7 +16,7 @@ const STAGE_NAMES: Record<string, string> = {
   prosody: 'Measuring pitch, level and pace',
   baselines: 'Learning each speaker’s usual delivery',
   quality: 'Measuring each line’s quality',
-  // Issue 11's later stages.
+  // The analysis' later stages (listening, speakers, moments, summary).
   listening: 'Listening to how each line sounds',
   perception: 'Listening to how each line sounds',
   speakers: 'Profiling the speakers',

@@ -1,5 +1,5 @@
 /**
- * The studio's calls for the dubbing workflow (issue 32): a dub of the recording itself, line retiming,
+ * The studio's calls for the dubbing workflow: a dub of the recording itself, line retiming,
  * split / merge with undo and redo, review status and notes, per-line speed, and the dub's exports.
  */
 import type { DubExportFormat, DubRevision, DubTake, LineEdit, LineNote, LinePatch, ReviewStatus, TakesRequest } from '../../../shared/schemas/dubs';
@@ -28,7 +28,7 @@ export interface DubWorkflowApi {
   listDubEdits(sessionId: string, dubId: string, signal?: AbortSignal): Promise<LineEdit[]>;
   addDubLineNote(sessionId: string, dubId: string, lineId: number, text: string): Promise<LineNote>;
   exportDub(sessionId: string, dubId: string, format: DubExportFormat): Promise<{ blob: Blob; fileName: string }>;
-  // ---- dub takes (issue 32) ----
+  // ---- dub takes ----
   /** Renders takes of a line; answers once they are rendered or after `wait` seconds (then poll listDubTakes). */
   renderDubTakes(sessionId: string, dubId: string, lineId: number, request: TakesRequest, wait?: number): Promise<DubTake[]>;
   listDubTakes(sessionId: string, dubId: string, lineId: number, signal?: AbortSignal): Promise<DubTake[]>;

@@ -1,4 +1,4 @@
-/** The studio's calls for the editor's basics (issue 33): naming project speakers and rejecting a voice match. */
+/** The studio's calls for the editor's basics: naming project speakers and rejecting a voice match. */
 import type { EditorMarker, SpeakerMatchRejected } from '../../../shared/schemas/editor';
 import type { ProjectSpeaker } from './types';
 

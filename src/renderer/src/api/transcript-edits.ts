@@ -40,7 +40,7 @@ export interface TranscriptEditsApi {
   mergeSpeakers(sessionId: string, edit: { from: string; into: string; base_revision?: number }): Promise<TranscriptEdit>;
   splitLine(sessionId: string, edit: { segment_id: number; word_index: number; base_revision?: number }): Promise<TranscriptEdit>;
   restoreRevision(sessionId: string, revision: number, baseRevision?: number): Promise<TranscriptEdit>;
-  // Word corrections (issue 31)
+  // Word corrections
   editLineText(
     sessionId: string,
     segmentId: number,

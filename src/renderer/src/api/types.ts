@@ -15,7 +15,7 @@ export interface ProjectSpeaker {
   label: string;
   clip_count: number;
   evidence_seconds: number;
-  /** The speaker's acoustic adaptation; `corrected_seconds` of it come from corrected lines (issue 31). */
+  /** The speaker's acoustic adaptation; `corrected_seconds` of it come from corrected lines. */
   adaptation?: { recordings: number; seconds: number; corrected_seconds: number; map_means: boolean; updated_at: string } | null;
 }
 

@@ -9,7 +9,7 @@ import type { AbRequest } from '../player/ab-player';
 const SPEED_LABEL = (speed: number | null) => (speed === null ? 'fit to slot' : `${speed}×`);
 
 /**
- * Takes of the selected line (issue 32): render several (the line's voice, or it and another, at the
+ * Takes of the selected line: render several (the line's voice, or it and another, at the
  * line's speed, 0.9× and 1.1×…), audition each against the original over the same region (A/B), and put
  * one in: a new revision with the take as the line's audio.
  */

@@ -8,7 +8,7 @@ const POLL_MS = 5000;
 const POLLS = 24;
 
 /**
- * The transcript bar's note on what corrections taught the recognizer (README, "Corrections teach the
+ * The transcript bar's note on what corrections taught the recognizer (docs/transcription.md, "Corrections teach the
  * recognizer"): how much corrected speech of this recording's speakers their adaptation uses. Read from the
  * project's speakers; read again for a while after each edit, since the adaptation runs in the background.
  */

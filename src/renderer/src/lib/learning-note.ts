@@ -1,5 +1,5 @@
 /**
- * The transcript bar's note on what corrections taught the recognizer (issue 31): how much corrected speech
+ * The transcript bar's note on what corrections taught the recognizer: how much corrected speech
  * of each of the recording's speakers their adaptation uses ("3 corrected minutes of Ada: Ada's next
  * recordings are recognized with them").
  */

@@ -38,7 +38,7 @@ const BY_PREFIX: Record<string, Record<string, KindStyle>> = {
     music: { label: 'Music', colour: '#ce93d8', shape: 'square' },
     pace_shift: { label: 'Pace shift', colour: '#4f9cf9', shape: 'diamond' },
   },
-  // Issue 11's lanes: moments worth a look and delivery labels.
+  // The analysis' own lanes: moments worth a look and delivery labels.
   moment: {
     select: { label: 'Select', colour: '#2fbf71', shape: 'star' },
     unusable: { label: 'Unusable', colour: '#e5484d', shape: 'cross' },

@@ -5,7 +5,7 @@
  * shape, legend entry and filter toggle (see kinds.ts). Times in seconds.
  */
 export const LANES = [
-  // The editor's own markers (issue 33): first, so they sit right under the waveform.
+  // The editor's own markers: first, so they sit right under the waveform.
   { id: 'own', label: 'Your markers' },
   { id: 'conditions', label: 'Conditions' },
   { id: 'issues', label: 'Line quality' },

@@ -401,7 +401,7 @@ function DubEditor({
     [revisions, revision.number, transport, notify],
   );
 
-  // Takes (issue 32): auditioned on the A/B player, the line's row not marked.
+  // Takes: auditioned on the A/B player, the line's row not marked.
   const playTake = useCallback(
     async (request: AbRequest) => {
       if (!abPlayer.current) return;

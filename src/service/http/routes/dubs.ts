@@ -123,7 +123,7 @@ export function dubsRouter(ctx: ServiceContext): Router {
     res.json(await dubbing.patchLine(dub, line, parseInput(LinePatch, req.body ?? {}, 'body'), author(res)));
   });
 
-  // ---- dubbing workflow (issue 32): split, merge, undo/redo, notes, exports ----
+  // ---- dubbing workflow: split, merge, undo/redo, notes, exports ----
 
   router.post('/:session_id/dubs/:dub_id/lines/:line_id/split', async (req, res) => {
     const { dub, line } = await lineOf(req);
@@ -190,7 +190,7 @@ export function dubsRouter(ctx: ServiceContext): Router {
 
   // ---- end of the dubbing workflow block ----
 
-  // ---- dub takes (issue 32): render takes of a line, list them, choose one ----
+  // ---- dub takes: render takes of a line, list them, choose one ----
 
   router.post('/:session_id/dubs/:dub_id/lines/:line_id/takes', async (req, res) => {
     const { dub, line } = await lineOf(req);
@@ -309,7 +309,7 @@ export function signedDubAudioRouter(ctx: ServiceContext): Router {
     if (req.query.download === '1') res.attachment(`${dub.name.replace(/\.[^.]*$/, '')}-r${revision.number}.wav`);
     await sendStored(ctx, req, res, next, ctx.dubbing.revisionKey(dub, revision), 'The revision file is missing.');
   });
-  // ---- dub takes (issue 32): a take's audio at its signed address ----
+  // ---- dub takes: a take's audio at its signed address ----
   router.get('/:session_id/dubs/:dub_id/takes/:take_id/file', async (req, res, next) => {
     const refused = new HttpError(403, 'This audio address is invalid or has expired; ask the API for a new one.');
     const parsed = DubPath.extend({ take_id: z.uuid() }).safeParse(req.params);

@@ -48,7 +48,7 @@ export function projectsRouter(projects: ProjectStore, speakers: SpeakerStore, a
     res.json({ ...project, speakers: (await speakers.projectSpeakers(project.id)).map((s) => ({ ...s, adaptation: adaptation.get(s.id) ?? null })) });
   });
 
-  // Names and terms every transcription in the project expects (see README, "Custom vocabulary").
+  // Names and terms every transcription in the project expects (see docs/transcription.md, "Custom vocabulary").
   router.get('/:project/vocabulary', async (req, res) => {
     const { project: ref } = parseInput(ProjectRef, req.params, 'path');
     res.json({ terms: await projects.vocabulary((await findProject(ref)).id) });

@@ -71,7 +71,7 @@ export function transcriptEditsRouter(ctx: ServiceContext): Router {
     res.json(await result(session_id, ctx.transcriptEdits.restore(session_id, revision, body.base_revision)));
   });
 
-  // ---- editor's basics (issue 33): "not this person" ----
+  // ---- editor's basics: "not this person" ----
   const LabelRef = SessionRef.extend({ label: z.string().min(1).max(32) });
   router.post('/:session_id/speakers/:label/reject-match', async (req, res) => {
     const { session_id, label } = parseInput(LabelRef, req.params, 'path');
@@ -83,7 +83,7 @@ export function transcriptEditsRouter(ctx: ServiceContext): Router {
   });
   // ---- end of the editor's basics block ----
 
-  // ---- Word corrections (issue 31)
+  // ---- Word corrections
   const SegmentRef = SessionRef.extend({ segment_id: z.coerce.number().int().min(0) });
 
   router.patch('/:session_id/transcript/segments/:segment_id', async (req, res) => {

@@ -33,7 +33,7 @@ export const AUDIO_URL_TTL_SECONDS = 3600;
 const ANALYSIS_FORMATS: ReadonlySet<string> = new Set(['selects_edl', 'analysis_csv']);
 
 const SessionRef = z.object({ session_id: z.uuid() });
-/** The recording's exports: the text formats, and (issue 33) its audio as WAV; any of them of a part (`start`/`end`). */
+/** The recording's exports: the text formats, and its audio as WAV; any of them of a part (`start`/`end`). */
 export const ExportQuery = ExportRangeQuery.extend({
   format: z.enum([...EXPORT_FORMATS, 'wav']).meta({ description: 'The file to make; see the description' }),
 });
@@ -152,7 +152,7 @@ export function transcriptionsRouter(ctx: ServiceContext): Router {
   router.get('/:session_id/export', async (req, res, next) => {
     const summary = await sessionOr404(req);
     const { format, ...rangeQuery } = parseInput(ExportQuery, req.query, 'query');
-    // ---- editor's basics (issue 33): part of the recording, between the studio's in and out points ----
+    // ---- editor's basics: part of the recording, between the studio's in and out points ----
     const range = requestedRange(rangeQuery, summary.duration);
     if (format === 'wav') {
       // The audio needs no transcript: it can be exported while the recording is transcribed.
@@ -191,7 +191,7 @@ export function transcriptionsRouter(ctx: ServiceContext): Router {
       moments: intelligence.moments,
       lines: intelligence.segments,
       speakerNames: await ctx.speakerNames(summary.id),
-      // The editor's own markers (issue 33), beside the lines and moments.
+      // The editor's own markers, beside the lines and moments.
       markers: (await markers.list(summary.id)).map((m) => ({ start: m.time, end: m.time, label: m.name, kind: 'marker' })),
     };
     const file = renderExport(format, range ? exportInRange(input, range) : input);
@@ -199,7 +199,7 @@ export function transcriptionsRouter(ctx: ServiceContext): Router {
     res.attachment(exportFileName(summary.file_name, file.extension, range)).type(file.contentType).send(file.body);
   });
 
-  // ---- editor's basics (issue 33): the editor's own markers, listed in the exports ----
+  // ---- editor's basics: the editor's own markers, listed in the exports ----
   const MarkerRef = SessionRef.extend({ marker_id: z.uuid() });
   const markerOr404 = async (req: Request) => {
     const { session_id, marker_id } = parseInput(MarkerRef, req.params, 'path');

@@ -39,7 +39,7 @@ export function whisperEngines(dir: string): EngineDescriptor[] {
 }
 
 /**
- * A team node's Whisper engines (issue 34): every catalogue model, listed once the team installed it (through any
+ * A team node's Whisper engines: every catalogue model, listed once the team installed it (through any
  * node; `team.refresh` reads that), and run from this node's copy, fetched from the team's storage before use.
  */
 export function teamWhisperEngines(team: TeamWhisperModels, catalogue: readonly WhisperCatalogueEntry[] = WHISPER_CATALOGUE): EngineDescriptor[] {

@@ -139,7 +139,7 @@ describe('WhisperModelManager', () => {
     await expect(m.download('finetune')).rejects.toMatchObject({ kind: 'conflict' });
   });
 
-  describe('on a team (issue 34)', () => {
+  describe('on a team', () => {
     /** Two team nodes' managers over one database and one storage, each with its own Whisper folder. */
     const teamNodes = (blobs = new FolderBlobStore(tempDir('takeline-wm-storage-')), server = tiny) => {
       const store = new SqlWhisperModelStore(new SqliteSql(openDatabase(path.join(tempDir('takeline-wm-db-'), 'takeline.db'))));

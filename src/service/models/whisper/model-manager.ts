@@ -25,7 +25,7 @@ export interface WhisperModelManagerOptions {
   freeBytes?(dir: string): number;
   log?(line: string): void;
   /**
-   * A team node's shared models (issue 34): what is installed is what the team's database records, a finished
+   * A team node's shared models: what is installed is what the team's database records, a finished
    * download goes to the team's storage, and deleting uninstalls for every node. Absent on the desktop.
    */
   team?: TeamWhisperModels;

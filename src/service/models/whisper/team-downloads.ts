@@ -47,7 +47,7 @@ export interface TeamWhisperDownloadsOptions {
 export type DownloadProgressRead = () => { receivedBytes: number; totalBytes: number | null; resumedFrom: number };
 
 /**
- * A team's Whisper model downloads (issue 34), through any API node: each runs on the node that was asked first,
+ * A team's Whisper model downloads, through any API node: each runs on the node that was asked first,
  * which records its progress in the database about once a second (its lease), so every node shows it; a second
  * request through any node joins it. A cancel or a delete through any node marks it cancelled; its node sees that
  * at its next report and stops, the way a worker stops a job whose record says cancelled (jobs/job-runner.ts).

@@ -29,7 +29,7 @@ export interface TeamWhisperModelsOptions {
 }
 
 /**
- * A team's Whisper models (issue 34): a model downloaded and verified on any node is stored once on the team's
+ * A team's Whisper models: a model downloaded and verified on any node is stored once on the team's
  * blob store and recorded in the database, so every node lists it, and a node that runs it (a worker) first
  * fetches its own copy into `cacheDir`, checked against the recorded sha256, written aside and renamed, one fetch
  * per model at a time. What the database names is read on `refresh` (callers refresh before listing or choosing a

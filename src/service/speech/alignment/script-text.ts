@@ -4,7 +4,7 @@ import { normalizeWords } from '../scoring/wer';
 export { lineLabel };
 
 /**
- * A script as the user pastes it, read into words. Format (documented in the README):
+ * A script as the user pastes it, read into words. Format (documented in docs/transcription.md, "Script alignment"):
  * - Each non-empty line is a line of the script (its own transcript line at least).
  * - A line that begins `NAME: ` (NAME up to 40 characters and 3 words, starting with a letter: "ADA:",
  *   "Dr. Grey:", "S2:") names the speaker of that line and of the unlabelled lines after it.

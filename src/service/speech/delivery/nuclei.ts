@@ -11,7 +11,7 @@ import type { PitchFrames } from './pauses';
  * Nothing here reads the recognizer's words, so the count follows the speech even where the recognizer
  * drops or merges words. Known limits (the authors'): unstressed syllables without their own intensity
  * peak are missed, so the count runs below the dictionary's on careful speech; very fast speech smooths
- * dips away. See README.md "Pace".
+ * dips away. See docs/analysis.md, "Pace".
  */
 export interface NucleiOptions {
   /**

@@ -51,7 +51,7 @@ export interface SyllableCounts {
 }
 
 /**
- * How the two counts would combine (README "Pace"; measured and kept, not published: the analysis publishes
+ * How the two counts would combine (docs/analysis.md, "Pace"; measured and kept, not published: the analysis publishes
  * the dictionary count, see withSignalPace in analysis/run-analysis.ts): the signal says how fast each line goes, the recognizer says
  * how many syllables a nucleus stands for. Each line's syllables are its nuclei times the speaker's
  * dictionary syllables per nucleus over all their lines (a ratio of sums, so a line the recognizer

@@ -3,7 +3,7 @@ import type { LevelTrack } from '../../dsp/levels';
 import { isFillerWord } from './syllables';
 
 /**
- * Pauses inside a line, from word timings and voice activity. The rules (README "Pauses"):
+ * Pauses inside a line, from word timings and voice activity. The rules (docs/analysis.md, `prosody.pauses[]`):
  * - A silent pause is a run of frames below the line's silence level lasting at least MIN_PAUSE
  *   (0.25 s, the usual threshold since Goldman-Eisler: shorter gaps are stop closures and transitions).
  * - A gap of at least MIN_PAUSE between recognized words that holds sound is a pause too: filled when a

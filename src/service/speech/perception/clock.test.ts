@@ -11,7 +11,7 @@ describe('clock times', () => {
   });
 
   it('a range as it is: never collapsed to one second, a point as one time', () => {
-    // Issue 33: "Reverb (severity 0.56): 0:27–0:27".
+    // As an editor saw it: "Reverb (severity 0.56): 0:27–0:27".
     expect(clockRange({ start: 27.12, end: 27.64 })).toBe('0:27.1–0:27.7');
     expect(clockRange({ start: 27.9, end: 28.1 })).toBe('0:27.9–0:28.1');
     expect(clockRange({ start: 27.3, end: 27.3 })).toBe('0:27.3');

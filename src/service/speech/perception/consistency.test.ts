@@ -23,7 +23,7 @@ const moment = (type: Moment['type'], s: AnalysisSegment, reason = 'Poor signal 
 const rulesBroken = (s: AnalysisSegment, moments: Moment[]) => contradictions([s], moments).map((c) => c.rule);
 
 describe('consistency rules', () => {
-  it('the case of issue 33: an unusable line whose note says "usable as it is" breaks them', () => {
+  it('the reported case: an unusable line whose note says "usable as it is" breaks them', () => {
     const line = listened(measuredLine(0, 'S1', 0, 4));
     expect(line.perception!.note).toBe('Even delivery (0.62); usable as it is.');
     const poor = { ...line, quality: { ...line.quality, score: 0.23 } };

@@ -51,7 +51,7 @@ describe('the built-in listener', () => {
     const { perception, delivery } = estimateLine({ ...input(), segment, spoilers: spoilers(segment, [segment], []) });
     expect(delivery.label).toBe('good');
     expect(perception.note).toBe('Unusable: clipping (clipping_ratio 1.2% (> 0.1%)); use another take.');
-    // A poor quality score on a second of speech or more, the case of issue 33.
+    // A poor quality score on a second of speech or more, the case an editor reported.
     const poor = measuredLine(4, 'S1', 10, 13, { quality: { ...measuredLine(0, 'S1', 0, 1).quality, score: 0.23 } });
     expect(estimateLine({ ...input(), segment: poor, spoilers: spoilers(poor, [poor], []) }).perception.note).toBe('Unusable: poor signal quality (score 0.23); use another take.');
   });

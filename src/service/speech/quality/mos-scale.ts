@@ -2,7 +2,7 @@ import type { Mos } from '../../../shared/schemas/analysis';
 
 /**
  * The MOS scale's bounds. DNSMOS maps its raw outputs through fitted polynomials that can leave the scale
- * (BAK 0.985 on a quiet AMI meeting excerpt, issue 33); every MOS the service serves, and every OVRL the
+ * (BAK 0.985 on a quiet AMI meeting excerpt); every MOS the service serves, and every OVRL the
  * quality score is built on, is held to 1–5 here, so the documented range is the served one.
  */
 export const MOS_MIN = 1;

@@ -56,7 +56,7 @@ describe.skipIf(!pocketSphinxAvailable().ok || process.platform !== 'linux')('Po
   });
 });
 
-// Issue 33: decoders kept alive through a whole analysis held ~230 MB beside an editor's other tools.
+// Decoders kept alive through a whole analysis held ~230 MB beside an editor's other tools.
 describe.skipIf(!pocketSphinxAvailable().ok || process.platform !== 'linux')('PocketSphinx decoders at rest', () => {
   const ours = (before: number[]) => decoderPids().filter((pid) => !before.includes(pid));
   const until = async (done: () => boolean, ms: number) => {

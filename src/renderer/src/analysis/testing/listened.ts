@@ -1,5 +1,5 @@
 /**
- * The test document of document.ts after the listening and summary stages (issue 11): perception,
+ * The test document of document.ts after the listening and summary stages: perception,
  * delivery and emphasis on every line, both speakers' profiles with trajectories, moments of each type,
  * and the written summary with structured watch-outs. Checked against the shared schema by the tests.
  */
