@@ -30,7 +30,7 @@ beforeAll(async () => {
   env = await teamEnv(pg, 'team_handover');
   api = await startServiceProcess({ dataDir: env.TAKELINE_DATA_DIR, env });
   for (let i = 0; i < 2; i++) workers.push(await startWorker(env));
-}, 180_000);
+}, 360_000);
 afterAll(async () => {
   for (const w of workers) await w.stop().catch(() => {});
   await api?.stop();
