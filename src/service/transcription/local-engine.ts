@@ -20,7 +20,7 @@ import { decoderIdleSeconds, sileroModelPath } from '../config';
 import type { Denoiser, Dereverberator } from '../speech/enhancement/types';
 import { NOISY_BELOW_SNR_DB } from '../speech/enhancement/noisy-speech';
 import { POCKETSPHINX_ID } from '../models/engines';
-import type { VoiceMatcher } from '../speakers/speaker-directory';
+import type { VoiceMatcher } from '../speakers/voice-matching';
 import type { TranscriptionEngine } from './engine';
 import type { ResolvedEngine } from '../models/registry';
 import { WhisperHostError } from '../speech/recognition/whisper/host-process';
