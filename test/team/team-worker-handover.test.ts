@@ -92,7 +92,9 @@ describe('team server: a job whose worker was killed', { timeout: 900_000 }, () 
     expect(taken.stage).not.toBe('waiting for a worker');
     const done = await until(() => session(id), (s) => s.status === 'complete' || s.status === 'failed', 480_000);
     expect(done.status, busy.output().split('\n').slice(-40).join('\n')).toBe('complete');
-    // Exactly once: one job, complete on its second attempt, and started by no other worker.
+    // Exactly once: one job, complete on its second attempt, and started by no other worker. The recording reads
+    // complete once its transcript is stored; the job's record follows when the job's last steps are done.
+    await until(() => transcribeJobs(id), (rows) => rows[0]!.status !== 'running', 120_000);
     expect(await transcribeJobs(id)).toEqual([expect.objectContaining({ id: job!.id, status: 'complete', attempts: 2 })]);
     expect(busy.output().match(new RegExp(`job ${job!.id} \\(\\S+\\) started`, 'g'))).toHaveLength(1);
   });
