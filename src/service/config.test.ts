@@ -109,3 +109,19 @@ describe('loadConfig: single sign-on', () => {
     expect(loadConfig({ HOME: '/tmp', ...oidc, TAKELINE_OIDC_ISSUER: 'http://127.0.0.1:9000' }).oidc?.issuer).toBe('http://127.0.0.1:9000');
   });
 });
+
+describe('loadConfig: background work', () => {
+  it('runs background work 10 nice steps down unless TAKELINE_BACKGROUND_NICE says otherwise (0 off; outside 0–19 the default)', () => {
+    expect(loadConfig({ HOME: '/tmp' }).backgroundNice).toBe(10);
+    expect(loadConfig({ HOME: '/tmp', TAKELINE_BACKGROUND_NICE: '0' }).backgroundNice).toBe(0);
+    expect(loadConfig({ HOME: '/tmp', TAKELINE_BACKGROUND_NICE: '4' }).backgroundNice).toBe(4);
+    expect(loadConfig({ HOME: '/tmp', TAKELINE_BACKGROUND_NICE: '25' }).backgroundNice).toBe(10);
+  });
+
+  it('renders two dub lines at once unless TAKELINE_DUB_RENDER_PARALLEL says otherwise', () => {
+    expect(loadConfig({ HOME: '/tmp' }).dubRenderParallel).toBe(2);
+    expect(loadConfig({ HOME: '/tmp', TAKELINE_DUB_RENDER_PARALLEL: '1' }).dubRenderParallel).toBe(1);
+    expect(loadConfig({ HOME: '/tmp', TAKELINE_DUB_RENDER_PARALLEL: '4.7' }).dubRenderParallel).toBe(4);
+    expect(loadConfig({ HOME: '/tmp', TAKELINE_DUB_RENDER_PARALLEL: 'many' }).dubRenderParallel).toBe(2);
+  });
+});

@@ -1,8 +1,10 @@
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AdaptationSettings } from './speakers/speaker-adaptation';
+import type { AdaptationSettings } from './speakers/adaptation-settings';
 import { OidcSettingsError, parseOidcSettings, type OidcSettings } from './auth/oidc/settings';
+import { backgroundNiceSteps } from './jobs/background-priority';
+import { DEFAULT_RENDER_PARALLEL } from './dubbing/parallel';
 
 export interface ServiceConfig {
   /** 0 picks a free port. */
@@ -34,6 +36,36 @@ export interface ServiceConfig {
   publicOrigins: string[];
   /** Single sign-on through an OpenID Connect provider (TAKELINE_OIDC_*); null: keys and the one-time link only. */
   oidc: OidcSettings | null;
+  /**
+   * How many nice steps below the service its background work runs (recognizer and ffmpeg children, the analysis
+   * and diarization threads; a team worker as a whole): TAKELINE_BACKGROUND_NICE, 0 to 19, 0 off; default 10.
+   */
+  backgroundNice: number;
+  /** Dub lines a revoice or a takes job renders at once (TAKELINE_DUB_RENDER_PARALLEL; default 2, 1: one after another). */
+  dubRenderParallel: number;
+}
+
+/**
+ * The environment this process was started with. Read here only: the composition root (server.ts) hands it down,
+ * and a child process that needs one inherits it through its spawn. Entry points of worker threads and child
+ * processes, which get no parsed configuration, parse what they need from it with the functions below.
+ */
+export function processEnvironment(): NodeJS.ProcessEnv {
+  return process.env;
+}
+
+/** TAKELINE_BACKGROUND_NICE as `ServiceConfig.backgroundNice` has it, for a thread or child process of the service. */
+export function backgroundNice(env: NodeJS.ProcessEnv = process.env): number {
+  return backgroundNiceSteps(env.TAKELINE_BACKGROUND_NICE);
+}
+
+/** TAKELINE_SILERO_VAD_MODEL: another Silero VAD model file than the packaged one; undefined when not set. */
+export function sileroModelPath(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return env.TAKELINE_SILERO_VAD_MODEL || undefined;
+}
+
+function dubRenderParallel(env: NodeJS.ProcessEnv): number {
+  return Math.max(1, Math.floor(Number(env.TAKELINE_DUB_RENDER_PARALLEL)) || DEFAULT_RENDER_PARALLEL);
 }
 
 export class ConfigError extends Error {}
@@ -96,6 +128,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     databaseUrl: env.TAKELINE_DATABASE_URL ? parseDatabaseUrl(env.TAKELINE_DATABASE_URL) : null,
     ...publicAccess(env),
     oidc: oidcSettings(env),
+    backgroundNice: backgroundNice(env),
+    dubRenderParallel: dubRenderParallel(env),
   };
 }
 

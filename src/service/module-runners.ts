@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { processEnvironment } from './config';
 
 /**
  * Starts a worker thread on one of the service's own modules, named relative to the caller
@@ -26,5 +27,5 @@ export function forkModule(relative: string, callerUrl: string, execArgv: string
   const file = fileURLToPath(new URL(`${relative}${fromSource ? '.ts' : '.js'}`, callerUrl));
   const inherited = process.execArgv.filter((a) => !a.startsWith('--inspect'));
   const tsx = fromSource && !inherited.some((a) => a.includes('tsx')) ? ['--import', 'tsx'] : [];
-  return fork(file, [], { execArgv: [...inherited, ...tsx, ...execArgv], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, ...env } });
+  return fork(file, [], { execArgv: [...inherited, ...tsx, ...execArgv], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...processEnvironment(), ...env } });
 }

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
-import { ConfigError, loadConfig, type ServiceConfig } from './config';
+import { ConfigError, loadConfig, processEnvironment, type ServiceConfig } from './config';
+import { configureBackgroundNice } from './jobs/background-priority';
 import { DataLayout } from './storage/files';
 import { acquireDataLock } from './storage/data-lock';
 import { checkMediaTools, resolveMediaTools } from './media/tools';
@@ -36,7 +37,7 @@ export interface StartOptions {
 export async function startService(options: StartOptions & { role: 'worker' }): Promise<RunningWorker>;
 export async function startService(options?: StartOptions & { role?: 'api' }): Promise<RunningService>;
 export async function startService(options: StartOptions = {}): Promise<RunningService | RunningWorker> {
-  const env = options.env ?? process.env;
+  const env = options.env ?? processEnvironment();
   const log = options.log ?? ((line: string) => process.stderr.write(line + '\n'));
   const base = loadConfig(env);
   const config: ServiceConfig = {
@@ -44,6 +45,8 @@ export async function startService(options: StartOptions = {}): Promise<RunningS
     port: options.port ?? base.port,
     dataDir: options.dataDir ? path.resolve(options.dataDir) : base.dataDir,
   };
+  // This process's background work (decoders, ffmpeg) runs this far below its event loop.
+  configureBackgroundNice(config.backgroundNice);
   if (config.extraApiKey !== null && !isWellFormedKey(config.extraApiKey)) {
     throw new ConfigError('TAKELINE_API_KEY must be "tl_" followed by at least 32 letters and digits (create one with `npm run keys -- create`).');
   }

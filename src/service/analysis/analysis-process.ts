@@ -3,9 +3,10 @@ import type { AnalysisMessage, AnalysisRequest } from './protocol';
 import { runAnalysis } from './run-analysis';
 import { createToolkit } from './toolkit';
 import { lowerProcessPriority } from '../jobs/background-priority';
+import { backgroundNice } from '../config';
 
 // Below the service, so HTTP reads stay fast while this process computes (the threads it starts inherit it).
-lowerProcessPriority(process.pid);
+lowerProcessPriority(process.pid, backgroundNice());
 // The service went away (or killed the channel): nobody is left to read the results.
 process.once('disconnect', () => process.exit(0));
 

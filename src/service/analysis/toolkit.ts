@@ -1,3 +1,4 @@
+import { sileroModelPath } from '../config';
 import { decodeAudioToArray } from '../media/decode';
 import { ModelFileError } from '../models/model-files';
 import { SAMPLE_RATE } from '../speech/types';
@@ -54,7 +55,8 @@ function warnOnce(warnings: string[], what: string, error: unknown): void {
  */
 export function createToolkit(request: AnalysisRequest): AnalysisToolkit & { close(): Promise<void> } {
   const warnings: string[] = [];
-  const vad = createSileroVad(ANALYSIS_VAD);
+  // In the analysis' own process, which inherits the service's environment.
+  const vad = createSileroVad({ ...ANALYSIS_VAD, modelPath: sileroModelPath() });
   const tagger = createYamnet(request.modelsDir);
   const dnsmos = createDnsmos(request.modelsDir);
   let taggerFailed = false;

@@ -4,6 +4,8 @@ import { buildCore, sharedEtagEpoch, teamNodeAtStart, type CoreInput } from './c
 import { buildHttp, type HttpOptions } from './http';
 import { startOperations } from './operations';
 import { runningService, type RunningService } from './roles';
+import { watchHandOvers } from '../queue/hand-over-watch';
+import { SqlJobStore } from '../storage/job-store';
 
 /**
  * A team's API node: core + HTTP. It queues work and follows it; its workers run it, so it builds no
@@ -18,5 +20,10 @@ export async function startApiNode(input: CoreInput, releaseLock: () => void, op
   const server = await http.listen();
   const closeOperations = await startOperations(core, input.metrics.config);
   await core.jobs.start();
-  return runningService({ core, persistence: input.persistence, releaseLock, http: { part: http, server }, closers: [closeOperations] }, null);
+  // A job whose worker died reads as waiting for a worker until another takes it.
+  const { queue } = input.persistence;
+  const closeWatch = queue
+    ? watchHandOvers({ store: new SqlJobStore(core.sql), awaitingWorker: (ids) => queue.awaitingWorker(ids), runner: core.jobs, log: core.log })
+    : async () => {};
+  return runningService({ core, persistence: input.persistence, releaseLock, http: { part: http, server }, closers: [closeOperations, closeWatch] }, null);
 }

@@ -9,7 +9,8 @@ import type { WorkerAdapter } from '../jobs/worker-adapter';
 import type { MediaTools } from '../media/tools';
 import { ModelRegistry } from '../models/registry';
 import { installedEngines } from '../models/engines';
-import { SWEEP_GRACE_MS, sweepOrphans } from '../recordings/intake';
+import { SWEEP_GRACE_MS, sweepOrphans, TRANSCRIBE_JOB } from '../recordings/intake';
+import { showTranscriptionWaiting } from '../transcription/transcribe-job';
 import { stopStaleProcesses } from '../jobs/stale-processes';
 import { SpeakerDirectory } from '../speakers/speaker-directory';
 import { spectralVoiceMatcher } from '../speakers/voice-matcher';
@@ -135,6 +136,8 @@ export async function buildCore(input: CoreInput, options: CoreOptions = {}): Pr
   const keys = new SqlKeyStore(sql);
   const jobStore = new SqlJobStore(sql, dispatch);
   const jobs = new JobRunner(jobStore, { log, worker: options.worker, backgroundKinds: BACKGROUND_KINDS, storageRetrySeconds: storageRetrySeconds(env) });
+  // A transcription's waiting shows on its recording in every role (an API node marks one waiting for a worker).
+  jobs.displayWaiting(TRANSCRIBE_JOB, showTranscriptionWaiting(sessions));
   const { queue } = persistence;
   const operations = setUpOperations({ metrics, config: input.metrics.config, sql, jobStore, runner: jobs, blobs: files.blobs, workers: queue ? () => queue.workers() : undefined, log });
   const voices = createVoiceRegistry(env, config);

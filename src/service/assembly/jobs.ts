@@ -77,8 +77,8 @@ export function registerJobHandlers(core: Core, engines: JobEngines): void {
   );
   registerAnalysisJob({ store: core.analysisStore, sessions, layout, files, tools, modelsDir: config.modelsDir, dictionary: resolvePocketSphinxModel(env).dict, log }, jobs);
   registerPrepareJob(jobs, { store: dubbing.store, files: dubbing.files, sessions, models, transcription: engines.transcription, tools, layout, stored: files, log });
-  registerRevoiceJob(jobs, { store: dubbing.store, files: dubbing.files, tools, voices, aligner: () => dubbing.wordAligner(), log });
-  registerTakesJob(jobs, { store: dubbing.store, files: dubbing.files, tools, voices, aligner: () => dubbing.wordAligner(), log });
+  registerRevoiceJob(jobs, { store: dubbing.store, files: dubbing.files, tools, voices, aligner: () => dubbing.wordAligner(), log, renderParallel: config.dubRenderParallel });
+  registerTakesJob(jobs, { store: dubbing.store, files: dubbing.files, tools, voices, aligner: () => dubbing.wordAligner(), log, renderParallel: config.dubRenderParallel });
   registerSpeakerProfilesJob({ sessions, revisions, layout, files, tools, speakers: sessionSpeakers }, jobs);
   registerScriptAlignment(jobs, core.scriptAlignment, core.alignCheckpoints, log);
   registerRequestWork(jobs, recordingReplaceWork(core.transcriptEdits));

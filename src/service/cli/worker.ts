@@ -10,7 +10,8 @@ restartWithHeapSettings();
 async function main() {
   // Everything a worker does is background work (TAKELINE_BACKGROUND_NICE; 0 keeps it at the caller's priority).
   const { lowerOwnPriority } = await import('../jobs/background-priority');
-  lowerOwnPriority();
+  const { backgroundNice } = await import('../config');
+  lowerOwnPriority(backgroundNice(process.env));
   const { startService } = await import('../server');
   const worker = await startService({ role: 'worker' });
   let stopping = false;

@@ -1,9 +1,10 @@
 /**
- * Lines rendered at once within a revoice or a takes job. A rendering spends most of its time outside this
- * process's JavaScript (the synthesizer process, ffmpeg's resampler, the aligner), so two overlap well on two
- * cores; more would only queue behind each other there. TAKELINE_DUB_RENDER_PARALLEL overrides it (1: one after another).
+ * Lines rendered at once within a revoice or a takes job, unless configured (ServiceConfig.dubRenderParallel,
+ * TAKELINE_DUB_RENDER_PARALLEL). A rendering spends most of its time outside this process's JavaScript (the
+ * synthesizer process, ffmpeg's resampler, the aligner), so two overlap well on two cores; more would only queue
+ * behind each other there.
  */
-export const RENDER_PARALLEL = Math.max(1, Math.floor(Number(process.env.TAKELINE_DUB_RENDER_PARALLEL)) || 2);
+export const DEFAULT_RENDER_PARALLEL = 2;
 
 /**
  * Runs `work` over `items`, at most `limit` at a time, in order of the items; resolves when all are done

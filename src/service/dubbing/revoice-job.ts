@@ -9,12 +9,14 @@ import type { Aligner } from '../speech/types';
 import type { DubRecord, DubStore, RevoiceRecord } from '../storage/dub-store';
 import { dubKeys, revisionStem, type DubFiles } from './dub-files';
 import { renderLine, type WavSource } from './render-line';
-import { inParallel, RENDER_PARALLEL } from './parallel';
+import { DEFAULT_RENDER_PARALLEL, inParallel } from './parallel';
 
 export const DUB_REVOICE_JOB = 'dub-revoice';
 
 export interface RevoiceDeps {
   store: DubStore;
+  /** Lines (takes) rendered at once (ServiceConfig.dubRenderParallel; default {@link DEFAULT_RENDER_PARALLEL}). */
+  renderParallel?: number;
   files: DubFiles;
   tools: MediaTools;
   voices: VoiceRegistry;
@@ -112,11 +114,11 @@ async function renderPlan(
     if (dub.background) background = await openStoredWav(files, dubKeys.background(dub.sessionId, dub.id));
     const total = revoice.plan.length;
     let finished = done.size;
-    // Lines are rendered RENDER_PARALLEL at a time: each reads only the dub's files and writes its own patch,
+    // Lines are rendered `renderParallel` at a time: each reads only the dub's files and writes its own patch,
     // and the revision is assembled in region order whatever order they finish in, so the output is the same.
     await inParallel(
       revoice.plan.filter((line) => !done.has(line.lineId)),
-      RENDER_PARALLEL,
+      deps.renderParallel ?? DEFAULT_RENDER_PARALLEL,
       async (line) => {
         signal.throwIfAborted();
         progress((finished / total) * 0.95, `voicing line ${line.lineId} (${finished + 1} of ${total})`);

@@ -9,10 +9,12 @@ import { dubKeys, type DubFiles } from './dub-files';
 import { renderLine } from './render-line';
 import { openStoredWav, type OpenedWav } from './revoice-job';
 import { DUB_TAKES_JOB } from './takes';
-import { inParallel, RENDER_PARALLEL } from './parallel';
+import { DEFAULT_RENDER_PARALLEL, inParallel } from './parallel';
 
 export interface TakesJobDeps {
   store: DubStore;
+  /** Lines (takes) rendered at once (ServiceConfig.dubRenderParallel; default {@link DEFAULT_RENDER_PARALLEL}). */
+  renderParallel?: number;
   files: DubFiles;
   tools: MediaTools;
   voices: VoiceRegistry;
@@ -39,7 +41,7 @@ export function registerTakesJob(runner: JobRunner, deps: TakesJobDeps): void {
     let done = 0;
     try {
       if (dub.background) background = await openStoredWav(files, dubKeys.background(dub.sessionId, dub.id));
-      await inParallel(todo, RENDER_PARALLEL, async (take: TakeRecord) => {
+      await inParallel(todo, deps.renderParallel ?? DEFAULT_RENDER_PARALLEL, async (take: TakeRecord) => {
         signal.throwIfAborted();
         // Gone already: newer takes replaced it, or its line changed (takes.ts unusableTakes).
         if (!(await store.setTakeStatus(take.id, 'rendering'))) {

@@ -29,7 +29,7 @@ describe('background priority', () => {
   it.runIf(process.platform === 'linux')('lowers a child process', async () => {
     const child = spawn('sleep', ['5']);
     try {
-      lowerProcessPriority(child.pid, { TAKELINE_BACKGROUND_NICE: '3' });
+      lowerProcessPriority(child.pid, 3);
       expect(os.getPriority(child.pid!)).toBe(backgroundNiceness(os.getPriority(process.pid), 3));
     } finally {
       child.kill();
@@ -41,10 +41,10 @@ describe('background priority', () => {
     const module = path.join(__dirname, 'background-priority.ts');
     const script = `
       const os = require('node:os'); const fs = require('node:fs'); const { Worker } = require('node:worker_threads');
-      const { lowerOwnPriority } = require(${JSON.stringify(module)});
+      const { lowerOwnPriority, backgroundNiceSteps } = require(${JSON.stringify(module)});
       const niceness = () => fs.readdirSync('/proc/self/task').map((tid) => os.getPriority(Number(tid)));
       const before = niceness();
-      lowerOwnPriority();
+      lowerOwnPriority(backgroundNiceSteps(process.env.TAKELINE_BACKGROUND_NICE));
       const after = niceness();
       const w = new Worker('setTimeout(() => {}, 200)', { eval: true });
       w.on('online', () => { console.log(JSON.stringify({ before, after, later: niceness() })); w.terminate(); });

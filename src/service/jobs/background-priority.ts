@@ -28,18 +28,28 @@ export function threadIdFromLink(link: string): number | null {
   return match ? Number(match[1]) : null;
 }
 
-function target(env: NodeJS.ProcessEnv): number | null {
-  const steps = backgroundNiceSteps(env.TAKELINE_BACKGROUND_NICE);
+/** This process's steps (ServiceConfig.backgroundNice), set once at its start. */
+let configuredSteps = DEFAULT_BACKGROUND_NICE;
+
+/**
+ * Sets how far below the service background work runs, for the calls that follow in this process or thread (the
+ * service at its start, from its parsed configuration; a worker thread or child process at its own).
+ */
+export function configureBackgroundNice(steps: number): void {
+  configuredSteps = steps;
+}
+
+function target(steps: number): number | null {
   if (steps === 0) return null;
   // The main thread's niceness (on Linux the process id names the main thread), also from a worker thread.
   return backgroundNiceness(os.getPriority(process.pid), steps);
 }
 
 /** Lowers a child process's priority (call right after spawning it). */
-export function lowerProcessPriority(pid: number | undefined, env: NodeJS.ProcessEnv = process.env): void {
+export function lowerProcessPriority(pid: number | undefined, steps = configuredSteps): void {
   if (!pid) return;
   try {
-    const nice = target(env);
+    const nice = target(steps);
     if (nice !== null) os.setPriority(pid, nice);
   } catch {
     // The child may already have exited, or the platform may refuse: it then runs at normal priority.
@@ -52,9 +62,9 @@ export function lowerProcessPriority(pid: number | undefined, env: NodeJS.Proces
  * every thread the process has now is lowered (those it makes later, and its children, follow); its children then
  * go `steps` further down still, as a serving process's do. Elsewhere the call is process-wide already.
  */
-export function lowerOwnPriority(env: NodeJS.ProcessEnv = process.env): void {
+export function lowerOwnPriority(steps = configuredSteps): void {
   try {
-    const nice = target(env);
+    const nice = target(steps);
     if (nice === null) return;
     const threads = process.platform === 'linux' ? fs.readdirSync('/proc/self/task').map(Number) : [process.pid];
     for (const tid of threads) {
@@ -73,10 +83,10 @@ export function lowerOwnPriority(env: NodeJS.ProcessEnv = process.env): void {
  * Lowers the calling thread's priority: a worker thread calls it first thing. Linux schedules threads by
  * their own niceness, named by the thread id; elsewhere there is no per-thread niceness and this does nothing.
  */
-export function lowerThisThreadPriority(env: NodeJS.ProcessEnv = process.env): void {
+export function lowerThisThreadPriority(steps = configuredSteps): void {
   if (process.platform !== 'linux') return;
   try {
-    const nice = target(env);
+    const nice = target(steps);
     const tid = threadIdFromLink(fs.readlinkSync('/proc/thread-self'));
     if (nice !== null && tid !== null && tid !== process.pid) os.setPriority(tid, nice);
   } catch {

@@ -117,6 +117,12 @@ export interface RunnerOptions {
 /** A job's stage while it waits for the storage to answer again. */
 export const WAITING_FOR_STORAGE_STAGE = 'waiting for storage';
 
+/**
+ * A team job's stage while its worker has stopped (killed, crashed) and no other has taken it yet: the queue
+ * engine has it back, the record still says running. Set by the hand-over watch (queue/hand-over-watch.ts).
+ */
+export const WAITING_FOR_A_WORKER_STAGE = 'waiting for a worker';
+
 /** Progress beyond the best so far by more than this counts as getting further. */
 const PROGRESS_EPSILON = 0.001;
 
@@ -130,6 +136,8 @@ const PROGRESS_EPSILON = 0.001;
 export class JobRunner extends EventEmitter<JobEvents> implements JobQueue {
   private readonly handlers = new Map<string, JobHandler>();
   private readonly kinds = new Map<string, JobKindOptions>();
+  /** Where each kind shows a waiting stage besides its job record; known in processes that run no handler too. */
+  private readonly displays = new Map<string, NonNullable<JobKindOptions['showWaiting']>>();
   private readonly running = new Map<string, { controller: AbortController; done: Promise<void>; requeue: boolean; quick: boolean }>();
   private stopping = false;
   private readonly worker: WorkerAdapter | null;
@@ -177,6 +185,17 @@ export class JobRunner extends EventEmitter<JobEvents> implements JobQueue {
     const [options, handler] = args.length === 1 ? [{}, args[0]] : args;
     this.handlers.set(kind, handler);
     this.kinds.set(kind, options);
+    if (options.showWaiting) this.displays.set(kind, options.showWaiting);
+  }
+
+  /** Where a kind shows that its job waits (`JobKindOptions.showWaiting`), in a process that does not run it (an API node). */
+  displayWaiting(kind: string, show: NonNullable<JobKindOptions['showWaiting']>): void {
+    this.displays.set(kind, show);
+  }
+
+  /** Shows a waiting stage where the job's kind shows it (its record's stage is the caller's to write). */
+  async showWaiting(job: JobRecord, stage: string): Promise<void> {
+    await this.displays.get(job.kind)?.(job, stage);
   }
 
   async enqueue(kind: string, sessionId: string, payload: Record<string, unknown> = {}, within?: JobStore): Promise<string> {
@@ -323,6 +342,12 @@ export class JobRunner extends EventEmitter<JobEvents> implements JobQueue {
       writes.push(() => this.store.setResult(job.id, result));
     };
     const handler = this.handlers.get(job.kind)!;
+    // Taken over after its worker stopped: no longer waiting (the handler's first progress names its own stage).
+    if (job.stage === WAITING_FOR_A_WORKER_STAGE) {
+      job.stage = null;
+      const { progress: value } = job;
+      writes.push(() => this.store.setProgress(job.id, value, null));
+    }
     this.emit('started', job);
     entry.done = (async () => {
       let record: () => Promise<void>;
@@ -335,8 +360,7 @@ export class JobRunner extends EventEmitter<JobEvents> implements JobQueue {
             // Written at once, whatever the last progress write was: the wait is what a reader should see.
             job.stage = WAITING_FOR_STORAGE_STAGE;
             writes.push(() => this.store.setProgress(job.id, job.progress, WAITING_FOR_STORAGE_STAGE));
-            const shown = this.kinds.get(job.kind)?.showWaiting;
-            if (shown) writes.push(() => shown(job, WAITING_FOR_STORAGE_STAGE));
+            writes.push(() => this.showWaiting(job, WAITING_FOR_STORAGE_STAGE));
             this.emit('progress', job);
           },
         });

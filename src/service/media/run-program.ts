@@ -16,7 +16,7 @@ export function runProgram(
 ): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     options.signal?.throwIfAborted();
-    const child = spawn(program, args, { stdio: ['pipe', 'pipe', 'pipe'], env: options.env ?? process.env });
+    const child = spawn(program, args, { stdio: ['pipe', 'pipe', 'pipe'], env: options.env });
     const out: Buffer[] = [];
     let stderr = '';
     let settled = false;

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { processEnvironment } from '../config';
 
 /**
  * Where ffmpeg and ffprobe come from. ffmpeg-static fetches its binary from outside the npm registry at
@@ -15,7 +16,7 @@ export interface MediaTools {
 
 export const DEFAULT_DECODE_STALL_MS = 120_000;
 
-export function resolveMediaTools(env: NodeJS.ProcessEnv = process.env): MediaTools {
+export function resolveMediaTools(env: NodeJS.ProcessEnv = processEnvironment()): MediaTools {
   const stallSeconds = Number(env.TAKELINE_DECODE_STALL_SECONDS);
   return {
     ffmpeg: env.TAKELINE_FFMPEG || 'ffmpeg',

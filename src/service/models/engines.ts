@@ -1,27 +1,13 @@
 import type { ServiceConfig } from '../config';
 import type { EngineDescriptor } from './registry';
+import { localRecognizerModel } from './recognizer-listing';
 import { pocketSphinxAvailable } from '../speech/recognition/pocketsphinx/model';
 import { whisperModelsDir } from './whisper/catalogue';
 import { teamWhisperEngines, whisperEngines } from './whisper/engines';
 import type { TeamWhisperModels } from './whisper/team-models';
 
 export const POCKETSPHINX_ID = 'pocketsphinx-en-us';
-export const TRANSCRIPTION_FORMATS = ['json', 'text', 'verbose_json', 'srt', 'vtt', 'diarized_json'];
-
-/** The listing of an on-device recognizer (every format, streaming deltas, diarized). */
-export function localRecognizerModel(id: string, aliases: string[] = []): EngineDescriptor['model'] {
-  return {
-    id,
-    kind: 'stt',
-    tier: 'free',
-    supports_streaming: true,
-    supports_cloning: false,
-    supports_diarization: true,
-    formats: TRANSCRIPTION_FORMATS,
-    default_voice: '',
-    aliases,
-  };
-}
+export { localRecognizerModel, TRANSCRIPTION_FORMATS } from './recognizer-listing';
 
 /**
  * Every engine this build knows. Only those whose programs and model files are present are listed by

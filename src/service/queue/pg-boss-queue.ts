@@ -110,6 +110,15 @@ export class PgBossQueue {
     );
   }
 
+  /**
+   * Of these jobs, those pg-boss holds for a worker to take (`created`, or `retry` after its worker's heartbeats
+   * stopped), rather than running one (`active`) or done with.
+   */
+  async awaitingWorker(ids: readonly string[]): Promise<Set<string>> {
+    const found = await Promise.all(ids.map((id) => this.boss.findJobs(QUEUE, { id })));
+    return new Set(found.flat().filter((job) => job.state === 'created' || job.state === 'retry').map((job) => job.id));
+  }
+
   /** The team's workers as pg-boss's registry has them: running, or stopped without saying so (crashed), with their last heartbeat. */
   async workers(): Promise<WorkerInstance[]> {
     const instances = await this.boss.getInstances();

@@ -1,4 +1,4 @@
-import type { VoiceMatcher } from './speaker-directory';
+import type { VoiceMatcher } from './voice-matching';
 
 /** The most similar known voice not yet taken by another label of the recording, and whether it matches. */
 export function bestKnownVoice<T extends { id: string; profile: number[] }>(

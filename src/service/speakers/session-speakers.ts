@@ -2,7 +2,7 @@ import { ConflictError, NotFoundError } from '../errors';
 import type { Database, Stores } from '../storage/stores';
 import type { SpeakerMapRow, SpeakerSnapshot } from '../storage/speaker-store';
 import type { Transcript } from '../speech/types';
-import type { VoiceMatcher } from './speaker-directory';
+import type { VoiceMatcher } from './voice-matching';
 import { bestKnownVoice, firstAppearance } from './project-speakers';
 
 export type { SpeakerSnapshot } from '../storage/speaker-store';

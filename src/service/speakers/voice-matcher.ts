@@ -1,4 +1,4 @@
-import type { VoiceMatcher } from './speaker-directory';
+import type { VoiceMatcher } from './voice-matching';
 import { DEFAULT_MATCH_THRESHOLD, mergeProfile, profileSimilarity } from '../speech/speakers/similarity';
 
 /** Spectral voice profiles (speech/speakers) behind the directory's matcher contract. */

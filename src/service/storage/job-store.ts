@@ -13,6 +13,13 @@ export interface JobStore {
   get(id: string): Promise<JobRecord | null>;
   /** Jobs left `running` by a process that stopped. */
   interrupted(): Promise<Array<{ id: string; kind: string }>>;
+  /** Every job recorded as running, wherever it runs (or ran, when its worker died). */
+  runningJobs(): Promise<JobRecord[]>;
+  /**
+   * Sets a running job's stage only if it is still the same run (`attempts` unchanged: no worker took it over
+   * since it was read) and does not say so already. True when it changed.
+   */
+  setStageOfRun(id: string, attempts: number, stage: string): Promise<boolean>;
   /**
    * Counts an interruption: back to 1 when the job got further than at its best (progress beyond `epsilon`, or
    * more kept work), else one more at the same point.
@@ -105,6 +112,18 @@ export class SqlJobStore implements JobStore {
 
   interrupted(): Promise<Array<{ id: string; kind: string }>> {
     return this.sql.all("SELECT id, kind FROM jobs WHERE status = 'running' ORDER BY seq", []);
+  }
+
+  async runningJobs(): Promise<JobRecord[]> {
+    return (await this.sql.all<JobRow>("SELECT * FROM jobs WHERE status = 'running' ORDER BY seq", [])).map(record);
+  }
+
+  async setStageOfRun(id: string, attempts: number, stage: string): Promise<boolean> {
+    const { changes } = await this.sql.run(
+      "UPDATE jobs SET stage = ? WHERE id = ? AND status = 'running' AND attempts = ? AND (stage IS NULL OR stage <> ?)",
+      [stage, id, attempts, stage],
+    );
+    return changes === 1;
   }
 
   async countInterruption(id: string, keptWork: number, epsilon: number): Promise<void> {

@@ -1,5 +1,5 @@
 import { bestKnownVoice } from '../speakers/project-speakers';
-import type { VoiceMatcher } from '../speakers/speaker-directory';
+import type { VoiceMatcher } from '../speakers/voice-matching';
 import { SAMPLE_RATE, type Recognizer } from '../speech/types';
 import { chunkProfiles, type ChunkProfiles } from './chunk-profiles';
 

@@ -2,9 +2,10 @@ import { parentPort } from 'node:worker_threads';
 import { SpectralDiarizer } from '../speech/diarization/spectralDiarizer';
 import type { DiarizationResult, DiarizeOptions, Span } from '../speech/types';
 import { lowerThisThreadPriority } from '../jobs/background-priority';
+import { backgroundNice } from '../config';
 
 // Below the service's event loop, so HTTP reads stay fast while this thread computes.
-lowerThisThreadPriority();
+lowerThisThreadPriority(backgroundNice());
 
 /** Worker-thread entry: spectral diarization is seconds to minutes of synchronous math. */
 export interface DiarizeRequest {

@@ -16,11 +16,11 @@ import { diarizeSpectral, DEFAULT_DIARIZER_SETTINGS } from '../speech/diarizatio
 import { DiarizationThreads, ThreadedDiarizer } from './threaded-diarizer';
 import { DIARIZATION_VAD, diarizationSpeech } from './diarization-speech';
 import { createPocketSphinxRecognizer } from '../speech/recognition/pocketsphinx-recognizer';
-import { decoderIdleSeconds } from '../config';
+import { decoderIdleSeconds, sileroModelPath } from '../config';
 import type { Denoiser, Dereverberator } from '../speech/enhancement/types';
 import { NOISY_BELOW_SNR_DB } from '../speech/enhancement/noisy-speech';
 import { POCKETSPHINX_ID } from '../models/engines';
-import type { VoiceMatcher } from '../speakers/speaker-directory';
+import type { VoiceMatcher } from '../speakers/voice-matching';
 import type { TranscriptionEngine } from './engine';
 import type { ResolvedEngine } from '../models/registry';
 import { WhisperHostError } from '../speech/recognition/whisper/host-process';
@@ -50,7 +50,7 @@ export function createServiceDiarizer(options: { vad?: SileroVad } = {}): {
   let vad: SileroVad | null = null;
   let closed = false;
   const threads = new DiarizationThreads();
-  const detector = () => (vad ??= options.vad?.withSettings(DIARIZATION_VAD) ?? createSileroVad(DIARIZATION_VAD));
+  const detector = () => (vad ??= options.vad?.withSettings(DIARIZATION_VAD) ?? createSileroVad({ ...DIARIZATION_VAD, modelPath: sileroModelPath() }));
   const refine: SpeechRefiner = (pcm, speech, signal) => diarizationSpeech(pcm, detector(), speech, signal);
   return {
     diarizer: new ThreadedDiarizer(refine, threads),
@@ -108,7 +108,7 @@ export function createLocalTranscription(deps: {
   let denoiserFailed = false;
   // One Silero model for the service: recognition's detector, the diarizer's and each request's own
   // settings are streams on it (the model loads on first use).
-  const vad = createSileroVad();
+  const vad = createSileroVad({ modelPath: sileroModelPath(deps.env) });
   const {
     diarizer: sharedDiarizer,
     checkpointed: checkpointedDiarization,

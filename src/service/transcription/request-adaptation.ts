@@ -1,5 +1,5 @@
 import { bestKnownVoice } from '../speakers/project-speakers';
-import type { VoiceMatcher } from '../speakers/speaker-directory';
+import type { VoiceMatcher } from '../speakers/voice-matching';
 import { alignableWords } from '../speakers/speaker-adaptation';
 import type { SpeakerChunk } from '../speech/recognition/pocketsphinx/adaptation';
 import type { BatchEstimator } from '../speech/recognition/pocketsphinx/batch-mllr';

@@ -62,6 +62,11 @@ export interface TranscribeJobDeps {
   log(line: string): void;
 }
 
+/** A transcription waiting (for the storage, for a worker) says so in its recording's own status, where readers look. */
+export function showTranscriptionWaiting(sessions: Database['sessions']): (job: JobRecord, stage: string) => Promise<void> {
+  return (job, stage) => sessions.setProgress(job.session_id, 'running', Math.min(job.progress, 0.99), stage);
+}
+
 /**
  * The background job behind uploads: session status follows the job (queued → running with progress →
  * complete or failed with a reason). A job interrupted by a stop or crash is queued again and resumes,
@@ -82,7 +87,7 @@ export function registerTranscribeJob(ctx: TranscribeJobDeps, runner: JobRunner,
 
   const registered = {
     keptWork: (job: JobRecord) => checkpoints.keptWork(job.session_id),
-    showWaiting: (job: JobRecord, stage: string) => ctx.sessions.setProgress(job.session_id, 'running', Math.min(job.progress, 0.99), stage),
+    showWaiting: showTranscriptionWaiting(ctx.sessions),
   };
   runner.register(TRANSCRIBE_JOB, registered, async ({ job, signal, progress, publish }: JobContext) => {
     const sessionId = job.session_id;

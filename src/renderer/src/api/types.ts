@@ -80,6 +80,8 @@ export interface Session {
   created_at: string;
   status: SessionStatus;
   progress: number;
+  /** What processing is doing or waiting for (`waiting for a worker`, `waiting for storage`; docs/jobs.md). */
+  stage?: string | null;
   error: string | null;
   language: string | null;
   media: Media | null;

@@ -4,6 +4,7 @@ import { isActive, type Session } from '../api/types';
 import { useApp } from '../app-context';
 import { ConfirmDialog } from '../components/Modal';
 import { ProgressBar } from '../components/ProgressBar';
+import { processingLabel, processingWaits } from '../lib/processing';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { TopBar } from '../components/TopBar';
 import { UploadZone } from '../components/UploadZone';
@@ -183,8 +184,8 @@ export function ProjectView({ projectKey }: { projectKey: string }) {
                     <td>
                       {isActive(s.status) ? (
                         <ProgressBar
-                          value={s.status === 'queued' ? null : s.progress}
-                          label={s.status === 'queued' ? 'Queued' : 'Transcribing'}
+                          value={processingWaits(s) ? null : s.progress}
+                          label={processingLabel(s)}
                           testId="processing-progress"
                         />
                       ) : (

@@ -23,6 +23,7 @@ import { useRecordingAnalysis } from '../components/analysis/use-recording-analy
 import { ExportMenu } from '../components/ExportMenu';
 import { PlayLabel } from '../components/PlayLabel';
 import { ProgressBar } from '../components/ProgressBar';
+import { processingLabel, processingWaits } from '../lib/processing';
 import { ShortcutSheet } from '../components/ShortcutSheet';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { TimebaseDialog } from '../components/TimebaseDialog';
@@ -475,8 +476,8 @@ function Editor({
                       {session.status === 'queued' ? 'Waiting to transcribe' : 'Transcribing'} {session.file_name}
                     </div>
                     <ProgressBar
-                      value={session.status === 'queued' ? null : session.progress}
-                      label={session.status === 'queued' ? 'Queued' : 'Transcribing'}
+                      value={processingWaits(session) ? null : session.progress}
+                      label={processingLabel(session)}
                       testId="processing-progress"
                     />
                     <div className="hint">

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EngineDescriptor } from '../registry';
-import { localRecognizerModel } from '../engines';
+import { localRecognizerModel } from '../recognizer-listing';
 import { createWhisperRecognizer } from '../../speech/recognition/whisper-recognizer';
 import { smartWhisperMissing } from '../../speech/recognition/whisper/addon';
 import { WHISPER_CATALOGUE, whisperEngineId, type WhisperCatalogueEntry } from './catalogue';

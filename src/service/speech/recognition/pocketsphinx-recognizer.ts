@@ -15,6 +15,7 @@ import { withPronunciationVariants } from './pocketsphinx/pronunciation-variants
 import { wordsToSegments } from './pocketsphinx/segments';
 import { VocabularyDecoders } from './pocketsphinx/vocabulary-decoders';
 import { vocabularyWords } from './pocketsphinx/vocabulary';
+import { processEnvironment } from '../../config';
 
 export { pocketSphinxAvailable } from './pocketsphinx/model';
 
@@ -90,7 +91,7 @@ export function createPocketSphinxRecognizer(options: PocketSphinxRecognizerOpti
       model: decodingModel(),
       args,
       workers,
-      espeak: (options.env ?? process.env).TAKELINE_ESPEAK_NG || 'espeak-ng',
+      espeak: (options.env ?? processEnvironment()).TAKELINE_ESPEAK_NG || 'espeak-ng',
       tempDir: options.tempDir,
       mllr: adaptation,
     });
@@ -135,7 +136,7 @@ export function createPocketSphinxRecognizer(options: PocketSphinxRecognizerOpti
       model: decodingModel(),
       args: { ...args, '-mean': means },
       workers,
-      espeak: (options.env ?? process.env).TAKELINE_ESPEAK_NG || 'espeak-ng',
+      espeak: (options.env ?? processEnvironment()).TAKELINE_ESPEAK_NG || 'espeak-ng',
       tempDir: options.tempDir,
     });
     return { key, pool: (await family.vocabulary.poolFor(words))?.pool ?? family.pool };

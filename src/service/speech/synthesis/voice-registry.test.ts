@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { VoiceEngineSpec } from './catalog';
+import type { VoiceEngineSpec } from './voice-engine-spec';
 import { VoiceRegistry } from './voice-registry';
 import type { SynthesisOptions } from './voice';
 

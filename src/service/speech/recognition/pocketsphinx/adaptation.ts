@@ -13,6 +13,7 @@ import path from 'node:path';
 import type { PocketSphinxModel } from './model';
 import { mllrDistance, parseMllrMatrix } from './mllr-file';
 import { readSendump, writeMixtureWeights } from './sendump';
+import { processEnvironment } from '../../../config';
 
 /**
  * Unsupervised acoustic adaptation for a second decoding pass: from one speaker's chunks and the first
@@ -68,7 +69,7 @@ export interface SphinxtrainTools {
   mdefConvert: string;
 }
 
-export function resolveSphinxtrain(env: NodeJS.ProcessEnv = process.env): SphinxtrainTools | null {
+export function resolveSphinxtrain(env: NodeJS.ProcessEnv = processEnvironment()): SphinxtrainTools | null {
   const dir = env.TAKELINE_SPHINXTRAIN_DIR || '/usr/lib/sphinxtrain';
   if (!existsSync(path.join(dir, 'bw')) || !existsSync(path.join(dir, 'mllr_solve'))) return null;
   return { dir, sphinxFe: 'sphinx_fe', mdefConvert: 'pocketsphinx_mdef_convert' };

@@ -1,5 +1,6 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
+import { processEnvironment } from '../../../config';
 
 /**
  * Where PocketSphinx and its US English model live. The defaults are the Debian packages' locations
@@ -23,7 +24,7 @@ export interface PocketSphinxModel {
 export const DEFAULT_MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
 const INSTALL_HINT = 'Install the Debian/Ubuntu packages: apt-get install -y pocketsphinx pocketsphinx-en-us';
 
-export function resolvePocketSphinxModel(env: NodeJS.ProcessEnv = process.env): PocketSphinxModel {
+export function resolvePocketSphinxModel(env: NodeJS.ProcessEnv = processEnvironment()): PocketSphinxModel {
   const dir = env.TAKELINE_POCKETSPHINX_MODEL_DIR || DEFAULT_MODEL_DIR;
   return {
     dir,
@@ -70,7 +71,7 @@ export interface Availability {
 }
 
 /** Cheap check (no model load) for the model registry: are the program and the model files there? */
-export function pocketSphinxAvailable(env: NodeJS.ProcessEnv = process.env): Availability {
+export function pocketSphinxAvailable(env: NodeJS.ProcessEnv = processEnvironment()): Availability {
   const model = resolvePocketSphinxModel(env);
   const missing: string[] = [];
   if (!findOnPath(model.batch, env)) {
@@ -91,7 +92,7 @@ export function pocketSphinxAvailable(env: NodeJS.ProcessEnv = process.env): Ava
 }
 
 /** Throws an error that says what to install when PocketSphinx cannot run. */
-export function assertPocketSphinxAvailable(env: NodeJS.ProcessEnv = process.env): PocketSphinxModel {
+export function assertPocketSphinxAvailable(env: NodeJS.ProcessEnv = processEnvironment()): PocketSphinxModel {
   const availability = pocketSphinxAvailable(env);
   if (!availability.ok) {
     throw new Error(
