@@ -58,7 +58,7 @@ describe('dub cue sheets in and out', { timeout: 900_000 }, () => {
     dubId = res.json().id;
     const note = await api(`/dubs/${dubId}/lines/2/notes`, { method: 'POST', body: JSON.stringify({ text: 'Too hot | breathy' }) });
     expect(note.status).toBe(201);
-  });
+  }, 600_000);
   afterAll(async () => {
     await svc?.stop();
   });
