@@ -59,14 +59,24 @@ export function CueSheetControls({ api, sessionId, dubId, disabled, notify, onIm
 
   return (
     <>
-      <select value="" disabled={disabled || busy} aria-label="Export the cue sheet" className="dub-export" data-testid="cue-sheet-export" onChange={(e) => e.target.value && void download(e.target.value as CueSheetFormat)}>
-        <option value="">{busy ? 'Cue sheet…' : 'Cue sheet ↓'}</option>
-        <option value="csv">Cue sheet (CSV)</option>
-        <option value="xlsx">Cue sheet (xlsx)</option>
+      <select
+        value=""
+        disabled={disabled || busy}
+        aria-label="Cue sheet: export or import"
+        className="dub-export"
+        data-testid="cue-sheet"
+        title="Export the cue sheet, or update lines' text, timing, status and notes from an edited one (CSV or xlsx)"
+        onChange={(e) => {
+          const choice = e.target.value;
+          if (choice === 'import') input.current?.click();
+          else if (choice) void download(choice as CueSheetFormat);
+        }}
+      >
+        <option value="">{busy ? 'Cue sheet…' : 'Cue sheet'}</option>
+        <option value="csv">Export CSV</option>
+        <option value="xlsx">Export xlsx</option>
+        <option value="import">Import…</option>
       </select>
-      <button className="ghost" disabled={disabled || busy} onClick={() => input.current?.click()} data-testid="cue-sheet-import" title="Update lines' text, timing, status and notes from an edited cue sheet (CSV or xlsx)">
-        Import cue sheet…
-      </button>
       <input
         ref={input}
         type="file"
