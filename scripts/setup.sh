@@ -47,6 +47,8 @@ ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 command -v prometheus >/dev/null 2>&1 || need+=(prometheus)
 # The end-to-end tests drive Debian's Chromium (TAKELINE_SKIP_CHROMIUM=1 to skip on a machine that only serves).
 if [ -z "${TAKELINE_SKIP_CHROMIUM:-}" ]; then command -v chromium >/dev/null 2>&1 || need+=(chromium); fi
+# Cue sheets are tested as a supervisor edits them: exported, changed in LibreOffice Calc (headless) and imported.
+command -v soffice >/dev/null 2>&1 || need+=(libreoffice-calc)
 # better-sqlite3 and smart-whisper (whisper.cpp) compile their C/C++ sources during npm ci.
 { command -v g++ >/dev/null 2>&1 && command -v make >/dev/null 2>&1; } || need+=(g++ make)
 command -v python3 >/dev/null 2>&1 || need+=(python3)

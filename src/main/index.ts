@@ -132,11 +132,11 @@ function createStudioWindow(target: StudioTarget): StudioWindow {
 
 function secureSessionAndContents(target: StudioTarget): void {
   const origin = new URL(target.url).origin;
-  session.defaultSession.setPermissionRequestHandler((contents, permission, callback) =>
-    callback(isPermissionGranted(permission, contents.getURL(), origin)),
+  session.defaultSession.setPermissionRequestHandler((contents, permission, callback, details) =>
+    callback(isPermissionGranted(permission, contents.getURL(), origin, 'mediaTypes' in details ? (details.mediaTypes ?? []) : [])),
   );
-  session.defaultSession.setPermissionCheckHandler((_contents, permission, requestingOrigin) =>
-    isPermissionGranted(permission, requestingOrigin, origin),
+  session.defaultSession.setPermissionCheckHandler((_contents, permission, requestingOrigin, details) =>
+    isPermissionGranted(permission, requestingOrigin, origin, details.mediaType && details.mediaType !== 'unknown' ? [details.mediaType] : []),
   );
   // Every web contents, including same-origin pop-ups and the team server dialog, gets the navigation policy.
   app.on('web-contents-created', (_event, contents) =>

@@ -63,6 +63,13 @@ describe('isPermissionGranted', () => {
     expect(isPermissionGranted('media', `${SERVICE}/`, SERVICE)).toBe(false);
     expect(isPermissionGranted('clipboard-sanitized-write', 'https://evil.example/', SERVICE)).toBe(false);
   });
+
+  it('grants the microphone alone to the studio (recording a dub line), never the camera', () => {
+    expect(isPermissionGranted('media', `${SERVICE}/`, SERVICE, ['audio'])).toBe(true);
+    expect(isPermissionGranted('media', `${SERVICE}/`, SERVICE, ['audio', 'video'])).toBe(false);
+    expect(isPermissionGranted('media', `${SERVICE}/`, SERVICE, ['video'])).toBe(false);
+    expect(isPermissionGranted('media', 'https://evil.example/', SERVICE, ['audio'])).toBe(false);
+  });
 });
 
 function fakeContents() {

@@ -82,10 +82,17 @@ export function applyNavigationPolicy(contents: PolicedContents, options: Naviga
 /** Permissions the studio may be granted (everything else, e.g. camera, geolocation, is refused). */
 const GRANTED_PERMISSIONS = new Set(['clipboard-sanitized-write', 'fullscreen']);
 
+/**
+ * `media` is granted for audio capture alone (recording a dub line from the microphone): a request that
+ * names no media type, or any video, is refused, so the camera stays off.
+ */
 export function isPermissionGranted(
   permission: string,
   requestingUrl: string,
   trustedOrigin: string,
+  mediaTypes: readonly string[] = [],
 ): boolean {
-  return GRANTED_PERMISSIONS.has(permission) && isTrustedUrl(requestingUrl, trustedOrigin);
+  if (!isTrustedUrl(requestingUrl, trustedOrigin)) return false;
+  if (permission === 'media') return mediaTypes.length > 0 && mediaTypes.every((t) => t === 'audio');
+  return GRANTED_PERMISSIONS.has(permission);
 }

@@ -525,7 +525,7 @@ export class Dubbing {
    * A transaction that changes lines (it locks the dub first): the takes the change made unusable go with it
    * (their rows in it, their files after it commits; takes.ts unusableTakes says which).
    */
-  private async withTakesPruned<T>(dub: DubRecord, change: (store: DubStore) => Promise<T>): Promise<T> {
+  async withTakesPruned<T>(dub: DubRecord, change: (store: DubStore) => Promise<T>): Promise<T> {
     const { result, removed } = await this.store.transaction(async (store) => {
       const result = await change(store);
       return { result, removed: await this.takes.pruneRows(store, dub) };

@@ -68,6 +68,7 @@ import { UploadFields } from '../http/routes/transcriptions';
 import { OpenAITranscriptionFields } from '../http/routes/openai-transcriptions';
 import { IntelligenceQuery } from '../http/routes/intelligence';
 import { RevoiceQuery } from '../http/routes/dubs';
+import { cueSheetPaths } from './cue-sheets';
 
 const json = (schema: z.ZodType, description: string) => ({ description, content: { 'application/json': { schema } } });
 
@@ -652,6 +653,7 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
         }),
       },
       // ---- end of the dubbing workflow block ----
+      ...cueSheetPaths(op, dubParam, speechErrors),
       // ---- dub takes ----
       '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}/lines/{line_id}/takes': {
         post: op({

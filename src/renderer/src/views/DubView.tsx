@@ -6,6 +6,7 @@ import { messageOf } from '../api/errors';
 import type { Dub, DubLine, DubRevision, Revoice, TranscriptSegment } from '../api/types';
 import { useApp } from '../app-context';
 import { DubLines } from '../components/DubLines';
+import { CueSheetControls } from '../components/CueSheetControls';
 import { DubShortcutSheet } from '../components/DubShortcutSheet';
 import { DubTakes } from '../components/DubTakes';
 import { PlayLabel } from '../components/PlayLabel';
@@ -225,6 +226,7 @@ export function DubView({ sessionId, dubId }: { sessionId: string; dubId: string
             </option>
           ))}
         </select>
+        <CueSheetControls api={api} sessionId={sessionId} dubId={dubId} disabled={dub.value.status !== 'ready'} notify={notify} onImported={reloadAll} />
         <button className="ghost" aria-label="Keyboard shortcuts" onClick={() => setSheet(true)}>
           ?
         </button>

@@ -19,6 +19,7 @@ import { dubKeys } from '../../dubbing/dub-files';
 import { sendBlob } from '../send-blob';
 import { InvalidInputError, issue } from '../../errors';
 import { parseInput } from '../../validation';
+import { cueSheetRoutes } from './dub-cue-sheets';
 
 const DubPath = z.object({ session_id: z.uuid(), dub_id: DubId });
 
@@ -189,6 +190,8 @@ export function dubsRouter(ctx: ServiceContext): Router {
   });
 
   // ---- end of the dubbing workflow block ----
+
+  cueSheetRoutes(router, ctx, dubOr404, author);
 
   // ---- dub takes: render takes of a line, list them, choose one ----
 
