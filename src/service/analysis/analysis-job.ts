@@ -34,7 +34,6 @@ export interface AnalysisJobDeps {
   modelsDir: string | null;
   /** The recognizer's pronunciation dictionary, for syllable counts. */
   dictionary: string;
-  /** Where a run's settling write that failed is told (the job runner's `settled` event does not wait for it). */
   log?: (line: string) => void;
 }
 

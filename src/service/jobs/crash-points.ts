@@ -28,6 +28,10 @@ export const crashPoints = {
   arm(point: string, passes = 0): void {
     armed.set(point, passes);
   },
+  /** Tests only: whether `point` is armed still (it has not crashed yet). */
+  isArmed(point: string): boolean {
+    return armed.has(point);
+  },
   disarm(): void {
     armed.clear();
   },
