@@ -1,4 +1,6 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { registerAnalysisJob, ANALYSIS_JOB } from '../../src/service/analysis/analysis-job';
 import { crashPoints } from '../../src/service/jobs/crash-points';
@@ -12,7 +14,15 @@ import type { Sql } from '../../src/service/storage/sql/sql';
 import { openStores, type Database } from '../../src/service/storage/stores';
 import { TRANSCRIBE_JOB } from '../../src/service/recordings/intake';
 import { registerTranscribeJob, type TranscribeJobDeps } from '../../src/service/transcription/transcribe-job';
+import { DUB_REVOICE_JOB, registerRevoiceJob } from '../../src/service/dubbing/revoice-job';
+import { registerTakesJob } from '../../src/service/dubbing/takes-job';
+import { DUB_TAKES_JOB } from '../../src/service/dubbing/takes';
+import { DUB_CONVERT_JOB, registerPrepareJob } from '../../src/service/dubbing/prepare-job';
+import { dubKeys, type DubFiles } from '../../src/service/dubbing/dub-files';
+import { encodeWav } from '../../src/service/media/wav';
+import { SqlDubStore, type NewDub } from '../../src/service/storage/dub-store';
 import { waitFor } from '../helpers/crash';
+import { tempDir } from '../helpers/temp';
 import { eachBackend } from '../helpers/sql-backends';
 
 function transcript(text: string): Transcript {
@@ -175,5 +185,145 @@ eachBackend('jobs crashed after each commit point', (backend) => {
     await new Process(sql, register).run(job);
     expect((await jobs.get(job))?.status).toBe('failed');
     expect((await database.analysis.run(run))?.status).toBe('failed');
+  });
+});
+
+/**
+ * A dub's stored files in a folder: what revoice's assembly reads and writes (revision 1 is a short WAV; the
+ * revoice's work files are not there, its plan being empty). `missing`: the revision's file is gone.
+ */
+function dubFiles(missing = false): DubFiles {
+  const dir = tempDir('dub-files-');
+  const file = (key: string) => path.join(dir, key.replace(/\//g, '_'));
+  let scratch = 0;
+  const files = {
+    local: (key: string) => {
+      if (missing || !fs.existsSync(file(key))) return Promise.reject(new Error(`${key} is missing`));
+      return Promise.resolve({ path: file(key), release: () => Promise.resolve() });
+    },
+    copyOut: (key: string, to: string) => {
+      if (!fs.existsSync(file(key))) return Promise.resolve(false);
+      fs.copyFileSync(file(key), to);
+      return Promise.resolve(true);
+    },
+    scratchFile: (extension: string) => path.join(dir, `scratch-${++scratch}${extension}`),
+    store: (key: string, from: string) => Promise.resolve(fs.copyFileSync(from, file(key))),
+    removeWork: () => Promise.resolve(),
+    put: (key: string, data: Buffer) => fs.writeFileSync(file(key), data),
+  };
+  return files as unknown as DubFiles;
+}
+
+eachBackend('dub jobs crashed after each commit point', (backend) => {
+  async function dub(sql: Sql, status: NewDub['status'] = 'ready') {
+    const database = openStores(sql);
+    const project = await database.projects.create(`p${crypto.randomUUID().slice(0, 8)}`, 'P');
+    const sessionId = crypto.randomUUID();
+    await database.sessions.insert({ id: sessionId, projectId: project.id, fileName: 'a.wav', storedName: 'original.wav', duration: 1, format: {} as never, language: 'en' });
+    const store = new SqlDubStore(sql);
+    const record: NewDub = {
+      id: crypto.randomUUID(),
+      sessionId,
+      name: 'Episode 1',
+      fileName: 'episode.wav',
+      status,
+      sampleRate: 8000,
+      channels: 1,
+      sampleFormat: 's16',
+      frames: 8000,
+      background: false,
+      defaultVoice: null,
+      voices: {},
+    };
+    await store.insertDub(record, 'r0001.wav');
+    return { store, sessionId, dubId: record.id, jobs: new JobRunner(new SqlJobStore(sql), { worker: null }) };
+  }
+
+  async function revoice(sql: Sql, missing = false) {
+    const { store, sessionId, dubId, jobs } = await dub(sql);
+    const files = dubFiles(missing);
+    (files as unknown as { put(key: string, data: Buffer): void }).put(dubKeys.revision(sessionId, dubId, 'r0001.wav'), encodeWav(new Float32Array(8000), { sampleRate: 8000, channels: 1, sampleFormat: 's16' }));
+    const id = crypto.randomUUID();
+    const job = await jobs.enqueue(DUB_REVOICE_JOB, sessionId, { revoice_id: id });
+    await store.insertRevoice({ id, dubId, jobId: job, baseRevision: 1, plan: [] });
+    const register = (runner: JobRunner) => registerRevoiceJob(runner, { store, files, tools: {} as never, voices: {} as never, aligner: () => null });
+    return { store, dubId, id, job, register };
+  }
+
+  it('revoice: crashed after its revision is recorded, it is not recorded twice and the revoice stays complete', async () => {
+    const { sql } = backend();
+    const { store, dubId, id, job, register } = await revoice(sql);
+    crashPoints.arm('revoice.after-revision');
+    await new Process(sql, register).run(job, 'revoice.after-revision');
+    expect((await store.revoice(id))?.status).toBe('complete');
+    expect((await new SqlJobStore(sql).get(job))?.status).toBe('running');
+    await new Process(sql, register).run(job);
+    expect((await new SqlJobStore(sql).get(job))?.status).toBe('complete');
+    expect((await store.revisions(dubId)).map((r) => r.number)).toEqual([1, 2]);
+    expect((await store.revoice(id))?.status).toBe('complete');
+  });
+
+  it("revoice: a crash while its job's failure is recorded leaves it as it was; the revoice and the job fail together on the next run", async () => {
+    const { sql } = backend();
+    const { store, id, job, register } = await revoice(sql, true);
+    const jobs = new SqlJobStore(sql);
+    crashPoints.arm('job.settling');
+    await new Process(sql, register).run(job, 'job.settling');
+    expect((await jobs.get(job))?.status).toBe('running');
+    expect((await store.revoice(id))?.status).toBe('running');
+    await new Process(sql, register).run(job);
+    expect((await jobs.get(job))?.status).toBe('failed');
+    expect((await store.revoice(id))?.status).toBe('failed');
+  });
+
+  it("takes: a crash while its job's failure is recorded leaves them as they were; the takes and the job fail together on the next run", async () => {
+    const { sql } = backend();
+    const { store, sessionId, dubId, jobs: queue } = await dub(sql);
+    await store.setLines(dubId, [{ id: 1, speaker: 'S1', start: 0, end: 0.5, text: 'hello', voice: null, words: [] }]);
+    const job = await queue.enqueue(DUB_TAKES_JOB, sessionId, {});
+    const takes = await store.insertTakes(dubId, 1, [{ id: crypto.randomUUID(), jobId: job, voice: 'v', speed: null, plan: {} as never, baseRevision: 1 }]);
+    const register = (runner: JobRunner) => registerTakesJob(runner, { store, files: dubFiles(true), tools: {} as never, voices: {} as never, aligner: () => null });
+    const jobs = new SqlJobStore(sql);
+    crashPoints.arm('job.settling');
+    await new Process(sql, register).run(job, 'job.settling');
+    expect((await jobs.get(job))?.status).toBe('running');
+    expect((await store.takesOfJob(job)).map((t) => t.status)).toEqual(['queued']);
+    await new Process(sql, register).run(job);
+    expect((await jobs.get(job))?.status).toBe('failed');
+    expect((await store.takesOfJob(job)).map((t) => [t.id, t.status])).toEqual([[takes[0]!.id, 'failed']]);
+  });
+
+  it('dub preparation: delivered again after it committed, it leaves the ready dub and its lines as they are', async () => {
+    const { sql } = backend();
+    const { store, sessionId, dubId, jobs: queue } = await dub(sql, 'preparing');
+    const job = await queue.enqueue(DUB_CONVERT_JOB, sessionId, { dub_id: dubId, source: 'recording' });
+    // The state a crash right after the preparation's commit leaves: the dub ready (its lines since edited), its job running.
+    const jobs = new SqlJobStore(sql);
+    expect(await jobs.claim(job)).toBe(true);
+    await store.setLines(dubId, [{ id: 1, speaker: 'S1', start: 0, end: 0.5, text: 'edited', voice: null, words: [] }]);
+    await store.setProgress(dubId, 'ready', 1, 'complete');
+    const failing = () => Promise.reject(new Error('converted again'));
+    const register = (runner: JobRunner) =>
+      registerPrepareJob(runner, { store, files: {} as never, sessions: openStores(sql).sessions, models: {} as never, transcription: {} as never, tools: {} as never, layout: {} as never, stored: { withOriginal: failing } as never });
+    await new Process(sql, register).run(job);
+    expect((await jobs.get(job))?.status).toBe('complete');
+    expect((await store.dubById(dubId))?.status).toBe('ready');
+    expect((await store.lines(dubId)).map((l) => l.text)).toEqual(['edited']);
+  });
+
+  it("dub preparation: a crash while its job's failure is recorded leaves the dub preparing; it fails with its job on the next run", async () => {
+    const { sql } = backend();
+    const { store, sessionId, dubId, jobs: queue } = await dub(sql, 'preparing');
+    const job = await queue.enqueue(DUB_CONVERT_JOB, sessionId, { dub_id: dubId, source: 'recording' });
+    const register = (runner: JobRunner) =>
+      registerPrepareJob(runner, { store, files: {} as never, sessions: openStores(sql).sessions, models: {} as never, transcription: {} as never, tools: {} as never, layout: {} as never, stored: {} as never, log: () => undefined });
+    const jobs = new SqlJobStore(sql);
+    crashPoints.arm('job.settling');
+    await new Process(sql, register).run(job, 'job.settling');
+    expect((await jobs.get(job))?.status).toBe('running');
+    expect((await store.dubById(dubId))?.status).toBe('preparing');
+    await new Process(sql, register).run(job);
+    expect((await jobs.get(job))?.status).toBe('failed');
+    expect((await store.dubById(dubId))?.status).toBe('failed');
   });
 });
