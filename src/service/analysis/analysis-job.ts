@@ -1,4 +1,6 @@
-import { JobFailure, type JobContext, type JobRunner } from '../jobs/job-runner';
+import { JobFailure, type JobContext, type JobRecord, type JobRunner } from '../jobs/job-runner';
+import { crashPoints } from '../jobs/crash-points';
+import type { TransactionScope } from '../storage/transaction-scope';
 import { forkModule } from '../module-runners';
 import type { AnalysisStore } from '../storage/analysis-store';
 import type { SessionStore } from '../storage/session-store';
@@ -32,7 +34,6 @@ export interface AnalysisJobDeps {
   modelsDir: string | null;
   /** The recognizer's pronunciation dictionary, for syllable counts. */
   dictionary: string;
-  /** Where a run's settling write that failed is told (the job runner's `settled` event does not wait for it). */
   log?: (line: string) => void;
 }
 
@@ -104,7 +105,15 @@ export function registerAnalysisJob(deps: AnalysisJobDeps, runner: JobRunner): v
   const { store, sessions } = deps;
 
   const keptWork = (job: { payload: Record<string, unknown> }) => store.keptWork(String(job.payload.run_id ?? ''));
-  runner.register(ANALYSIS_JOB, { background: true, keptWork }, async ({ job, signal, progress }: JobContext) => {
+  // The run follows its job's end in the transaction that records it (stores bound to `scope`).
+  const settle = async (job: JobRecord, scope: TransactionScope) => {
+    const runs = store.within(scope);
+    const runId = String(job.payload.run_id ?? '');
+    if (job.status === 'failed') await runs.finish(runId, 'failed', job.error ?? 'The analysis failed.', 'failed');
+    else if (job.status === 'cancelled') await runs.finish(runId, 'failed', 'The analysis was cancelled.', 'failed');
+    else if (job.status === 'queued') await runs.requeue(runId);
+  };
+  runner.register(ANALYSIS_JOB, { background: true, keptWork, settle }, async ({ job, signal, progress }: JobContext) => {
     const runId = String(job.payload.run_id ?? '');
     const run = await store.run(runId);
     if (!run) throw new JobFailure('The analysis run no longer exists.');
@@ -194,16 +203,6 @@ export function registerAnalysisJob(deps: AnalysisJobDeps, runner: JobRunner): v
     await writes.drained();
     if (unavailable) await store.finish(runId, 'unavailable', unavailable);
     else await store.finish(runId, 'complete', null);
-  });
-
-  runner.on('settled', (job) => {
-    if (job.kind !== ANALYSIS_JOB) return;
-    const runId = String(job.payload.run_id ?? '');
-    let settled: Promise<void> | null = null;
-    if (job.status === 'failed') settled = store.finish(runId, 'failed', job.error ?? 'The analysis failed.', 'failed');
-    else if (job.status === 'cancelled') settled = store.finish(runId, 'failed', 'The analysis was cancelled.', 'failed');
-    else if (job.status === 'queued') settled = store.requeue(runId);
-    // Not written (a full disk): the next start's recovery settles the run from its job.
-    settled?.catch((error: unknown) => deps.log?.(`analysis run ${runId}: could not record its job's outcome: ${(error as Error)?.message ?? String(error)}`));
+    crashPoints.hit('analysis.after-finish');
   });
 }

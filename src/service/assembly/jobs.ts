@@ -80,7 +80,7 @@ export function registerJobHandlers(core: Core, engines: JobEngines): void {
   registerRevoiceJob(jobs, { store: dubbing.store, files: dubbing.files, tools, voices, aligner: () => dubbing.wordAligner(), log, renderParallel: config.dubRenderParallel });
   registerTakesJob(jobs, { store: dubbing.store, files: dubbing.files, tools, voices, aligner: () => dubbing.wordAligner(), log, renderParallel: config.dubRenderParallel });
   registerSpeakerProfilesJob({ sessions, revisions, layout, files, tools, speakers: sessionSpeakers }, jobs);
-  registerScriptAlignment(jobs, core.scriptAlignment, core.alignCheckpoints, log);
+  registerScriptAlignment(jobs, core.scriptAlignment, core.alignCheckpoints);
   registerRequestWork(jobs, recordingReplaceWork(core.transcriptEdits));
   registerSpeakerAdaptationJob({ sessions, speakers: database.speakers, layout, files, tools, adaptation, denoiser, dereverberator, log }, jobs);
 }

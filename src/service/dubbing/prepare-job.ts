@@ -1,4 +1,6 @@
-import { JobFailure, type JobRunner } from '../jobs/job-runner';
+import { JobFailure, type JobRecord, type JobRunner } from '../jobs/job-runner';
+import { crashPoints } from '../jobs/crash-points';
+import type { TransactionScope } from '../storage/transaction-scope';
 import type { ModelRegistry } from '../models/registry';
 import type { SessionStore } from '../storage/session-store';
 import type { TranscriptionEngine } from '../transcription/engine';
@@ -127,6 +129,7 @@ async function convertRecording(deps: PrepareDeps, dub: DubRecord, signal: Abort
     }
     await tx.setProgress(dub.id, 'ready', 1, 'complete');
   });
+  crashPoints.hit('dub-convert.after-ready');
 }
 
 /**
@@ -136,14 +139,26 @@ async function convertRecording(deps: PrepareDeps, dub: DubRecord, signal: Abort
 export function registerPrepareJob(runner: JobRunner, deps: PrepareDeps): void {
   const { store } = deps;
   const log = deps.log ?? console.error;
-  runner.register(DUB_CONVERT_JOB, { quick: true }, async ({ job, signal, progress }) => {
+  // A preparing dub follows its job's end in the transaction that records it; a ready one (its preparation
+  // committed before the job's end was recorded) stays ready.
+  const settle = async (job: JobRecord, scope: TransactionScope) => {
+    const id = String(job.payload.dub_id);
+    const dubs = store.within(scope);
+    if ((await dubs.dubById(id))?.status !== 'preparing') return;
+    if (job.status === 'failed' || job.status === 'cancelled') await dubs.setProgress(id, 'failed', job.progress, 'failed', job.error ?? 'cancelled');
+    else if (job.status === 'queued') await dubs.setProgress(id, 'preparing', 0, 'queued');
+  };
+  runner.register(DUB_CONVERT_JOB, { quick: true, settle }, async ({ job, signal, progress }) => {
     const dub = await store.dubById(String(job.payload.dub_id));
     if (!dub) throw new JobFailure('The dub was deleted.');
+    // Delivered again after its preparation committed: nothing is left to do (the lines may have been edited since).
+    if (dub.status === 'ready') return;
     return convertRecording(deps, dub, signal, progress);
   });
-  runner.register(DUB_PREPARE_JOB, async ({ job, signal, progress }) => {
+  runner.register(DUB_PREPARE_JOB, { settle }, async ({ job, signal, progress }) => {
     const dub = await store.dubById(String(job.payload.dub_id));
     if (!dub) throw new JobFailure('The dub was deleted.');
+    if (dub.status === 'ready') return;
     if (job.payload.source === 'recording') return convertRecording(deps, dub, signal, progress);
     const session = await deps.sessions.summary(dub.sessionId);
     await deps.models.refresh();
@@ -182,19 +197,6 @@ export function registerPrepareJob(runner: JobRunner, deps: PrepareDeps): void {
       await tx.setSpeakerPitch(dub.id, speakerPitch);
       await tx.setProgress(dub.id, 'ready', 1, lines.length ? 'complete' : 'no speech found');
     });
-  });
-
-  runner.on('settled', (job) => {
-    if (job.kind !== DUB_PREPARE_JOB && job.kind !== DUB_CONVERT_JOB) return;
-    const id = String(job.payload.dub_id);
-    // The runner's listeners are synchronous: the write is started here (on SQLite it runs at once) and
-    // its failure logged.
-    const written =
-      job.status === 'failed' || job.status === 'cancelled'
-        ? store.setProgress(id, 'failed', job.progress, 'failed', job.error ?? 'cancelled')
-        : job.status === 'queued'
-          ? store.setProgress(id, 'preparing', 0, 'queued')
-          : null;
-    written?.catch((error: unknown) => log(`dub ${id}: status not recorded: ${(error as Error).message}`));
+    crashPoints.hit('dub-prepare.after-lines');
   });
 }

@@ -1,5 +1,7 @@
 import fs from 'node:fs';
-import { JobFailure, type JobRunner } from '../jobs/job-runner';
+import { JobFailure, type JobRecord, type JobRunner } from '../jobs/job-runner';
+import { crashPoints } from '../jobs/crash-points';
+import type { TransactionScope } from '../storage/transaction-scope';
 import type { LocalCopy } from '../storage/blobs/local-copies';
 import { readFrames, readWavLayout, writeFrames } from '../media/wav';
 import { crossfadeRegion } from '../dsp/crossfade';
@@ -22,7 +24,6 @@ export interface RevoiceDeps {
   voices: VoiceRegistry;
   /** Forced alignment for the new words, or null when PocketSphinx is not installed. */
   aligner(): Aligner | null;
-  /** Where a status write from the runner's (synchronous) settled event that failed is reported. */
   log?: (line: string) => void;
 }
 
@@ -67,8 +68,16 @@ export async function openStoredWav(files: DubFiles, key: string): Promise<Opene
  */
 export function registerRevoiceJob(runner: JobRunner, deps: RevoiceDeps): void {
   const { store } = deps;
-  const log = deps.log ?? console.error;
-  runner.register(DUB_REVOICE_JOB, { keptWork: (job) => store.checkpointCount(String(job.payload.revoice_id)) }, async ({ job, signal, progress }) => {
+  // The revoice follows its job's end in the transaction that records it; a complete one (its revision recorded
+  // before the job's end was) stays complete.
+  const settle = async (job: JobRecord, scope: TransactionScope) => {
+    const id = String(job.payload.revoice_id);
+    const revoices = store.within(scope);
+    if ((await revoices.revoice(id))?.status === 'complete') return;
+    if (job.status === 'failed' || job.status === 'cancelled') await revoices.setRevoiceStatus(id, 'failed', { error: job.error ?? 'cancelled' });
+    else if (job.status === 'queued') await revoices.setRevoiceStatus(id, 'queued');
+  };
+  runner.register(DUB_REVOICE_JOB, { keptWork: (job) => store.checkpointCount(String(job.payload.revoice_id)), settle }, async ({ job, signal, progress }) => {
     const revoice = await store.revoice(String(job.payload.revoice_id));
     const dub = revoice ? await store.dubById(revoice.dubId) : null;
     if (!revoice || !dub) throw new JobFailure('The dub was deleted.');
@@ -81,20 +90,6 @@ export function registerRevoiceJob(runner: JobRunner, deps: RevoiceDeps): void {
     progress(0.95, 'writing the revision');
     await assemble(deps, dub, revoice);
     progress(1, 'complete');
-  });
-
-  runner.on('settled', (job) => {
-    if (job.kind !== DUB_REVOICE_JOB) return;
-    const id = String(job.payload.revoice_id);
-    // The runner's listeners are synchronous: the write is started here (on SQLite it runs at once, before
-    // a waiting request reads the revoice) and its failure logged.
-    const written =
-      job.status === 'failed' || job.status === 'cancelled'
-        ? store.setRevoiceStatus(id, 'failed', { error: job.error ?? 'cancelled' })
-        : job.status === 'queued'
-          ? store.setRevoiceStatus(id, 'queued')
-          : null;
-    written?.catch((error: unknown) => log(`revoice ${id}: status not recorded: ${(error as Error).message}`));
   });
 }
 
@@ -127,6 +122,7 @@ async function renderPlan(
         const patchFile = `line-${line.lineId}.patch`;
         await files.putPatch(dubKeys.workFile(dub.sessionId, dub.id, revoice.id, patchFile), { fadeIn: rendered.fadeIn, fadeOut: rendered.fadeOut, channels: dub.channels, samples: rendered.patch });
         await store.insertCheckpoint(revoice.id, { lineId: line.lineId, render: { ...rendered.render, revision: 0, revoice_id: revoice.id }, patchFile, attempt });
+        crashPoints.hit('revoice.after-line');
         finished++;
         progress((finished / total) * 0.95, `voiced line ${line.lineId} (${finished} of ${total})`);
       },
@@ -182,6 +178,7 @@ async function assemble(deps: RevoiceDeps, dub: DubRecord, revoice: RevoiceRecor
     await tx.updateDub(dub.id, { currentRevision: number });
     await tx.setRevoiceStatus(revoice.id, 'complete', { revision: number });
   });
+  crashPoints.hit('revoice.after-revision');
   await files.removeWork(dub.sessionId, dub.id, revoice.id);
   return number;
 }

@@ -1,4 +1,6 @@
-import { JobFailure, type JobRunner } from '../jobs/job-runner';
+import { JobFailure, type JobRecord, type JobRunner } from '../jobs/job-runner';
+import { crashPoints } from '../jobs/crash-points';
+import type { TransactionScope } from '../storage/transaction-scope';
 import { encodeWav, readFrames } from '../media/wav';
 import { crossfadeRegion } from '../dsp/crossfade';
 import type { MediaTools } from '../media/tools';
@@ -31,7 +33,15 @@ export interface TakesJobDeps {
  */
 export function registerTakesJob(runner: JobRunner, deps: TakesJobDeps): void {
   const { store, files } = deps;
-  runner.register(DUB_TAKES_JOB, async ({ job, signal, progress }) => {
+  // Takes a failed or cancelled job left unrendered are failed too, in the transaction that records its end, so no one waits on them.
+  const settle = async (job: JobRecord, scope: TransactionScope) => {
+    if (job.status !== 'failed' && job.status !== 'cancelled') return;
+    const takes = store.within(scope);
+    for (const take of await takes.takesOfJob(job.id)) {
+      if (take.status === 'queued' || take.status === 'rendering') await takes.setTakeStatus(take.id, 'failed', { error: job.error ?? 'cancelled' });
+    }
+  };
+  runner.register(DUB_TAKES_JOB, { settle }, async ({ job, signal, progress }) => {
     const takes = await store.takesOfJob(job.id);
     const dub = takes[0] ? await store.dubById(takes[0].dubId) : null;
     if (!dub) throw new JobFailure('The dub was deleted.');
@@ -72,6 +82,7 @@ export function registerTakesJob(runner: JobRunner, deps: TakesJobDeps): void {
           if (signal.aborted) throw error;
           await store.setTakeStatus(take.id, 'failed', { error: (error as Error).message });
         }
+        crashPoints.hit('takes.after-take');
         done++;
         progress(done / todo.length, `rendered ${done} of ${todo.length} takes`);
       });
@@ -79,14 +90,5 @@ export function registerTakesJob(runner: JobRunner, deps: TakesJobDeps): void {
       await source.close();
       await background?.close();
     }
-  });
-
-  runner.on('settled', (job) => {
-    if (job.kind !== DUB_TAKES_JOB || (job.status !== 'failed' && job.status !== 'cancelled')) return;
-    // Takes a failed or cancelled job left unrendered are failed too, so no one waits on them.
-    void store
-      .takesOfJob(job.id)
-      .then((takes) => Promise.all(takes.filter((t) => t.status === 'queued' || t.status === 'rendering').map((t) => store.setTakeStatus(t.id, 'failed', { error: job.error ?? 'cancelled' }))))
-      .catch((error: unknown) => (deps.log ?? console.error)(`takes of job ${job.id}: status not recorded: ${(error as Error).message}`));
   });
 }

@@ -1,13 +1,15 @@
 import { userMessage } from '../errors';
 import crypto from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import type { JobStore } from '../storage/job-store';
+import type { JobOutcome, JobStore } from '../storage/job-store';
+import type { TransactionScope } from '../storage/transaction-scope';
 import { DISK_FULL_JOB_MESSAGE, isDiskFull } from '../storage/disk-full';
 import { orderedWrites } from './ordered-writes';
 import { DEFAULT_STORAGE_RETRY_SECONDS, retryingStorage, StorageGaveUp } from './storage-retry';
-import { SETTLED, type JobRecord, type JobStatus } from './job-record';
+import { SETTLED, type JobRecord } from './job-record';
 import type { JobExecution, WorkerAdapter } from './worker-adapter';
 import { InProcessWorker } from './in-process-worker';
+import { crashPoints, isSimulatedCrash } from './crash-points';
 
 export type { JobRecord, JobStatus } from './job-record';
 
@@ -49,6 +51,13 @@ export interface JobKindOptions {
    * the job record's stage says so whatever the kind.
    */
   showWaiting?: (job: JobRecord, stage: string) => Promise<void>;
+  /**
+   * Writes the job's end into the kind's own tables (a run, a dub or a revoice that says failed; a recording
+   * queued again), in the transaction that records it: both commit or neither does, so no reader sees a failed
+   * job beside work that says `running`. `job.status` is the outcome (`queued` when it goes back to the queue).
+   * Only stores bound to `scope` (`within(scope)`) may be used: anything else waits for the commit.
+   */
+  settle?: (job: JobRecord, scope: TransactionScope) => Promise<void>;
 }
 
 /** An error whose message is meant for the user (why a recording could not be processed). */
@@ -236,7 +245,7 @@ export class JobRunner extends EventEmitter<JobEvents> implements JobQueue {
 
   private async failCrashLoop(id: string, n: number): Promise<void> {
     const job = (await this.get(id))!;
-    await this.finish(job, 'failed', `Processing was interrupted ${n} times at the same point (${Math.round(job.progress * 100)}%); retry it to try again.`);
+    await this.record(job, { status: 'failed', error: `Processing was interrupted ${n} times at the same point (${Math.round(job.progress * 100)}%); retry it to try again.`, progress: job.progress });
     this.options.log?.(`job ${id} (${job.kind}) failed: interrupted ${n} times at the same point`);
     this.emit('settled', job);
   }
@@ -350,7 +359,7 @@ export class JobRunner extends EventEmitter<JobEvents> implements JobQueue {
     }
     this.emit('started', job);
     entry.done = (async () => {
-      let record: () => Promise<void>;
+      let outcome: JobOutcome | null;
       try {
         const result = await retryingStorage(() => handler({ job, signal: controller.signal, progress, publish }), {
           boundMs: (this.options.storageRetrySeconds ?? DEFAULT_STORAGE_RETRY_SECONDS) * 1000,
@@ -364,28 +373,32 @@ export class JobRunner extends EventEmitter<JobEvents> implements JobQueue {
             this.emit('progress', job);
           },
         });
-        record = () => this.finish(job, 'complete', null, result ?? undefined);
+        crashPoints.hit('job.before-outcome');
+        outcome = { status: 'complete', error: null, progress: 1, result: result ?? undefined };
       } catch (error) {
-        if (entry.requeue) {
-          record = async () => {
-            await this.store.requeue(job.id);
-            job.status = 'queued';
-          };
+        if (isSimulatedCrash(error)) {
+          // A test's crash: the process "died" here, so nothing more is recorded and the job stays `running`.
+          outcome = null;
+          controller.abort(error);
+        } else if (entry.requeue) {
+          outcome = { status: 'queued' };
         } else if (controller.signal.aborted) {
-          record = () => this.finish(job, 'cancelled', 'cancelled');
+          outcome = { status: 'cancelled', error: 'cancelled', progress: job.progress };
         } else {
           if (error instanceof StorageGaveUp) this.options.log?.(`job ${job.id} (${job.kind}) failed: ${error.outage.reason}; gave up after retrying`);
           const shown = error instanceof JobFailure || error instanceof StorageGaveUp ? error.message : userMessage(error);
           const message = shown ?? (isDiskFull(error) ? DISK_FULL_JOB_MESSAGE : 'Processing failed because of an internal error.');
           if (shown === null) this.options.log?.(`job ${job.id} (${job.kind}) failed: ${(error as Error)?.stack ?? String(error)}`);
-          record = () => this.finish(job, 'failed', message);
+          outcome = { status: 'failed', error: message, progress: job.progress };
         }
       }
       await writes.flush();
-      // Recording the outcome, or a listener reacting to it, can fail too (a full disk): the job then stays
-      // `running` in the database and resumes at the next start. The service must not die of it.
-      await this.guarded(job, 'record its outcome', record);
+      // Recording the outcome can fail too (a full disk): the job then stays `running` in the database, with its
+      // kind's tables as they were, and resumes at the next start. The service must not die of it.
+      const settling = outcome;
+      const alive = settling !== null && (await this.guarded(job, 'record its outcome', () => this.record(job, settling)));
       this.running.delete(job.id);
+      if (!alive) return;
       await this.guarded(job, 'report its outcome', () => {
         this.emit('settled', job);
         return Promise.resolve();
@@ -394,19 +407,34 @@ export class JobRunner extends EventEmitter<JobEvents> implements JobQueue {
     })();
   }
 
-  private async guarded(job: JobRecord, what: string, action: () => Promise<void>): Promise<void> {
+  /** False only when a test's crash ended the "process" in `action`; other failures are logged. */
+  private async guarded(job: JobRecord, what: string, action: () => Promise<void>): Promise<boolean> {
     try {
       await action();
     } catch (error) {
+      if (isSimulatedCrash(error)) return false;
       this.options.log?.(`job ${job.id} (${job.kind}): could not ${what}: ${(error as Error)?.message ?? String(error)}`);
     }
+    return true;
   }
 
-  private async finish(job: JobRecord, status: JobStatus, error: string | null, result?: Record<string, unknown>): Promise<void> {
-    job.status = status;
-    job.error = error;
-    if (status === 'complete') job.progress = 1;
-    if (result) job.result = result;
-    await this.store.finish(job.id, status, error, job.progress, result);
+  /** Records the job's outcome, with what its kind writes of it (`JobKindOptions.settle`) in the same transaction. */
+  private async record(job: JobRecord, outcome: JobOutcome): Promise<void> {
+    job.status = outcome.status;
+    if (outcome.status !== 'queued') {
+      job.error = outcome.error;
+      job.progress = outcome.progress;
+      if (outcome.result) job.result = outcome.result;
+    }
+    const write = this.kinds.get(job.kind)?.settle;
+    await this.store.settle(
+      job.id,
+      outcome,
+      write &&
+        ((scope) => {
+          crashPoints.hit('job.settling');
+          return write(job, scope);
+        }),
+    );
   }
 }

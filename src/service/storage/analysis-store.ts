@@ -3,6 +3,7 @@ import { UniqueViolation, type Sql, type SqlValue } from './sql/sql';
 import type { AnalysisRun, AnalysisSegment } from '../../shared/schemas/analysis';
 import { inList, perCount } from './sql/placeholders';
 import { pointReads, type FreshBatch } from './fresh-batch';
+import { sqlOf, type TransactionScope } from './transaction-scope';
 
 export type RunStatus = AnalysisRun['status'];
 
@@ -32,6 +33,8 @@ export interface NewRun {
  * with every change, survives restarts and reads the same from every node sharing the database.
  */
 export interface AnalysisStore {
+  /** This store writing in a transaction in progress (a job kind's settle writer's). */
+  within(scope: TransactionScope): AnalysisStore;
   create(run: NewRun): Promise<RunRecord>;
   setJob(runId: string, jobId: string): Promise<void>;
   run(runId: string): Promise<RunRecord | null>;
@@ -214,6 +217,10 @@ export class SqlAnalysisStore implements AnalysisStore {
   async lineIds(runId: string): Promise<number[]> {
     const rows = await this.sql.all<{ segment_id: number }>('SELECT segment_id FROM analysis_lines WHERE run_id = ? ORDER BY segment_id', [runId]);
     return rows.map((r) => Number(r.segment_id));
+  }
+
+  within(scope: TransactionScope): AnalysisStore {
+    return new SqlAnalysisStore(sqlOf(scope));
   }
 
   async keptWork(runId: string): Promise<number> {

@@ -3,6 +3,7 @@ import { UniqueViolation, type Sql } from './sql/sql';
 import type { LineRender, SpeakerPitch, WordTiming } from '../../shared/schemas';
 import type { SampleFormat } from '../media/wav';
 import { inList } from './sql/placeholders';
+import { sqlOf, type TransactionScope } from './transaction-scope';
 
 export type DubStatus = 'preparing' | 'ready' | 'failed';
 export type DubSource = 'upload' | 'recording';
@@ -372,6 +373,8 @@ export type ReviewCounts = Record<ReviewStatus, number>;
  * dub from two API nodes take turns instead of reading each other's half-done lines.
  */
 export interface DubStore {
+  /** This store writing in a transaction in progress (a job kind's settle writer's). */
+  within(scope: TransactionScope): DubStore;
   /**
    * Runs `work` in one transaction: committed when it resolves, rolled back when it throws. `jobs` queues work
    * in the same transaction (a dub and its preparation, a revoice and its job commit together).
@@ -495,6 +498,10 @@ export class SqlDubStore implements DubStore {
     private readonly dispatch?: JobDispatch,
   ) {
     this.insertion = sql.dialect === 'sqlite' ? 'rowid' : 'id';
+  }
+
+  within(scope: TransactionScope): DubStore {
+    return new SqlDubStore(sqlOf(scope), this.dispatch);
   }
 
   transaction<T>(work: (store: DubStore, jobs: JobStore) => Promise<T>): Promise<T> {

@@ -1,6 +1,15 @@
 import type { JobRecord, JobStatus } from '../jobs/job-record';
 import type { Sql } from './sql/sql';
 import { inList } from './sql/placeholders';
+import { scopeOf, type TransactionScope } from './transaction-scope';
+
+/** How a job ended, or (`queued`) that it goes back to the queue (its process stopping). */
+export type JobOutcome =
+  | { status: 'queued' }
+  | { status: Exclude<JobStatus, 'queued' | 'running'>; error: string | null; progress: number; result?: Record<string, unknown> };
+
+/** What a job's end writes beside its record (its kind's tables), in the transaction `scope`. */
+export type SettleWrite = (scope: TransactionScope) => Promise<void>;
 
 /**
  * The `jobs` table: every job's record (status, progress, attempts, interruptions), whichever process runs it.
@@ -58,6 +67,11 @@ export interface JobStore {
   setProgress(id: string, progress: number, stage: string | null): Promise<void>;
   /** `result`: what the job found (kept as it was when not given). */
   finish(id: string, status: JobStatus, error: string | null, progress: number, result?: Record<string, unknown>): Promise<void>;
+  /**
+   * Records a job's outcome and runs `alongside` in the same transaction: what the job's end writes into its kind's
+   * tables commits with its record, or neither does (the job then stays `running` and is recovered).
+   */
+  settle(id: string, outcome: JobOutcome, alongside?: SettleWrite): Promise<void>;
   /** What a running job has found so far, for whoever waits on it in another process. */
   setResult(id: string, result: Record<string, unknown>): Promise<void>;
   /** When the job was queued (ISO time), or null when there is no such job. */
@@ -232,6 +246,15 @@ export class SqlJobStore implements JobStore {
       result === undefined ? null : JSON.stringify(result),
       id,
     ]);
+  }
+
+  async settle(id: string, outcome: JobOutcome, alongside?: SettleWrite): Promise<void> {
+    await this.sql.transaction(async (tx) => {
+      const jobs = new SqlJobStore(tx, this.dispatch);
+      if (outcome.status === 'queued') await jobs.requeue(id);
+      else await jobs.finish(id, outcome.status, outcome.error, outcome.progress, outcome.result);
+      await alongside?.(scopeOf(tx));
+    });
   }
 
   async queuedAt(id: string): Promise<string | null> {

@@ -1,5 +1,6 @@
 import type { Sql } from './sql/sql';
 import type { RecognizedWord } from '../speech/types';
+import { sqlOf, type TransactionScope } from './transaction-scope';
 
 /** A stretch of a script alignment: script words [from, to) and the audio they were aligned to, in seconds. */
 export interface StretchSpan {
@@ -20,6 +21,8 @@ export interface KeptStretch extends StretchSpan {
  * reuse them). Written as the alignment goes, removed when it finishes or fails for good, or the session is deleted.
  */
 export interface ScriptAlignCheckpointStore {
+  /** This store writing in a transaction in progress (a job kind's settle writer's). */
+  within(scope: TransactionScope): ScriptAlignCheckpointStore;
   /** The stretches kept for the session under this context, in script order (times kept to the millisecond). */
   kept(sessionId: string, context: string): Promise<KeptStretch[]>;
   /** Keeps a stretch (replacing one kept before with the same first word). */
@@ -42,6 +45,10 @@ interface Row {
 /** One implementation for both databases, in portable SQL over `Sql`. */
 export class SqlScriptAlignCheckpointStore implements ScriptAlignCheckpointStore {
   constructor(private readonly sql: Sql) {}
+
+  within(scope: TransactionScope): ScriptAlignCheckpointStore {
+    return new SqlScriptAlignCheckpointStore(sqlOf(scope));
+  }
 
   async kept(sessionId: string, context: string): Promise<KeptStretch[]> {
     const rows = await this.sql.all<Row>(

@@ -3,6 +3,7 @@ import type { Media, MediaFormat, Session, SessionStatus, SessionSummary } from 
 import type { Transcript } from '../speech/types';
 import { inList, perCount } from './sql/placeholders';
 import { pointReads, type FreshBatch } from './fresh-batch';
+import { sqlOf, type TransactionScope } from './transaction-scope';
 
 interface SessionRow {
   id: string;
@@ -71,6 +72,8 @@ export interface SessionPage {
 
 /** The `sessions` table: a recording, its status and progress, and its transcript. */
 export interface SessionStore {
+  /** This store writing in a transaction in progress (a job kind's settle writer's). */
+  within(scope: TransactionScope): SessionStore;
   insert(session: NewSession): Promise<void>;
   /** The project a recording belongs to, or null when there is no such recording (every scoped request asks). */
   projectOf(id: string): Promise<string | null>;
@@ -103,6 +106,11 @@ export interface SessionStore {
   setMedia(id: string, media: Media): Promise<void>;
   setProgress(id: string, status: SessionStatus, progress: number, stage: string | null, error?: string | null): Promise<void>;
   complete(id: string, transcript: Transcript): Promise<void>;
+  /**
+   * The recording's status following its transcription job (running, failed, or queued again), unless its
+   * transcript is stored (complete): that one outlives the job, and a job delivered again must find it so.
+   */
+  followJob(id: string, status: 'running' | 'failed' | 'queued', progress: number, stage: string, error?: string | null): Promise<void>;
   /** Replaces the transcript of a finished session (an edit's revision, profiles measured after it). */
   setTranscript(id: string, transcript: Transcript): Promise<void>;
   delete(id: string): Promise<boolean>;
@@ -217,6 +225,14 @@ export class SqlSessionStore implements SessionStore {
 
   async setProgress(id: string, status: SessionStatus, progress: number, stage: string | null, error: string | null = null): Promise<void> {
     await this.sql.run('UPDATE sessions SET status = ?, progress = ?, stage = ?, error = ? WHERE id = ?', [status, progress, stage, error, id]);
+  }
+
+  within(scope: TransactionScope): SessionStore {
+    return new SqlSessionStore(sqlOf(scope));
+  }
+
+  async followJob(id: string, status: 'running' | 'failed' | 'queued', progress: number, stage: string, error: string | null = null): Promise<void> {
+    await this.sql.run("UPDATE sessions SET status = ?, progress = ?, stage = ?, error = ? WHERE id = ? AND status <> 'complete'", [status, progress, stage, error, id]);
   }
 
   async complete(id: string, transcript: Transcript): Promise<void> {

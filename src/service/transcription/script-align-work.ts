@@ -30,13 +30,20 @@ export function scriptAlignmentWork(alignment: ScriptAlignment): RequestWork<Scr
  * go once the job settles: complete, failed (a domain error, or interrupted too often) or cancelled, none of which
  * is run again. A job handed back (the worker stopping or killed) keeps them for its next attempt.
  */
-export function registerScriptAlignment(runner: JobRunner, alignment: ScriptAlignment, checkpoints?: ScriptAlignCheckpointStore, log?: (line: string) => void): void {
-  registerRequestWork(runner, scriptAlignmentWork(alignment), checkpoints ? { keptWork: (job) => checkpoints.count(job.session_id) } : {});
-  if (!checkpoints) return;
-  runner.on('settled', (job) => {
-    if (job.kind !== ALIGN_SCRIPT_JOB || job.status === 'queued') return;
-    checkpoints.discard(job.session_id).catch((error: unknown) => log?.(`script alignment ${job.session_id}: checkpoints not removed: ${(error as Error).message}`));
-  });
+export function registerScriptAlignment(runner: JobRunner, alignment: ScriptAlignment, checkpoints?: ScriptAlignCheckpointStore): void {
+  registerRequestWork(
+    runner,
+    scriptAlignmentWork(alignment),
+    checkpoints
+      ? {
+          keptWork: (job) => checkpoints.count(job.session_id),
+          // Removed in the transaction that records the job's end.
+          settle: async (job, scope) => {
+            if (job.status !== 'queued') await checkpoints.within(scope).discard(job.session_id);
+          },
+        }
+      : {},
+  );
 }
 
 /**

@@ -1,11 +1,13 @@
 import type { JobContext, JobRecord, JobRunner } from '../jobs/job-runner';
 import { orderedWrites } from '../jobs/ordered-writes';
+import { crashPoints } from '../jobs/crash-points';
 import { JobFailure } from '../jobs/job-runner';
 import type { TranscriptionEngine } from './engine';
 import type { ModelRegistry } from '../models/registry';
 import type { SpeakerAdaptation } from '../speakers/speaker-adaptation';
 import type { StoredFiles } from '../storage/stored-files';
 import type { Database } from '../storage/stores';
+import type { TransactionScope } from '../storage/transaction-scope';
 import type { Transcript } from '../speech/types';
 import { TRANSCRIBE_JOB } from '../recordings/intake';
 import { ServiceError } from '../errors';
@@ -64,7 +66,7 @@ export interface TranscribeJobDeps {
 
 /** A transcription waiting (for the storage, for a worker) says so in its recording's own status, where readers look. */
 export function showTranscriptionWaiting(sessions: Database['sessions']): (job: JobRecord, stage: string) => Promise<void> {
-  return (job, stage) => sessions.setProgress(job.session_id, 'running', Math.min(job.progress, 0.99), stage);
+  return (job, stage) => sessions.followJob(job.session_id, 'running', Math.min(job.progress, 0.99), stage);
 }
 
 /**
@@ -88,6 +90,12 @@ export function registerTranscribeJob(ctx: TranscribeJobDeps, runner: JobRunner,
   const registered = {
     keptWork: (job: JobRecord) => checkpoints.keptWork(job.session_id),
     showWaiting: showTranscriptionWaiting(ctx.sessions),
+    // A recording whose transcript is stored stays complete whatever happens to the job after (followJob).
+    settle: async (job: JobRecord, scope: TransactionScope) => {
+      const sessions = ctx.sessions.within(scope);
+      if (job.status === 'failed') await sessions.followJob(job.session_id, 'failed', job.progress, 'failed', job.error);
+      if (job.status === 'queued') await sessions.followJob(job.session_id, 'queued', 0, 'queued');
+    },
   };
   runner.register(TRANSCRIBE_JOB, registered, async ({ job, signal, progress, publish }: JobContext) => {
     const sessionId = job.session_id;
@@ -95,6 +103,10 @@ export function registerTranscribeJob(ctx: TranscribeJobDeps, runner: JobRunner,
     const summary = await ctx.sessions.summary(sessionId);
     if (!stored || !summary) throw new JobFailure('The recording no longer exists.');
     const payload = job.payload as TranscribeJobPayload;
+    // Only a queued or failed recording gets a transcription job, so a complete one means this job stored its
+    // transcript before its process died: that transcript (and any edit made to it since) stays, and only the
+    // steps after the store are done.
+    if (summary.status === 'complete') return afterStore(sessionId, payload.request ? (job.result as RequestResult | null) : null, !!payload.request);
     // A team's model downloaded through any node is known here once read (this worker fetches its file before use).
     await ctx.models.refresh();
     let engine;
@@ -172,15 +184,18 @@ export function registerTranscribeJob(ctx: TranscribeJobDeps, runner: JobRunner,
     if (signal.aborted) throw signal.reason;
     const named = request ? await ctx.transcription.applyKnownSpeakers(transcript, request.known_speaker_names, request.known_speaker_references, signal) : transcript;
     await ctx.completeTranscript(sessionId, named);
-    await checkpoints.discard(sessionId);
-    await afterTranscript(sessionId);
-    if (request) return { texts, turns: renamedTurns(turns, transcript, named) } satisfies RequestResult;
+    crashPoints.hit('transcribe.after-store');
+    return afterStore(sessionId, request ? { texts, turns: renamedTurns(turns, transcript, named) } : null, !!request);
   });
 
-  runner.on('settled', (job) => {
-    if (job.kind !== TRANSCRIBE_JOB) return;
-    const failed = (error: unknown) => ctx.log(`transcription ${job.session_id}: status not saved: ${(error as Error).message}`);
-    if (job.status === 'failed') void ctx.sessions.setProgress(job.session_id, 'failed', job.progress, 'failed', job.error).catch(failed);
-    if (job.status === 'queued') void ctx.sessions.setProgress(job.session_id, 'queued', 0, 'queued').catch(failed);
-  });
+  /** What follows the transcript's store; each step may run again (a job delivered again after any of them). */
+  async function afterStore(sessionId: string, result: RequestResult | null, requested: boolean): Promise<RequestResult | undefined> {
+    await checkpoints.discard(sessionId);
+    crashPoints.hit('transcribe.after-discard');
+    await afterTranscript(sessionId);
+    if (!requested) return undefined;
+    // Delivered again after the store: the lines' text is the stored transcript's (the diarizer's turns went with the process).
+    if (!result || result.turns === undefined) return { texts: ((await ctx.sessions.transcript(sessionId))?.segments ?? []).map((s) => s.text), turns: result?.turns ?? [] };
+    return result;
+  }
 }
