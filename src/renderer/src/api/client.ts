@@ -10,6 +10,7 @@ import { ApiError, toApiError } from './errors';
 import { whisperModelsApi, type WhisperModelsApi } from './whisper-models';
 import { transcriptEditsApi, type TranscriptEditsApi } from './transcript-edits';
 import { dubWorkflowApi, type DubWorkflowApi } from './dub-workflow';
+import { dubStemsApi, type DubStemsApi } from './dub-stems';
 import { editorBasicsApi, type EditorBasicsApi } from './editor-basics';
 import { ConditionalDocuments } from './conditional-documents';
 import type {
@@ -46,7 +47,7 @@ export interface DownloadedFile {
   fileName: string;
 }
 
-export interface ApiClient extends WhisperModelsApi, TranscriptEditsApi, DubWorkflowApi, EditorBasicsApi {
+export interface ApiClient extends WhisperModelsApi, TranscriptEditsApi, DubWorkflowApi, DubStemsApi, EditorBasicsApi {
   listProjects(signal?: AbortSignal): Promise<Project[]>;
   createProject(input: { key: string; name: string }): Promise<Project>;
   getProject(idOrKey: string, signal?: AbortSignal): Promise<ProjectDetail>;
@@ -221,6 +222,10 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     ...transcriptEditsApi(json),
     ...dubWorkflowApi(json, async (path, fallback) => {
       const res = await request(path, { headers: { Accept: '*/*' } });
+      return { blob: await res.blob(), fileName: fileNameFromDisposition(res.headers.get('Content-Disposition'), fallback) };
+    }),
+    ...dubStemsApi(async (path, fallback) => {
+      const res = await request(path, { headers: { Accept: 'application/zip' } });
       return { blob: await res.blob(), fileName: fileNameFromDisposition(res.headers.get('Content-Disposition'), fallback) };
     }),
     ...editorBasicsApi(json),
