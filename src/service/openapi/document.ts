@@ -36,6 +36,7 @@ import {
   SessionSummary,
   SpeechModelList,
   SpeechRequest,
+  SpeechWithWords,
   ValidationError,
   RevisionRestore,
   SegmentSplit,
@@ -821,17 +822,20 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
           operationId: 'createSpeech',
           summary: 'Speak text (OpenAI-compatible text to speech)',
           description:
-            'Streams the audio as it is synthesized, sentence by sentence (chunked transfer). 24 kHz mono in every format; wav and flac carry "length unknown" headers. The `X-Voice` header names the voice used (`<model>/<voice>`).',
+            'Streams the audio as it is synthesized, sentence by sentence (chunked transfer). 24 kHz mono in every format; wav and flac carry "length unknown" headers. The `X-Voice` header names the voice used (`<model>/<voice>`). With `timestamp_granularities: ["word"]` (an extension) the answer is JSON instead (`SpeechWithWords`): the whole audio in base64 and every word\'s start and end in seconds, from the voice\'s own phone timings (festival\'s voices) or else a forced alignment of the audio (PocketSphinx; 503 when neither is available).',
           requestBody: { content: { 'application/json': { schema: SpeechRequest } } },
           responses: {
             '200': {
-              description: 'The audio',
+              description: 'The audio, or with `timestamp_granularities` JSON with the audio and its words',
               headers: { 'X-Voice': { schema: { type: 'string' }, description: 'The voice that spoke, e.g. festival-hts/slt' } },
-              content: Object.fromEntries(
-                ['audio/mpeg', 'audio/ogg', 'audio/aac', 'audio/flac', 'audio/wav', 'audio/L16'].map((type) => [type, { schema: z.string().meta({ format: 'binary' }) }]),
-              ),
+              content: {
+                ...Object.fromEntries(
+                  ['audio/mpeg', 'audio/ogg', 'audio/aac', 'audio/flac', 'audio/wav', 'audio/L16'].map((type) => [type, { schema: z.string().meta({ format: 'binary' }) }]),
+                ),
+                'application/json': { schema: SpeechWithWords },
+              },
             },
-            ...audioErrors(400, 401, 404, 413, 415, 500),
+            ...audioErrors(400, 401, 404, 413, 415, 500, 503),
           },
         }),
       },
