@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM, launchChromium } from './browser';
 import { buildStudio } from './build-studio';
 import { repoRoot, sharedDir, startService, type RunningService } from './service-process';
-import { dubMaster, referenceLines } from '../helpers/dubs';
+import { dubMaster, referenceLines, wavBytes } from '../helpers/dubs';
+import { unzip } from '../helpers/zip';
 import { modelsDir } from '../helpers/paths';
 import { tempDir } from '../helpers/temp';
 
@@ -133,6 +134,20 @@ describe.skipIf(!canRun)('dub view end to end', { timeout: 300_000 }, () => {
     await expect.poll(() => page.getByTestId('lines-panel').getAttribute('data-ab-revision')).toBe('1');
     expect(await audio.evaluate((a: HTMLAudioElement) => a.src)).toMatch(/\/revisions\/1\/file\?/);
     await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => !a.paused && a.currentTime > 0), { timeout: 10_000 }).toBe(true);
+  });
+
+  it('downloads the new revision as stems from the history: a zip of the mix, the background and each speaker', async () => {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid=revision][data-revision="2"]').getByTestId('download-stems').click()]);
+    expect(download.suggestedFilename()).toBe('episode-dub-r2.stems.zip');
+    const target = path.join(dir, download.suggestedFilename());
+    await download.saveAs(target);
+    const entries = await unzip(fs.readFileSync(target));
+    const names = [...entries.keys()];
+    expect(names.slice(0, 2)).toEqual(['mix.wav', 'background.wav']);
+    expect(names.slice(2).every((n) => /^speaker-.+\.wav$/.test(n))).toBe(true);
+    expect(names).toHaveLength(4);
+    // Every stem is a whole WAV as long as the mix.
+    for (const name of names) expect(wavBytes(entries.get(name)!).layout.frames).toBe(wavBytes(entries.get('mix.wav')!).layout.frames);
   });
 
   it('restores revision 1 from the history; the corrected lines wait for a revoice again', async () => {

@@ -7,6 +7,7 @@ import { leadingQuiet, loudestFramePower, soundingSpan } from '../dsp/trim-silen
 import { wsolaStretch } from '../dsp/wsola';
 import { DEFAULT_FIT_LIMITS, fitToSlot, outerFades } from '../speech/synthesis/slot-fit';
 import type { VoiceRegistry } from '../speech/synthesis/voice-registry';
+import type { SpokenWord } from '../speech/synthesis/voice';
 import type { Aligner } from '../speech/types';
 import { SAMPLE_RATE } from '../speech/types';
 import { JobFailure } from '../jobs/job-runner';
@@ -46,6 +47,15 @@ export interface RenderedLine {
 }
 
 const toFrame = (seconds: number, rate: number) => Math.round(seconds * rate);
+
+/**
+ * Word times of the synthesized audio on the dub's timeline: the engine's silence trimmed from the front
+ * (`trimmed` seconds), the reading stretched by `stretch`, and placed at `speechStart`.
+ */
+export function readingWords(words: SpokenWord[], trimmed: number, stretch: number, speechStart: number): SpokenWord[] {
+  const at = (t: number) => speechStart + Math.max(0, t - trimmed) * stretch;
+  return words.map((w) => ({ word: w.word, start: at(w.start), end: at(w.end) }));
+}
 const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
 
 function mix(background: Float32Array | null, voice: Float32Array, gain: number): Float32Array {
@@ -168,14 +178,20 @@ export async function renderLine(inputs: RenderInputs, line: PlannedLine, signal
 
   const speechStart = slotStart / rate;
   let words: LineRender['words'] = [];
+  // The engine's own word times (festival's voices), moved as the reading was: trimmed, stretched, placed.
+  const engineWords = spoken.words?.length ? readingWords(spoken.words, span.start / spoken.sampleRate, whole.length / reading.length, speechStart) : null;
   try {
-    if (!inputs.aligner) throw new Error('no aligner');
-    // Aligned on the whole reading, so the words of a line that does not fit keep their true times; the
-    // ones cut at the slot end are left out.
-    const at16k = await resampleMono(inputs.tools, whole, spoken.sampleRate, SAMPLE_RATE, signal);
-    words = (await inputs.aligner.align(at16k, line.text, { offset: speechStart, signal }))
-      .filter((w) => w.start < fit.slot.end)
-      .map((w) => ({ word: w.word, start: round6(w.start), end: round6(Math.min(w.end, fit.slot.end)) }));
+    if (engineWords) {
+      words = engineWords.filter((w) => w.start < fit.slot.end).map((w) => ({ word: w.word, start: round6(w.start), end: round6(Math.min(w.end, fit.slot.end)) }));
+    } else {
+      if (!inputs.aligner) throw new Error('no aligner');
+      // Aligned on the whole reading, so the words of a line that does not fit keep their true times; the
+      // ones cut at the slot end are left out.
+      const at16k = await resampleMono(inputs.tools, whole, spoken.sampleRate, SAMPLE_RATE, signal);
+      words = (await inputs.aligner.align(at16k, line.text, { offset: speechStart, signal }))
+        .filter((w) => w.start < fit.slot.end)
+        .map((w) => ({ word: w.word, start: round6(w.start), end: round6(Math.min(w.end, fit.slot.end)) }));
+    }
   } catch (error) {
     if (signal?.aborted) throw error;
     flags.push('no_word_timings');
@@ -200,6 +216,7 @@ export async function renderLine(inputs: RenderInputs, line: PlannedLine, signal
       overflow: round6(fit.overflow),
       flags,
       words,
+      word_timings: words.length ? (engineWords ? 'engine' : 'alignment') : null,
       speed: line.speed ?? null,
     },
   };

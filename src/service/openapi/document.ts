@@ -36,6 +36,7 @@ import {
   SessionSummary,
   SpeechModelList,
   SpeechRequest,
+  SpeechWithWords,
   ValidationError,
   RevisionRestore,
   SegmentSplit,
@@ -481,6 +482,19 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
       '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}/revisions/{number}/peaks': {
         get: op({ operationId: 'getDubRevisionPeaks', summary: "Waveform peaks of a revision, computed once", requestParams: { path: revisionParam }, responses: { '200': json(Peaks, 'Peaks'), ...speechErrors(401, 404, 422) } }),
       },
+      '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}/revisions/{number}/stems': {
+        get: op({
+          operationId: 'getDubRevisionStems',
+          summary: 'A revision as stems: one zip of the mix, the background and one WAV per speaker',
+          description:
+            "Streamed zip (entries stored, not compressed; Content-Length given): `mix.wav` (the revision as stored), `background.wav` and `speaker-<name>.wav` per speaker (the recording's speaker name where it has one, else the id), all at the dub's rate, channels and sample format and the revision's length, so they line up at zero. A speaker's stem holds their lines' regions (each line's span, widened to the region a revoice or take wrote for it; where two speakers' lines overlap, the line that starts first) and silence elsewhere. The background is the mix outside every line and, under the lines, the uploaded music-and-effects stem (silence without one); a speaker's stem is the mix minus the background there. Summed sample by sample, the stems give the mix (exactly for integer formats unless a difference had to be clipped; to float rounding for f32). 409 while a dub from the recording is still being converted.",
+          requestParams: { path: revisionParam },
+          responses: {
+            '200': { description: 'The zip', content: { 'application/zip': { schema: z.string().meta({ format: 'binary' }) } } },
+            ...speechErrors(401, 404, 409, 422),
+          },
+        }),
+      },
       '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}/revisions/{number}/restore': {
         post: op({
           operationId: 'restoreDubRevision',
@@ -810,17 +824,20 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
           operationId: 'createSpeech',
           summary: 'Speak text (OpenAI-compatible text to speech)',
           description:
-            'Streams the audio as it is synthesized, sentence by sentence (chunked transfer). 24 kHz mono in every format; wav and flac carry "length unknown" headers. The `X-Voice` header names the voice used (`<model>/<voice>`).',
+            'Streams the audio as it is synthesized, sentence by sentence (chunked transfer). 24 kHz mono in every format; wav and flac carry "length unknown" headers. The `X-Voice` header names the voice used (`<model>/<voice>`). With `timestamp_granularities: ["word"]` (an extension) the answer is JSON instead (`SpeechWithWords`): the whole audio in base64 and every word\'s start and end in seconds, from the voice\'s own phone timings (festival\'s voices) or else a forced alignment of the audio (PocketSphinx; 503 when neither is available).',
           requestBody: { content: { 'application/json': { schema: SpeechRequest } } },
           responses: {
             '200': {
-              description: 'The audio',
+              description: 'The audio, or with `timestamp_granularities` JSON with the audio and its words',
               headers: { 'X-Voice': { schema: { type: 'string' }, description: 'The voice that spoke, e.g. festival-hts/slt' } },
-              content: Object.fromEntries(
-                ['audio/mpeg', 'audio/ogg', 'audio/aac', 'audio/flac', 'audio/wav', 'audio/L16'].map((type) => [type, { schema: z.string().meta({ format: 'binary' }) }]),
-              ),
+              content: {
+                ...Object.fromEntries(
+                  ['audio/mpeg', 'audio/ogg', 'audio/aac', 'audio/flac', 'audio/wav', 'audio/L16'].map((type) => [type, { schema: z.string().meta({ format: 'binary' }) }]),
+                ),
+                'application/json': { schema: SpeechWithWords },
+              },
             },
-            ...audioErrors(400, 401, 404, 413, 415, 500),
+            ...audioErrors(400, 401, 404, 413, 415, 500, 503),
           },
         }),
       },

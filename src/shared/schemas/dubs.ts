@@ -239,7 +239,8 @@ export const LineRender = z
     }),
     overflow: z.number().meta({ description: 'Seconds of speech cut at the slot end (lines that do not fit)' }),
     flags: z.array(z.enum(REVOICE_FLAGS)),
-    words: z.array(WordTiming).meta({ description: 'Word timings of the new text on the dub timeline (forced alignment)' }),
+    words: z.array(WordTiming).meta({ description: "Word timings of the new text on the dub timeline: the voice's own phone timings (festival's voices), else a forced alignment" }),
+    word_timings: z.enum(['engine', 'alignment']).nullable().optional().meta({ description: '`engine`: `words` are the voice\'s own phone timings, moved as the reading was trimmed, stretched and placed; `alignment`: a forced alignment of the reading; null: none (flag `no_word_timings`). Absent on lines rendered before this was recorded.' }),
     speed: z.number().nullable().optional().meta({ description: "The line's speed when rendered (null: as the voice reads)" }),
     take_id: Uuid.nullable().optional().meta({ description: 'The take chosen for the line, when the rendering is a take' }),
   })

@@ -21,7 +21,32 @@ export const SpeechRequest = z
     response_format: z.enum(SPEECH_RESPONSE_FORMATS).default('mp3').meta({ description: '24 kHz mono; `pcm` is raw 16-bit little-endian samples' }),
     speed: z.number().min(0.25).max(4).default(1).meta({ description: 'Speaking rate, 0.25–4 (1 is the voice\'s own)' }),
     stream_format: z.enum(['audio']).optional().meta({ description: 'Only `audio`: the audio streams as it is synthesized, sentence by sentence' }),
+    timestamp_granularities: z
+      .array(z.enum(['word']))
+      .min(1)
+      .optional()
+      .meta({ description: "An extension OpenAI does not have: `[\"word\"]` answers JSON (`SpeechWithWords`) with the whole audio in base64 and each word's start and end, from the engine's own phone timings (festival's voices) or else a forced alignment of the audio (PocketSphinx). Not streamed." }),
   })
   .meta({ id: 'SpeechRequest' });
 
 export type SpeechRequest = z.infer<typeof SpeechRequest>;
+
+export const SpokenWordTiming = z.object({
+  word: z.string().meta({ description: 'A word of the input as written (punctuation off); a token the engine read as several words ("$5") is one' }),
+  start: z.number().meta({ description: 'Seconds from the start of the audio' }),
+  end: z.number(),
+});
+
+export const SpeechWithWords = z
+  .object({
+    audio: z.string().meta({ description: 'The audio in `format`, base64' }),
+    format: z.enum(SPEECH_RESPONSE_FORMATS),
+    sample_rate: z.number().int().meta({ description: 'Of the audio as encoded (24000)' }),
+    duration: z.number().meta({ description: 'Seconds' }),
+    voice: z.string().meta({ description: 'The voice that spoke, `<model>/<voice>`' }),
+    timings: z.enum(['engine', 'alignment']).meta({ description: "`engine`: the voice's own phone timings; `alignment`: a forced alignment of the audio" }),
+    words: z.array(SpokenWordTiming),
+  })
+  .meta({ id: 'SpeechWithWords' });
+
+export type SpeechWithWords = z.infer<typeof SpeechWithWords>;

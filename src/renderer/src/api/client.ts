@@ -11,6 +11,7 @@ import { whisperModelsApi, type WhisperModelsApi } from './whisper-models';
 import { transcriptEditsApi, type TranscriptEditsApi } from './transcript-edits';
 import { dubWorkflowApi, type DubWorkflowApi } from './dub-workflow';
 import { cueSheetsApi, type CueSheetsApi } from './cue-sheets';
+import { dubStemsApi, type DubStemsApi } from './dub-stems';
 import { editorBasicsApi, type EditorBasicsApi } from './editor-basics';
 import { ConditionalDocuments } from './conditional-documents';
 import type {
@@ -47,7 +48,7 @@ export interface DownloadedFile {
   fileName: string;
 }
 
-export interface ApiClient extends WhisperModelsApi, TranscriptEditsApi, DubWorkflowApi, EditorBasicsApi, CueSheetsApi {
+export interface ApiClient extends WhisperModelsApi, TranscriptEditsApi, DubWorkflowApi, DubStemsApi, EditorBasicsApi, CueSheetsApi {
   listProjects(signal?: AbortSignal): Promise<Project[]>;
   createProject(input: { key: string; name: string }): Promise<Project>;
   getProject(idOrKey: string, signal?: AbortSignal): Promise<ProjectDetail>;
@@ -226,6 +227,10 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     }),
     ...cueSheetsApi(json, async (path, fallback) => {
       const res = await request(path, { headers: { Accept: '*/*' } });
+      return { blob: await res.blob(), fileName: fileNameFromDisposition(res.headers.get('Content-Disposition'), fallback) };
+    }),
+    ...dubStemsApi(async (path, fallback) => {
+      const res = await request(path, { headers: { Accept: 'application/zip' } });
       return { blob: await res.blob(), fileName: fileNameFromDisposition(res.headers.get('Content-Disposition'), fallback) };
     }),
     ...editorBasicsApi(json),

@@ -5,6 +5,7 @@ import type { DubExportFormat } from '../api/dub-workflow';
 import { messageOf } from '../api/errors';
 import type { Dub, DubLine, DubRevision, Revoice, TranscriptSegment } from '../api/types';
 import { useApp } from '../app-context';
+import { StemsDownload } from '../components/StemsDownload';
 import { DubLines } from '../components/DubLines';
 import { CueSheetControls } from '../components/CueSheetControls';
 import { DubShortcutSheet } from '../components/DubShortcutSheet';
@@ -691,6 +692,7 @@ function DubEditor({
                     <a href={r.audio.download_url} download>
                       Download
                     </a>
+                    <StemsDownload sessionId={dub.session_id} dubId={dub.id} revision={r.number} />
                   </div>
                 </li>
               ))}

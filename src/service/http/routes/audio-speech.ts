@@ -8,6 +8,7 @@ import { speechChunks } from '../../speech/synthesis/text-chunks';
 import { voiceRef } from '../../speech/synthesis/voice-registry';
 import { SynthesisError } from '../../speech/synthesis/voice';
 import { parseInput } from '../../validation';
+import { sendSpeechWithWords } from './speech-with-words';
 
 /**
  * `POST /v1/audio/speech`, compatible with OpenAI's SDKs. The text is spoken sentence by sentence and
@@ -25,6 +26,8 @@ export function audioSpeechRouter(ctx: ServiceContext): Router {
       throw new HttpError(found.reason === 'not_installed' ? 404 : 400, found.message, { code: 'model_not_found', param: 'model' });
     }
     const { spec, voice } = found;
+    // Words' times asked for: JSON with the whole audio instead of the stream.
+    if (body.timestamp_granularities) return sendSpeechWithWords(ctx, res, body, spec, voice);
 
     const controller = new AbortController();
     res.on('close', () => {

@@ -7,6 +7,7 @@ import { authorOf } from '../../auth/access';
 import { renderDubCues, renderDubEdl, renderDubFcpxml } from '../../export/dub-cues';
 import { exportFileName } from '../../export';
 import { stemStream } from '../../dubbing/stem';
+import { revisionStems } from '../../dubbing/stems/revision-stems';
 import type { ServiceContext } from '../../context';
 import { HttpError } from '../errors';
 import { clearFileHeaders, sendFileFailure } from '../send-file-errors';
@@ -255,6 +256,19 @@ export function dubsRouter(ctx: ServiceContext): Router {
       if (await dubbing.store.dubById(dub.id)) await dubbing.files.blobs.put(cache, JSON.stringify(peaks));
     }
     res.json(peaks);
+  });
+
+  // A revision as stems: one zip of the mix, the background and one WAV per speaker, streamed as it is made.
+  router.get('/:session_id/dubs/:dub_id/revisions/:number/stems', async (req, res, next) => {
+    const dub = await dubOr404(req);
+    const revision = await dubbing.revisionOr404(dub, String(req.params.number));
+    const stems = await revisionStems(dubbing.files, dubbing.store, dub, revision, await ctx.speakerNames(dub.sessionId));
+    const { stream } = stems;
+    stream.on('close', () => void stems.release());
+    res.on('close', () => stream.destroy());
+    res.attachment(exportFileName(`${dub.name.replace(/\.[^.]*$/, '')}-r${revision.number}`, 'stems.zip')).type('application/zip').setHeader('Content-Length', stems.size);
+    stream.on('error', (error) => (res.headersSent ? res.destroy(error) : next(error)));
+    stream.pipe(res);
   });
 
   router.post('/:session_id/dubs/:dub_id/revisions/:number/restore', async (req, res) => {

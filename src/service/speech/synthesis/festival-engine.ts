@@ -3,7 +3,8 @@ import path from 'node:path';
 import { findOnPath } from '../recognition/pocketsphinx/model';
 import { decodeWav } from '../../media/wav';
 import { ProcessPool } from '../../process-pool';
-import { FestivalExited, FestivalProcess, type FestivalVoiceKind } from './festival-process';
+import { FestivalExited, FestivalProcess, type FestivalOutput, type FestivalVoiceKind } from './festival-process';
+import { parseFestivalWords } from './festival-words';
 import { SynthesisError, type SynthesizedSpeech, type Voice } from './voice';
 
 /** The festival program: TAKELINE_FESTIVAL, or the one beside TAKELINE_TEXT2WAVE, or `festival` on PATH. */
@@ -55,16 +56,16 @@ export function createFestivalEngine(env: NodeJS.ProcessEnv, id: string, voices:
       const speak = () => poolFor(setup).run((warm) => warm.speak(text, options.speed ?? 1, options.signal), options.signal);
       // A process that died (killed, crashed) fails the text it was given, at most once each: every process may
       // have died unseen (both killed at once), so the text may meet each before a fresh one speaks it.
-      let bytes: Buffer | null = null;
-      for (let attempt = 0; bytes === null; attempt++) {
+      let spoken: FestivalOutput | null = null;
+      for (let attempt = 0; spoken === null; attempt++) {
         try {
-          bytes = await speak();
+          spoken = await speak();
         } catch (error) {
           if (!(error instanceof FestivalExited) || options.signal?.aborted || attempt === FESTIVAL_PROCESSES) throw error;
         }
       }
-      const wav = decodeWav(bytes);
-      return { samples: wav.samples, sampleRate: wav.sampleRate };
+      const wav = decodeWav(spoken.wav);
+      return { samples: wav.samples, sampleRate: wav.sampleRate, words: parseFestivalWords(spoken.words) };
     },
     async close() {
       await Promise.all([...pools.values()].map((pool) => pool.close()));

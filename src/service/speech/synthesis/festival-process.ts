@@ -13,15 +13,29 @@ import { SynthesisError } from './voice';
  * `text2wave -eval (voice…)` for the same text and rate (checked by a test).
  */
 const DEFINITIONS = `
+(define (takeline_words utt)
+  (set! takeline_utts (+ takeline_utts 1))
+  (let ((offset (/ takeline_samples (get_param 'sample_rate (wave.info (utt.wave utt)) 16000))))
+    (mapcar
+     (lambda (w)
+       (format takeline_wfp "%d:%s\t%f\t%f\t%s\n" takeline_utts
+               (item.feat w "R:Token.parent.id")
+               (+ offset (item.feat w "R:SylStructure.daughter1.daughter1.R:Segment.p.end"))
+               (+ offset (item.feat w "R:SylStructure.daughtern.daughtern.R:Segment.end"))
+               (item.feat w "R:Token.parent.name")))
+     (utt.relation.items utt 'Word))))
 (define (takeline_save utt)
   (if (eq? takeline_samples 0)
       (wave.save.header takeline_fp (utt.wave utt) 'riff nil (list (list "numsamples" 0))))
+  (takeline_words utt)
   (set! takeline_samples (+ takeline_samples (get_param 'num_samples (wave.info (utt.wave utt)) 0)))
   (wave.save.data.fp (utt.wave utt) takeline_fp 'riff nil)
   (set! takeline_utt utt))
-(define (takeline_speak id infile outfile rate)
+(define (takeline_speak id infile outfile wordsfile rate)
   (takeline_rate rate)
   (set! takeline_fp (fopen outfile "wb"))
+  (set! takeline_wfp (fopen wordsfile "w"))
+  (set! takeline_utts 0)
   (set! takeline_samples 0)
   (set! takeline_utt nil)
   (set! tts_hooks (list utt.synth takeline_save))
@@ -29,6 +43,7 @@ const DEFINITIONS = `
   (fseek takeline_fp 0 0)
   (wave.save.header takeline_fp (utt.wave takeline_utt) 'riff nil (list (list "numsamples" takeline_samples)))
   (fclose takeline_fp)
+  (fclose takeline_wfp)
   (format stderr "takeline-done %s\\n" id))
 `;
 
@@ -73,11 +88,18 @@ export interface FestivalProcessOptions {
   tempDir?: string;
 }
 
+/** What festival wrote for a text: the WAV, and a line per word (`<utterance>:<token id>\t<start>\t<end>\t<token>`). */
+export interface FestivalOutput {
+  wav: Buffer;
+  words: string;
+}
+
 interface ActiveRequest {
   id: string;
   output: string;
+  wordsFile: string;
   spoken: boolean;
-  resolve: (wav: Buffer) => void;
+  resolve: (output: FestivalOutput) => void;
   reject: (error: Error) => void;
 }
 
@@ -105,18 +127,19 @@ export class FestivalProcess extends OneJobProcess<ActiveRequest> {
     return this.child?.pid;
   }
 
-  /** Speaks `text` at `rate` (1: the voice's own); resolves with the WAV festival wrote. */
-  async speak(text: string, rate: number, signal?: AbortSignal): Promise<Buffer> {
+  /** Speaks `text` at `rate` (1: the voice's own); resolves with the WAV festival wrote and its words' times. */
+  async speak(text: string, rate: number, signal?: AbortSignal): Promise<FestivalOutput> {
     if (this.active) throw new Error('FestivalProcess is busy; speak one text at a time');
     if (signal?.aborted) throw new AbortError();
     if (!this.child) this.start();
     const id = `t${++this.counter}`;
     const input = path.join(this.dir, `${id}.txt`);
     const output = path.join(this.dir, `${id}.wav`);
+    const wordsFile = path.join(this.dir, `${id}.words`);
     // A line break keeps the last word from being cut short.
     fs.writeFileSync(input, `${text}\n`);
-    const done = new Promise<Buffer>((resolve, reject) => {
-      this.active = { id, output, spoken: false, resolve, reject };
+    const done = new Promise<FestivalOutput>((resolve, reject) => {
+      this.active = { id, output, wordsFile, spoken: false, resolve, reject };
     });
     const timer = setTimeout(() => this.fail(new Error(`festival took longer than ${this.timeoutMs} ms`)), this.timeoutMs);
     const onAbort = () => this.fail(signal!.reason instanceof Error ? signal!.reason : new AbortError());
@@ -124,13 +147,14 @@ export class FestivalProcess extends OneJobProcess<ActiveRequest> {
     try {
       this.errors = [];
       const speed = rate === 1 ? 'nil' : rate.toFixed(4);
-      this.child!.stdin!.write(`(takeline_speak "${id}" ${schemeString(input)} ${schemeString(output)} ${speed})\n(format stderr "takeline-end ${id}\\n")\n`);
+      this.child!.stdin!.write(`(takeline_speak "${id}" ${schemeString(input)} ${schemeString(output)} ${schemeString(wordsFile)} ${speed})\n(format stderr "takeline-end ${id}\\n")\n`);
       return await done;
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
       fs.rmSync(input, { force: true });
       fs.rmSync(output, { force: true });
+      fs.rmSync(wordsFile, { force: true });
     }
   }
 
@@ -171,11 +195,12 @@ export class FestivalProcess extends OneJobProcess<ActiveRequest> {
           continue;
         }
         try {
-          request.resolve(fs.readFileSync(request.output));
+          request.resolve({ wav: fs.readFileSync(request.output), words: fs.readFileSync(request.wordsFile, 'utf8') });
         } catch (error) {
           request.reject(error as Error);
         }
-      } else if (line.trim()) {
+      } else if (line.trim() && !line.startsWith('closing a file left open')) {
+        // (festival closing the call's files after a failed utterance says nothing about why it failed)
         // SIOD ERROR lines and other complaints: the reason a call gave no WAV.
         this.errors.push(line.trim());
         if (this.errors.length > 20) this.errors.shift();

@@ -1,6 +1,7 @@
 import { SPEECH_RESPONSE_FORMATS, type SpeechModel } from '../../../shared/schemas';
 import { OPENAI_SPEECH_ALIASES, type EngineDescriptor } from '../../models/registry';
 import { wsolaStretch } from '../../dsp/wsola';
+import { scaleWords } from './word-timings';
 import type { VoiceEngineSpec } from './voice-engine-spec';
 import type { SynthesizedSpeech, Voice, VoiceEntry, VoiceGender } from './voice';
 
@@ -203,7 +204,10 @@ export class VoiceRegistry {
     const native = Math.min(high, Math.max(low, speed));
     const spoken = await this.engine(spec).synthesize(text, { voice, speed: native, signal: options.signal });
     if (native === speed) return spoken;
-    return { samples: wsolaStretch(spoken.samples, spoken.sampleRate, native / speed), sampleRate: spoken.sampleRate };
+    const samples = wsolaStretch(spoken.samples, spoken.sampleRate, native / speed);
+    // The engine's word times move with the stretch.
+    const words = spoken.words && scaleWords(spoken.words, samples.length / Math.max(1, spoken.samples.length));
+    return { samples, sampleRate: spoken.sampleRate, ...(words ? { words } : {}) };
   }
 
   async close(): Promise<void> {

@@ -26,10 +26,19 @@ export interface SynthesisOptions {
   signal?: AbortSignal;
 }
 
+/** A word of the text and when it is heard in the audio (seconds from its start). */
+export interface SpokenWord {
+  word: string;
+  start: number;
+  end: number;
+}
+
 /** Mono float PCM in [-1, 1] at the voice's rate. */
 export interface SynthesizedSpeech {
   samples: Float32Array;
   sampleRate: number;
+  /** The words' times from the engine's own phone timings, when it gives them (festival's voices). */
+  words?: SpokenWord[];
 }
 
 /** A text-to-speech engine. Implementations start their program or WebAssembly module on first use. */
