@@ -28,18 +28,28 @@ export function threadIdFromLink(link: string): number | null {
   return match ? Number(match[1]) : null;
 }
 
-function target(env: NodeJS.ProcessEnv): number | null {
+/**
+ * The niceness for deferred work: what a finished call leaves to be done (a kept recording's analysis and
+ * speaker adaptation), twice the steps below the service, so it sits below the background work people wait
+ * for (a request's decoders and ffmpeg) and never takes the CPU from the next call.
+ */
+export function deferredNiceness(serviceNice: number, steps: number): number {
+  return backgroundNiceness(serviceNice, 2 * steps);
+}
+
+function target(env: NodeJS.ProcessEnv, deferred = false): number | null {
   const steps = backgroundNiceSteps(env.TAKELINE_BACKGROUND_NICE);
   if (steps === 0) return null;
   // The main thread's niceness (on Linux the process id names the main thread), also from a worker thread.
-  return backgroundNiceness(os.getPriority(process.pid), steps);
+  const own = os.getPriority(process.pid);
+  return deferred ? deferredNiceness(own, steps) : backgroundNiceness(own, steps);
 }
 
-/** Lowers a child process's priority (call right after spawning it). */
-export function lowerProcessPriority(pid: number | undefined, env: NodeJS.ProcessEnv = process.env): void {
+/** Lowers a child process's priority (call right after spawning it); `deferred`: below what a request waits for. */
+export function lowerProcessPriority(pid: number | undefined, env: NodeJS.ProcessEnv = process.env, deferred = false): void {
   if (!pid) return;
   try {
-    const nice = target(env);
+    const nice = target(env, deferred);
     if (nice !== null) os.setPriority(pid, nice);
   } catch {
     // The child may already have exited, or the platform may refuse: it then runs at normal priority.

@@ -10,6 +10,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
+import { lowerProcessPriority } from '../../../jobs/background-priority';
 import type { PocketSphinxModel } from './model';
 import { mllrDistance, parseMllrMatrix } from './mllr-file';
 import { readSendump, writeMixtureWeights } from './sendump';
@@ -66,6 +67,8 @@ export interface SphinxtrainTools {
   dir: string;
   sphinxFe: string;
   mdefConvert: string;
+  /** Run below a request's decoders (a speaker adaptation queued after a recording; background-priority.ts). */
+  deferred?: boolean;
 }
 
 export function resolveSphinxtrain(env: NodeJS.ProcessEnv = process.env): SphinxtrainTools | null {
@@ -74,9 +77,9 @@ export function resolveSphinxtrain(env: NodeJS.ProcessEnv = process.env): Sphinx
   return { dir, sphinxFe: 'sphinx_fe', mdefConvert: 'pocketsphinx_mdef_convert' };
 }
 
-function run(program: string, args: string[], logFile: string, signal?: AbortSignal): Promise<void> {
+function run(program: string, args: string[], logFile: string, signal?: AbortSignal, deferred = false): Promise<void> {
   return new Promise((resolve, reject) => {
-    execFile(program, args, { maxBuffer: 64 << 20, signal }, (err, stdout, stderr) => {
+    const child = execFile(program, args, { maxBuffer: 64 << 20, signal }, (err, stdout, stderr) => {
       // The log is for a look afterwards; its folder may be gone (a stopped run's work folder was removed), and a
       // throw here, in the child's exit callback, would take the whole process down.
       try {
@@ -89,6 +92,8 @@ function run(program: string, args: string[], logFile: string, signal?: AbortSig
       else if (err) reject(new Error(`${path.basename(program)} failed (${logFile}): ${stderr.slice(-300)}`));
       else resolve();
     });
+    // Like the decoders, below the service; a speaker adaptation queued after a recording goes lower still.
+    lowerProcessPriority(child.pid, process.env, deferred);
   });
 }
 
@@ -167,6 +172,7 @@ export async function accumulateMllrStats(
         '-ei', 'raw', '-eo', 'mfc', '-raw', 'yes', '-input_endian', 'little'],
       path.join(dir, 'fe.log'),
       signal,
+      tools.deferred,
     );
     await run(
       path.join(tools.dir, 'bw'),
@@ -177,6 +183,7 @@ export async function accumulateMllrStats(
         '-accumdir', accDir, '-mixwreest', 'no', '-tmatreest', 'no', '-timing', 'no', ...(mllrmat ? ['-mllrmat', mllrmat] : [])],
       path.join(dir, 'bw.log'),
       signal,
+      tools.deferred,
     );
     return seconds;
   } finally {
@@ -203,6 +210,7 @@ export async function solveMllr(
     ['-meanfn', path.join(hmm, 'means'), '-varfn', path.join(hmm, 'variances'), '-outmllrfn', out, '-accumdir', accDirs.join(',')],
     logFile,
     signal,
+    tools.deferred,
   );
   return mllrDistance(parseMllrMatrix(readFileSync(out, 'utf8')));
 }
@@ -224,6 +232,7 @@ export async function transformMeans(
     ['-inmeanfn', path.join(hmm, 'means'), '-mllrmat', mllr, '-outmeanfn', out],
     logFile,
     signal,
+    tools.deferred,
   );
 }
 
@@ -259,6 +268,7 @@ export async function mapAdaptMeans(
       '-mapmeanfn', out, '-bayesmean', 'no', '-fixedtau', 'yes', '-tau', String(options.tau ?? MAP_TAU)],
     logFile,
     options.signal,
+    tools.deferred,
   );
 }
 
