@@ -5,8 +5,9 @@ import { createToolkit } from './toolkit';
 import { lowerProcessPriority } from '../jobs/background-priority';
 import { backgroundNice } from '../config';
 
-// Below the service, so HTTP reads stay fast while this process computes (the threads it starts inherit it).
-lowerProcessPriority(process.pid, backgroundNice());
+// Below the service and below a request's decoders, so HTTP reads stay fast and the next transcription is not
+// slowed while this process computes (the threads it starts inherit it).
+lowerProcessPriority(process.pid, backgroundNice(), true);
 // The service went away (or killed the channel): nobody is left to read the results.
 process.once('disconnect', () => process.exit(0));
 

@@ -2,7 +2,7 @@ import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { execFileSync, spawn } from 'node:child_process';
 import path from 'node:path';
-import { backgroundNiceness, backgroundNiceSteps, lowerProcessPriority, threadIdFromLink } from './background-priority';
+import { backgroundNiceness, backgroundNiceSteps, deferredNiceness, lowerProcessPriority, threadIdFromLink } from './background-priority';
 
 describe('background priority', () => {
   it('reads TAKELINE_BACKGROUND_NICE: default 10, 0 is off, anything outside 0–19 or not an integer is the default', () => {
@@ -20,6 +20,13 @@ describe('background priority', () => {
     expect(backgroundNiceness(-5, 3)).toBe(-2);
   });
 
+  it('places deferred work (what a kept call leaves) below the background work a request waits for', () => {
+    expect(deferredNiceness(0, 10)).toBe(19);
+    expect(deferredNiceness(0, 3)).toBe(6);
+    expect(deferredNiceness(0, 3)).toBeGreaterThan(backgroundNiceness(0, 3));
+    expect(deferredNiceness(12, 10)).toBe(19);
+  });
+
   it('parses the thread id of /proc/thread-self', () => {
     expect(threadIdFromLink('1234/task/5678')).toBe(5678);
     expect(threadIdFromLink('self')).toBeNull();
@@ -33,6 +40,21 @@ describe('background priority', () => {
       expect(os.getPriority(child.pid!)).toBe(backgroundNiceness(os.getPriority(process.pid), 3));
     } finally {
       child.kill();
+    }
+  });
+
+  it.runIf(process.platform === 'linux')('lowers a deferred child below a request\'s', async () => {
+    const request = spawn('sleep', ['5']);
+    const deferred = spawn('sleep', ['5']);
+    try {
+      lowerProcessPriority(request.pid, 3);
+      lowerProcessPriority(deferred.pid, 3, true);
+      const own = os.getPriority(process.pid);
+      expect(os.getPriority(deferred.pid!)).toBe(deferredNiceness(own, 3));
+      expect(os.getPriority(deferred.pid!)).toBeGreaterThan(os.getPriority(request.pid!));
+    } finally {
+      request.kill();
+      deferred.kill();
     }
   });
 

@@ -39,17 +39,27 @@ export function configureBackgroundNice(steps: number): void {
   configuredSteps = steps;
 }
 
-function target(steps: number): number | null {
-  if (steps === 0) return null;
-  // The main thread's niceness (on Linux the process id names the main thread), also from a worker thread.
-  return backgroundNiceness(os.getPriority(process.pid), steps);
+/**
+ * The niceness for deferred work: what a finished call leaves to be done (a kept recording's analysis and
+ * speaker adaptation), twice the steps below the service, so it sits below the background work people wait
+ * for (a request's decoders and ffmpeg) and never takes the CPU from the next call.
+ */
+export function deferredNiceness(serviceNice: number, steps: number): number {
+  return backgroundNiceness(serviceNice, 2 * steps);
 }
 
-/** Lowers a child process's priority (call right after spawning it). */
-export function lowerProcessPriority(pid: number | undefined, steps = configuredSteps): void {
+function target(steps: number, deferred = false): number | null {
+  if (steps === 0) return null;
+  // The main thread's niceness (on Linux the process id names the main thread), also from a worker thread.
+  const own = os.getPriority(process.pid);
+  return deferred ? deferredNiceness(own, steps) : backgroundNiceness(own, steps);
+}
+
+/** Lowers a child process's priority (call right after spawning it); `deferred`: below what a request waits for. */
+export function lowerProcessPriority(pid: number | undefined, steps = configuredSteps, deferred = false): void {
   if (!pid) return;
   try {
-    const nice = target(steps);
+    const nice = target(steps, deferred);
     if (nice !== null) os.setPriority(pid, nice);
   } catch {
     // The child may already have exited, or the platform may refuse: it then runs at normal priority.

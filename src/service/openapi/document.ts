@@ -102,7 +102,7 @@ const whisperParam = z.object({ name: WhisperModelName });
 const projectParam = z.object({ project: z.string().meta({ description: 'Project id or key' }) });
 
 const uploadBody = UploadFields.extend({ file: z.string().meta({ format: 'binary', description: 'The recording' }) });
-const openAiBody = OpenAITranscriptionFields.omit({ timestamp_granularities: true, known_speaker_names: true, known_speaker_references: true, stream: true, chunking_strategy: true })
+const openAiBody = OpenAITranscriptionFields.omit({ timestamp_granularities: true, known_speaker_names: true, known_speaker_references: true, stream: true, store: true, chunking_strategy: true })
   .extend({
     file: z.string().meta({ format: 'binary', description: 'The recording' }),
     prompt: z
@@ -114,6 +114,13 @@ const openAiBody = OpenAITranscriptionFields.omit({ timestamp_granularities: tru
           "Whisper's initial prompt. With PocketSphinx, its words that the dictionary lacks (names, jargon) get pronunciations and a place in the language model for this request, and are spelled as written here; the project's vocabulary is added to it",
       }),
     stream: z.boolean().optional().meta({ description: 'Server-Sent Events: transcript.text.delta per decoded segment, then transcript.text.done' }),
+    store: z
+      .boolean()
+      .optional()
+      .meta({
+        description:
+          'Default true: the call is kept as a session (its id in `X-Session-Id`), analysed and learnt from. false: nothing is kept (no session, project, stored audio, analysis or speaker adaptation; no `X-Session-Id`, no `session_id` in verbose_json); the answer is otherwise the same',
+      }),
     'timestamp_granularities[]': z.array(z.enum(['word', 'segment'])).optional().meta({ description: 'With verbose_json: word and/or segment timings' }),
     chunking_strategy: z.string().optional().meta({ description: '"auto" or a JSON server_vad object' }),
     'known_speaker_names[]': z
@@ -812,7 +819,7 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
           responses: {
             '200': {
               description: 'json: {text, usage}; verbose_json; diarized_json (segments with speaker, start, end, text; each spans its speaker turn, in order, never overlapping); text/srt/vtt as text; text/event-stream when stream=true',
-              headers: { 'X-Session-Id': { schema: { type: 'string' }, description: 'The session the call was kept as' } },
+              headers: { 'X-Session-Id': { schema: { type: 'string' }, description: 'The session the call was kept as (absent with store=false)' } },
               content: { 'application/json': {}, 'text/plain': {}, 'text/event-stream': {} },
             },
             ...audioErrors(400, 401, 404, 413, 415, 500, 507),

@@ -294,7 +294,8 @@ export class SpeakerAdaptation {
     this.checkIds(projectId, speakerId);
     const hmm = await this.trainingModel();
     const { summary, superseded } = await this.deps.store.exclusive(speakerId, (locked) =>
-      this.estimate(locked, { tools, hmm, projectId, speakerId, sessionId, chunks, dictionary: options.dictionary ?? null }),
+      // Queued after a recording: below the decoders of whatever transcription people wait for.
+      this.estimate(locked, { tools: { ...tools, deferred: true }, hmm, projectId, speakerId, sessionId, chunks, dictionary: options.dictionary ?? null }),
     );
     // Once the new state is committed: a reader that read the old one just before reads again (holdDecoding).
     await this.removeObjects(superseded);
@@ -412,7 +413,7 @@ export class SpeakerAdaptation {
    * speech (or MAP is off). Returns the means file (in `work`) and a note for the log.
    */
   private async mapMeans(hmm: string, work: string, transform: string, correctedDirs: string[], correctedSeconds: number): Promise<{ file: string | null; note: string }> {
-    const tools = this.deps.tools!;
+    const tools = { ...this.deps.tools!, deferred: true };
     if (this.settings.mapFromCorrections === false || correctedSeconds < this.settings.minSeconds || correctedDirs.length === 0) return { file: null, note: '' };
     const prior = path.join(work, 'prior.means');
     const adapted = path.join(work, 'map.means');

@@ -6,6 +6,8 @@ import type { AdaptedSpeaker } from './adapting-recognizer';
 
 export interface TranscribeRequest {
   file: string;
+  /** The file's duration when the caller has probed it already (intake does): it is not probed again. */
+  duration?: number;
   engine: ResolvedEngine;
   language: string;
   prompt?: string;

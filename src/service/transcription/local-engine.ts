@@ -269,6 +269,7 @@ export function createLocalTranscription(deps: {
           minSpeakers: request.minSpeakers,
           maxSpeakers: request.maxSpeakers,
           signal: request.signal,
+          knownSeconds: request.duration,
           onProgress,
           onSegment: (segment) => request.onSegment?.(segment),
           // A plan cut with other VAD settings would not match this run's.

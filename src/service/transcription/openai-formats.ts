@@ -25,7 +25,8 @@ export interface VerboseOptions {
   words: boolean;
   segments: boolean;
   temperature: number;
-  sessionId: string;
+  /** Null when the call kept nothing: the answer then names no session. */
+  sessionId: string | null;
 }
 
 export function verboseJsonResponse(transcript: Transcript, options: VerboseOptions) {
@@ -56,7 +57,7 @@ export function verboseJsonResponse(transcript: Transcript, options: VerboseOpti
       : {}),
     ...(options.words ? { words: transcript.segments.flatMap((s) => s.words.map(({ word, start, end }) => ({ word, start, end }))) } : {}),
     usage: usageOf(transcript),
-    session_id: options.sessionId,
+    ...(options.sessionId ? { session_id: options.sessionId } : {}),
   };
 }
 

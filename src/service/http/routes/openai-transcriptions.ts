@@ -31,6 +31,8 @@ export const OpenAITranscriptionFields = z.object({
   response_format: z.enum(RESPONSE_FORMATS).default('json'),
   temperature: z.coerce.number().min(0).max(1).default(0),
   stream: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
+  // As OpenAI's Responses API names it: false keeps nothing (no session, analysis or adaptation).
+  store: z.enum(['true', 'false', '1', '0']).default('true').transform((v) => v === 'true' || v === '1'),
   timestamp_granularities: z.array(z.enum(['word', 'segment'])).max(2).optional(),
   chunking_strategy: ChunkingStrategy.optional(),
   known_speaker_names: z.array(z.string().min(1).max(200)).max(4).optional(),
@@ -64,6 +66,7 @@ function readFields(form: MultipartForm) {
       response_format: singleField(form, 'response_format'),
       temperature: singleField(form, 'temperature'),
       stream: singleField(form, 'stream'),
+      store: singleField(form, 'store'),
       timestamp_granularities: repeated(form, 'timestamp_granularities'),
       chunking_strategy: parseChunking(singleField(form, 'chunking_strategy')),
       known_speaker_names: repeated(form, 'known_speaker_names'),
@@ -105,15 +108,15 @@ function vadSettings(strategy: Fields['chunking_strategy']) {
   };
 }
 
-function sendResult(res: Response, fields: Fields, transcript: Transcript, turns: SpeakerTurn[], sessionId: string, fileName: string): void {
-  res.setHeader('X-Session-Id', sessionId);
+function sendResult(res: Response, fields: Fields, transcript: Transcript, turns: SpeakerTurn[], sessionId: string | null, fileName: string): void {
+  if (sessionId) res.setHeader('X-Session-Id', sessionId);
   switch (fields.response_format) {
     case 'text':
       res.type('text/plain; charset=utf-8').send(transcript.text + '\n');
       return;
     case 'srt':
     case 'vtt': {
-      const rendered = renderSubtitles(fields.response_format, transcript, { id: sessionId, fileName });
+      const rendered = renderSubtitles(fields.response_format, transcript, { id: sessionId ?? '', fileName });
       res.type(rendered.contentType).send(rendered.body);
       return;
     }
@@ -139,7 +142,8 @@ function sendResult(res: Response, fields: Fields, transcript: Transcript, turns
 
 /**
  * `POST /v1/audio/transcriptions`, compatible with OpenAI's SDKs: the form is read and checked here, the
- * work is `transcribeNow`'s (kept as a session, its id in X-Session-Id). A client that disconnects cancels it.
+ * work is `transcribeNow`'s (kept as a session, its id in X-Session-Id, unless `store=false`). A client that
+ * disconnects cancels it.
  */
 export function openAiTranscriptionsHandler(ctx: ServiceContext) {
   return async (req: Request, res: Response) => {
@@ -166,6 +170,7 @@ export function openAiTranscriptionsHandler(ctx: ServiceContext) {
           vad: vadSettings(fields.chunking_strategy),
           knownSpeakerNames: fields.known_speaker_names ?? [],
           knownSpeakerReferences: fields.known_speaker_references ?? [],
+          store: fields.store,
         },
         {
           signal: controller.signal,
@@ -174,7 +179,7 @@ export function openAiTranscriptionsHandler(ctx: ServiceContext) {
             res.status(200);
             res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
             res.setHeader('Cache-Control', 'no-cache');
-            res.setHeader('X-Session-Id', id);
+            if (id) res.setHeader('X-Session-Id', id);
             res.flushHeaders();
           },
           onText: (text) => {

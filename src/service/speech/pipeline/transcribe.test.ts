@@ -168,6 +168,39 @@ describe('transcribeFile', () => {
     expect(progress.at(-1)).toEqual([1, 'done']);
   });
 
+  it('streams each line as soon as it and those before it are recognised, before the last is', async () => {
+    // The last recognition waits (up to 3 s) for the first line to have been streamed: a pipeline that streamed
+    // only at the end would deliver it after the last recognition, never before.
+    const events: string[] = [];
+    let firstStreamed!: () => void;
+    const streamedOnce = new Promise<void>((resolve) => (firstStreamed = resolve));
+    const recognizer = new (class extends FakeRecognizer {
+      override async recognize(pcm: Float32Array, options: { offset?: number; signal?: AbortSignal } = {}) {
+        const call = this.calls.length;
+        if (call === 2) await Promise.race([streamedOnce, new Promise((r) => setTimeout(r, 3000))]);
+        const segments = await super.recognize(pcm, options);
+        events.push(`recognized ${call}`);
+        return segments;
+      }
+    })();
+    const transcript = await transcribeFile(
+      join(dir, 'tones.m4a'),
+      { tools, vad: new EnergyVad(), recognizer, diarizer: new ToneDiarizer(), concurrency: 1 },
+      {
+        onSegment: (s, i) => {
+          events.push(`delta ${i}`);
+          firstStreamed();
+        },
+        chunks: { maxChunkSeconds: 20, mergeGapSeconds: 0.6 },
+      },
+    );
+    expect(recognizer.calls.length).toBe(3);
+    expect(events.indexOf('delta 0')).toBeLessThan(events.indexOf('recognized 2'));
+    // A delta for every recognised line, in order, each right after its own recognition.
+    expect(events).toEqual(['recognized 0', 'delta 0', 'recognized 1', 'delta 1', 'recognized 2', 'delta 2']);
+    expect(transcript.text).toBe('low high low high');
+  });
+
   it('writes sentences for an engine that does not: case and punctuation from pauses, streamed as in the end', async () => {
     const recognizer = new FakeRecognizer();
     recognizer.writesText = false;

@@ -112,10 +112,15 @@ export interface TranscribeOptions {
   plan?: ChunkPlanCheckpoints;
 }
 
+export interface FileOptions extends TranscribeOptions {
+  /** The file's duration when the caller probed it already: it is not probed again (an ffprobe costs ~0.3 CPU-s). */
+  knownSeconds?: number;
+}
+
 export async function transcribeFile(
   path: string,
   deps: TranscribeDeps,
-  options: TranscribeOptions = {},
+  options: FileOptions = {},
 ): Promise<Transcript> {
   const controller = new AbortController();
   const forward = () => controller.abort(options.signal?.reason);
@@ -123,7 +128,7 @@ export async function transcribeFile(
   options.signal?.addEventListener('abort', forward, { once: true });
   // The container's duration (a hint for the buffer's size and progress) is read while ffmpeg starts
   // decoding, not before it: ffprobe's start would otherwise add to every request's wall time.
-  const expected = probeAudioDuration(path, deps.tools, options.signal);
+  const expected = options.knownSeconds ?? probeAudioDuration(path, deps.tools, options.signal);
   try {
     const blocks = decodeAudio(path, deps.tools, { signal: controller.signal, blockSamples: SAMPLE_RATE });
     return await transcribeBlocks(blocks, deps, { ...options, expectedSeconds: expected }, controller);

@@ -10,6 +10,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
+import { lowerProcessPriority } from '../../../jobs/background-priority';
 import type { PocketSphinxModel } from './model';
 import { mllrDistance, parseMllrMatrix } from './mllr-file';
 import { readSendump, writeMixtureWeights } from './sendump';
@@ -67,6 +68,8 @@ export interface SphinxtrainTools {
   dir: string;
   sphinxFe: string;
   mdefConvert: string;
+  /** Run below a request's decoders (a speaker adaptation queued after a recording; background-priority.ts). */
+  deferred?: boolean;
 }
 
 export function resolveSphinxtrain(env: NodeJS.ProcessEnv = processEnvironment()): SphinxtrainTools | null {
@@ -75,9 +78,9 @@ export function resolveSphinxtrain(env: NodeJS.ProcessEnv = processEnvironment()
   return { dir, sphinxFe: 'sphinx_fe', mdefConvert: 'pocketsphinx_mdef_convert' };
 }
 
-function run(program: string, args: string[], logFile: string, signal?: AbortSignal): Promise<void> {
+function run(program: string, args: string[], logFile: string, signal?: AbortSignal, deferred = false): Promise<void> {
   return new Promise((resolve, reject) => {
-    execFile(program, args, { maxBuffer: 64 << 20, signal }, (err, stdout, stderr) => {
+    const child = execFile(program, args, { maxBuffer: 64 << 20, signal }, (err, stdout, stderr) => {
       // The log is for a look afterwards; its folder may be gone (a stopped run's work folder was removed), and a
       // throw here, in the child's exit callback, would take the whole process down.
       try {
@@ -90,6 +93,8 @@ function run(program: string, args: string[], logFile: string, signal?: AbortSig
       else if (err) reject(new Error(`${path.basename(program)} failed (${logFile}): ${stderr.slice(-300)}`));
       else resolve();
     });
+    // Like the decoders, below the service; a speaker adaptation queued after a recording goes lower still.
+    lowerProcessPriority(child.pid, undefined, deferred);
   });
 }
 
@@ -168,6 +173,7 @@ export async function accumulateMllrStats(
         '-ei', 'raw', '-eo', 'mfc', '-raw', 'yes', '-input_endian', 'little'],
       path.join(dir, 'fe.log'),
       signal,
+      tools.deferred,
     );
     await run(
       path.join(tools.dir, 'bw'),
@@ -178,6 +184,7 @@ export async function accumulateMllrStats(
         '-accumdir', accDir, '-mixwreest', 'no', '-tmatreest', 'no', '-timing', 'no', ...(mllrmat ? ['-mllrmat', mllrmat] : [])],
       path.join(dir, 'bw.log'),
       signal,
+      tools.deferred,
     );
     return seconds;
   } finally {
@@ -204,6 +211,7 @@ export async function solveMllr(
     ['-meanfn', path.join(hmm, 'means'), '-varfn', path.join(hmm, 'variances'), '-outmllrfn', out, '-accumdir', accDirs.join(',')],
     logFile,
     signal,
+    tools.deferred,
   );
   return mllrDistance(parseMllrMatrix(readFileSync(out, 'utf8')));
 }
@@ -225,6 +233,7 @@ export async function transformMeans(
     ['-inmeanfn', path.join(hmm, 'means'), '-mllrmat', mllr, '-outmeanfn', out],
     logFile,
     signal,
+    tools.deferred,
   );
 }
 
@@ -260,6 +269,7 @@ export async function mapAdaptMeans(
       '-mapmeanfn', out, '-bayesmean', 'no', '-fixedtau', 'yes', '-tau', String(options.tau ?? MAP_TAU)],
     logFile,
     options.signal,
+    tools.deferred,
   );
 }
 
