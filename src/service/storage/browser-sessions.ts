@@ -12,7 +12,7 @@ export interface BrowserSession {
   /** The API key it was signed in with; null for the one-time link (the owner) and for single sign-on. */
   keyId: string | null;
   /** The user single sign-on signed in, with what every request needs to know of them; null otherwise. */
-  user: { id: string; name: string; disabled: boolean } | null;
+  user: { id: string; name: string; displayName: string | null; disabled: boolean } | null;
 }
 
 /** Cookie sessions of the studio in a browser. Only hashes are stored, like API keys. */
@@ -37,11 +37,12 @@ interface SessionRow {
   key_id: string | null;
   user_id: string | null;
   user_name: string | null;
+  user_display_name: string | null;
   user_disabled: number | string | null;
 }
 
 const SESSIONS = perCount(
-  (hashes) => `SELECT s.hash, s.expires_at, s.key_id, s.user_id, u.name AS user_name, u.disabled AS user_disabled
+  (hashes) => `SELECT s.hash, s.expires_at, s.key_id, s.user_id, u.name AS user_name, u.display_name AS user_display_name, u.disabled AS user_disabled
     FROM browser_sessions s LEFT JOIN users u ON u.id = s.user_id WHERE s.hash IN (${hashes})`,
 );
 
@@ -81,7 +82,7 @@ export class SqlBrowserSessionStore implements BrowserSessionStore {
     if (row.user_id !== null && row.user_name === null) return null;
     return {
       keyId: row.key_id,
-      user: row.user_id === null ? null : { id: row.user_id, name: row.user_name!, disabled: Number(row.user_disabled) !== 0 },
+      user: row.user_id === null ? null : { id: row.user_id, name: row.user_name!, displayName: row.user_display_name, disabled: Number(row.user_disabled) !== 0 },
     };
   }
 

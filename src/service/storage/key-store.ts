@@ -51,7 +51,7 @@ export interface KeyStore {
 /** Active keys' access by their hashes or ids: a row per project a key is limited to (one row, no project, if none). */
 const accessBy = (column: 'hash' | 'id') =>
   perCount(
-    (values) => `SELECT k.id, k.hash, k.name, k.scope, u.name AS user_name, p.project_id FROM api_keys k LEFT JOIN users u ON u.id = k.user_id
+    (values) => `SELECT k.id, k.hash, k.name, k.scope, u.name AS user_name, u.display_name AS user_display_name, p.project_id FROM api_keys k LEFT JOIN users u ON u.id = k.user_id
        LEFT JOIN api_key_projects p ON p.key_id = k.id AND k.scope = 'projects'
        WHERE k.${column} IN (${values}) AND k.revoked_at IS NULL ORDER BY p.position`,
   );
@@ -63,6 +63,7 @@ interface AccessRow {
   name: string;
   scope: 'all' | 'projects';
   user_name: string | null;
+  user_display_name: string | null;
   project_id: string | null;
 }
 
@@ -200,7 +201,8 @@ export class SqlKeyStore implements KeyStore {
 /** One key's access from its rows (in project order). */
 function toAccess(rows: readonly AccessRow[]): Access {
   const row = rows[0]!;
-  if (row.scope === 'all') return { kind: 'all', keyId: row.id, keyName: row.name, user: row.user_name };
+  const who = { keyId: row.id, keyName: row.name, user: row.user_name, userDisplayName: row.user_display_name };
+  if (row.scope === 'all') return { kind: 'all', ...who };
   const projectIds = rows.flatMap((r) => (r.project_id === null ? [] : [r.project_id]));
-  return { kind: 'projects', keyId: row.id, keyName: row.name, user: row.user_name, projectIds };
+  return { kind: 'projects', ...who, projectIds };
 }
