@@ -8,6 +8,7 @@ import { loopbackGuard, requestOrigin } from './http/loopback-guard';
 import { accessOf, requireAuth } from './http/authenticate';
 import { actingAs, actorOf, clientAddress } from './audit/actor';
 import { signedIn, signInFailed } from './audit/sign-in-events';
+import { auditRouter } from './http/routes/audit';
 import { sessionCookie } from './http/session-cookie';
 import { browserSessionRouter } from './http/routes/browser-session';
 import { oidcRouter } from './http/routes/oidc';
@@ -56,10 +57,10 @@ export function createApp(ctx: ServiceContext): express.Express {
   const keyAccess = async (key: string): Promise<Access | null> =>
     ctx.extraKeyHash !== null && matchKeyHash(key, [ctx.extraKeyHash]) === 0 ? FULL_ACCESS : ctx.keys.access(key);
   const browserAccess = async (token: string): Promise<Access | null> => {
-    const session = await ctx.browserSessions.sessionOf(token);
+    const session = await ctx.browserSessions.attributedSessionOf(token);
     if (session === null) return null;
     // Signed in by single sign-on: the user, until they are disabled.
-    if (session.user !== null) return session.user.disabled ? null : { ...FULL_ACCESS, user: session.user.name, userDisplayName: session.user.displayName };
+    if (session.user !== null) return session.user.disabled ? null : { ...FULL_ACCESS, user: session.user.name, userDisplayName: session.userDisplayName };
     // Signed in with a key: what that key sees, for as long as it is not revoked.
     return session.keyId === null ? FULL_ACCESS : ctx.keys.accessById(session.keyId);
   };
@@ -136,6 +137,7 @@ export function createApp(ctx: ServiceContext): express.Express {
   app.use('/v1/speech/transcriptions', transcriptEditsRouter(ctx));
   app.use('/v1/speech/projects', projectTranscriptEditsRouter(ctx));
   app.use('/v1/speech/models/whisper', whisperModelsRouter(ctx.whisperModels));
+  app.use('/v1/admin', auditRouter(ctx.database.audit));
   app.use('/v1/audio', audioRouter(ctx));
   app.use('/v1/models', modelsRouter(ctx));
   app.use('/v1', (req) => {

@@ -12,7 +12,13 @@ export interface BrowserSession {
   /** The API key it was signed in with; null for the one-time link (the owner) and for single sign-on. */
   keyId: string | null;
   /** The user single sign-on signed in, with what every request needs to know of them; null otherwise. */
-  user: { id: string; name: string; displayName: string | null; disabled: boolean } | null;
+  user: { id: string; name: string; disabled: boolean } | null;
+}
+
+/** A session with the name its user's edits are attributed to (read with it, at no extra cost). */
+export interface AttributedSession extends BrowserSession {
+  /** The single sign-on user's display name, when the provider gave one. */
+  userDisplayName: string | null;
 }
 
 /** Cookie sessions of the studio in a browser. Only hashes are stored, like API keys. */
@@ -27,6 +33,8 @@ export interface BrowserSessionStore {
   keyOf(token: string, now?: number): Promise<string | null | undefined>;
   /** The live session, or null when there is none. */
   sessionOf(token: string, now?: number): Promise<BrowserSession | null>;
+  /** `sessionOf` with the user's display name: what a request authenticated by the session acts as. */
+  attributedSessionOf(token: string, now?: number): Promise<AttributedSession | null>;
   /** Ends the session (signing out); nothing when there is none. */
   remove(token: string): Promise<void>;
 }
@@ -76,13 +84,19 @@ export class SqlBrowserSessionStore implements BrowserSessionStore {
   }
 
   async sessionOf(token: string, now = Date.now()): Promise<BrowserSession | null> {
+    const session = await this.attributedSessionOf(token, now);
+    return session && { keyId: session.keyId, user: session.user };
+  }
+
+  async attributedSessionOf(token: string, now = Date.now()): Promise<AttributedSession | null> {
     const row = await this.lookup(token, now);
     if (!row) return null;
     // A session whose user is gone is no session.
     if (row.user_id !== null && row.user_name === null) return null;
     return {
       keyId: row.key_id,
-      user: row.user_id === null ? null : { id: row.user_id, name: row.user_name!, displayName: row.user_display_name, disabled: Number(row.user_disabled) !== 0 },
+      user: row.user_id === null ? null : { id: row.user_id, name: row.user_name!, disabled: Number(row.user_disabled) !== 0 },
+      userDisplayName: row.user_display_name,
     };
   }
 

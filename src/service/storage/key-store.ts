@@ -218,7 +218,8 @@ export class SqlKeyStore implements KeyStore {
 /** One key's access from its rows (in project order). */
 function toAccess(rows: readonly AccessRow[]): Access {
   const row = rows[0]!;
-  const who = { keyId: row.id, keyName: row.name, user: row.user_name, userDisplayName: row.user_display_name };
+  // The display name only where the provider gave one (a key's user made by `keys create` has none).
+  const who = { keyId: row.id, keyName: row.name, user: row.user_name, ...(row.user_display_name ? { userDisplayName: row.user_display_name } : {}) };
   if (row.scope === 'all') return { kind: 'all', ...who };
   const projectIds = rows.flatMap((r) => (r.project_id === null ? [] : [r.project_id]));
   return { kind: 'projects', ...who, projectIds };
