@@ -560,6 +560,7 @@ function Editor({
               <SpeakerPanel
                 session={session}
                 revision={revision}
+                revisionAuthor={corrections.revisionAuthor}
                 speakerName={editName}
                 onEdited={onEdited}
                 onSession={onSession}
