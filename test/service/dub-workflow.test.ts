@@ -385,7 +385,7 @@ describe('dubbing workflow: dub from the recording, split, merge, undo, review',
     expect(row).toContain(`,${v.original_text.includes(',') ? `"${v.original_text}"` : v.original_text},`);
     expect(row).toContain(',The printing press changed everything we read.,voiced,');
     expect(row).toContain('29.97 fps drop frame, starting at 00:59:59;00');
-    const noted = rows.find((r) => r.includes('studio: Keep the breath.'));
+    const noted = rows.find((r) => r.includes('the desktop: Keep the breath.'));
     expect(noted).toBeDefined();
 
     const edl = await (await api(`/${dubId}/export?format=edl`)).text();
