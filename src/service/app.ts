@@ -5,7 +5,10 @@ import type { ServiceContext } from './context';
 import { errorStyleFor, HttpError, renderError } from './http/errors';
 import { storageOutageOf } from './storage/blobs/storage-unavailable';
 import { loopbackGuard, requestOrigin } from './http/loopback-guard';
-import { requireAuth } from './http/authenticate';
+import { accessOf, requireAuth } from './http/authenticate';
+import { actingAs, actorOf, clientAddress } from './audit/actor';
+import { signedIn, signInFailed } from './audit/sign-in-events';
+import { auditRouter } from './http/routes/audit';
 import { sessionCookie } from './http/session-cookie';
 import { browserSessionRouter } from './http/routes/browser-session';
 import { oidcRouter } from './http/routes/oidc';
@@ -54,10 +57,10 @@ export function createApp(ctx: ServiceContext): express.Express {
   const keyAccess = async (key: string): Promise<Access | null> =>
     ctx.extraKeyHash !== null && matchKeyHash(key, [ctx.extraKeyHash]) === 0 ? FULL_ACCESS : ctx.keys.access(key);
   const browserAccess = async (token: string): Promise<Access | null> => {
-    const session = await ctx.browserSessions.sessionOf(token);
+    const session = await ctx.browserSessions.attributedSessionOf(token);
     if (session === null) return null;
     // Signed in by single sign-on: the user, until they are disabled.
-    if (session.user !== null) return session.user.disabled ? null : { ...FULL_ACCESS, user: session.user.name };
+    if (session.user !== null) return session.user.disabled ? null : { ...FULL_ACCESS, user: session.user.name, userDisplayName: session.userDisplayName };
     // Signed in with a key: what that key sees, for as long as it is not revoked.
     return session.keyId === null ? FULL_ACCESS : ctx.keys.accessById(session.keyId);
   };
@@ -68,10 +71,13 @@ export function createApp(ctx: ServiceContext): express.Express {
 
   // One-time sign-in link → HttpOnly same-site cookie; the key itself never reaches the browser.
   app.get('/auth/signin', async (req, res) => {
+    const address = clientAddress(req.socket.remoteAddress);
     if (!(await ctx.signIn.consume(req.query.token))) {
+      await ctx.database.audit.append(signInFailed(address, 'link', 'invalid or used sign-in link'));
       throw new HttpError(403, 'This sign-in link is invalid or was already used. Get a fresh one with `npm run keys -- signin`, or sign in with an API key on the studio page.');
     }
     const { token, maxAgeSeconds } = await ctx.browserSessions.create();
+    await ctx.database.audit.append(signedIn(actorOf(FULL_ACCESS, address), 'link'));
     res.setHeader('Set-Cookie', sessionCookie(res, token, maxAgeSeconds));
     res.setHeader('Cache-Control', 'no-store');
     res.redirect(303, '/');
@@ -81,15 +87,20 @@ export function createApp(ctx: ServiceContext): express.Express {
   app.post('/auth/signin', express.json({ limit: '4kb' }), async (req, res) => {
     const key = (req.body as { key?: unknown } | undefined)?.key;
     const access = typeof key === 'string' && key.length <= 200 ? await keyAccess(key.trim()) : null;
-    if (!access) throw new HttpError(401, 'That is not an active API key.', { code: 'invalid_api_key' });
+    const address = clientAddress(req.socket.remoteAddress);
+    if (!access) {
+      await ctx.database.audit.append(signInFailed(address, 'key', 'not an active API key'));
+      throw new HttpError(401, 'That is not an active API key.', { code: 'invalid_api_key' });
+    }
     const { token, maxAgeSeconds } = await ctx.browserSessions.create(Date.now(), access.keyId);
+    await ctx.database.audit.append(signedIn(actorOf(access, address), 'key'));
     res.setHeader('Set-Cookie', sessionCookie(res, token, maxAgeSeconds));
     res.setHeader('Cache-Control', 'no-store');
     res.status(204).end();
   });
 
   // Single sign-on through the organisation's OpenID Connect provider, and the session's own routes (who, sign-out).
-  if (ctx.oidc) app.use('/auth/oidc', oidcRouter({ ...ctx.oidc, users: ctx.users, browserSessions: ctx.browserSessions, log: ctx.log }));
+  if (ctx.oidc) app.use('/auth/oidc', oidcRouter({ ...ctx.oidc, users: ctx.users, browserSessions: ctx.browserSessions, audit: ctx.database.audit, log: ctx.log }));
   app.use('/auth', browserSessionRouter({ browserSessions: ctx.browserSessions, users: ctx.users, oidc: ctx.oidc?.provider ?? null }));
 
   app.use(
@@ -107,6 +118,8 @@ export function createApp(ctx: ServiceContext): express.Express {
   app.use('/v1/speech/transcriptions/:session_id', sessionScope(ctx));
   app.use('/v1/speech/projects/:project', projectScope(ctx));
   app.use('/v1', jsonBody());
+  // Who the request acts for, in what it records (audit/actor.ts). After the body parser: its callbacks would lose it.
+  app.use('/v1', (req, res, next) => actingAs(actorOf(accessOf(res), clientAddress(req.socket.remoteAddress)), next));
   // Built once per address it is reached at (the guard admits only the service's own), so `servers` is true.
   const openApi = new Map<string, ReturnType<typeof openApiDocument>>();
   app.get('/v1/openapi.json', (_req, res) => {
@@ -124,6 +137,7 @@ export function createApp(ctx: ServiceContext): express.Express {
   app.use('/v1/speech/transcriptions', transcriptEditsRouter(ctx));
   app.use('/v1/speech/projects', projectTranscriptEditsRouter(ctx));
   app.use('/v1/speech/models/whisper', whisperModelsRouter(ctx.whisperModels));
+  app.use('/v1/admin', auditRouter(ctx.database.audit));
   app.use('/v1/audio', audioRouter(ctx));
   app.use('/v1/models', modelsRouter(ctx));
   app.use('/v1', (req) => {

@@ -263,8 +263,9 @@ describe.skipIf(!canRun)('the dubbing workflow in the studio', { timeout: 600_00
     await expect.poll(() => note.evaluate((el) => el === document.activeElement)).toBe(true);
     await note.fill('Too fast on "printing"; keep the breath.');
     await note.press('Enter');
-    await expect.poll(async () => (await lines())[1]!.notes).toMatchObject([{ author: 'studio', text: 'Too fast on "printing"; keep the breath.' }]);
+    await expect.poll(async () => (await lines())[1]!.notes).toMatchObject([{ author: 'the desktop', text: 'Too fast on "printing"; keep the breath.' }]);
     await expect.poll(() => page.getByTestId('line-note').first().textContent()).toContain('Too fast on "printing"; keep the breath.');
+    expect(await page.getByTestId('line-note').first().textContent()).toContain('the desktop');
     expect(await row(b!.id).getByTestId('line-notes-toggle').textContent()).toBe('Notes (1)');
 
     const counts = (await api(dubPath())).body.review;

@@ -105,6 +105,8 @@ describe.skipIf(!canRun)('speaker fixes in the studio', { timeout: 420_000 }, ()
     await dialog.waitFor({ state: 'detached' });
     await expect.poll(() => page.getByTestId('segment').count()).toBe(before + 1);
     await expect.poll(() => page.getByTestId('revision').textContent()).toBe('Revision 1 (edited)');
+    // Its author by name: the studio signed in with the desktop's one-time link.
+    expect(await page.getByTestId('revision-author').textContent()).toBe('by the desktop');
     const index = Number(await line.getAttribute('data-segment-id'));
     const halves = page.locator(`[data-testid=segment][data-segment-id="${index}"], [data-testid=segment][data-segment-id="${index + 1}"]`);
     const words = await Promise.all([0, 1].map(async (i) => (await halves.nth(i).getByTestId('word').allTextContents()).map((w) => w.trim())));

@@ -298,7 +298,7 @@ describe('dubbing workflow: dub from the recording, split, merge, undo, review',
     expect(badStatus.status).toBe(422);
     expect((await badStatus.json()).detail[0]).toMatchObject({ type: 'literal_error', loc: ['body', 'review_status'] });
 
-    // Notes: the author is the key's name ("studio" for the studio's own key), bad notes change nothing.
+    // Notes: the author is the key's name ("the desktop" for the desktop studio's own key), bad notes change nothing.
     const note = await post(`/${dubId}/lines/${b!.id}/notes`, { text: 'Too fast on "printing".' }, supervisorKey);
     expect(note.status).toBe(201);
     expect(await note.json()).toMatchObject({ line_id: b!.id, author: 'ada-supervisor', text: 'Too fast on "printing".' });
@@ -315,7 +315,7 @@ describe('dubbing workflow: dub from the recording, split, merge, undo, review',
     }
     expect((await post(`/${dubId}/lines/999/notes`, { text: 'x' })).status).toBe(404);
     expect((await (await api(`/${dubId}/lines/${b!.id}/notes`)).json()).data).toEqual(notesBefore);
-    expect(notesBefore.map((n: { author: string }) => n.author)).toEqual(['studio', 'ada-supervisor']);
+    expect(notesBefore.map((n: { author: string }) => n.author)).toEqual(['the desktop', 'ada-supervisor']);
 
     // A change of text, voice or timing puts the line back to todo; undo brings the approval back with it.
     const changed = await (await patch(`/${dubId}/lines/${a!.id}`, { voice: 'flite/slt' })).json();
@@ -385,7 +385,7 @@ describe('dubbing workflow: dub from the recording, split, merge, undo, review',
     expect(row).toContain(`,${v.original_text.includes(',') ? `"${v.original_text}"` : v.original_text},`);
     expect(row).toContain(',The printing press changed everything we read.,voiced,');
     expect(row).toContain('29.97 fps drop frame, starting at 00:59:59;00');
-    const noted = rows.find((r) => r.includes('studio: Keep the breath.'));
+    const noted = rows.find((r) => r.includes('the desktop: Keep the breath.'));
     expect(noted).toBeDefined();
 
     const edl = await (await api(`/${dubId}/export?format=edl`)).text();

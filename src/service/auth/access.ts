@@ -1,4 +1,5 @@
 import { NotFoundError } from '../errors';
+import { actorOf } from '../audit/actor';
 
 /**
  * What one caller may see. A key limited to projects sees only their recordings, dubs, analyses, speakers and
@@ -6,12 +7,13 @@ import { NotFoundError } from '../errors';
  * what other projects hold.
  */
 export type Access =
-  | { readonly kind: 'all'; readonly keyId: string | null; readonly keyName: string | null; readonly user: string | null }
+  | { readonly kind: 'all'; readonly keyId: string | null; readonly keyName: string | null; readonly user: string | null; readonly userDisplayName?: string | null }
   | {
       readonly kind: 'projects';
       readonly keyId: string;
       readonly keyName: string;
       readonly user: string | null;
+      readonly userDisplayName?: string | null;
       /** In the order the key was given them: the first is the key's default project. */
       readonly projectIds: readonly string[];
     };
@@ -19,9 +21,9 @@ export type Access =
 /** The access of the service's own key, TAKELINE_API_KEY and the studio signed in with either. */
 export const FULL_ACCESS: Access = { kind: 'all', keyId: null, keyName: null, user: null };
 
-/** Who a note or an edit is attributed to: the key's user, else the key's name, else the studio. */
+/** Who a note or an edit is attributed to: the user's display name (else name), else the key's name, else "the desktop". */
 export function authorOf(access: Access): string {
-  return access.user ?? access.keyName ?? 'studio';
+  return actorOf(access, null).name;
 }
 
 export function seesProject(access: Access, projectId: string): boolean {

@@ -7,6 +7,7 @@ import { openRecords } from '../persistence';
 import { InvalidUserName, SqlKeyStore, type ApiKeyRecord } from '../storage/key-store';
 import { SqlProjectStore, type ProjectStore } from '../storage/project-store';
 import { SqlSignInTokens } from '../storage/sign-in-tokens';
+import { consoleActor } from '../audit/actor';
 
 function readServiceUrl(file: string): string | null {
   try {
@@ -84,7 +85,7 @@ async function main(argv: string[]): Promise<number> {
         refuse(['user', 'projects']);
         if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
         const ids = values.projects !== undefined ? await projectIds(projects, values.projects) : undefined;
-        const { key, record } = await keys.create(arg ?? 'cli', { user: values.user, projectIds: ids });
+        const { key, record } = await keys.create(arg ?? 'cli', { user: values.user, projectIds: ids, by: consoleActor() });
         process.stdout.write(`${key}\n`);
         process.stderr.write(`created key ${describe(record)}; it is shown only now. Data: ${records.where}\n`);
         return 0;
@@ -110,7 +111,7 @@ async function main(argv: string[]): Promise<number> {
         if (!arg) throw new UsageError('projects needs a key id');
         if (rest.length) throw new UsageError(`unexpected argument "${rest[0]}"`);
         if (Boolean(values.all) === (extra !== undefined)) throw new UsageError('give either a project list or --all');
-        const record = await keys.setProjects(arg, values.all ? null : await projectIds(projects, extra!));
+        const record = await keys.setProjects(arg, values.all ? null : await projectIds(projects, extra!), consoleActor());
         if (!record) {
           process.stderr.write(`no single key matches "${arg}"\n`);
           return 1;
@@ -136,7 +137,7 @@ async function main(argv: string[]): Promise<number> {
       case 'revoke': {
         refuse([]);
         if (!arg) throw new UsageError('revoke needs a key id');
-        const record = await keys.revoke(arg);
+        const record = await keys.revoke(arg, consoleActor());
         if (!record) {
           process.stderr.write(`no single key matches "${arg}"\n`);
           return 1;

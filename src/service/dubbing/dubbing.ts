@@ -47,6 +47,9 @@ import { measureSpeakerPitch } from './speaker-pitch';
 import { DubTakes, plannedLine } from './takes';
 import { ConflictError, InvalidInputError, issue, NotFoundError, TooLargeError, UnsupportedMediaError } from '../errors';
 import { parseInput } from '../validation';
+import type { AuditStore, NewAuditEntry } from '../storage/audit-store';
+import type { AuditKind } from '../../shared/schemas/audit';
+import { currentActor } from '../audit/actor';
 
 export const DUB_URL_TTL_SECONDS = 3600;
 
@@ -511,13 +514,28 @@ export class Dubbing {
    * Runs an edit of a dub's lines in one transaction that holds the dub, on the line as it is now (another
    * request may have changed it since it was looked up): nothing changes unless `edit` completes.
    */
-  private editLines<T>(dub: DubRecord, lineId: number, edit: (store: DubStore, line: LineRecord, lines: LineRecord[]) => Promise<T>): Promise<T> {
-    return this.withTakesPruned(dub, async (store) => {
+  private editLines<T>(dub: DubRecord, lineId: number, edit: (store: DubStore, line: LineRecord, lines: LineRecord[], audit: AuditStore) => Promise<T>): Promise<T> {
+    return this.withTakesPruned(dub, async (store, audit) => {
       if (!(await store.lockDub(dub.id))) throw new NotFoundError('Dub not found.');
       const lines = await store.lines(dub.id);
       const line = lines.find((l) => l.id === lineId);
       if (!line) throw new NotFoundError('Line not found.');
-      return edit(store, line, lines);
+      return edit(store, line, lines, audit);
+    });
+  }
+
+  /**
+   * Makes the audit entries about a dub (or one of its lines), by whoever the work in progress acts for. Its
+   * project is read first, outside the transaction the entries go into (SQLite's reads outside one wait for it).
+   */
+  private async dubEntries(dub: DubRecord): Promise<(kind: AuditKind, detail: Record<string, unknown>, lineId?: number) => NewAuditEntry> {
+    const project = (await this.deps.sessions.summary(dub.sessionId))?.project;
+    return (kind, detail, lineId) => ({
+      kind,
+      actor: currentActor(),
+      project: project ? { id: project.id, key: project.key } : null,
+      object: lineId === undefined ? { type: 'dub', id: dub.id } : { type: 'dub_line', id: `${dub.id}/${lineId}` },
+      detail: { recording: dub.sessionId, dub: dub.id, ...(lineId === undefined ? {} : { line: lineId }), ...detail },
     });
   }
 
@@ -525,9 +543,9 @@ export class Dubbing {
    * A transaction that changes lines (it locks the dub first): the takes the change made unusable go with it
    * (their rows in it, their files after it commits; takes.ts unusableTakes says which).
    */
-  async withTakesPruned<T>(dub: DubRecord, change: (store: DubStore) => Promise<T>): Promise<T> {
-    const { result, removed } = await this.store.transaction(async (store) => {
-      const result = await change(store);
+  async withTakesPruned<T>(dub: DubRecord, change: (store: DubStore, audit: AuditStore) => Promise<T>): Promise<T> {
+    const { result, removed } = await this.store.transaction(async (store, _jobs, audit) => {
+      const result = await change(store, audit);
       return { result, removed: await this.takes.pruneRows(store, dub) };
     });
     await this.takes.removeFiles(dub, removed);
@@ -541,11 +559,12 @@ export class Dubbing {
    */
   async patchLine(dub: DubRecord, found: LineRecord, body: LinePatch, author: string): Promise<DubLine> {
     this.requireReady(dub);
+    const entry = await this.dubEntries(dub);
     if (Object.keys(body).filter((k) => k !== 'base_revision').length === 0) {
       throw new InvalidInputError([issue(['body'], 'Send at least one of text, voice, start, end, speed, review_status', 'missing', body)]);
     }
     this.fail([body.voice ? this.checkVoice(body.voice, ['body', 'voice']) : null]);
-    await this.editLines(dub, found.id, async (store, line, lines) => {
+    await this.editLines(dub, found.id, async (store, line, lines, audit) => {
       if (body.base_revision !== undefined) await this.checkBaseRevision(store, dub, line, body.base_revision);
       const start = body.start ?? line.start;
       const end = body.end ?? line.end;
@@ -563,7 +582,12 @@ export class Dubbing {
       await store.updateLine(dub.id, { id: line.id, text, voice, speed, reviewStatus, ...timing });
       if (changed) {
         const after = (await store.lines(dub.id)).find((l) => l.id === line.id)!;
-        await store.insertEdit(dub.id, { op: 'correct', author, before: [line], after: [after] });
+        const seq = await store.insertEdit(dub.id, { op: 'correct', author, before: [line], after: [after] });
+        const fields = (['text', 'voice', 'speed', 'start', 'end'] as const).filter((f) => after[f] !== line[f]);
+        await audit.append(entry('dub.line_edited', { op: 'correct', seq, fields }, line.id));
+      }
+      if (reviewStatus !== line.reviewStatus && body.review_status !== undefined) {
+        await audit.append(entry('dub.line_reviewed', { review_status: reviewStatus, previous: line.reviewStatus }, line.id));
       }
     });
     return this.lineJsonNow(dub.id, found.id);
@@ -589,13 +613,15 @@ export class Dubbing {
   /** Splits a line in two (at a word, a time, or both); the second part gets a new id. Undoable. */
   async splitLine(dub: DubRecord, found: LineRecord, body: LineSplit, author: string): Promise<{ lines: DubLine[] }> {
     this.requireReady(dub);
+    const entry = await this.dubEntries(dub);
     const at = new Date().toISOString();
-    const ids = await this.editLines(dub, found.id, async (store, line) => {
+    const ids = await this.editLines(dub, found.id, async (store, line, _lines, audit) => {
       const newId = await store.takeLineId(dub.id);
       const result = splitLine(line, await this.currentTimings(store, dub, line), { wordIndex: body.word_index, at: body.at }, newId, at);
       if (!result.ok) throw new InvalidInputError(result.issues);
       await store.putLines(dub.id, [result.first, result.second]);
-      await store.insertEdit(dub.id, { op: 'split', author, before: [line], after: [result.first, result.second] });
+      const seq = await store.insertEdit(dub.id, { op: 'split', author, before: [line], after: [result.first, result.second] });
+      await audit.append(entry('dub.line_edited', { op: 'split', seq, new_line: result.second.id }, line.id));
       return [result.first.id, result.second.id];
     });
     return { lines: await Promise.all(ids.map((id) => this.lineJsonNow(dub.id, id))) };
@@ -604,12 +630,14 @@ export class Dubbing {
   /** Merges the next line into this one. Undoable. */
   async mergeLine(dub: DubRecord, found: LineRecord, nextId: number, author: string): Promise<DubLine> {
     this.requireReady(dub);
-    await this.editLines(dub, found.id, async (store, line, lines) => {
+    const entry = await this.dubEntries(dub);
+    await this.editLines(dub, found.id, async (store, line, lines, audit) => {
       const result = mergeLines(lines, line, nextId, new Date().toISOString());
       if (!result.ok) throw new InvalidInputError(result.issues);
       await store.deleteLines(dub.id, [result.removed.id]);
       await store.putLines(dub.id, [result.merged]);
-      await store.insertEdit(dub.id, { op: 'merge', author, before: [line, result.removed], after: [result.merged] });
+      const seq = await store.insertEdit(dub.id, { op: 'merge', author, before: [line, result.removed], after: [result.merged] });
+      await audit.append(entry('dub.line_edited', { op: 'merge', seq, merged_line: result.removed.id }, line.id));
     });
     return this.lineJsonNow(dub.id, found.id);
   }
@@ -632,7 +660,8 @@ export class Dubbing {
    */
   async undoRedo(dub: DubRecord, direction: 'undo' | 'redo'): Promise<{ edit: LineEdit; lines: DubLine[] }> {
     this.requireReady(dub);
-    const { seq, put } = await this.withTakesPruned(dub, async (store) => {
+    const entry = await this.dubEntries(dub);
+    const { seq, put } = await this.withTakesPruned(dub, async (store, audit) => {
       if (!(await store.lockDub(dub.id))) throw new NotFoundError('Dub not found.');
       const edits = await store.edits(dub.id);
       const edit = direction === 'undo' ? edits.filter((e) => !e.undone).at(-1) : edits.find((e) => e.undone);
@@ -648,6 +677,7 @@ export class Dubbing {
       await store.deleteLines(dub.id, remove.map((l) => l.id));
       await store.putLines(dub.id, put.map((l) => ({ ...l, updatedAt: new Date().toISOString() })));
       await store.setEditUndone(dub.id, edit.seq, direction === 'undo');
+      await audit.append(entry('dub.line_edited', { op: direction, seq: edit.seq, lines: put.map((l) => l.id) }));
       return { seq: edit.seq, put };
     });
     const after = (await this.store.edits(dub.id)).find((e) => e.seq === seq)!;
@@ -656,7 +686,11 @@ export class Dubbing {
 
   async addNote(dub: DubRecord, line: LineRecord, text: string, author: string): Promise<LineNote> {
     const note = { id: crypto.randomUUID(), lineId: line.id, author, text, createdAt: new Date().toISOString() };
-    await this.store.insertNote(dub.id, note);
+    const entry = (await this.dubEntries(dub))('dub.note_added', { note: note.id }, line.id);
+    await this.store.transaction(async (store, _jobs, audit) => {
+      await store.insertNote(dub.id, note);
+      await audit.append(entry);
+    });
     return { id: note.id, line_id: note.lineId, author: note.author, created_at: note.createdAt, text: note.text };
   }
 
@@ -764,7 +798,8 @@ export class Dubbing {
    */
   async startRevoice(dub: DubRecord): Promise<RevoiceRecord | null> {
     if (dub.status !== 'ready') throw new ConflictError(`The dub's lines are not ready (status: ${dub.status}).`);
-    const id = await this.store.transaction(async (store, jobs) => {
+    const entry = (await this.dubEntries(dub))('dub.revoiced', {});
+    const id = await this.store.transaction(async (store, jobs, audit) => {
       // The dub is held, so two requests (or two API nodes) never start two revoices of it.
       if (!(await store.lockDub(dub.id))) throw new NotFoundError('Dub not found.');
       const active = await store.activeRevoice(dub.id);
@@ -774,6 +809,7 @@ export class Dubbing {
       const id = crypto.randomUUID();
       const jobId = await this.deps.jobs.enqueue(DUB_REVOICE_JOB, dub.sessionId, { revoice_id: id, dub_id: dub.id }, jobs);
       await store.insertRevoice({ id, dubId: dub.id, jobId, baseRevision: dub.currentRevision, plan });
+      await audit.append({ ...entry, detail: { ...entry.detail, revoice: id, lines: plan.length, base_revision: dub.currentRevision } });
       return id;
     });
     return id === null ? null : (await this.store.revoice(id))!;

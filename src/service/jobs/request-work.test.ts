@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import { requestWorkTeam } from '../../../test/helpers/request-work-team';
 import { ConflictError, InvalidInputError, issue, ServiceError, userMessage } from '../errors';
 import { doRequestWork, registerRequestWork, type RequestWork } from './request-work';
+import { actingAs, currentActor, type Actor } from '../audit/actor';
 
 const stops: Array<() => Promise<void>> = [];
 function team() {
@@ -50,6 +51,18 @@ describe('request work: the desktop does it in its process, a team API node has 
     const row = db.prepare("SELECT kind, status, result_json FROM jobs WHERE session_id = 's'").get() as { kind: string; status: string; result_json: string };
     expect(row).toMatchObject({ kind: 'test_work', status: 'complete' });
     expect(JSON.parse(row.result_json)).toEqual({ answer: { words: ['a', 'b'] } });
+  });
+
+  it('does the work for whoever asked: the worker runs it as the request\'s actor (what it records names them)', async () => {
+    const { db, api, worker } = team();
+    await worker.start();
+    const asker: Actor = { kind: 'user', name: 'Ada Lovelace', user: 'ada', keyId: null, keyName: null, address: '10.0.0.7' };
+    const w: RequestWork<Input, { by: string }> = { kind: 'test_work', run: async () => ({ by: currentActor().name }) };
+    registerRequestWork(worker, w);
+    expect(await actingAs(asker, () => doRequestWork(api, w, 's', { text: 'a' }, new AbortController().signal))).toEqual({ by: 'Ada Lovelace' });
+    // What crosses to another process: the job's payload names the actor.
+    const row = db.prepare("SELECT payload_json FROM jobs WHERE kind = 'test_work'").get() as { payload_json: string };
+    expect(JSON.parse(row.payload_json)).toEqual({ text: 'a', acting_as: asker });
   });
 
   it('throws the domain error the worker threw, kind, message, detail and located faults alike', async () => {

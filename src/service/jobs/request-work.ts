@@ -2,6 +2,10 @@ import { NotFoundError } from '../errors';
 import { followJob } from './follow-job';
 import type { JobKindOptions, JobRecord, JobRunner } from './job-runner';
 import { recordError, recordedError, type RecordedError } from './recorded-error';
+import { actingAs, actorIfSet, type Actor } from '../audit/actor';
+
+/** Where a request work's job payload carries who asked for it. */
+const ACTOR_FIELD = 'acting_as';
 
 /**
  * Heavy work a client waits for in its request (a script aligned to a recording): one function that does it,
@@ -62,7 +66,9 @@ export async function doRequestWorks<Input extends Record<string, unknown>, Answ
   const ids: string[] = [];
   let settled = 0;
   try {
-    for (const { sessionId, input } of items) ids.push(await jobs.enqueue(work.kind, sessionId, input));
+    // The worker does it for whoever asked: a revision it makes names them (audit/actor.ts).
+    const actor = actorIfSet();
+    for (const { sessionId, input } of items) ids.push(await jobs.enqueue(work.kind, sessionId, actor ? { ...input, [ACTOR_FIELD]: actor } : input));
     for (const id of ids) {
       const job = await followJob(jobs, id, signal);
       settled++;
@@ -93,15 +99,26 @@ function answerOf<Answer>(kind: string, id: string, job: JobRecord | null): Answ
  * `options`: the kind's (its kept work, for work that checkpoints).
  */
 export function registerRequestWork<Input extends Record<string, unknown>, Answer>(runner: JobRunner, work: RequestWork<Input, Answer>, options: JobKindOptions = {}): void {
-  runner.register(work.kind, options, async ({ job, signal, publish }) => {
-    try {
-      const done = job.attempts > 1 && work.resume ? await work.resume(job.session_id, job.payload as Input) : null;
-      return { answer: done ?? (await work.run(job.session_id, job.payload as Input, signal)) } satisfies Outcome;
-    } catch (error) {
-      const recorded = signal.aborted ? null : recordError(error);
-      // Written before the runner records the failure (its writes are ordered): the waiter reads both together.
-      if (recorded) publish({ error: recorded } satisfies Outcome);
-      throw error;
-    }
+  runner.register(work.kind, options, ({ job, signal, publish }) => {
+    const actor = (job.payload as Record<string, unknown> | null)?.[ACTOR_FIELD] as Actor | undefined;
+    const run = () => runRequestJob(work, job, signal, publish);
+    return actor ? actingAs(actor, run) : run();
   });
+}
+
+async function runRequestJob<Input extends Record<string, unknown>, Answer>(
+  work: RequestWork<Input, Answer>,
+  job: JobRecord,
+  signal: AbortSignal,
+  publish: (result: Record<string, unknown>) => void,
+): Promise<Record<string, unknown>> {
+  try {
+    const done = job.attempts > 1 && work.resume ? await work.resume(job.session_id, job.payload as Input) : null;
+    return { answer: done ?? (await work.run(job.session_id, job.payload as Input, signal)) } satisfies Outcome;
+  } catch (error) {
+    const recorded = signal.aborted ? null : recordError(error);
+    // Written before the runner records the failure (its writes are ordered): the waiter reads both together.
+    if (recorded) publish({ error: recorded } satisfies Outcome);
+    throw error;
+  }
 }

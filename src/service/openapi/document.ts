@@ -64,6 +64,7 @@ import { DubExportQuery, DubFromRecording, LineEdit, LineMerge, LineNote, LineNo
 // editor's basics
 import { EditorMarker, EditorMarkerCreate, EditorMarkerList, EditorMarkerUpdate, SpeakerMatchReject, SpeakerMatchRejected } from '../../shared/schemas/editor';
 import { Readiness } from '../../shared/schemas/operations';
+import { AuditPage, AuditQuery } from '../../shared/schemas/audit';
 import { ExportQuery } from '../http/routes/transcriptions';
 import { UploadFields } from '../http/routes/transcriptions';
 import { OpenAITranscriptionFields } from '../http/routes/openai-transcriptions';
@@ -255,6 +256,16 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
             '401': json(DetailError, 'TAKELINE_METRICS_TOKEN is set and the request did not present it'),
             '403': json(DetailError, 'No token is set and the scraper is not on this machine (or names another Host)'),
           },
+        }),
+      },
+      '/v1/admin/audit': {
+        get: op({
+          operationId: 'listAuditEntries',
+          summary: 'The audit trail, newest first (admins only)',
+          description:
+            'Who did what, to which object of which project, when and from where: sign-ins and refused sign-ins, keys created, revoked and re-scoped, users and roles changed, projects and recordings created and deleted, transcript revisions, dub line edits, reviews, notes and revoices, exports of whole recordings. Entries are only ever added: nothing in Takeline edits or deletes one. Filters combine; `since` is inclusive, `until` exclusive.',
+          requestParams: { query: AuditQuery },
+          responses: { '200': json(AuditPage, 'A page of entries'), ...speechErrors(401, 403, 422) },
         }),
       },
       '/v1/openapi.json': {

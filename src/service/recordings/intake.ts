@@ -10,6 +10,7 @@ import { contentTypeFor, NotMediaError, probeMedia } from '../media/probe';
 import type { UploadedFile } from '../storage/uploaded-file';
 import type { JobQueue } from '../jobs/job-runner';
 import type { SessionSummary } from '../../shared/schemas';
+import { currentActor } from '../audit/actor';
 
 export const TRANSCRIBE_JOB = 'transcribe';
 
@@ -52,7 +53,7 @@ export async function intakeRecording(deps: IntakeDeps, upload: UploadedFile, op
   const storedName = `original.${storedExtension(upload.fileName, probe.container)}`;
   try {
     await deps.files.storeOriginal(id, storedName, upload);
-    await deps.database.transaction(async ({ projects, sessions, jobs }) => {
+    await deps.database.transaction(async ({ projects, sessions, jobs, audit }) => {
       const { project } = await projects.findOrCreate(options.projectKey, options.projectName ?? options.projectKey);
       await sessions.insert({
         id,
@@ -72,6 +73,13 @@ export async function intakeRecording(deps: IntakeDeps, upload: UploadedFile, op
         },
       });
       if (options.queueJob !== false) await deps.jobs.enqueue(TRANSCRIBE_JOB, id, options.jobPayload ?? {}, jobs);
+      await audit.append({
+        kind: 'recording.created',
+        actor: currentActor(),
+        project: { id: project.id, key: project.key },
+        object: { type: 'recording', id },
+        detail: { file_name: upload.fileName, bytes: upload.size },
+      });
     });
   } catch (error) {
     // The first failure is the one to report; what a failed clean-up leaves, no row names, and the sweep removes.

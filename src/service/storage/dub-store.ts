@@ -4,6 +4,7 @@ import type { LineRender, SpeakerPitch, WordTiming } from '../../shared/schemas'
 import type { SampleFormat } from '../media/wav';
 import { inList } from './sql/placeholders';
 import { sqlOf, type TransactionScope } from './transaction-scope';
+import { SqlAuditStore, type AuditStore } from './audit-store';
 
 export type DubStatus = 'preparing' | 'ready' | 'failed';
 export type DubSource = 'upload' | 'recording';
@@ -377,9 +378,10 @@ export interface DubStore {
   within(scope: TransactionScope): DubStore;
   /**
    * Runs `work` in one transaction: committed when it resolves, rolled back when it throws. `jobs` queues work
-   * in the same transaction (a dub and its preparation, a revoice and its job commit together).
+   * in the same transaction (a dub and its preparation, a revoice and its job commit together), `audit` records
+   * who did it with the change.
    */
-  transaction<T>(work: (store: DubStore, jobs: JobStore) => Promise<T>): Promise<T>;
+  transaction<T>(work: (store: DubStore, jobs: JobStore, audit: AuditStore) => Promise<T>): Promise<T>;
   /**
    * Inside a transaction: holds the dub's row until the commit, so other writers of the dub wait (on
    * PostgreSQL; SQLite's transactions run one at a time already). False when the dub is gone.
@@ -504,8 +506,8 @@ export class SqlDubStore implements DubStore {
     return new SqlDubStore(sqlOf(scope), this.dispatch);
   }
 
-  transaction<T>(work: (store: DubStore, jobs: JobStore) => Promise<T>): Promise<T> {
-    return this.sql.transaction((tx) => work(new SqlDubStore(tx, this.dispatch), new SqlJobStore(tx, this.dispatch)));
+  transaction<T>(work: (store: DubStore, jobs: JobStore, audit: AuditStore) => Promise<T>): Promise<T> {
+    return this.sql.transaction((tx) => work(new SqlDubStore(tx, this.dispatch), new SqlJobStore(tx, this.dispatch), new SqlAuditStore(tx)));
   }
 
   async lockDub(dubId: string): Promise<boolean> {

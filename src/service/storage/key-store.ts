@@ -4,6 +4,8 @@ import { generateApiKey, hashApiKey, keyHint } from '../auth/api-keys';
 import type { Access } from '../auth/access';
 import { pointReads, type FreshBatch } from './fresh-batch';
 import { perCount } from './sql/placeholders';
+import { SqlAuditStore } from './audit-store';
+import { currentActor, type Actor } from '../audit/actor';
 
 export interface ApiKeyRecord {
   id: string;
@@ -22,6 +24,8 @@ export interface KeyOptions {
   user?: string;
   /** Project ids the key is limited to, its default first; absent: every project. */
   projectIds?: readonly string[];
+  /** Who makes it, for the audit trail (default: whoever the work in progress acts for). */
+  by?: Actor;
 }
 
 /** A user named twice, or an empty name. */
@@ -38,9 +42,9 @@ export interface KeyStore {
   list(): Promise<ApiKeyRecord[]>;
   users(): Promise<Array<{ id: string; name: string; created_at: string; keys: number }>>;
   /** Revokes by id, or by a unique id prefix. Returns the record, or null when none matched. */
-  revoke(idOrPrefix: string): Promise<ApiKeyRecord | null>;
+  revoke(idOrPrefix: string, by?: Actor): Promise<ApiKeyRecord | null>;
   /** Limits a key to these projects (its default first), or opens it to every project (null). */
-  setProjects(idOrPrefix: string, projectIds: readonly string[] | null): Promise<ApiKeyRecord | null>;
+  setProjects(idOrPrefix: string, projectIds: readonly string[] | null, by?: Actor): Promise<ApiKeyRecord | null>;
   isActive(key: string): Promise<boolean>;
   /** What an active key may see, or null for a key that is unknown or revoked. */
   access(key: string): Promise<Access | null>;
@@ -51,7 +55,7 @@ export interface KeyStore {
 /** Active keys' access by their hashes or ids: a row per project a key is limited to (one row, no project, if none). */
 const accessBy = (column: 'hash' | 'id') =>
   perCount(
-    (values) => `SELECT k.id, k.hash, k.name, k.scope, u.name AS user_name, p.project_id FROM api_keys k LEFT JOIN users u ON u.id = k.user_id
+    (values) => `SELECT k.id, k.hash, k.name, k.scope, u.name AS user_name, u.display_name AS user_display_name, p.project_id FROM api_keys k LEFT JOIN users u ON u.id = k.user_id
        LEFT JOIN api_key_projects p ON p.key_id = k.id AND k.scope = 'projects'
        WHERE k.${column} IN (${values}) AND k.revoked_at IS NULL ORDER BY p.position`,
   );
@@ -63,6 +67,7 @@ interface AccessRow {
   name: string;
   scope: 'all' | 'projects';
   user_name: string | null;
+  user_display_name: string | null;
   project_id: string | null;
 }
 
@@ -94,6 +99,7 @@ export class SqlKeyStore implements KeyStore {
         limited ? 'projects' : 'all',
       ]);
       await keys.insertProjects(id, options.projectIds ?? []);
+      await keys.audit(tx, 'key.created', id, options.by, { projects: options.projectIds ?? null });
     });
     return { key, record: (await this.record(id))! };
   }
@@ -113,20 +119,26 @@ export class SqlKeyStore implements KeyStore {
     );
   }
 
-  async revoke(idOrPrefix: string): Promise<ApiKeyRecord | null> {
+  async revoke(idOrPrefix: string, by?: Actor): Promise<ApiKeyRecord | null> {
     const id = await this.resolveId(idOrPrefix);
     if (!id) return null;
-    await this.sql.run('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?', [new Date().toISOString(), id]);
+    await this.sql.transaction(async (tx) => {
+      // Revoking a revoked key again changes nothing and records nothing.
+      const revoked = await tx.run('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [new Date().toISOString(), id]);
+      if (revoked.changes > 0) await new SqlKeyStore(tx).audit(tx, 'key.revoked', id, by);
+    });
     return this.record(id);
   }
 
-  async setProjects(idOrPrefix: string, projectIds: readonly string[] | null): Promise<ApiKeyRecord | null> {
+  async setProjects(idOrPrefix: string, projectIds: readonly string[] | null, by?: Actor): Promise<ApiKeyRecord | null> {
     const id = await this.resolveId(idOrPrefix);
     if (!id) return null;
     await this.sql.transaction(async (tx) => {
       await tx.run('DELETE FROM api_key_projects WHERE key_id = ?', [id]);
       await tx.run('UPDATE api_keys SET scope = ? WHERE id = ?', [projectIds === null ? 'all' : 'projects', id]);
-      await new SqlKeyStore(tx).insertProjects(id, projectIds ?? []);
+      const keys = new SqlKeyStore(tx);
+      await keys.insertProjects(id, projectIds ?? []);
+      await keys.audit(tx, 'key.projects_changed', id, by, { projects: projectIds });
     });
     return this.record(id);
   }
@@ -161,6 +173,12 @@ export class SqlKeyStore implements KeyStore {
     for (const [position, projectId] of projectIds.entries()) {
       await this.sql.run('INSERT INTO api_key_projects (key_id, project_id, position) VALUES (?, ?, ?) ON CONFLICT DO NOTHING', [keyId, projectId, position]);
     }
+  }
+
+  /** The key's audit entry, in the transaction that changed it: the key's user, name and hint, never the key. */
+  private async audit(tx: Sql, kind: 'key.created' | 'key.revoked' | 'key.projects_changed', id: string, by: Actor | undefined, detail: Record<string, unknown> = {}): Promise<void> {
+    const key = (await this.record(id))!;
+    await new SqlAuditStore(tx).append({ kind, actor: by ?? currentActor(), object: { type: 'key', id }, detail: { name: key.name, hint: key.hint, user: key.user, ...detail } });
   }
 
   private async resolveId(idOrPrefix: string): Promise<string | null> {
@@ -200,7 +218,9 @@ export class SqlKeyStore implements KeyStore {
 /** One key's access from its rows (in project order). */
 function toAccess(rows: readonly AccessRow[]): Access {
   const row = rows[0]!;
-  if (row.scope === 'all') return { kind: 'all', keyId: row.id, keyName: row.name, user: row.user_name };
+  // The display name only where the provider gave one (a key's user made by `keys create` has none).
+  const who = { keyId: row.id, keyName: row.name, user: row.user_name, ...(row.user_display_name ? { userDisplayName: row.user_display_name } : {}) };
+  if (row.scope === 'all') return { kind: 'all', ...who };
   const projectIds = rows.flatMap((r) => (r.project_id === null ? [] : [r.project_id]));
-  return { kind: 'projects', keyId: row.id, keyName: row.name, user: row.user_name, projectIds };
+  return { kind: 'projects', ...who, projectIds };
 }

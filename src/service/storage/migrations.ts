@@ -679,4 +679,37 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     `,
   },
   // ---- end of the dubs' speaker pitch block ----
+  // ---- the audit trail ----
+  {
+    version: 29,
+    name: 'audit trail: who did what, to which object of which project, when and from where; authors of transcript revisions',
+    sql: `
+      -- Only ever added to (storage/audit-store.ts). No foreign keys: an entry outlives the project, recording,
+      -- key or user it names, so it keeps their ids and the project's key as they were. id sorts in the order of
+      -- making within a millisecond. detail_json: the kind's own facts.
+      CREATE TABLE audit_log (
+        id TEXT PRIMARY KEY,
+        at TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        actor_kind TEXT NOT NULL,
+        actor_name TEXT NOT NULL,
+        user_name TEXT,
+        key_id TEXT,
+        key_name TEXT,
+        address TEXT,
+        project_id TEXT,
+        project_key TEXT,
+        object_type TEXT,
+        object_id TEXT,
+        detail_json TEXT NOT NULL
+      );
+      CREATE INDEX audit_log_at ON audit_log(at DESC, id DESC);
+      CREATE INDEX audit_log_user ON audit_log(user_name, at DESC);
+      CREATE INDEX audit_log_project ON audit_log(project_id, at DESC);
+      CREATE INDEX audit_log_kind ON audit_log(kind, at DESC);
+      -- Who made a transcript revision, as people read it (null: the recognizer's revision 0, or made before).
+      ALTER TABLE transcript_revisions ADD COLUMN author TEXT;
+    `,
+  },
+  // ---- end of the audit trail block ----
 ];

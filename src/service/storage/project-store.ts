@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import { UniqueViolation, type Sql } from './sql/sql';
 import type { Project } from '../../shared/schemas';
+import { SqlAuditStore, type NewAuditEntry } from './audit-store';
+import { currentActor } from '../audit/actor';
 
 export class ProjectKeyTaken extends Error {}
 
@@ -23,7 +25,10 @@ export class SqlProjectStore implements ProjectStore {
   async create(key: string, name: string): Promise<Project> {
     const project: Project = { id: crypto.randomUUID(), key, name, created_at: new Date().toISOString() };
     try {
-      await this.sql.run('INSERT INTO projects (id, key, name, created_at) VALUES (?, ?, ?, ?)', [project.id, project.key, project.name, project.created_at]);
+      await this.sql.transaction(async (tx) => {
+        await tx.run('INSERT INTO projects (id, key, name, created_at) VALUES (?, ?, ?, ?)', [project.id, project.key, project.name, project.created_at]);
+        await new SqlAuditStore(tx).append(projectCreated(project));
+      });
     } catch (error) {
       if (error instanceof UniqueViolation) throw new ProjectKeyTaken(key);
       throw error;
@@ -51,7 +56,10 @@ export class SqlProjectStore implements ProjectStore {
       project.name,
       project.created_at,
     ]);
-    if (changes === 1) return { project, created: true };
+    if (changes === 1) {
+      await new SqlAuditStore(this.sql).append(projectCreated(project));
+      return { project, created: true };
+    }
     const theirs = await this.sql.get<Project>('SELECT id, key, name, created_at FROM projects WHERE key = ?', [key]);
     if (!theirs) throw new ProjectKeyTaken(key);
     return { project: theirs, created: false };
@@ -66,4 +74,9 @@ export class SqlProjectStore implements ProjectStore {
     await this.sql.run('UPDATE projects SET vocabulary_json = ? WHERE id = ?', [JSON.stringify(terms), projectId]);
     return this.vocabulary(projectId);
   }
+}
+
+/** A project's creation, by whoever the work in progress acts for (a request's caller, or the first upload's). */
+function projectCreated(project: Project): NewAuditEntry {
+  return { kind: 'project.created', actor: currentActor(), project: { id: project.id, key: project.key }, object: { type: 'project', id: project.id }, detail: { name: project.name } };
 }

@@ -27,11 +27,14 @@ export interface RevisionRecord {
   edit: RevisionEdit | null;
   speakers: string[];
   segments: number;
+  /** Who made it, as people read it (audit/actor.ts); null for revision 0. */
+  author: string | null;
 }
 
 interface Row {
   revision: number;
   created_at: string;
+  author: string | null;
   edit_json: string | null;
   summary_json: string;
 }
@@ -55,7 +58,7 @@ export interface TranscriptRevisionStore {
    * Stores `transcript` as the next revision and makes it the session's transcript, in one transaction
    * (a savepoint inside the caller's when other writes belong with it). Returns the new revision number.
    */
-  append(sessionId: string, transcript: Transcript, edit: RevisionEdit, leavingSpeakers: unknown): Promise<number>;
+  append(sessionId: string, transcript: Transcript, edit: RevisionEdit, leavingSpeakers: unknown, author?: string | null): Promise<number>;
   /**
    * Replaces the current revision's voice profiles (measured after the edit) without a new revision.
    * False when another edit made a newer revision meanwhile (its own measurement follows).
@@ -76,14 +79,14 @@ export class SqlRevisionStore implements TranscriptRevisionStore {
   }
 
   async list(sessionId: string, currentTranscript: Transcript | null): Promise<RevisionRecord[]> {
-    const rows = await this.sql.all<Row>('SELECT revision, created_at, edit_json, summary_json FROM transcript_revisions WHERE session_id = ? ORDER BY revision', [sessionId]);
+    const rows = await this.sql.all<Row>('SELECT revision, created_at, author, edit_json, summary_json FROM transcript_revisions WHERE session_id = ? ORDER BY revision', [sessionId]);
     if (rows.length === 0 && currentTranscript) {
       // Never edited: the recognizer's transcript is the only revision.
-      return [{ revision: 0, created_at: '', edit: null, speakers: currentTranscript.speakers, segments: currentTranscript.segments.length }];
+      return [{ revision: 0, created_at: '', edit: null, speakers: currentTranscript.speakers, segments: currentTranscript.segments.length, author: null }];
     }
     return rows.map((r) => {
       const s = JSON.parse(r.summary_json) as { speakers: string[]; segments: number };
-      return { revision: r.revision, created_at: r.created_at, edit: r.edit_json ? (JSON.parse(r.edit_json) as RevisionEdit) : null, ...s };
+      return { revision: r.revision, created_at: r.created_at, edit: r.edit_json ? (JSON.parse(r.edit_json) as RevisionEdit) : null, ...s, author: r.author };
     });
   }
 
@@ -94,7 +97,7 @@ export class SqlRevisionStore implements TranscriptRevisionStore {
     return null;
   }
 
-  append(sessionId: string, transcript: Transcript, edit: RevisionEdit, leavingSpeakers: unknown): Promise<number> {
+  append(sessionId: string, transcript: Transcript, edit: RevisionEdit, leavingSpeakers: unknown, author: string | null = null): Promise<number> {
     return this.sql.transaction(async (tx) => {
       const revisions = new SqlRevisionStore(tx);
       const sessions = new SqlSessionStore(tx);
@@ -103,12 +106,12 @@ export class SqlRevisionStore implements TranscriptRevisionStore {
       if (current === 0 && !(await revisions.exists(sessionId, 0))) {
         const original = await sessions.transcript(sessionId);
         if (!original) throw new Error(`session ${sessionId} has no transcript`);
-        await revisions.insert(sessionId, 0, now, null, original);
+        await revisions.insert(sessionId, 0, now, null, original, null);
       }
       // The speaker map the revision being left had, so restoring it brings back the same project speakers.
       await tx.run('UPDATE transcript_revisions SET speakers_json = ? WHERE session_id = ? AND revision = ?', [JSON.stringify(leavingSpeakers), sessionId, current]);
       const revision = current + 1;
-      await revisions.insert(sessionId, revision, now, edit, transcript);
+      await revisions.insert(sessionId, revision, now, edit, transcript, author);
       await sessions.setTranscript(sessionId, transcript);
       return revision;
     });
@@ -140,11 +143,12 @@ export class SqlRevisionStore implements TranscriptRevisionStore {
     return (await this.sql.get('SELECT 1 AS found FROM transcript_revisions WHERE session_id = ? AND revision = ?', [sessionId, revision])) !== undefined;
   }
 
-  private async insert(sessionId: string, revision: number, at: string, edit: RevisionEdit | null, transcript: Transcript): Promise<void> {
-    await this.sql.run('INSERT INTO transcript_revisions (session_id, revision, created_at, edit_json, summary_json, transcript_gz) VALUES (?, ?, ?, ?, ?, ?)', [
+  private async insert(sessionId: string, revision: number, at: string, edit: RevisionEdit | null, transcript: Transcript, author: string | null): Promise<void> {
+    await this.sql.run('INSERT INTO transcript_revisions (session_id, revision, created_at, author, edit_json, summary_json, transcript_gz) VALUES (?, ?, ?, ?, ?, ?, ?)', [
       sessionId,
       revision,
       at,
+      author,
       edit ? JSON.stringify(edit) : null,
       summary(transcript),
       pack(transcript),

@@ -5,6 +5,7 @@ import { SqlRevisionStore, type TranscriptRevisionStore } from './revision-store
 import { SqlSessionStore, type SessionStore } from './session-store';
 import { SqlSpeakerStore, type SpeakerStore } from './speaker-store';
 import type { Sql } from './sql/sql';
+import { SqlAuditStore, type AuditStore } from './audit-store';
 
 /** The stores, all on one connection or transaction. */
 export interface Stores {
@@ -15,6 +16,8 @@ export interface Stores {
   /** Job records: work queued inside a transaction is queued only if the transaction commits. */
   jobs: JobStore;
   analysis: AnalysisStore;
+  /** The audit trail: an entry written here inside `transaction` commits with the change it records. */
+  audit: AuditStore;
 }
 
 /** The stores over a database, with a way to run work that must commit whole. */
@@ -31,6 +34,7 @@ function storesOn(sql: Sql, dispatch?: JobDispatch): Stores {
     speakers: new SqlSpeakerStore(sql),
     jobs: new SqlJobStore(sql, dispatch),
     analysis: new SqlAnalysisStore(sql),
+    audit: new SqlAuditStore(sql),
   };
 }
 

@@ -1,5 +1,7 @@
 import crypto from 'node:crypto';
 import type { Sql } from './sql/sql';
+import { SqlAuditStore } from './audit-store';
+import { currentActor, type Actor } from '../audit/actor';
 
 /** Who the organisation's OpenID Connect provider says signed in (from the verified id token). */
 export interface ProviderIdentity {
@@ -36,8 +38,8 @@ export interface UserStore {
   /** The user linked to this identity, made at its first sign-in; name, e-mail and groups are refreshed. */
   signIn(identity: ProviderIdentity, now?: number): Promise<UserRecord>;
   byId(id: string): Promise<UserRecord | null>;
-  /** Disables (or enables again) a user by name; null when there is none. */
-  setDisabled(name: string, disabled: boolean): Promise<UserRecord | null>;
+  /** Disables (or enables again) a user by name, recorded in the audit trail with the change; null when there is none. */
+  setDisabled(name: string, disabled: boolean, by?: Actor): Promise<UserRecord | null>;
 }
 
 interface UserRow {
@@ -95,10 +97,15 @@ export class SqlUserStore implements UserStore {
     return row ? toRecord(row) : null;
   }
 
-  async setDisabled(name: string, disabled: boolean): Promise<UserRecord | null> {
-    await this.sql.run('UPDATE users SET disabled = ? WHERE name = ?', [disabled ? 1 : 0, name]);
-    const row = await this.sql.get<UserRow>(`SELECT ${COLUMNS} FROM users WHERE name = ?`, [name]);
-    return row ? toRecord(row) : null;
+  async setDisabled(name: string, disabled: boolean, by?: Actor): Promise<UserRecord | null> {
+    return this.sql.transaction(async (tx) => {
+      const changed = await tx.run('UPDATE users SET disabled = ? WHERE name = ? AND disabled <> ?', [disabled ? 1 : 0, name, disabled ? 1 : 0]);
+      const row = await tx.get<UserRow>(`SELECT ${COLUMNS} FROM users WHERE name = ?`, [name]);
+      if (row && changed.changes > 0) {
+        await new SqlAuditStore(tx).append({ kind: disabled ? 'user.disabled' : 'user.enabled', actor: by ?? currentActor(), object: { type: 'user', id: name } });
+      }
+      return row ? toRecord(row) : null;
+    });
   }
 
   private async bySubject(issuer: string, subject: string): Promise<UserRecord | null> {

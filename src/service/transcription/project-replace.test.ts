@@ -19,7 +19,7 @@ const plans: ProjectReplacePlan[] = [
   { session_id: 's2', file_name: 'two.wav', revision: 0, matches: [], changes: false },
   { session_id: 's3', file_name: 'three.wav', revision: 1, matches: [match(1)], changes: true },
 ];
-const revision = (n: number): RevisionRecord => ({ revision: n, created_at: 'now', edit: null, speakers: ['S1'], segments: 3 });
+const revision = (n: number): RevisionRecord => ({ revision: n, created_at: 'now', edit: null, speakers: ['S1'], segments: 3, author: null });
 
 /** An editor whose replacements answer, or throw what `fails` says for a recording; `calls` lists them in order. */
 function editor(fails: Record<string, Error | 'hang'> = {}) {

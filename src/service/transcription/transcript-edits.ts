@@ -1,4 +1,5 @@
 import type { RevisionEdit, RevisionRecord } from '../storage/revision-store';
+import { currentActor } from '../audit/actor';
 import type { Database, Stores } from '../storage/stores';
 import type { JobRunner } from '../jobs/job-runner';
 import type { AnalysisService } from '../analysis/analysis-service';
@@ -312,7 +313,17 @@ export class TranscriptEditor {
         const added = await learning.learnWords(stores.projects, projectId, typedWords(commit.edit, commit.result.transcript));
         if (added.length) commit.edit = { ...commit.edit, vocabulary_added: added };
       }
-      const revision = await revisions.append(sessionId, commit.result.transcript, commit.edit, await speakers.snapshot(stores, sessionId));
+      // Who made it: on the revision as its author, and in the audit trail in this same transaction.
+      const actor = currentActor();
+      const revision = await revisions.append(sessionId, commit.result.transcript, commit.edit, await speakers.snapshot(stores, sessionId), actor.name);
+      const { project } = (await stores.sessions.summary(sessionId))!;
+      await stores.audit.append({
+        kind: 'transcript.revised',
+        actor,
+        project: { id: project.id, key: project.key },
+        object: { type: 'recording', id: sessionId },
+        detail: { revision, op: commit.edit.op },
+      });
       const restoredMap = commit.edit.op === 'restore' ? ((await revisions.speakers(sessionId, commit.edit.revision)) as SpeakerSnapshot | null) : null;
       if (restoredMap) await speakers.restoreSnapshot(stores, sessionId, commit.result.transcript, restoredMap);
       else await speakers.applyEdit(stores, sessionId, commit.result.transcript, commit.pinned);

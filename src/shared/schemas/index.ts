@@ -11,3 +11,4 @@ export * from './whisper-models';
 export * from './transcript-edits';
 export * from './editor';
 export * from './cue-sheets';
+export * from './audit';

@@ -53,6 +53,10 @@ export const TranscriptRevision = z
       .meta({ description: 'What was done: op (reassign, merge, split, restore, edit_text, replace, align_script) and its fields; `touched` lists the labels whose speech changed. Word corrections list per line (`lines`) which new words were timed by forced alignment (`aligned`), which by sharing their gap by syllables (`interpolated`: alignment failed or the word could not be decoded), and unchanged words retimed to make room (`retimed_unchanged`). `vocabulary_added` (word corrections, replace, align_script) lists typed words the recognizer\'s dictionary lacked that were added to the project\'s vocabulary (docs/transcription.md, "Corrections teach the recognizer")' }),
     speakers: z.array(z.string()),
     segments: z.number().int(),
+    author: z
+      .string()
+      .nullable()
+      .meta({ description: 'Who made the revision: the user\'s display name (else their name), the key\'s name, or "the desktop"; null for the recognizer\'s revision 0 and revisions made before authors were kept' }),
   })
   .meta({ id: 'TranscriptRevision' });
 

@@ -13,12 +13,15 @@ import { useEdit } from './use-edit';
 export function SpeakerPanel({
   session,
   revision,
+  revisionAuthor,
   speakerName,
   onEdited,
   onSession,
 }: {
   session: MappedSession;
   revision: number | undefined;
+  /** Who made the current revision (the user's display name, the key's name, "the desktop"). */
+  revisionAuthor?: string | null;
   speakerName: (label: string) => string;
   onEdited: (edit: TranscriptEdit) => void;
   /** The session with a new speaker map (a speaker renamed, a match rejected). */
@@ -83,6 +86,11 @@ export function SpeakerPanel({
         <span className="hint" data-testid="revision">
           {revision ? `Revision ${revision} (edited)` : 'As recognized'}
         </span>
+        {revision && revisionAuthor ? (
+          <span className="hint" data-testid="revision-author">
+            by {revisionAuthor}
+          </span>
+        ) : null}
         <button
           className="ghost"
           disabled={busy || !revision}

@@ -52,6 +52,8 @@ export function useCorrections({
     revisionRef.current = r;
     setRevisionState(r);
   };
+  // Who made the current revision (null: as recognized), shown beside its number.
+  const [revisionAuthor, setRevisionAuthor] = useState<string | null>(null);
   const history = useRef<EditHistory>(emptyHistory);
   const [editing, setEditingState] = useState<Editing | null>(null);
   // Set at once, before React draws the box: the page's keys stand aside from the double-click on.
@@ -66,7 +68,10 @@ export function useCorrections({
 
   useEffect(() => {
     api.listRevisions(sessionId).then(
-      (list) => setRevision(list.current),
+      (list) => {
+        setRevision(list.current);
+        setRevisionAuthor(list.data.find((r) => r.revision === list.current)?.author ?? null);
+      },
       () => undefined,
     );
   }, [api, sessionId]);
@@ -77,6 +82,7 @@ export function useCorrections({
       const from = revisionRef.current;
       if (from !== undefined) history.current = recordEdit(history.current, from);
       setRevision(edit.revision.revision);
+      setRevisionAuthor(edit.revision.author);
       onSession(edit.session);
       // A script alignment rebuilds every line: the word Tab picked is gone.
       if (edit.revision.edit?.op === 'align_script') setFocus(null);
@@ -89,6 +95,7 @@ export function useCorrections({
     const [session, list] = await Promise.all([api.getSession(sessionId), api.listRevisions(sessionId)]);
     onSession(session);
     setRevision(list.current);
+    setRevisionAuthor(list.data.find((r) => r.revision === list.current)?.author ?? null);
     history.current = emptyHistory;
     return list.current;
   }, [api, sessionId, onSession]);
@@ -199,6 +206,7 @@ export function useCorrections({
       (edit) => {
         history.current = afterUndo(history.current, current);
         setRevision(edit.revision.revision);
+        setRevisionAuthor(edit.revision.author);
         onSession(edit.session);
         notify(`Undone: back to revision ${target} (saved as ${edit.revision.revision})`);
       },
@@ -216,6 +224,7 @@ export function useCorrections({
       (edit) => {
         history.current = afterRedo(history.current, current);
         setRevision(edit.revision.revision);
+        setRevisionAuthor(edit.revision.author);
         onSession(edit.session);
         notify(`Redone: revision ${target} again (saved as ${edit.revision.revision})`);
       },
@@ -248,6 +257,7 @@ export function useCorrections({
 
   return {
     revision,
+    revisionAuthor,
     applied,
     editing,
     editingRef,

@@ -561,6 +561,7 @@ function Editor({
               <SpeakerPanel
                 session={session}
                 revision={revision}
+                revisionAuthor={corrections.revisionAuthor}
                 speakerName={editName}
                 onEdited={onEdited}
                 onSession={onSession}

@@ -7,6 +7,10 @@ import { readCookie } from '../authenticate';
 import { requestOrigin } from '../loopback-guard';
 import { secureAttribute, sessionCookie } from '../session-cookie';
 import { signInFailedPage } from './sign-in-failed-page';
+import type { AuditStore } from '../../storage/audit-store';
+import { actorOf, clientAddress } from '../../audit/actor';
+import { FULL_ACCESS } from '../../auth/access';
+import { signedIn, signInFailed } from '../../audit/sign-in-events';
 
 export interface OidcRouteDeps {
   provider: OidcProviderClient;
@@ -14,6 +18,8 @@ export interface OidcRouteDeps {
   transactionKey: Buffer;
   users: UserStore;
   browserSessions: BrowserSessionStore;
+  /** Sign-ins and refusals are recorded here. */
+  audit: AuditStore;
   log(line: string): void;
 }
 
@@ -36,7 +42,7 @@ export function oidcRouter(deps: OidcRouteDeps): express.Router {
     try {
       begun = await deps.provider.begin(`${requestOrigin(res)}/auth/oidc/callback`);
     } catch (error) {
-      return failed(res, error, deps.log);
+      return failed(res, error, deps, null);
     }
     res.setHeader('Set-Cookie', transactionCookie(res, sealTransaction(deps.transactionKey, begun.transaction), TRANSACTION_LIFETIME_MS / 1000));
     res.redirect(303, begun.url);
@@ -44,9 +50,10 @@ export function oidcRouter(deps: OidcRouteDeps): express.Router {
 
   router.get('/callback', async (req: Request, res: Response) => {
     res.setHeader('Cache-Control', 'no-store');
+    const address = clientAddress(req.socket.remoteAddress);
     const transaction = openTransaction(deps.transactionKey, readCookie(req.headers.cookie, TRANSACTION_COOKIE));
     if (!transaction) {
-      return failed(res, new SignInRefused('This sign-in was not started in this browser, or took longer than ten minutes. Sign in again.'), deps.log);
+      return failed(res, new SignInRefused('This sign-in was not started in this browser, or took longer than ten minutes. Sign in again.'), deps, address);
     }
     // The address the provider was told to come back to, with what it added: the same on whichever node is reached.
     const callbackUrl = new URL(transaction.redirectUri);
@@ -54,22 +61,31 @@ export function oidcRouter(deps: OidcRouteDeps): express.Router {
     try {
       const identity = await deps.provider.finish(callbackUrl, transaction);
       const user = await deps.users.signIn(identity);
+      const actor = actorOf({ ...FULL_ACCESS, user: user.name, userDisplayName: user.displayName }, address);
+      // Made by this sign-in: its first.
+      if (user.createdAt === user.lastSignInAt) {
+        await deps.audit.append({ kind: 'user.created', actor, object: { type: 'user', id: user.name }, detail: { issuer: identity.issuer, subject: identity.subject } });
+      }
       if (user.disabled) throw new SignInRefused(`The user ${user.name} is disabled on this Takeline server.`);
       const { token, maxAgeSeconds } = await deps.browserSessions.create(Date.now(), null, user.id);
+      await deps.audit.append(signedIn(actor, 'single_sign_on', { issuer: identity.issuer }));
       res.setHeader('Set-Cookie', [sessionCookie(res, token, maxAgeSeconds), transactionCookie(res, '', 0)]);
       deps.log(`signed in by single sign-on: ${user.name} (${identity.issuer} ${identity.subject})`);
       res.redirect(303, '/');
     } catch (error) {
-      failed(res, error, deps.log);
+      await failed(res, error, deps, address);
     }
   });
 
   return router;
 }
 
-function failed(res: Response, error: unknown, log: (line: string) => void): void {
+/** `address`: where a refused callback came from, recorded as a failed sign-in (null: not one, the start failed). */
+async function failed(res: Response, error: unknown, deps: Pick<OidcRouteDeps, 'audit' | 'log'>, address: string | null): Promise<void> {
+  const log = deps.log;
   if (error instanceof SignInRefused) {
     log(`single sign-on refused: ${error.message}`);
+    await deps.audit.append(signInFailed(address, 'single_sign_on', error.message));
     res.status(403).type('html').send(signInFailedPage(error.message));
     return;
   }

@@ -27,6 +27,8 @@ import { parseInput } from '../../validation';
 import { accessOf } from '../authenticate';
 import { uploadProjectKey } from '../scope';
 import { visibleProjectIds } from '../../auth/access';
+import { currentActor } from '../../audit/actor';
+import type { SessionSummary } from '../../../shared/schemas';
 
 export const AUDIO_URL_TTL_SECONDS = 3600;
 /** Exports made from the analysis rather than the transcript alone. */
@@ -127,7 +129,16 @@ export function transcriptionsRouter(ctx: ServiceContext): Router {
   router.delete('/:session_id', async (req, res) => {
     const summary = await sessionOr404(req);
     await ctx.jobs.cancelSession(summary.id);
-    await ctx.sessions.delete(summary.id);
+    await ctx.database.transaction(async ({ sessions, audit }) => {
+      if (!(await sessions.delete(summary.id))) return;
+      await audit.append({
+        kind: 'recording.deleted',
+        actor: currentActor(),
+        project: { id: summary.project.id, key: summary.project.key },
+        object: { type: 'recording', id: summary.id },
+        detail: { file_name: summary.file_name },
+      });
+    });
     ctx.documents.forget(summary.id);
     await ctx.files.deleteRecording(summary.id);
     res.status(204).end();
@@ -166,6 +177,7 @@ export function transcriptionsRouter(ctx: ServiceContext): Router {
         cleanup();
         throw error;
       }
+      if (!range) await recordExport(ctx, summary, format);
       res.attachment(exportFileName(summary.file_name, 'wav', range)).type('audio/wav');
       res.sendFile(target, { dotfiles: 'allow' }, (error) => {
         cleanup();
@@ -195,6 +207,7 @@ export function transcriptionsRouter(ctx: ServiceContext): Router {
       markers: (await markers.list(summary.id)).map((m) => ({ start: m.time, end: m.time, label: m.name, kind: 'marker' })),
     };
     const file = renderExport(format, range ? exportInRange(input, range) : input);
+    if (!range) await recordExport(ctx, summary, format);
     // attachment() sets a type from the file name's extension (.edl → octet-stream), so the export's own type goes after it.
     res.attachment(exportFileName(summary.file_name, file.extension, range)).type(file.contentType).send(file.body);
   });
@@ -279,4 +292,15 @@ export function signedAudioRouter(ctx: ServiceContext, verify: (id: string, expi
     });
   });
   return router;
+}
+
+/** A whole recording's export leaves the studio: recorded once it is made, before it is sent. */
+function recordExport(ctx: ServiceContext, summary: SessionSummary, format: string): Promise<string> {
+  return ctx.database.audit.append({
+    kind: 'recording.exported',
+    actor: currentActor(),
+    project: { id: summary.project.id, key: summary.project.key },
+    object: { type: 'recording', id: summary.id },
+    detail: { format, file_name: summary.file_name },
+  });
 }
