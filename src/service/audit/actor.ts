@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import os from 'node:os';
 import type { Access } from '../auth/access';
-import { STUDIO_KEY_NAME } from '../auth/studio-key';
+import { STUDIO_KEY_NAME } from '../auth/studio-key-name';
 
 export type ActorKind = 'user' | 'key' | 'desktop' | 'console' | 'anonymous';
 
@@ -29,6 +29,11 @@ export function actorOf(access: Access, address: string | null): Actor {
   if (access.user !== null) return { ...base, kind: 'user', name: access.userDisplayName || access.user };
   if (access.keyName !== null && access.keyName !== STUDIO_KEY_NAME) return { ...base, kind: 'key', name: access.keyName };
   return { ...base, kind: 'desktop', name: DESKTOP_NAME };
+}
+
+/** Who a note or an edit is attributed to: the user's display name (else name), else the key's name, else "the desktop". */
+export function authorOf(access: Access): string {
+  return actorOf(access, null).name;
 }
 
 /** Someone at the server's command line (`npm run keys`, `npm run users`): the account they ran it as. */

@@ -1,5 +1,4 @@
 import { NotFoundError } from '../errors';
-import { actorOf } from '../audit/actor';
 
 /**
  * What one caller may see. A key limited to projects sees only their recordings, dubs, analyses, speakers and
@@ -20,11 +19,6 @@ export type Access =
 
 /** The access of the service's own key, TAKELINE_API_KEY and the studio signed in with either. */
 export const FULL_ACCESS: Access = { kind: 'all', keyId: null, keyName: null, user: null };
-
-/** Who a note or an edit is attributed to: the user's display name (else name), else the key's name, else "the desktop". */
-export function authorOf(access: Access): string {
-  return actorOf(access, null).name;
-}
 
 export function seesProject(access: Access, projectId: string): boolean {
   return access.kind === 'all' || access.projectIds.includes(projectId);

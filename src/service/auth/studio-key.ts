@@ -3,7 +3,9 @@ import path from 'node:path';
 import type { KeyStore } from '../storage/key-store';
 import { writeFileAtomic } from '../storage/files';
 
-export const STUDIO_KEY_NAME = 'studio';
+import { STUDIO_KEY_NAME } from './studio-key-name';
+
+export { STUDIO_KEY_NAME };
 
 /**
  * The key the studio uses. With no key configured, the first start creates one, prints it once and keeps

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { DubExportQuery, DubFromRecording, DubId, DubPatch, LineMerge, LineNoteInput, LinePatch, LineSplit, LinesQuery, TakeChoice, TakesQuery, TakesRequest } from '../../../shared/schemas';
 import { takeResource } from '../../dubbing/takes';
 import { accessOf } from '../authenticate';
-import { authorOf } from '../../auth/access';
+import { authorOf } from '../../audit/actor';
 import { renderDubCues, renderDubEdl, renderDubFcpxml } from '../../export/dub-cues';
 import { exportFileName } from '../../export';
 import { stemStream } from '../../dubbing/stem';
