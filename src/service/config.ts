@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AdaptationSettings } from './speakers/speaker-adaptation';
+import { parseRoleMap, RoleMapError, type RoleMap } from './auth/roles';
 import { OidcSettingsError, parseOidcSettings, type OidcSettings } from './auth/oidc/settings';
 
 export interface ServiceConfig {
@@ -34,6 +35,8 @@ export interface ServiceConfig {
   publicOrigins: string[];
   /** Single sign-on through an OpenID Connect provider (TAKELINE_OIDC_*); null: keys and the one-time link only. */
   oidc: OidcSettings | null;
+  /** The provider's groups that give a role for the whole team (TAKELINE_OIDC_ROLE_MAP: `group=role,…`). */
+  roleMap: RoleMap;
 }
 
 export class ConfigError extends Error {}
@@ -96,6 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     databaseUrl: env.TAKELINE_DATABASE_URL ? parseDatabaseUrl(env.TAKELINE_DATABASE_URL) : null,
     ...publicAccess(env),
     oidc: oidcSettings(env),
+    roleMap: roleMap(env),
   };
 }
 
@@ -135,6 +139,15 @@ function oidcSettings(env: NodeJS.ProcessEnv): OidcSettings | null {
     return parseOidcSettings(env);
   } catch (error) {
     if (error instanceof OidcSettingsError) throw new ConfigError(error.message);
+    throw error;
+  }
+}
+
+function roleMap(env: NodeJS.ProcessEnv): RoleMap {
+  try {
+    return parseRoleMap(env.TAKELINE_OIDC_ROLE_MAP);
+  } catch (error) {
+    if (error instanceof RoleMapError) throw new ConfigError(error.message);
     throw error;
   }
 }

@@ -679,4 +679,20 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     `,
   },
   // ---- end of the dubs' speaker pitch block ----
+  {
+    version: 28,
+    name: 'roles: what each user may do, for the whole team or on one project',
+    sql: `
+      -- Given by an admin (storage/role-store.ts; npm run users, the studio's admin page). project_id null: the
+      -- whole team. At most one role per user for the team and one per project; a project's roles go with it.
+      CREATE TABLE user_roles (
+        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        project_id TEXT REFERENCES projects(id) ON DELETE CASCADE,
+        role TEXT NOT NULL CHECK (role IN ('viewer','editor','admin')),
+        granted_at TEXT NOT NULL
+      );
+      CREATE UNIQUE INDEX user_roles_team ON user_roles(user_id) WHERE project_id IS NULL;
+      CREATE UNIQUE INDEX user_roles_project ON user_roles(user_id, project_id) WHERE project_id IS NOT NULL;
+    `,
+  },
 ];

@@ -10,3 +10,4 @@ export * from './dubs';
 export * from './whisper-models';
 export * from './transcript-edits';
 export * from './editor';
+export * from './roles';
