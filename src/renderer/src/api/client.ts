@@ -11,6 +11,7 @@ import { whisperModelsApi, type WhisperModelsApi } from './whisper-models';
 import { transcriptEditsApi, type TranscriptEditsApi } from './transcript-edits';
 import { dubWorkflowApi, type DubWorkflowApi } from './dub-workflow';
 import { editorBasicsApi, type EditorBasicsApi } from './editor-basics';
+import { rolesApi, type RolesApi } from './roles';
 import { ConditionalDocuments } from './conditional-documents';
 import type {
   AudioAddress,
@@ -46,7 +47,7 @@ export interface DownloadedFile {
   fileName: string;
 }
 
-export interface ApiClient extends WhisperModelsApi, TranscriptEditsApi, DubWorkflowApi, EditorBasicsApi {
+export interface ApiClient extends WhisperModelsApi, TranscriptEditsApi, DubWorkflowApi, EditorBasicsApi, RolesApi {
   listProjects(signal?: AbortSignal): Promise<Project[]>;
   createProject(input: { key: string; name: string }): Promise<Project>;
   getProject(idOrKey: string, signal?: AbortSignal): Promise<ProjectDetail>;
@@ -224,6 +225,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
       return { blob: await res.blob(), fileName: fileNameFromDisposition(res.headers.get('Content-Disposition'), fallback) };
     }),
     ...editorBasicsApi(json),
+    ...rolesApi(json),
     listProjects: async (signal) => (await json<{ data: Project[] }>('/v1/speech/projects', { signal })).data,
     createProject: (input) => json<Project>('/v1/speech/projects', jsonBody('POST', input)),
     getProject: (idOrKey, signal) => json<ProjectDetail>(`/v1/speech/projects/${enc(idOrKey)}`, { signal }),
