@@ -38,6 +38,8 @@ eachBackend('RoleStore', (backend) => {
     expect(await roles.of(ada.id)).toEqual([{ projectId: b!.id, role: 'viewer' }]);
     await roles.set(ada.id, b!.id, null);
     expect(await roles.of(ada.id)).toEqual([]);
+    // A 'none' row is only for the team.
+    await expect(sql.run("INSERT INTO user_roles (user_id, project_id, role, granted_at) VALUES (?, ?, 'none', 'x')", [ada.id, a!.id])).rejects.toThrow();
     // The database refuses a role it does not know, and a second team role.
     await expect(sql.run("INSERT INTO user_roles (user_id, project_id, role, granted_at) VALUES (?, NULL, 'owner', 'x')", [ada.id])).rejects.toThrow();
     await roles.set(ada.id, null, 'viewer');
@@ -83,10 +85,14 @@ eachBackend('RoleStore', (backend) => {
     // A disabled user's keys may do nothing.
     await users.setDisabled(sso.name, true);
     expect(bestRole((await keys.access(samKey.key))!)).toBeNull();
-    // The legacy owner given a role follows it.
+    // The legacy owner given a role follows it; with it taken away again, they have none (not the old powers).
     const owner = (await users.byName('old-timer'))!;
     await roles.set(owner.id, null, 'viewer');
     expect(teamRole((await keys.access(legacy.key))!)).toBe('viewer');
+    await roles.set(owner.id, null, null);
+    expect(bestRole((await keys.access(legacy.key))!)).toBeNull();
+    await roles.replace(owner.id, []);
+    expect(bestRole((await keys.access(legacy.key))!)).toBeNull();
   });
 
   it("reads a studio session's user roles and groups with the session", async () => {

@@ -218,7 +218,7 @@ export class SqlKeyStore implements KeyStore {
 /**
  * One key's access from its rows (in project order). A key acts as its user with the user's roles, within the
  * key's projects. A user made only to own keys (never signed in by the provider) who was never given a role keeps
- * the powers keys had before roles (admin within the key's projects) until an admin gives them one; a disabled
+ * the powers keys had before roles (admin within the key's projects) until an admin manages their roles; a disabled
  * user's keys may do nothing.
  */
 function toAccess(rows: readonly AccessRow[], roleMap: RoleMap): Access {
@@ -231,6 +231,7 @@ function toAccess(rows: readonly AccessRow[], roleMap: RoleMap): Access {
   if (row.user_name === null) return base;
   const given = rows.flatMap((r) => toGrant({ project_id: r.role_project, role: r.role }) ?? []);
   const disabled = Number(row.user_disabled) !== 0;
-  if (given.length === 0 && row.user_subject === null && !disabled) return base;
+  const managed = rows.some((r) => r.role !== null);
+  if (!managed && row.user_subject === null && !disabled) return base;
   return withGrants(base, disabled ? NO_GRANTS : grantsOf(given, parseGroups(row.user_groups), roleMap));
 }

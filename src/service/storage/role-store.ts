@@ -10,7 +10,10 @@ export interface RoleStore {
   /** Every user's roles (users with none are absent), the team's first, then by project id. */
   all(): Promise<Map<string, RoleGrant[]>>;
   of(userId: string): Promise<RoleGrant[]>;
-  /** Gives one role (replacing the user's role there), or takes it away (null). */
+  /**
+   * Gives one role (replacing the user's role there), or takes it away (null). Taking the team role away keeps
+   * a 'none' row: the user's roles are managed from then on (see migration 28).
+   */
   set(userId: string, projectId: string | null, role: RoleGrant['role'] | null, now?: number): Promise<void>;
   /** Replaces all of a user's roles at once. */
   replace(userId: string, grants: readonly RoleGrant[], now?: number): Promise<void>;
@@ -46,7 +49,8 @@ export class SqlRoleStore implements RoleStore {
   async set(userId: string, projectId: string | null, role: RoleGrant['role'] | null, now = Date.now()): Promise<void> {
     await this.sql.transaction(async (tx) => {
       await deleteOne(tx, userId, projectId);
-      if (role !== null) await insert(tx, userId, { projectId, role }, now);
+      if (role !== null) await insert(tx, userId, projectId, role, now);
+      else if (projectId === null) await insert(tx, userId, null, 'none', now);
     });
   }
 
@@ -58,7 +62,8 @@ export class SqlRoleStore implements RoleStore {
     }
     await this.sql.transaction(async (tx) => {
       await tx.run('DELETE FROM user_roles WHERE user_id = ?', [userId]);
-      for (const grant of grants) await insert(tx, userId, grant, now);
+      if (!grants.some((g) => g.projectId === null)) await insert(tx, userId, null, 'none', now);
+      for (const grant of grants) await insert(tx, userId, grant.projectId, grant.role, now);
     });
   }
 }
@@ -69,11 +74,11 @@ function deleteOne(sql: Sql, userId: string, projectId: string | null): Promise<
     : sql.run('DELETE FROM user_roles WHERE user_id = ? AND project_id = ?', [userId, projectId]);
 }
 
-function insert(sql: Sql, userId: string, grant: RoleGrant, now: number): Promise<unknown> {
-  return sql.run('INSERT INTO user_roles (user_id, project_id, role, granted_at) VALUES (?, ?, ?, ?)', [userId, grant.projectId, grant.role, new Date(now).toISOString()]);
+function insert(sql: Sql, userId: string, projectId: string | null, role: RoleGrant['role'] | 'none', now: number): Promise<unknown> {
+  return sql.run('INSERT INTO user_roles (user_id, project_id, role, granted_at) VALUES (?, ?, ?, ?)', [userId, projectId, role, new Date(now).toISOString()]);
 }
 
-/** A row's grant; a role this version does not know (a newer one wrote it) is no role here. */
+/** A row's grant; 'none', or a role this version does not know (a newer one wrote it), is no role here. */
 export function toGrant(row: { project_id: string | null; role: string | null }): RoleGrant | null {
   return isRole(row.role) ? { projectId: row.project_id, role: row.role } : null;
 }
