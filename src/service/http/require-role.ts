@@ -25,7 +25,8 @@ export function compileRouteRoles(table: Readonly<Record<string, Requirement>> =
         params.push(name);
         return '([^/]+)';
       });
-      return { method, path, requirement, pattern: new RegExp(`^${source}/?$`), params };
+      // Case-insensitive, with an optional trailing slash: as Express routes them, so no spelling gets past the check.
+      return { method, path, requirement, pattern: new RegExp(`^${source}/?$`, 'i'), params };
     })
     .sort((a, b) => a.params.length - b.params.length);
 }
@@ -63,8 +64,12 @@ export interface RoleCheckDeps {
 export function requireRole(deps: RoleCheckDeps, routes: readonly RouteRole[] = compileRouteRoles()) {
   return async (req: Request, res: Response, next: NextFunction) => {
     const match = matchRoute(routes, req.method, req.originalUrl.split('?')[0]!);
-    // Not an operation: the 404 further on answers it.
-    if (!match) return next();
+    // Not an operation of the table: an admin of the team gets the 404 further on; anyone else is refused, so a
+    // route missing from the table is never open to every role.
+    if (!match) {
+      if (allows(teamRole(accessOf(res)), 'admin')) return next();
+      return next(refusal(`${req.method} ${req.originalUrl.split('?')[0]}`, 'admin', 'for the whole team', teamRole(accessOf(res))));
+    }
     const needed = match.route.requirement;
     if (needed === 'public' || needed === 'signed_in') return next();
     const access = accessOf(res);
