@@ -695,6 +695,8 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
       );
       CREATE UNIQUE INDEX user_roles_team ON user_roles(user_id) WHERE project_id IS NULL;
       CREATE UNIQUE INDEX user_roles_project ON user_roles(user_id, project_id) WHERE project_id IS NOT NULL;
+      -- Every request with a key or session reads its user's roles by user (key-store.ts, browser-sessions.ts).
+      CREATE INDEX user_roles_user ON user_roles(user_id);
     `,
   },
 ];
