@@ -13,7 +13,11 @@ import { sessionCookie } from './http/session-cookie';
 import { browserSessionRouter } from './http/routes/browser-session';
 import { oidcRouter } from './http/routes/oidc';
 import { projectScope, sessionScope } from './http/scope';
-import { FULL_ACCESS, type Access } from './auth/access';
+import { FULL_ACCESS, withGrants, type Access } from './auth/access';
+import { grantsOf, NO_GRANTS } from './auth/roles';
+import { requireRole } from './http/require-role';
+import { meRouter } from './http/routes/me';
+import { adminUsersRouter } from './http/routes/admin-users';
 import { jsonBody } from './http/json-body';
 import { projectsRouter } from './http/routes/projects';
 import { signedAudioRouter, transcriptionsRouter } from './http/routes/transcriptions';
@@ -57,10 +61,15 @@ export function createApp(ctx: ServiceContext): express.Express {
   const keyAccess = async (key: string): Promise<Access | null> =>
     ctx.extraKeyHash !== null && matchKeyHash(key, [ctx.extraKeyHash]) === 0 ? FULL_ACCESS : ctx.keys.access(key);
   const browserAccess = async (token: string): Promise<Access | null> => {
-    const session = await ctx.browserSessions.attributedSessionOf(token);
-    if (session === null) return null;
-    // Signed in by single sign-on: the user, until they are disabled.
-    if (session.user !== null) return session.user.disabled ? null : { ...FULL_ACCESS, user: session.user.name, userDisplayName: session.userDisplayName };
+    const found = await ctx.browserSessions.sessionWithRoles(token);
+    if (found === null) return null;
+    const { session } = found;
+    // Signed in by single sign-on: the user with their roles (none until given one), until they are disabled.
+    if (session.user !== null) {
+      if (session.user.disabled) return null;
+      const grants = found.roles.length || found.groups.length ? grantsOf(found.roles, found.groups, ctx.config.roleMap) : NO_GRANTS;
+      return withGrants({ ...FULL_ACCESS, user: session.user.name, userDisplayName: found.userDisplayName }, grants);
+    }
     // Signed in with a key: what that key sees, for as long as it is not revoked.
     return session.keyId === null ? FULL_ACCESS : ctx.keys.accessById(session.keyId);
   };
@@ -117,6 +126,14 @@ export function createApp(ctx: ServiceContext): express.Express {
   // A key limited to projects sees nothing of the others: the recording or project is "not found".
   app.use('/v1/speech/transcriptions/:session_id', sessionScope(ctx));
   app.use('/v1/speech/projects/:project', projectScope(ctx));
+  // Every operation's role, from one table (http/route-roles.ts).
+  app.use(
+    '/v1',
+    requireRole({
+      projectOfSession: (id) => ctx.sessions.projectOf(id),
+      projectOfRef: async (ref) => (await ctx.projects.find(ref))?.id ?? null,
+    }),
+  );
   app.use('/v1', jsonBody());
   // Who the request acts for, in what it records (audit/actor.ts). After the body parser: its callbacks would lose it.
   app.use('/v1', (req, res, next) => actingAs(actorOf(accessOf(res), clientAddress(req.socket.remoteAddress)), next));
@@ -127,6 +144,8 @@ export function createApp(ctx: ServiceContext): express.Express {
     if (!openApi.has(server)) openApi.set(server, openApiDocument(server));
     res.json(openApi.get(server));
   });
+  app.use('/v1/me', meRouter({ projects: ctx.projects, users: ctx.users }));
+  app.use('/v1/admin/users', adminUsersRouter(ctx.userRoles));
   app.use('/v1/speech/projects', projectsRouter(ctx.projects, ctx.database.speakers, (project) => ctx.adaptation.summaries(project)));
   app.use('/v1/speech/transcriptions', transcriptionsRouter(ctx));
   app.use('/v1/speech/transcriptions', retryRouter(ctx));

@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AdaptationSettings } from './speakers/adaptation-settings';
+import { parseRoleMap, RoleMapError, type RoleMap } from './auth/roles';
 import { OidcSettingsError, parseOidcSettings, type OidcSettings } from './auth/oidc/settings';
 import { backgroundNiceSteps } from './jobs/background-priority';
 import { DEFAULT_RENDER_PARALLEL } from './dubbing/parallel';
@@ -43,6 +44,8 @@ export interface ServiceConfig {
   backgroundNice: number;
   /** Dub lines a revoice or a takes job renders at once (TAKELINE_DUB_RENDER_PARALLEL; default 2, 1: one after another). */
   dubRenderParallel: number;
+  /** The provider's groups that give a role for the whole team (TAKELINE_OIDC_ROLE_MAP: `group=role,…`). */
+  roleMap: RoleMap;
 }
 
 /**
@@ -130,6 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     oidc: oidcSettings(env),
     backgroundNice: backgroundNice(env),
     dubRenderParallel: dubRenderParallel(env),
+    roleMap: roleMap(env),
   };
 }
 
@@ -169,6 +173,15 @@ function oidcSettings(env: NodeJS.ProcessEnv): OidcSettings | null {
     return parseOidcSettings(env);
   } catch (error) {
     if (error instanceof OidcSettingsError) throw new ConfigError(error.message);
+    throw error;
+  }
+}
+
+function roleMap(env: NodeJS.ProcessEnv): RoleMap {
+  try {
+    return parseRoleMap(env.TAKELINE_OIDC_ROLE_MAP);
+  } catch (error) {
+    if (error instanceof RoleMapError) throw new ConfigError(error.message);
     throw error;
   }
 }

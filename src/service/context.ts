@@ -26,6 +26,7 @@ import type { StoredFiles } from './storage/stored-files';
 import type { OperationsDeps } from './metrics/operations-routes';
 import type { UserStore } from './storage/user-store';
 import type { OidcProviderClient } from './auth/oidc/provider-client';
+import type { UserRoles } from './auth/user-roles';
 
 /** Everything a request handler may use, built once by the HTTP part of the assembly (assembly/http.ts). */
 export interface ServiceContext {
@@ -45,6 +46,8 @@ export interface ServiceContext {
   browserSessions: BrowserSessionStore;
   /** People signed in by single sign-on (the identity columns of `users`). */
   users: UserStore;
+  /** Users' roles, as admins give and list them. */
+  userRoles: UserRoles;
   /** Single sign-on, when configured (TAKELINE_OIDC_*): the provider, and the key sealing sign-in transactions. */
   oidc: { provider: OidcProviderClient; transactionKey: Buffer } | null;
   jobs: JobRunner;

@@ -78,6 +78,8 @@ describe.skipIf(!canRun)('single sign-on through an OpenID Connect provider', { 
         TAKELINE_OIDC_ISSUER: provider.issuer,
         TAKELINE_OIDC_CLIENT_ID: provider.clientId,
         TAKELINE_OIDC_CLIENT_SECRET: provider.clientSecret,
+        // Users signed in by the provider start with no role: the groups give them theirs (docs/roles.md).
+        TAKELINE_OIDC_ROLE_MAP: 'editors=admin,reviewers=viewer',
       },
     });
     browser = await launchChromium();

@@ -102,6 +102,10 @@ async function populate(place: Place, recordings = ['s1', 's2']): Promise<void> 
   await sql.run("INSERT INTO session_speakers (session_id, label, speaker_id, similarity, matched, seconds) VALUES (?, 'S1', 'sp1', 0.9, 1, 3)", [recordings[0]!]);
   await sql.run('INSERT INTO users (id, name, created_at) VALUES (?, ?, ?)', ['u1', 'ann', NOW]);
   await sql.run("INSERT INTO api_keys (id, hash, hint, name, created_at, user_id, scope) VALUES ('k1', 'hash1', 'tl_ab…', 'cli', ?, 'u1', 'projects')", [NOW]);
+  // Roles: the team's and one project's (a schema from before roles has none).
+  if ((await backedUpTables(sql)).includes('user_roles')) {
+    await sql.run("INSERT INTO user_roles (user_id, project_id, role, granted_at) VALUES ('u1', NULL, 'viewer', ?), ('u1', 'p1', 'editor', ?)", [NOW, NOW]);
+  }
   await sql.run("INSERT INTO api_key_projects (key_id, project_id, position) VALUES ('k1', 'p1', 0)");
   // Left out by design: a deployment's own signing key and sign-ins.
   await sql.run("INSERT INTO secrets (name, value, created_at) VALUES ('audio-url', 'c2VjcmV0', ?)", [NOW]);
@@ -148,6 +152,9 @@ describe('backup and restore', () => {
         expect(order.indexOf('projects')).toBeLessThan(order.indexOf('sessions'));
         expect(order.indexOf('dubs')).toBeLessThan(order.indexOf('dub_revisions'));
         expect(order.indexOf('users')).toBeLessThan(order.indexOf('api_keys'));
+        expect(order.indexOf('users')).toBeLessThan(order.indexOf('user_roles'));
+        expect(order.indexOf('projects')).toBeLessThan(order.indexOf('user_roles'));
+        expect(manifest.tables.find((t) => t.name === 'user_roles')!.rows).toBe(2);
 
         const summary = await restoreBackup(folder, target(restored));
         expect(summary.leftOut).toEqual([]);

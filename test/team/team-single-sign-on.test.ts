@@ -27,7 +27,13 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('single sign-on across a team’s API 
       redirectUris: ports.map((port) => `http://127.0.0.1:${port}/auth/oidc/callback`),
       postLogoutRedirectUris: ports.map((port) => `http://127.0.0.1:${port}/`),
     });
-    const oidc = { TAKELINE_OIDC_ISSUER: provider.issuer, TAKELINE_OIDC_CLIENT_ID: provider.clientId, TAKELINE_OIDC_CLIENT_SECRET: provider.clientSecret };
+    const oidc = {
+      TAKELINE_OIDC_ISSUER: provider.issuer,
+      TAKELINE_OIDC_CLIENT_ID: provider.clientId,
+      TAKELINE_OIDC_CLIENT_SECRET: provider.clientSecret,
+      // Users signed in by the provider start with no role: the groups give them theirs (docs/roles.md).
+      TAKELINE_OIDC_ROLE_MAP: 'editors=admin,reviewers=viewer',
+    };
     for (const port of ports) nodes.push(await startServiceProcess({ dataDir: team.TAKELINE_DATA_DIR, env: { ...team, ...oidc, TAKELINE_PORT: String(port) } }));
   }, 180_000);
 

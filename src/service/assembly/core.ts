@@ -133,7 +133,7 @@ export async function buildCore(input: CoreInput, options: CoreOptions = {}): Pr
   const team = persistence.role !== 'embedded';
   const database = openStores(sql, dispatch);
   const { sessions, revisions } = database;
-  const keys = new SqlKeyStore(sql);
+  const keys = new SqlKeyStore(sql, config.roleMap);
   const jobStore = new SqlJobStore(sql, dispatch);
   const jobs = new JobRunner(jobStore, { log, worker: options.worker, backgroundKinds: BACKGROUND_KINDS, storageRetrySeconds: storageRetrySeconds(env) });
   // A transcription's waiting shows on its recording in every role (an API node marks one waiting for a worker).

@@ -16,6 +16,8 @@ import { DocumentCache } from '../http/document-cache';
 import type { TranscriptionEngine } from '../transcription/engine';
 import crypto from 'node:crypto';
 import { SqlUserStore } from '../storage/user-store';
+import { SqlRoleStore } from '../storage/role-store';
+import { UserRoles } from '../auth/user-roles';
 import { OidcProviderClient } from '../auth/oidc/provider-client';
 import { OIDC_TRANSACTION_SECRET } from '../auth/oidc/transaction';
 import type { Core } from './core';
@@ -60,6 +62,7 @@ export async function buildHttp(core: Core, options: HttpOptions): Promise<HttpP
     keys,
     browserSessions: new SqlBrowserSessionStore(sql),
     users: new SqlUserStore(sql),
+    userRoles: new UserRoles({ users: new SqlUserStore(sql), roles: new SqlRoleStore(sql), projects, roleMap: config.roleMap }),
     // Any API node finishes a sign-in another began: the sign-in's cookie is sealed with a key every node reads.
     oidc: config.oidc && {
       provider: new OidcProviderClient(config.oidc),

@@ -1,6 +1,8 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { ServiceContext } from '../context';
-import { seesProject } from '../auth/access';
+import { seesProject, teamRole } from '../auth/access';
+import { allows } from '../auth/roles';
+import { assertRoleOn } from './require-role';
 import { accessOf } from './authenticate';
 import { HttpError } from './errors';
 import { Uuid } from '../../shared/schemas/common';
@@ -20,6 +22,8 @@ export function sessionScope(ctx: ServiceContext) {
     if (!Uuid.safeParse(id).success) return next();
     const projectId = await ctx.sessions.projectOf(id);
     if (projectId !== null && !seesProject(access, projectId)) return next(new HttpError(404, 'Transcription session not found.'));
+    // The role check after this needs the same project: found once.
+    res.locals.scopeProjectId = projectId;
     next();
   };
 }
@@ -33,6 +37,7 @@ export function projectScope(ctx: ServiceContext) {
     if (ref.includes('\0')) return next();
     const project = await ctx.projects.find(ref);
     if (project && !seesProject(access, project.id)) return next(new HttpError(404, 'Project not found.'));
+    res.locals.scopeProjectId = project?.id ?? null;
     next();
   };
 }
@@ -44,16 +49,27 @@ export function projectScope(ctx: ServiceContext) {
  */
 export async function uploadProjectKey(ctx: ServiceContext, res: Response, requested: string | undefined, fallback: string): Promise<string> {
   const access = accessOf(res);
-  if (access.kind === 'all') return requested ?? fallback;
+  const what = 'Uploading a recording';
+  if (access.kind === 'all') {
+    const key = requested ?? fallback;
+    if (allows(teamRole(access), 'editor')) return key;
+    // An editor of some projects only: into one of those; a new project needs an admin of the team.
+    const project = await ctx.projects.find(key);
+    if (!project) throw new HttpError(403, `${what} into a new project needs the admin role for the whole team.`, { code: 'permission_denied', param: 'project_key' });
+    assertRoleOn(access, project.id, 'editor', what);
+    return project.key;
+  }
   if (requested === undefined) {
     const first = access.projectIds[0] && (await ctx.projects.find(access.projectIds[0]));
     if (!first) throw new HttpError(404, 'Project not found: this key is limited to projects that no longer exist.');
+    assertRoleOn(access, first.id, 'editor', what);
     return first.key;
   }
   const project = await ctx.projects.find(requested);
   if (!project || !seesProject(access, project.id)) {
     throw new HttpError(404, `Project not found: this key is limited to its own projects and cannot create one.`, { param: 'project_key' });
   }
+  assertRoleOn(access, project.id, 'editor', what);
   return project.key;
 }
 

@@ -71,6 +71,8 @@ import { OpenAITranscriptionFields } from '../http/routes/openai-transcriptions'
 import { IntelligenceQuery } from '../http/routes/intelligence';
 import { RevoiceQuery } from '../http/routes/dubs';
 import { cueSheetPaths } from './cue-sheets';
+import { AdminUser, AdminUserList, Me, RolesUpdate } from '../../shared/schemas/roles';
+import { ROUTE_ROLES } from '../http/route-roles';
 
 const json = (schema: z.ZodType, description: string) => ({ description, content: { 'application/json': { schema } } });
 
@@ -86,7 +88,7 @@ const audioErrors = (...statuses: number[]) =>
 const errorDescriptions: Record<number, string> = {
   400: 'Invalid request',
   401: 'Missing or invalid API key',
-  403: 'Forbidden (Host/Origin not allowed, an invalid or expired signature, or a key limited to projects asking for what only an unlimited key may do)',
+  403: "Forbidden (Host/Origin not allowed, an invalid or expired signature, a key limited to projects asking for what only an unlimited key may do, or the caller's role is short: the detail names the role needed)",
   404: 'Not found',
   409: 'Conflict',
   413: 'Too large',
@@ -215,15 +217,66 @@ const wordCorrectionPaths = {
   },
 };
 
+/** Who the caller is, and users' roles (docs/roles.md). */
+const rolePaths = {
+  '/v1/me': {
+    get: op({
+      operationId: 'getMe',
+      summary: 'Who the caller is and the roles they hold',
+      description: 'Answers for any caller with a key or a session, also one with no role yet (`team_role` null, no `projects`).',
+      responses: { '200': json(Me, 'The caller'), ...speechErrors(401) },
+    }),
+  },
+  '/v1/admin/users': {
+    get: op({
+      operationId: 'listUsers',
+      summary: 'Users with their roles (admins of the whole team)',
+      responses: { '200': json(AdminUserList, 'Every user, in the order they were made'), ...speechErrors(401, 403) },
+    }),
+  },
+  '/v1/admin/users/{user_id}/roles': {
+    put: op({
+      operationId: 'setUserRoles',
+      summary: "Replace a user's roles (admins of the whole team)",
+      description: 'The role for the whole team (or none) and a role per project; the change holds from the next request on every API node.',
+      requestParams: { path: z.object({ user_id: z.string().meta({ description: "The user's id or name" }) }) },
+      requestBody: { content: { 'application/json': { schema: RolesUpdate } } },
+      responses: { '200': json(AdminUser, 'The user with their new roles'), ...speechErrors(401, 403, 404, 413, 415, 422) },
+    }),
+  },
+};
+
+const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
+
+/**
+ * Each operation names the role it needs (`x-takeline-role`, from the one table the service enforces), and those
+ * that need one document the 403 of a caller whose role is short.
+ */
+function withRoles<D extends { paths?: object }>(document: D): D {
+  for (const [path, item] of Object.entries((document.paths ?? {}) as Record<string, Record<string, unknown>>)) {
+    for (const method of METHODS) {
+      const operation = item[method] as { responses: Record<string, unknown>; 'x-takeline-role'?: string } | undefined;
+      if (!operation) continue;
+      const requirement = ROUTE_ROLES[`${method.toUpperCase()} ${path}`];
+      if (requirement === undefined) continue;
+      operation['x-takeline-role'] = requirement;
+      if (requirement === 'public' || requirement === 'signed_in' || operation.responses['403']) continue;
+      const unauthorized = operation.responses['401'] as { content?: unknown } | undefined;
+      operation.responses['403'] = { description: `The caller's role is short: this needs the ${requirement} role`, ...(unauthorized?.content ? { content: unauthorized.content } : {}) };
+    }
+  }
+  return document;
+}
+
 /** The document, naming as its server the address the client reached (the service may listen on any port). */
 export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
-  return createDocument({
+  return withRoles(createDocument({
     openapi: '3.1.0',
     info: {
       title: 'Takeline API',
       version: '1.0.0',
       description:
-        'Local speech service of the Takeline studio. Errors under /v1/speech/ use FastAPI\'s shape ({"detail": …}, 422 for invalid input); under /v1/audio/ and /v1/models OpenAI\'s error envelope. A key limited to projects gets 404 for everything of any other project, as for something that does not exist.',
+        'Local speech service of the Takeline studio. Errors under /v1/speech/ use FastAPI\'s shape ({"detail": …}, 422 for invalid input); under /v1/audio/ and /v1/models OpenAI\'s error envelope. A key limited to projects gets 404 for everything of any other project, as for something that does not exist. Each operation names the role it needs in `x-takeline-role` (viewer, editor, admin; `signed_in`: any caller with a key or session; `public`: none); a caller whose role is short gets 403 naming it.',
     },
     servers: [{ url: serverUrl }],
     security: [{ BearerAuth: [] }, { ApiKeyHeader: [] }],
@@ -235,6 +288,7 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
     },
     paths: {
       ...wordCorrectionPaths,
+      ...rolePaths,
       '/healthz': {
         get: op({ operationId: 'getHealth', summary: 'Liveness', security: [], responses: { '200': json(z.object({ status: z.literal('ok') }), 'Running') } }),
       },
@@ -866,5 +920,5 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
         get: op({ operationId: 'retrieveModel', summary: 'One model', requestParams: { path: z.object({ model: z.string() }) }, responses: { '200': json(OpenAIModel, 'Model'), ...audioErrors(401, 404) } }),
       },
     },
-  });
+  }));
 }

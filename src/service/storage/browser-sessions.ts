@@ -2,6 +2,9 @@ import crypto from 'node:crypto';
 import type { Sql } from './sql/sql';
 import { pointReads, type FreshBatch } from './fresh-batch';
 import { perCount } from './sql/placeholders';
+import type { RoleGrant } from '../auth/roles';
+import { toGrant } from './role-store';
+import { parseGroups } from './user-store';
 
 const LIFETIME_MS = 30 * 24 * 3600 * 1000;
 
@@ -15,9 +18,12 @@ export interface BrowserSession {
   user: { id: string; name: string; disabled: boolean } | null;
 }
 
-/** A session with the name its user's edits are attributed to (read with it, at no extra cost). */
-export interface AttributedSession extends BrowserSession {
-  /** The single sign-on user's display name, when the provider gave one. */
+/** A session with what its user may do: the roles an admin gave them and the provider's groups at their last sign-in. */
+export interface BrowserSessionWithRoles {
+  session: BrowserSession;
+  roles: RoleGrant[];
+  groups: string[];
+  /** The single sign-on user's display name, when the provider gave one (what their edits are attributed to). */
   userDisplayName: string | null;
 }
 
@@ -33,8 +39,8 @@ export interface BrowserSessionStore {
   keyOf(token: string, now?: number): Promise<string | null | undefined>;
   /** The live session, or null when there is none. */
   sessionOf(token: string, now?: number): Promise<BrowserSession | null>;
-  /** `sessionOf` with the user's display name: what a request authenticated by the session acts as. */
-  attributedSessionOf(token: string, now?: number): Promise<AttributedSession | null>;
+  /** The same, with its user's roles and groups (read in the same query). */
+  sessionWithRoles(token: string, now?: number): Promise<BrowserSessionWithRoles | null>;
   /** Ends the session (signing out); nothing when there is none. */
   remove(token: string): Promise<void>;
 }
@@ -47,19 +53,39 @@ interface SessionRow {
   user_name: string | null;
   user_display_name: string | null;
   user_disabled: number | string | null;
+  user_groups: string | null;
+  role_project: string | null;
+  role: string | null;
+}
+
+/** A session's row once per role its user holds (once, with none, if none): roles come in the same round trip. */
+interface SessionRows {
+  row: SessionRow;
+  roles: RoleGrant[];
 }
 
 const SESSIONS = perCount(
-  (hashes) => `SELECT s.hash, s.expires_at, s.key_id, s.user_id, u.name AS user_name, u.display_name AS user_display_name, u.disabled AS user_disabled
-    FROM browser_sessions s LEFT JOIN users u ON u.id = s.user_id WHERE s.hash IN (${hashes})`,
+  (hashes) => `SELECT s.hash, s.expires_at, s.key_id, s.user_id, u.name AS user_name, u.display_name AS user_display_name, u.disabled AS user_disabled, u.groups_json AS user_groups,
+    r.project_id AS role_project, r.role
+    FROM browser_sessions s LEFT JOIN users u ON u.id = s.user_id LEFT JOIN user_roles r ON r.user_id = s.user_id WHERE s.hash IN (${hashes})`,
 );
+
+function gathered(rows: readonly SessionRow[]): Map<string, SessionRows> {
+  const byHash = new Map<string, SessionRows>();
+  for (const row of rows) {
+    if (!byHash.has(row.hash)) byHash.set(row.hash, { row, roles: [] });
+    const grant = toGrant({ project_id: row.role_project, role: row.role });
+    if (grant) byHash.get(row.hash)!.roles.push(grant);
+  }
+  return byHash;
+}
 
 export class SqlBrowserSessionStore implements BrowserSessionStore {
   /** Read on every request of a signed-in studio, so many at once are one query. */
-  private readonly byHash: FreshBatch<string, SessionRow | null>;
+  private readonly byHash: FreshBatch<string, SessionRows | null>;
 
   constructor(private readonly sql: Sql) {
-    this.byHash = pointReads(sql, async (hashes: string[]) => new Map((await sql.all<SessionRow>(SESSIONS(hashes.length), hashes)).map((r) => [r.hash, r])), null);
+    this.byHash = pointReads(sql, async (hashes: string[]) => gathered(await sql.all<SessionRow>(SESSIONS(hashes.length), hashes)), null);
   }
 
   async create(now = Date.now(), keyId: string | null = null, userId: string | null = null): Promise<{ token: string; maxAgeSeconds: number }> {
@@ -80,22 +106,23 @@ export class SqlBrowserSessionStore implements BrowserSessionStore {
   }
 
   async keyOf(token: string, now = Date.now()): Promise<string | null | undefined> {
-    return (await this.lookup(token, now))?.key_id;
+    return (await this.lookup(token, now))?.row.key_id;
   }
 
   async sessionOf(token: string, now = Date.now()): Promise<BrowserSession | null> {
-    const session = await this.attributedSessionOf(token, now);
-    return session && { keyId: session.keyId, user: session.user };
+    return (await this.sessionWithRoles(token, now))?.session ?? null;
   }
 
-  async attributedSessionOf(token: string, now = Date.now()): Promise<AttributedSession | null> {
-    const row = await this.lookup(token, now);
-    if (!row) return null;
+  async sessionWithRoles(token: string, now = Date.now()): Promise<BrowserSessionWithRoles | null> {
+    const found = await this.lookup(token, now);
+    if (!found) return null;
+    const { row, roles } = found;
     // A session whose user is gone is no session.
     if (row.user_id !== null && row.user_name === null) return null;
     return {
-      keyId: row.key_id,
-      user: row.user_id === null ? null : { id: row.user_id, name: row.user_name!, disabled: Number(row.user_disabled) !== 0 },
+      session: { keyId: row.key_id, user: row.user_id === null ? null : { id: row.user_id, name: row.user_name!, disabled: Number(row.user_disabled) !== 0 } },
+      roles,
+      groups: parseGroups(row.user_groups),
       userDisplayName: row.user_display_name,
     };
   }
@@ -104,8 +131,8 @@ export class SqlBrowserSessionStore implements BrowserSessionStore {
     await this.sql.run('DELETE FROM browser_sessions WHERE hash = ?', [hash(token)]);
   }
 
-  private async lookup(token: string, now: number): Promise<SessionRow | null> {
-    const row = await this.byHash.get(hash(token));
-    return row && Date.parse(row.expires_at) > now ? row : null;
+  private async lookup(token: string, now: number): Promise<SessionRows | null> {
+    const found = await this.byHash.get(hash(token));
+    return found && Date.parse(found.row.expires_at) > now ? found : null;
   }
 }

@@ -1,7 +1,10 @@
 import crypto from 'node:crypto';
 import type { Sql } from './sql/sql';
 import { generateApiKey, hashApiKey, keyHint } from '../auth/api-keys';
-import type { Access } from '../auth/access';
+import { withGrants, type Access } from '../auth/access';
+import { grantsOf, NO_GRANTS, type RoleMap } from '../auth/roles';
+import { toGrant } from './role-store';
+import { parseGroups } from './user-store';
 import { pointReads, type FreshBatch } from './fresh-batch';
 import { perCount } from './sql/placeholders';
 import { SqlAuditStore } from './audit-store';
@@ -52,11 +55,17 @@ export interface KeyStore {
   accessById(id: string): Promise<Access | null>;
 }
 
-/** Active keys' access by their hashes or ids: a row per project a key is limited to (one row, no project, if none). */
+/**
+ * Active keys' access by their hashes or ids, with their user's roles in the same round trip: a row per project a
+ * key is limited to and role its user holds (one row, with neither, if none).
+ */
 const accessBy = (column: 'hash' | 'id') =>
   perCount(
-    (values) => `SELECT k.id, k.hash, k.name, k.scope, u.name AS user_name, u.display_name AS user_display_name, p.project_id FROM api_keys k LEFT JOIN users u ON u.id = k.user_id
+    (values) => `SELECT k.id, k.hash, k.name, k.scope, u.name AS user_name, u.display_name AS user_display_name, u.oidc_subject AS user_subject, u.groups_json AS user_groups,
+       u.disabled AS user_disabled, p.project_id, r.project_id AS role_project, r.role
+       FROM api_keys k LEFT JOIN users u ON u.id = k.user_id
        LEFT JOIN api_key_projects p ON p.key_id = k.id AND k.scope = 'projects'
+       LEFT JOIN user_roles r ON r.user_id = k.user_id
        WHERE k.${column} IN (${values}) AND k.revoked_at IS NULL ORDER BY p.position`,
   );
 const ACCESS_BY = { hash: accessBy('hash'), id: accessBy('id') };
@@ -68,7 +77,12 @@ interface AccessRow {
   scope: 'all' | 'projects';
   user_name: string | null;
   user_display_name: string | null;
+  user_subject: string | null;
+  user_groups: string | null;
+  user_disabled: number | string | null;
   project_id: string | null;
+  role_project: string | null;
+  role: string | null;
 }
 
 export class SqlKeyStore implements KeyStore {
@@ -76,7 +90,11 @@ export class SqlKeyStore implements KeyStore {
   private readonly byHash: FreshBatch<string, Access | null>;
   private readonly byId: FreshBatch<string, Access | null>;
 
-  constructor(private readonly sql: Sql) {
+  /** @param roleMap the provider's groups that give a role for the whole team (TAKELINE_OIDC_ROLE_MAP) */
+  constructor(
+    private readonly sql: Sql,
+    private readonly roleMap: RoleMap = new Map(),
+  ) {
     this.byHash = pointReads(sql, (hashes: string[]) => this.accessOf('hash', hashes), null);
     this.byId = pointReads(sql, (ids: string[]) => this.accessOf('id', ids), null);
   }
@@ -165,7 +183,7 @@ export class SqlKeyStore implements KeyStore {
       if (!byKey.has(row[column])) byKey.set(row[column], []);
       byKey.get(row[column])!.push(row);
     }
-    return new Map([...byKey].map(([value, own]) => [value, toAccess(own)]));
+    return new Map([...byKey].map(([value, own]) => [value, toAccess(own, this.roleMap)]));
   }
 
   /** The projects in order; a project named twice keeps its first place. */
@@ -215,12 +233,22 @@ export class SqlKeyStore implements KeyStore {
   }
 }
 
-/** One key's access from its rows (in project order). */
-function toAccess(rows: readonly AccessRow[]): Access {
+/**
+ * One key's access from its rows (in project order). A key acts as its user with the user's roles, within the
+ * key's projects. A user made only to own keys (never signed in by the provider) who was never given a role keeps
+ * the powers keys had before roles (admin within the key's projects) until an admin manages their roles; a disabled
+ * user's keys may do nothing.
+ */
+function toAccess(rows: readonly AccessRow[], roleMap: RoleMap): Access {
   const row = rows[0]!;
+  const projectIds = [...new Set(rows.flatMap((r) => (r.project_id === null ? [] : [r.project_id])))];
   // The display name only where the provider gave one (a key's user made by `keys create` has none).
   const who = { keyId: row.id, keyName: row.name, user: row.user_name, ...(row.user_display_name ? { userDisplayName: row.user_display_name } : {}) };
-  if (row.scope === 'all') return { kind: 'all', ...who };
-  const projectIds = rows.flatMap((r) => (r.project_id === null ? [] : [r.project_id]));
-  return { kind: 'projects', ...who, projectIds };
+  const base: Access = row.scope === 'all' ? { kind: 'all', ...who } : { kind: 'projects', ...who, projectIds };
+  if (row.user_name === null) return base;
+  const given = rows.flatMap((r) => toGrant({ project_id: r.role_project, role: r.role }) ?? []);
+  const disabled = Number(row.user_disabled) !== 0;
+  const managed = rows.some((r) => r.role !== null);
+  if (!managed && row.user_subject === null && !disabled) return base;
+  return withGrants(base, disabled ? NO_GRANTS : grantsOf(given, parseGroups(row.user_groups), roleMap));
 }

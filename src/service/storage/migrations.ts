@@ -679,6 +679,26 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     `,
   },
   // ---- end of the dubs' speaker pitch block ----
+  {
+    version: 28,
+    name: 'roles: what each user may do, for the whole team or on one project',
+    sql: `
+      -- Given by an admin (storage/role-store.ts; npm run users, the studio's admin page). project_id null: the
+      -- whole team. At most one role per user for the team and one per project; a project's roles go with it.
+      -- 'none' (for the team only) records that an admin manages this user's roles and gave no team role: a user
+      -- made only to own keys and never managed keeps the keys' powers from before roles; one managed never does.
+      CREATE TABLE user_roles (
+        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        project_id TEXT REFERENCES projects(id) ON DELETE CASCADE,
+        role TEXT NOT NULL CHECK (role IN ('viewer','editor','admin') OR (role = 'none' AND project_id IS NULL)),
+        granted_at TEXT NOT NULL
+      );
+      CREATE UNIQUE INDEX user_roles_team ON user_roles(user_id) WHERE project_id IS NULL;
+      CREATE UNIQUE INDEX user_roles_project ON user_roles(user_id, project_id) WHERE project_id IS NOT NULL;
+      -- Every request with a key or session reads its user's roles by user (key-store.ts, browser-sessions.ts).
+      CREATE INDEX user_roles_user ON user_roles(user_id);
+    `,
+  },
   // ---- the audit trail ----
   {
     version: 29,

@@ -38,6 +38,9 @@ export interface UserStore {
   /** The user linked to this identity, made at its first sign-in; name, e-mail and groups are refreshed. */
   signIn(identity: ProviderIdentity, now?: number): Promise<UserRecord>;
   byId(id: string): Promise<UserRecord | null>;
+  /** Every user, in the order they were made. */
+  list(): Promise<UserRecord[]>;
+  byName(name: string): Promise<UserRecord | null>;
   /** Disables (or enables again) a user by name, recorded in the audit trail with the change; null when there is none. */
   setDisabled(name: string, disabled: boolean, by?: Actor): Promise<UserRecord | null>;
 }
@@ -97,6 +100,15 @@ export class SqlUserStore implements UserStore {
     return row ? toRecord(row) : null;
   }
 
+  async list(): Promise<UserRecord[]> {
+    return (await this.sql.all<UserRow>(`SELECT ${COLUMNS} FROM users ORDER BY created_at, name`)).map(toRecord);
+  }
+
+  async byName(name: string): Promise<UserRecord | null> {
+    const row = await this.sql.get<UserRow>(`SELECT ${COLUMNS} FROM users WHERE name = ?`, [name]);
+    return row ? toRecord(row) : null;
+  }
+
   async setDisabled(name: string, disabled: boolean, by?: Actor): Promise<UserRecord | null> {
     return this.sql.transaction(async (tx) => {
       const changed = await tx.run('UPDATE users SET disabled = ? WHERE name = ? AND disabled <> ?', [disabled ? 1 : 0, name, disabled ? 1 : 0]);
@@ -114,13 +126,18 @@ export class SqlUserStore implements UserStore {
   }
 }
 
-function toRecord(row: UserRow): UserRecord {
+/** The groups kept from the provider (a JSON array of strings; anything else is none). */
+export function parseGroups(json: string | null): string[] {
   let groups: unknown;
   try {
-    groups = JSON.parse(row.groups_json);
+    groups = JSON.parse(json ?? '[]');
   } catch {
     groups = [];
   }
+  return Array.isArray(groups) ? groups.filter((g): g is string => typeof g === 'string') : [];
+}
+
+function toRecord(row: UserRow): UserRecord {
   return {
     id: row.id,
     name: row.name,
@@ -129,7 +146,7 @@ function toRecord(row: UserRow): UserRecord {
     disabled: Number(row.disabled) !== 0,
     issuer: row.oidc_issuer,
     subject: row.oidc_subject,
-    groups: Array.isArray(groups) ? groups.filter((g): g is string => typeof g === 'string') : [],
+    groups: parseGroups(row.groups_json),
     createdAt: row.created_at,
     lastSignInAt: row.last_sign_in_at,
   };

@@ -12,3 +12,4 @@ export * from './transcript-edits';
 export * from './editor';
 export * from './cue-sheets';
 export * from './audit';
+export * from './roles';

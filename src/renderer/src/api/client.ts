@@ -13,6 +13,7 @@ import { dubWorkflowApi, type DubWorkflowApi } from './dub-workflow';
 import { cueSheetsApi, type CueSheetsApi } from './cue-sheets';
 import { dubStemsApi, type DubStemsApi } from './dub-stems';
 import { editorBasicsApi, type EditorBasicsApi } from './editor-basics';
+import { rolesApi, type RolesApi } from './roles';
 import { ConditionalDocuments } from './conditional-documents';
 import type {
   AudioAddress,
@@ -48,7 +49,7 @@ export interface DownloadedFile {
   fileName: string;
 }
 
-export interface ApiClient extends WhisperModelsApi, TranscriptEditsApi, DubWorkflowApi, DubStemsApi, EditorBasicsApi, CueSheetsApi {
+export interface ApiClient extends WhisperModelsApi, TranscriptEditsApi, DubWorkflowApi, DubStemsApi, EditorBasicsApi, CueSheetsApi, RolesApi {
   listProjects(signal?: AbortSignal): Promise<Project[]>;
   createProject(input: { key: string; name: string }): Promise<Project>;
   getProject(idOrKey: string, signal?: AbortSignal): Promise<ProjectDetail>;
@@ -234,6 +235,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
       return { blob: await res.blob(), fileName: fileNameFromDisposition(res.headers.get('Content-Disposition'), fallback) };
     }),
     ...editorBasicsApi(json),
+    ...rolesApi(json),
     listProjects: async (signal) => (await json<{ data: Project[] }>('/v1/speech/projects', { signal })).data,
     createProject: (input) => json<Project>('/v1/speech/projects', jsonBody('POST', input)),
     getProject: (idOrKey, signal) => json<ProjectDetail>(`/v1/speech/projects/${enc(idOrKey)}`, { signal }),

@@ -19,6 +19,8 @@ export interface DubLinesProps {
   /** The line whose notes are open. */
   notesOpen: number | null;
   disabled: boolean;
+  /** A viewer's: the lines are shown and notes may be left, nothing else changed. */
+  readOnly?: boolean;
   edits: DubEdits;
   /** For lines that did not fit: the retiming that makes room (lib/dub-lines `makeRoom`), where there is one. */
   rooms: ReadonlyMap<number, RoomPlan>;
@@ -36,7 +38,7 @@ const REVIEW_ORDER: ReviewStatus[] = ['todo', 'needs_changes', 'approved'];
  * corrected text edited in place: Enter saves, Escape puts back), a voice and a speed per line, its state
  * and the last revoice's flags, its review status and notes, and A/B playback of the line before and after.
  */
-export function DubLines({ lines, voices, timebase, playing, selected, notesOpen, disabled, edits, rooms, numbers, onSelect, onNotes, onAb }: DubLinesProps) {
+export function DubLines({ lines, voices, timebase, playing, selected, notesOpen, disabled, readOnly = false, edits, rooms, numbers, onSelect, onNotes, onAb }: DubLinesProps) {
   return (
     <table className="list dub-lines" data-testid="dub-lines">
       {/* Fixed widths: the table fits its panel at 1280 px, and a flag or a longer text never moves the columns. */}
@@ -70,7 +72,7 @@ export function DubLines({ lines, voices, timebase, playing, selected, notesOpen
               playing={playing?.lineId === line.id ? playing.side : null}
               selected={selected === line.id}
               notesShown={notesOpen === line.id}
-              disabled={disabled}
+              disabled={disabled || readOnly}
               edits={edits}
               room={rooms.get(line.id) ?? null}
               number={numbers.get(line.id) ?? line.id}

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { SessionMenu } from './SessionMenu';
+import { useApp } from '../app-context';
 
 export function TopBar({
   crumbs,
@@ -8,6 +9,7 @@ export function TopBar({
   crumbs: { label: string; href?: string }[];
   children?: ReactNode;
 }) {
+  const { me } = useApp();
   return (
     <header className="topbar">
       <a className="brand" href="#/">
@@ -23,6 +25,11 @@ export function TopBar({
       </nav>
       <div className="spacer" />
       {children}
+      {me?.team_role === 'admin' && !me.limited_to_projects && (
+        <a className="settings-link" href="#/admin" title="Users and their roles" data-testid="admin-link">
+          Admin
+        </a>
+      )}
       <a className="settings-link" href="#/settings" title="Settings: speech models">
         Settings
       </a>

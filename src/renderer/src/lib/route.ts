@@ -4,7 +4,8 @@ export type Route =
   | { name: 'project'; key: string }
   | { name: 'recording'; id: string }
   | { name: 'dub'; sessionId: string; dubId: string }
-  | { name: 'settings' };
+  | { name: 'settings' }
+  | { name: 'admin' };
 
 export function parseRoute(hash: string): Route {
   const path = hash.replace(/^#/, '').replace(/^\/+/, '');
@@ -13,6 +14,7 @@ export function parseRoute(hash: string): Route {
   if (head === 'recordings' && arg && sub === 'dubs' && subArg) return { name: 'dub', sessionId: arg, dubId: subArg };
   if (head === 'recordings' && arg) return { name: 'recording', id: arg };
   if (head === 'settings') return { name: 'settings' };
+  if (head === 'admin') return { name: 'admin' };
   return { name: 'projects' };
 }
 
@@ -26,6 +28,8 @@ export function routeHash(route: Route): string {
       return `#/recordings/${encodeURIComponent(route.sessionId)}/dubs/${encodeURIComponent(route.dubId)}`;
     case 'settings':
       return '#/settings';
+    case 'admin':
+      return '#/admin';
     default:
       return '#/';
   }

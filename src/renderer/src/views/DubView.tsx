@@ -4,7 +4,7 @@ import { saveFile } from '../api/client';
 import type { DubExportFormat } from '../api/dub-workflow';
 import { messageOf } from '../api/errors';
 import type { Dub, DubLine, DubRevision, Revoice, TranscriptSegment } from '../api/types';
-import { useApp } from '../app-context';
+import { useApp, useMay } from '../app-context';
 import { StemsDownload } from '../components/StemsDownload';
 import { DubLines } from '../components/DubLines';
 import { CueSheetControls } from '../components/CueSheetControls';
@@ -61,6 +61,8 @@ export function DubView({ sessionId, dubId }: { sessionId: string; dubId: string
   const [sheet, setSheet] = useState(false);
   // The recording's timebase: every time the dub view shows is on it, as in the recording view.
   const timebase = useMemo(() => (session.state === 'ready' ? timebaseFromMedia(session.value.media) : null), [session]);
+  // A viewer listens, exports and leaves notes: no revoicing.
+  const canEdit = useMay('editor', session.state === 'ready' ? session.value.project.id : null);
   const notify = appStore.getState().notify;
 
   /**
@@ -231,6 +233,7 @@ export function DubView({ sessionId, dubId }: { sessionId: string; dubId: string
         <button className="ghost" aria-label="Keyboard shortcuts" onClick={() => setSheet(true)}>
           ?
         </button>
+        {canEdit && (
         <button
           className="primary"
           onClick={startRevoice}
@@ -240,6 +243,7 @@ export function DubView({ sessionId, dubId }: { sessionId: string; dubId: string
         >
           {running ? 'Revoicing…' : `Revoice${dub.value.lines.pending ? ` (${dub.value.lines.pending})` : ''}`}
         </button>
+        )}
       </TopBar>
       <div className="editor dub-editor">
         {/* A dub from the recording shows its progress where its waveform will be; an upload being transcribed, here. */}
@@ -259,6 +263,7 @@ export function DubView({ sessionId, dubId }: { sessionId: string; dubId: string
         )}
         {revisions.state === 'ready' && currentRevision && lines.state === 'ready' ? (
           <DubEditor
+            canEdit={canEdit}
             key={current}
             dub={dub.value}
             revision={currentRevision}
@@ -299,7 +304,10 @@ function DubEditor({
   onSpeakerVoice,
   onRestore,
   onTakeChosen,
+  canEdit,
 }: {
+  /** Whether the signed-in role may change the dub (an editor's); a viewer's lines only take notes. */
+  canEdit: boolean;
   dub: Dub;
   revision: DubRevision;
   revisions: DubRevision[];
@@ -614,6 +622,7 @@ function DubEditor({
                 selected={selected}
                 notesOpen={notesOpen}
                 disabled={busy || dub.status !== 'ready'}
+                readOnly={!canEdit}
                 edits={edits}
                 rooms={rooms}
                 numbers={numbers}

@@ -12,7 +12,7 @@ import { activeSegmentIndex } from '../lib/transcript-index';
 import { LineSpeakerDialog } from '../components/LineSpeakerDialog';
 import { SpeakerPanel } from '../components/SpeakerPanel';
 import { isActive } from '../api/types';
-import { useApp } from '../app-context';
+import { useApp, useMay } from '../app-context';
 import { DubsPanel } from '../components/DubsPanel';
 import { ADD_MARKER_EVENT, MarkersPanel, useEditorMarkers } from '../components/MarkersPanel';
 import { AnalysisInsights, type InsightTab } from '../components/analysis/AnalysisInsights';
@@ -205,6 +205,8 @@ function Editor({
   );
 
   const corrections = useCorrections({ api, sessionId: session.id, segments, onSession, transport, player, notify });
+  // A viewer reads, plays, exports and leaves notes: no correcting, aligning or setting the timebase.
+  const canEdit = useMay('editor', session.project.id);
   const { revision, applied: onEdited, editing } = corrections;
   const doubtful = useMemo(() => countDoubtful(segments), [segments]);
   const focusWord = useMemo(() => {
@@ -326,9 +328,11 @@ function Editor({
   return (
     <>
       <TopBar crumbs={crumbs}>
-        <button onClick={() => setDialog('timebase')} data-testid="open-timebase">
-          Timebase{timebase ? `: ${timebase.frameRate}${timebase.dropFrame ? ' DF' : ''}` : ''}
-        </button>
+        {canEdit && (
+          <button onClick={() => setDialog('timebase')} data-testid="open-timebase">
+            Timebase{timebase ? `: ${timebase.frameRate}${timebase.dropFrame ? ' DF' : ''}` : ''}
+          </button>
+        )}
         {player ? (
           <RangeExportMenu sessionId={session.id} store={player} timebase={timebase} />
         ) : (
@@ -445,12 +449,16 @@ function Editor({
                     data-testid="search"
                     aria-label="Search transcript"
                   />
-                  <button onClick={() => setDialog('replace')} data-testid="open-replace" disabled={segments.length === 0}>
-                    Replace…
-                  </button>
-                  <button onClick={() => setDialog('align')} data-testid="open-align" disabled={transcribing}>
-                    Align a script…
-                  </button>
+                  {canEdit && (
+                    <>
+                      <button onClick={() => setDialog('replace')} data-testid="open-replace" disabled={segments.length === 0}>
+                        Replace…
+                      </button>
+                      <button onClick={() => setDialog('align')} data-testid="open-align" disabled={transcribing}>
+                        Align a script…
+                      </button>
+                    </>
+                  )}
                   {/* Counts and the learning note on a row of their own: the search and the buttons keep their width beside the line panel. */}
                   <div className="tools-status">
                     <span className="hint" data-testid="search-count">
@@ -502,7 +510,7 @@ function Editor({
                     onSpeakerClick={setLineEdit}
                     editing={editing}
                     editor={editBox}
-                    onEditWord={corrections.startEdit}
+                    onEditWord={canEdit ? corrections.startEdit : undefined}
                     focusWord={focusWord}
                   />
                 ) : (
