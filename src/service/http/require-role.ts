@@ -67,17 +67,20 @@ export function requireRole(deps: RoleCheckDeps, routes: readonly RouteRole[] = 
     // Not an operation of the table: an admin of the team gets the 404 further on; anyone else is refused, so a
     // route missing from the table is never open to every role.
     if (!match) {
-      if (allows(teamRole(accessOf(res)), 'admin')) return next();
+      if (actsForTeam(accessOf(res), 'admin')) return next();
       return next(refusal(`${req.method} ${req.originalUrl.split('?')[0]}`, 'admin', 'for the whole team', teamRole(accessOf(res))));
     }
     const needed = match.route.requirement;
     if (needed === 'public' || needed === 'signed_in') return next();
     const access = accessOf(res);
-    if (allows(teamRole(access), needed)) return next();
+    if (actsForTeam(access, needed)) return next();
     const what = `${match.route.method} ${match.route.path}`;
     const { session_id: sessionId, project } = match.params;
     if (sessionId === undefined && project === undefined) {
-      if (needed === 'admin') return next(refusal(what, needed, 'for the whole team', teamRole(access)));
+      if (needed === 'admin') {
+        if (actsForTeam(access, 'admin')) return next();
+        return next(refusal(what, needed, 'for the whole team', access.kind === 'all' ? teamRole(access) : null));
+      }
       if (allows(bestRole(access), needed)) return next();
       return next(refusal(what, needed, 'on a project or for the whole team', bestRole(access)));
     }
@@ -88,6 +91,14 @@ export function requireRole(deps: RoleCheckDeps, routes: readonly RouteRole[] = 
     if (allows(held, needed)) return next();
     next(refusal(what, needed, 'on this project or for the whole team', held));
   };
+}
+
+/**
+ * Whether the caller holds `needed` for the whole team. A key limited to projects never does, whatever its user's
+ * role: its powers end at its projects (the scope check before has made the others not found).
+ */
+function actsForTeam(access: Access, needed: Role): boolean {
+  return access.kind === 'all' && allows(teamRole(access), needed);
 }
 
 async function projectOf(deps: RoleCheckDeps, res: Response, sessionId: string | undefined, project: string | undefined): Promise<string | null> {
