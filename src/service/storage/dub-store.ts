@@ -3,6 +3,7 @@ import { UniqueViolation, type Sql } from './sql/sql';
 import type { LineRender, SpeakerPitch, WordTiming } from '../../shared/schemas';
 import type { SampleFormat } from '../media/wav';
 import { inList } from './sql/placeholders';
+import type { LineGuide } from '../dubbing/guide/guide-line';
 
 export type DubStatus = 'preparing' | 'ready' | 'failed';
 export type DubSource = 'upload' | 'recording';
@@ -116,6 +117,10 @@ export interface PlannedLine {
   previousEnd: number;
   /** The line's own speaking rate (pitch kept), or null to fit the reading to the slot. Absent in plans made before speeds existed. */
   speed?: number | null;
+  /** `original`: the reading follows the original line's word timings and pitch; null or absent: fitted to the slot. */
+  guide?: LineGuide | null;
+  /** The line's original text (what the original audio says), for a guided line. */
+  originalText?: string;
 }
 
 export interface RevoiceRecord {

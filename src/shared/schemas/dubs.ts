@@ -16,6 +16,8 @@ export const REVOICE_FLAGS = [
   'gain_limited',
   'no_reference_loudness',
   'no_word_timings',
+  'no_guide',
+  'guide_by_span',
 ] as const;
 
 /**
@@ -90,6 +92,14 @@ export const LineSpeed = z
   .min(LINE_SPEED_MIN)
   .max(LINE_SPEED_MAX)
   .meta({ description: `Speaking rate of the revoiced line, ${LINE_SPEED_MIN}–${LINE_SPEED_MAX} (1.1: 10 % faster), pitch kept; null: as the voice reads it`, example: 1.1 });
+
+export const LINE_GUIDES = ['original'] as const;
+export const LineGuide = z
+  .enum(LINE_GUIDES)
+  .meta({
+    id: 'LineGuide',
+    description: "`original`: the revoiced line follows the original actor: warped word by word onto the original line's word timings (pitch kept) and its pitch moved to the original's median, within the line's slot",
+  });
 
 /** `POST …/dubs` with a JSON body: a dub of the recording's own original audio and current transcript. */
 export const DubFromRecording = z
@@ -242,6 +252,8 @@ export const LineRender = z
     words: z.array(WordTiming).meta({ description: 'Word timings of the new text on the dub timeline (forced alignment)' }),
     speed: z.number().nullable().optional().meta({ description: "The line's speed when rendered (null: as the voice reads)" }),
     take_id: Uuid.nullable().optional().meta({ description: 'The take chosen for the line, when the rendering is a take' }),
+    guide: LineGuide.nullable().optional().meta({ description: 'What the rendering followed: `original` (the original line\'s word timings and pitch) or null (fitted to the slot)' }),
+    pitch_shift: z.number().optional().meta({ description: 'Semitones the reading\'s pitch was moved toward the original\'s (guided lines)' }),
   })
   .meta({ id: 'LineRender' });
 
