@@ -1,9 +1,5 @@
-import type { z } from 'zod';
-import type { LineGuide as LineGuideSchema } from '../../../shared/schemas';
 import { pitchTrack } from '../../speech/prosody/pitch';
-import { mapTime, scaleTargets, targetLength, wordTimeMap, type TimeAnchor, type WordSpan } from '../../dsp/time-map';
-
-export type LineGuide = z.infer<typeof LineGuideSchema>;
+import { scaleTargets, targetLength, wordTimeMap, type TimeAnchor, type WordSpan } from '../../dsp/time-map';
 
 /** Pitch range tracked: Praat's usual 75 Hz floor, a ceiling above any speaking voice (as for speaker pitch). */
 const FLOOR_HZ = 75;
@@ -49,9 +45,4 @@ export function planGuide(readingWords: readonly WordSpan[], originalWords: read
     wordByWord: readingWords.length > 0 && readingWords.length === originalWords.length,
     squeeze,
   };
-}
-
-/** The reading's words where the guided warp puts them (seconds from the slot's start). */
-export function guidedWords<T extends WordSpan>(plan: GuidePlan, words: readonly T[]): T[] {
-  return words.map((w) => ({ ...w, start: mapTime(plan.anchors, w.start), end: mapTime(plan.anchors, w.end) }));
 }
