@@ -39,6 +39,8 @@ command -v text2wave >/dev/null 2>&1 || need+=(festival)
 [ -d /usr/share/festival/voices/english/kal_diphone ] || need+=(festvox-kallpc16k)
 [ -d /usr/share/festival/voices/english/ked_diphone ] || need+=(festvox-kdlpc16k)
 command -v espeak-ng >/dev/null 2>&1 || need+=(espeak-ng)
+# Rubber Band moves a revoiced line's pitch toward the original actor's (dubbing's guide: "original").
+command -v rubberband >/dev/null 2>&1 || need+=(rubberband-cli)
 # Team mode's database: its schema and store tests start a throwaway PostgreSQL server (Debian's postgresql).
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 # Team mode's S3 storage is tested against a real gateway: a throwaway one-node Ceph (Debian's ceph-mon, ceph-osd, radosgw).

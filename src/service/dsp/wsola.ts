@@ -20,6 +20,15 @@ export function wsolaStretch(input: Float32Array, sampleRate: number, factor: nu
   if (!(factor > 0) || !Number.isFinite(factor)) throw new RangeError(`stretch factor must be positive, got ${factor}`);
   const outLength = Math.round(input.length * factor);
   if (Math.abs(factor - 1) < 1e-9) return input.slice();
+  return wsolaAlong(input, sampleRate, outLength, (outSample) => outSample / factor, options);
+}
+
+/**
+ * WSOLA along any monotone time map: an output of `outLength` samples whose sample `n` plays the input near
+ * `sourceAt(n)` (a sample position), pitch kept. A constant rate is `wsolaStretch`; a piecewise map warps
+ * each stretch of the input on its own (dsp/time-map.ts).
+ */
+export function wsolaAlong(input: Float32Array, sampleRate: number, outLength: number, sourceAt: (outSample: number) => number, options: WsolaOptions = {}): Float32Array {
   const half = Math.max(2, Math.round(((options.frameSeconds ?? 0.025) * sampleRate) / 2));
   const frame = half * 2;
   const tolerance = Math.max(1, Math.round((options.toleranceSeconds ?? 0.008) * sampleRate));
@@ -31,10 +40,9 @@ export function wsolaStretch(input: Float32Array, sampleRate: number, factor: nu
   const at = (i: number) => (i >= 0 && i < input.length ? input[i]! : 0);
   const out = new Float32Array(outLength + frame);
   const weight = new Float32Array(outLength + frame);
-  const analysisHop = half / factor;
   let previous = 0;
   for (let k = 0; k * half < outLength; k++) {
-    const nominal = Math.round(k * analysisHop);
+    const nominal = Math.round(sourceAt(k * half));
     let chosen = nominal;
     if (k > 0) {
       // The frame must continue what the previous frame would have played next: match its overlap half.

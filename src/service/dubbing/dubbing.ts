@@ -15,6 +15,7 @@ import {
   type Dub,
   type DubLine,
   type DubPatch,
+  type LineGuideName,
   type DubRevision,
   type LinePatch,
   type Revoice,
@@ -103,6 +104,11 @@ function parseJsonPart(raw: string, field: string): unknown {
  * Dubs of a recording: upload with or without lines, lines and their corrections, voices, revisions and
  * revoices. Routes stay thin; the revoice itself is a durable job (revoice-job.ts).
  */
+/** What a line's revoicing follows: its own guide, else the dub's, else nothing (null: fitted to the slot). */
+function effectiveGuide(dub: DubRecord, line: LineRecord): LineGuideName | null {
+  return line.guide ?? dub.guide ?? null;
+}
+
 export class Dubbing {
   readonly store: DubStore;
   readonly files: DubFiles;
@@ -372,6 +378,7 @@ export class Dubbing {
         else voices[speaker] = ref;
       }
       await store.updateDub(dub.id, { name: body.name, defaultVoice: body.default_voice, voices });
+      if (body.guide !== undefined) await store.setDubGuide(dub.id, body.guide);
     });
     return (await this.store.dubById(dub.id))!;
   }
@@ -406,7 +413,7 @@ export class Dubbing {
       this.store.reviewCounts(dub.id),
     ]);
     const renders = revision?.renders ?? {};
-    const states = lines.map((l) => ({ line: l, ...lineState(l, this.effectiveVoice(dub, l), renders[l.id], coveredByOther(l, renders)) }));
+    const states = lines.map((l) => ({ line: l, ...lineState(l, this.effectiveVoice(dub, l), renders[l.id], coveredByOther(l, renders), effectiveGuide(dub, l)) }));
     const review = Object.fromEntries(REVIEW_STATUSES.map((status) => [status, counts[status]])) as Record<ReviewStatus, number>;
     return {
       id: dub.id,
@@ -429,6 +436,7 @@ export class Dubbing {
       voices: dub.voices,
       speakers: [...new Set(lines.map((l) => l.speaker))],
       speaker_pitch: dub.speakerPitch,
+      guide: dub.guide ?? null,
       current_revision: dub.currentRevision,
       revision_count: revisions.length,
       lines: {
@@ -452,7 +460,7 @@ export class Dubbing {
   lineJson(dub: DubRecord, line: LineRecord, revision: RevisionRecord | null, notes: NoteRecord[]): DubLine {
     const render = revision?.renders[line.id];
     const effective = this.effectiveVoice(dub, line);
-    const { state, needsRevoice } = lineState(line, effective, render, coveredByOther(line, revision?.renders ?? {}));
+    const { state, needsRevoice } = lineState(line, effective, render, coveredByOther(line, revision?.renders ?? {}), effectiveGuide(dub, line));
     return {
       id: line.id,
       speaker: line.speaker,
@@ -473,6 +481,8 @@ export class Dubbing {
       notes: this.notesOf(line, notes),
       history: line.history,
       speed: line.speed,
+      guide: line.guide ?? null,
+      effective_guide: effectiveGuide(dub, line),
       revision: line.revision,
       updated_at: line.updatedAt,
     };
@@ -577,9 +587,12 @@ export class Dubbing {
       const text = body.text ?? line.text;
       const voice = body.voice !== undefined ? body.voice : line.voice;
       const speed = body.speed !== undefined ? body.speed : line.speed;
-      const changed = text !== line.text || voice !== line.voice || speed !== line.speed || timing.start !== line.start || timing.end !== line.end;
+      const guide = body.guide !== undefined ? body.guide : (line.guide ?? null);
+      const changed =
+        text !== line.text || voice !== line.voice || speed !== line.speed || guide !== (line.guide ?? null) || timing.start !== line.start || timing.end !== line.end;
       const reviewStatus = body.review_status ?? (changed ? 'todo' : line.reviewStatus);
       await store.updateLine(dub.id, { id: line.id, text, voice, speed, reviewStatus, ...timing });
+      if (guide !== (line.guide ?? null)) await store.setLineGuide(dub.id, line.id, guide);
       if (changed) {
         const after = (await store.lines(dub.id)).find((l) => l.id === line.id)!;
         const seq = await store.insertEdit(dub.id, { op: 'correct', author, before: [line], after: [after] });
@@ -783,11 +796,12 @@ export class Dubbing {
     const planned: PlannedLine[] = [];
     lines.forEach((line, i) => {
       const voice = this.effectiveVoice(dub, line);
-      if (!lineState(line, voice, renders[line.id], coveredByOther(line, renders)).needsRevoice) return;
+      const guide = effectiveGuide(dub, line);
+      if (!lineState(line, voice, renders[line.id], coveredByOther(line, renders), guide).needsRevoice) return;
       if (voice === null) throw new ConflictError('No voice engine is installed, so no line can be voiced. Install festival and festvox-us-slt-hts (or see GET /v1/audio/models).');
       const found = this.deps.voices.lookupRef(voice);
       if (!found.ok) throw new ConflictError(`Line ${line.id} cannot be voiced: ${found.message}`);
-      planned.push(plannedLine(lines, i, voice, line.speed, duration));
+      planned.push({ ...plannedLine(lines, i, voice, line.speed, duration), ...(guide ? { guide, originalText: line.originalText } : {}) });
     });
     return planned;
   }

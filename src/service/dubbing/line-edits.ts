@@ -96,7 +96,7 @@ export function splitLine(
       : Math.round((k / n) * original.length);
   const entry: LineHistoryEntry = { op: 'split', at: now, from: [snapshot(line)] };
   const history = [...line.history, entry];
-  const common = { speaker: line.speaker, voice: line.voice, originalVoice: line.originalVoice, speed: line.speed, reviewStatus: 'todo' as const, history, updatedAt: now, revision: line.revision };
+  const common = { speaker: line.speaker, voice: line.voice, originalVoice: line.originalVoice, speed: line.speed, guide: line.guide ?? null, reviewStatus: 'todo' as const, history, updatedAt: now, revision: line.revision };
   return {
     ok: true,
     first: {
@@ -169,6 +169,7 @@ export function mergeLines(
       voice: line.voice,
       originalVoice: line.originalVoice,
       speed: line.speed,
+      guide: line.guide ?? null,
       words: [...line.words, ...next.words],
       reviewStatus: 'todo',
       history: [...line.history, { op: 'merge', at: now, from: [snapshot(line), snapshot(next)] }],

@@ -70,4 +70,14 @@ describe('lineState', () => {
     const voicedAt = { ...render, text: 'Hello.', voice: 'flite/slt', speed: 1.1 } as LineRender;
     expect(lineState({ ...base, voice: 'flite/slt', originalVoice: null, speed: 1.1 }, 'flite/slt', voicedAt)).toEqual({ state: 'voiced', needsRevoice: false });
   });
+
+  it('asks for a revoice of a voiced line whose guide changed, but not of an original line or a chosen take', () => {
+    const line = { ...base, text: 'Hi.' };
+    expect(lineState(line, 'flite/rms', render, false, 'original')).toEqual({ state: 'corrected', needsRevoice: true });
+    expect(lineState(line, 'flite/rms', { ...render, guide: 'original' }, false, 'original')).toEqual({ state: 'voiced', needsRevoice: false });
+    expect(lineState(line, 'flite/rms', { ...render, guide: 'original' }, false, null)).toEqual({ state: 'corrected', needsRevoice: true });
+    expect(lineState(line, 'flite/rms', { ...render, take_id: '5b0c4f8e-2d1a-4c3b-9e7f-0a1b2c3d4e5f' }, false, 'original')).toEqual({ state: 'voiced', needsRevoice: false });
+    // The guide only matters once a line is voiced: the original performance stays.
+    expect(lineState(base, 'flite/rms', undefined, false, 'original')).toEqual({ state: 'original', needsRevoice: false });
+  });
 });

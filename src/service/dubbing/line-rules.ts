@@ -87,6 +87,7 @@ export function lineState(
   effectiveVoice: string | null,
   render: LineRender | undefined,
   covered = false,
+  effectiveGuide: string | null = null,
 ): { state: LineState; needsRevoice: boolean } {
   const current =
     render !== undefined &&
@@ -94,7 +95,9 @@ export function lineState(
     render.voice === effectiveVoice &&
     render.line_start === line.start &&
     render.line_end === line.end &&
-    (render.speed ?? null) === (line.speed ?? null);
+    (render.speed ?? null) === (line.speed ?? null) &&
+    // A chosen take is what the supervisor picked, whatever the guide; a revoiced line follows the guide it has now.
+    (Boolean(render.take_id) || (render.guide ?? null) === effectiveGuide);
   if (current && !covered) return { state: 'voiced', needsRevoice: false };
   const changed = line.text !== line.originalText || (line.voice ?? null) !== (line.originalVoice ?? null) || (line.speed ?? null) !== null;
   if (render !== undefined || covered || changed) return { state: 'corrected', needsRevoice: true };

@@ -11,6 +11,8 @@ import type { SpokenWord } from '../speech/synthesis/voice';
 import type { Aligner } from '../speech/types';
 import { SAMPLE_RATE } from '../speech/types';
 import { JobFailure } from '../jobs/job-runner';
+import { DEFAULT_RUBBERBAND } from './guide/rubberband';
+import { guideReading, type GuidedReading } from './guide/guide-reading';
 import type { PlannedLine } from '../storage/dub-store';
 
 /** Loudness a line is brought to when the original line has none to match (EBU R128's programme target). */
@@ -33,6 +35,8 @@ export interface RenderInputs {
   /** The dub as uploaded (revision 1): the original lines' loudness is measured there. */
   source: WavSource;
   background: WavSource | null;
+  /** Rubber Band's command-line program, for lines guided by the original (Debian's `rubberband-cli`). */
+  rubberband?: string;
 }
 
 export type LineRenderResult = Omit<LineRender, 'revision' | 'revoice_id'>;
@@ -73,15 +77,28 @@ function peak(samples: Float32Array): number {
 /** Quiet is 40 dB under the original line's loudest 10 ms, as for trimming synthesized speech. */
 const QUIET_DB = -40;
 
+/** The dialogue as uploaded (the upload minus the background stem when there is one), interleaved. */
+function dialogueFrames(inputs: RenderInputs, from: number, count: number): Float32Array {
+  const mix = readFrames(inputs.source.fd, inputs.source.layout, from, count);
+  if (!inputs.background) return mix;
+  const stem = readFrames(inputs.background.fd, inputs.background.layout, from, count);
+  return mix.map((x, i) => x - stem[i]!);
+}
+
+function downmix(interleaved: Float32Array, channels: number): Float32Array {
+  if (channels === 1) return interleaved;
+  const out = new Float32Array(Math.floor(interleaved.length / channels));
+  for (let f = 0; f < out.length; f++) {
+    let sum = 0;
+    for (let c = 0; c < channels; c++) sum += interleaved[f * channels + c]!;
+    out[f] = sum / channels;
+  }
+  return out;
+}
+
 /** Seconds of quiet in the dialogue after the line, up to the next line's start. */
 function quietAfter(inputs: RenderInputs, line: PlannedLine, rate: number, channels: number): number {
-  const { layout } = inputs.source;
-  const dialogue = (from: number, count: number) => {
-    const mix = readFrames(inputs.source.fd, layout, from, count);
-    if (!inputs.background) return mix;
-    const stem = readFrames(inputs.background.fd, inputs.background.layout, from, count);
-    return mix.map((x, i) => x - stem[i]!);
-  };
+  const dialogue = (from: number, count: number) => dialogueFrames(inputs, from, count);
   const lineStart = toFrame(line.originalStart, rate);
   const reference = loudestFramePower(dialogue(lineStart, toFrame(line.originalEnd, rate) - lineStart), channels, rate);
   const from = toFrame(line.end, rate);
@@ -115,9 +132,20 @@ export async function renderLine(inputs: RenderInputs, line: PlannedLine, signal
   // upload minus the background stem when there is one) counts, whatever the next line's start says.
   const borrowLimit = line.end + quietAfter(inputs, line, rate, channels);
   // A line's own speed folds into the one WSOLA stretch (pitch kept) instead of the fill-the-slot factor.
-  const fit = fitToSlot(readingSeconds, { start: line.start, end: line.end }, Math.min(line.nextStart, borrowLimit + DEFAULT_FIT_LIMITS.borrowMargin), DEFAULT_FIT_LIMITS, line.speed ?? null);
+  const nextLimit = Math.min(line.nextStart, borrowLimit + DEFAULT_FIT_LIMITS.borrowMargin);
+  let guided: GuidedReading | null = null;
+  if (line.guide === 'original') {
+    // Follows the original actor: word timings and pitch of the line as uploaded (guide/guide-reading.ts).
+    const from = toFrame(line.originalStart, rate);
+    const original = downmix(dialogueFrames(inputs, from, toFrame(line.originalEnd, rate) - from), channels);
+    const request = { aligner: inputs.aligner, tools: inputs.tools, rubberband: inputs.rubberband ?? DEFAULT_RUBBERBAND, reading, readingRate: spoken.sampleRate, text: line.text };
+    guided = await guideReading({ ...request, original, originalRate: rate, originalText: line.originalText ?? line.text, line, nextLimit }, signal);
+    if (!guided) flags.push('no_guide');
+    else if (!guided.wordByWord) flags.push('guide_by_span');
+  }
+  const fit = guided ? guided.fit : fitToSlot(readingSeconds, { start: line.start, end: line.end }, nextLimit, DEFAULT_FIT_LIMITS, line.speed ?? null);
   flags.push(...fit.flags);
-  const whole = fit.stretch === 1 ? reading : wsolaStretch(reading, spoken.sampleRate, fit.stretch);
+  const whole = guided ? guided.samples : fit.stretch === 1 ? reading : wsolaStretch(reading, spoken.sampleRate, fit.stretch);
   let stretched = whole;
   const room = Math.round((fit.slot.end - fit.slot.start) * spoken.sampleRate);
   if (stretched.length > room) {
@@ -218,6 +246,8 @@ export async function renderLine(inputs: RenderInputs, line: PlannedLine, signal
       words,
       word_timings: words.length ? (engineWords ? 'engine' : 'alignment') : null,
       speed: line.speed ?? null,
+      guide: line.guide ?? null,
+      ...(guided ? { pitch_shift: Math.round(guided.semitones * 100) / 100 } : {}),
     },
   };
 }

@@ -5,6 +5,7 @@ import type { SampleFormat } from '../media/wav';
 import { inList } from './sql/placeholders';
 import { sqlOf, type TransactionScope } from './transaction-scope';
 import { SqlAuditStore, type AuditStore } from './audit-store';
+import type { LineGuideName as LineGuide } from '../../shared/schemas';
 
 export type DubStatus = 'preparing' | 'ready' | 'failed';
 export type DubSource = 'upload' | 'recording';
@@ -29,6 +30,8 @@ export interface DubRecord {
   voices: Record<string, string>;
   /** Each speaker's pitch measured from the dub's audio, and the gender of voice it suggests. */
   speakerPitch: Record<string, SpeakerPitch>;
+  /** What its lines' revoicing follows unless a line says otherwise (null: fitted to the slot). */
+  guide?: LineGuide | null;
   currentRevision: number;
   source: DubSource;
   /** The recording's transcript revision the lines came from (dubs from the recording). */
@@ -65,6 +68,8 @@ export interface LineRecord {
   history: LineHistoryEntry[];
   /** Speaking rate asked for when revoiced (1: as the engine reads), or null. */
   speed: number | null;
+  /** What this line's revoicing follows (overrides the dub's); null or absent: the dub's. */
+  guide?: LineGuide | null;
   /** The dub's lines revision at this line's last change (0: as the dub was made). */
   revision: number;
   updatedAt: string;
@@ -118,6 +123,10 @@ export interface PlannedLine {
   previousEnd: number;
   /** The line's own speaking rate (pitch kept), or null to fit the reading to the slot. Absent in plans made before speeds existed. */
   speed?: number | null;
+  /** `original`: the reading follows the original line's word timings and pitch; null or absent: fitted to the slot. */
+  guide?: LineGuide | null;
+  /** The line's original text (what the original audio says), for a guided line. */
+  originalText?: string;
 }
 
 export interface RevoiceRecord {
@@ -217,6 +226,7 @@ interface DubRow {
   default_voice: string | null;
   voices_json: string;
   speaker_pitch_json: string;
+  guide: LineGuide | null;
   current_revision: number;
   source: DubSource;
   transcript_revision: number | null;
@@ -241,6 +251,7 @@ interface LineRow {
   review_status: ReviewStatus;
   history_json: string;
   speed: number | null;
+  guide: LineGuide | null;
   revision: number;
   updated_at: string;
 }
@@ -287,6 +298,7 @@ const toDub = (r: DubRow): DubRecord => ({
   defaultVoice: r.default_voice,
   voices: JSON.parse(r.voices_json) as Record<string, string>,
   speakerPitch: JSON.parse(r.speaker_pitch_json) as Record<string, SpeakerPitch>,
+  guide: r.guide ?? null,
   currentRevision: r.current_revision,
   source: r.source,
   transcriptRevision: r.transcript_revision,
@@ -311,6 +323,7 @@ const toLine = (r: LineRow): LineRecord => ({
   reviewStatus: r.review_status,
   history: JSON.parse(r.history_json) as LineHistoryEntry[],
   speed: r.speed,
+  guide: r.guide ?? null,
   revision: Number(r.revision),
   updatedAt: r.updated_at,
 });
@@ -404,6 +417,10 @@ export interface DubStore {
   setSpeakerPitch(dubId: string, pitch: Record<string, SpeakerPitch>): Promise<void>;
   /** Changes only the fields given (`defaultVoice: null` clears it). */
   updateDub(dubId: string, fields: { name?: string; defaultVoice?: string | null; voices?: Record<string, string>; currentRevision?: number }): Promise<void>;
+  /** What the dub's lines follow when revoiced, unless a line says otherwise. */
+  setDubGuide(dubId: string, guide: LineGuide | null): Promise<void>;
+  /** A line's own guide (null: the dub's); a change of the lines like any other (its revision rises). */
+  setLineGuide(dubId: string, lineId: number, guide: LineGuide | null): Promise<void>;
   /** The dub and everything under it (lines, notes, edits, revisions, revoices and their lines). */
   deleteDub(dubId: string): Promise<void>;
 
@@ -485,9 +502,9 @@ type EditRow = { seq: number; op: string; author: string; before_json: string; a
 type NoteRow = { id: string; line_id: number; author: string; text: string; created_at: string };
 type CheckpointRow = { line_id: number; render_json: string; patch_file: string; attempt: number };
 
-const LINE_COLUMNS = 'id, speaker, start, "end", original_start, original_end, text, original_text, voice, original_voice, words_json, review_status, history_json, speed, revision, updated_at';
+const LINE_COLUMNS = 'id, speaker, start, "end", original_start, original_end, text, original_text, voice, original_voice, words_json, review_status, history_json, speed, guide, revision, updated_at';
 const DUB_COLUMNS =
-  'id, session_id, name, file_name, status, progress, stage, error, sample_rate, channels, sample_format, frames, background, default_voice, voices_json, speaker_pitch_json, current_revision, source, transcript_revision, line_seq, lines_revision, created_at, updated_at';
+  'id, session_id, name, file_name, status, progress, stage, error, sample_rate, channels, sample_format, frames, background, default_voice, voices_json, speaker_pitch_json, guide, current_revision, source, transcript_revision, line_seq, lines_revision, created_at, updated_at';
 
 /** The dubbing tables in portable SQL: one implementation for the embedded SQLite file and for PostgreSQL. */
 export class SqlDubStore implements DubStore {
@@ -647,13 +664,13 @@ export class SqlDubStore implements DubStore {
     const revision = await this.nextLinesRevision(dubId);
     for (const l of lines) {
       await this.sql.run(
-        `INSERT INTO dub_lines (dub_id, id, speaker, start, "end", original_start, original_end, text, original_text, voice, original_voice, words_json, review_status, history_json, speed, revision, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        `INSERT INTO dub_lines (dub_id, id, speaker, start, "end", original_start, original_end, text, original_text, voice, original_voice, words_json, review_status, history_json, speed, guide, revision, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (dub_id, id) DO UPDATE SET speaker = excluded.speaker, start = excluded.start, "end" = excluded."end",
            original_start = excluded.original_start, original_end = excluded.original_end, text = excluded.text, original_text = excluded.original_text,
            voice = excluded.voice, original_voice = excluded.original_voice, words_json = excluded.words_json, review_status = excluded.review_status, history_json = excluded.history_json,
-           speed = excluded.speed, revision = excluded.revision, updated_at = excluded.updated_at`,
-        [dubId, l.id, l.speaker, l.start, l.end, l.originalStart, l.originalEnd, l.text, l.originalText, l.voice, l.originalVoice ?? null, JSON.stringify(l.words), l.reviewStatus, JSON.stringify(l.history), l.speed, revision, l.updatedAt],
+           speed = excluded.speed, guide = excluded.guide, revision = excluded.revision, updated_at = excluded.updated_at`,
+        [dubId, l.id, l.speaker, l.start, l.end, l.originalStart, l.originalEnd, l.text, l.originalText, l.voice, l.originalVoice ?? null, JSON.stringify(l.words), l.reviewStatus, JSON.stringify(l.history), l.speed, l.guide ?? null, revision, l.updatedAt],
       );
     }
   }
@@ -670,6 +687,15 @@ export class SqlDubStore implements DubStore {
        WHERE dub_id = ? AND id = ?`,
       [line.text, line.voice, line.start, line.end, line.reviewStatus ?? null, line.speed !== undefined ? 1 : 0, line.speed ?? null, revision, now(), dubId, line.id],
     );
+  }
+
+  async setDubGuide(dubId: string, guide: LineGuide | null): Promise<void> {
+    await this.sql.run('UPDATE dubs SET guide = ?, updated_at = ? WHERE id = ?', [guide, now(), dubId]);
+  }
+
+  async setLineGuide(dubId: string, lineId: number, guide: LineGuide | null): Promise<void> {
+    const revision = await this.nextLinesRevision(dubId);
+    await this.sql.run('UPDATE dub_lines SET guide = ?, revision = ?, updated_at = ? WHERE dub_id = ? AND id = ?', [guide, revision, now(), dubId, lineId]);
   }
 
   async setReviewStatus(dubId: string, lineId: number, status: ReviewStatus): Promise<void> {

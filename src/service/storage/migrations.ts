@@ -732,4 +732,16 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     `,
   },
   // ---- end of the audit trail block ----
+  // ---- dubs: a revoice that follows the original actor ----
+  {
+    version: 30,
+    name: "dubs and dub lines: what a revoice follows (guide: 'original')",
+    sql: `
+      -- 'original': the revoiced line is warped onto the original line's word timings and pitch; NULL: fitted to
+      -- its slot. The dub's is the default; a line's own, when set, overrides it.
+      ALTER TABLE dubs ADD COLUMN guide TEXT;
+      ALTER TABLE dub_lines ADD COLUMN guide TEXT;
+    `,
+  },
+  // ---- end of the dub guide block ----
 ];

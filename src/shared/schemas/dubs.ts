@@ -16,6 +16,8 @@ export const REVOICE_FLAGS = [
   'gain_limited',
   'no_reference_loudness',
   'no_word_timings',
+  'no_guide',
+  'guide_by_span',
 ] as const;
 
 /**
@@ -52,6 +54,15 @@ export const LineText = z
 
 const Seconds = z.number().min(0).max(1e6);
 
+export const LINE_GUIDES = ['original'] as const;
+export const LineGuide = z
+  .enum(LINE_GUIDES)
+  .meta({
+    id: 'LineGuide',
+    description: "`original`: the revoiced line follows the original actor: warped word by word onto the original line's word timings (pitch kept) and its pitch moved to the original's median, within the line's slot",
+  });
+export type LineGuideName = z.infer<typeof LineGuide>;
+
 /** One line of the `lines` part of a dub upload. */
 export const DubLineInput = z
   .strictObject({
@@ -74,6 +85,7 @@ export const DubPatch = z
     name: z.string().trim().min(1).max(200).optional(),
     default_voice: VoiceRef.nullable().optional().meta({ description: "The dub's voice for speakers without one; `null`: the service's default" }),
     voices: DubVoices.optional(),
+    guide: LineGuide.nullable().optional().meta({ description: "What the dub's revoiced lines follow unless a line says otherwise; `null`: nothing (each reading is fitted to its slot)" }),
   })
   .meta({ id: 'DubPatch' });
 
@@ -90,6 +102,7 @@ export const LineSpeed = z
   .min(LINE_SPEED_MIN)
   .max(LINE_SPEED_MAX)
   .meta({ description: `Speaking rate of the revoiced line, ${LINE_SPEED_MIN}–${LINE_SPEED_MAX} (1.1: 10 % faster), pitch kept; null: as the voice reads it`, example: 1.1 });
+
 
 /** `POST …/dubs` with a JSON body: a dub of the recording's own original audio and current transcript. */
 export const DubFromRecording = z
@@ -205,6 +218,7 @@ export const LinePatch = z
     end: Seconds.optional(),
     review_status: ReviewStatus.optional(),
     speed: LineSpeed.nullable().optional(),
+    guide: LineGuide.nullable().optional().meta({ description: "What this line's revoicing follows, overriding the dub's `guide`; `null`: the dub's" }),
     // ---- dub takes and line revisions ----
     base_revision: LineBaseRevision.optional(),
   })
@@ -243,6 +257,8 @@ export const LineRender = z
     word_timings: z.enum(['engine', 'alignment']).nullable().optional().meta({ description: '`engine`: `words` are the voice\'s own phone timings, moved as the reading was trimmed, stretched and placed; `alignment`: a forced alignment of the reading; null: none (flag `no_word_timings`). Absent on lines rendered before this was recorded.' }),
     speed: z.number().nullable().optional().meta({ description: "The line's speed when rendered (null: as the voice reads)" }),
     take_id: Uuid.nullable().optional().meta({ description: 'The take chosen for the line, when the rendering is a take' }),
+    guide: LineGuide.nullable().optional().meta({ description: 'What the rendering followed: `original` (the original line\'s word timings and pitch) or null (fitted to the slot)' }),
+    pitch_shift: z.number().optional().meta({ description: 'Semitones the reading\'s pitch was moved toward the original\'s (guided lines)' }),
   })
   .meta({ id: 'LineRender' });
 
@@ -269,6 +285,8 @@ export const DubLine = z
     notes: z.array(LineNote).meta({ description: 'Oldest first; a merged line shows the notes of the lines merged into it' }),
     history: z.array(LineHistoryEntry).meta({ description: 'The splits and merges that made this line, oldest first, each with the line(s) as they were' }),
     speed: LineSpeed.nullable(),
+    guide: LineGuide.nullable().meta({ description: "This line's own guide (null: the dub's)" }),
+    effective_guide: LineGuide.nullable().meta({ description: "What a revoice of this line follows: its own guide, else the dub's" }),
     render: LineRender.nullable().meta({ description: 'How the current revision voiced this line, if it did' }),
     revision: z.number().int().meta({ description: "The dub's `lines_revision` at this line's last change (text, voice, timing, speed, review status, split, merge, undo): send it as `base_revision` to refuse a stale edit" }),
     updated_at: Timestamp,
@@ -413,6 +431,7 @@ export const Dub = z
     speaker_pitch: z.record(z.string(), SpeakerPitch).meta({
       description: "Each speaker's pitch measured from the dub's audio when its lines were set, and the gender of default voice it gives (a speaker without a voice of its own, in a dub without `default_voice`). Empty for dubs made before it was measured",
     }),
+    guide: LineGuide.nullable().meta({ description: "What the dub's revoiced lines follow unless a line says otherwise (null: each reading is fitted to its slot)" }),
     current_revision: z.number().int(),
     revision_count: z.number().int(),
     lines: z.object({ total: z.number().int(), corrected: z.number().int(), pending: z.number().int().meta({ description: 'Lines a revoice would voice' }) }),

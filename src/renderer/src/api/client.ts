@@ -83,7 +83,7 @@ export interface ApiClient extends WhisperModelsApi, TranscriptEditsApi, DubWork
   listDubs(sessionId: string, signal?: AbortSignal): Promise<Dub[]>;
   getDub(sessionId: string, dubId: string, signal?: AbortSignal): Promise<Dub>;
   createDub(sessionId: string, parts: { file: File; background?: File; lines?: string; name?: string }): Promise<Dub>;
-  updateDub(sessionId: string, dubId: string, patch: { name?: string; voices?: Record<string, string | null> }): Promise<Dub>;
+  updateDub(sessionId: string, dubId: string, patch: { name?: string; voices?: Record<string, string | null>; guide?: 'original' | null }): Promise<Dub>;
   listLines(sessionId: string, dubId: string, signal?: AbortSignal): Promise<DubLine[]>;
   updateLine(
     sessionId: string,

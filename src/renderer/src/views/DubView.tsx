@@ -162,6 +162,16 @@ export function DubView({ sessionId, dubId }: { sessionId: string; dubId: string
     }
   }
 
+  async function setGuide(follow: boolean) {
+    try {
+      await api.updateDub(sessionId, dubId, { guide: follow ? 'original' : null });
+      reloadAll();
+    } catch (error) {
+      notify(messageOf(error), 'error');
+      reloadDub();
+    }
+  }
+
   async function restore(number: number) {
     try {
       await api.restoreDubRevision(sessionId, dubId, number);
@@ -276,6 +286,7 @@ export function DubView({ sessionId, dubId }: { sessionId: string; dubId: string
             sheetOpen={sheet}
             onShowShortcuts={() => setSheet(true)}
             onSpeakerVoice={setSpeakerVoice}
+            onGuide={setGuide}
             onRestore={restore}
             onTakeChosen={reloadAll}
           />
@@ -302,6 +313,7 @@ function DubEditor({
   sheetOpen,
   onShowShortcuts,
   onSpeakerVoice,
+  onGuide,
   onRestore,
   onTakeChosen,
   canEdit,
@@ -319,6 +331,8 @@ function DubEditor({
   sheetOpen: boolean;
   onShowShortcuts: () => void;
   onSpeakerVoice: (speaker: string, ref: string | null) => void;
+  /** Revoiced lines follow the original actor (the dub's guide), or are fitted to their slots. */
+  onGuide: (follow: boolean) => void;
   onRestore: (number: number) => void;
   /** A take was put in: a new revision is current. */
   onTakeChosen: () => void;
@@ -669,6 +683,10 @@ function DubEditor({
               </label>
             ))}
           </div>
+          <label className="speaker-voice" title="Revoiced lines follow the original actor: each word where the original's is, the pitch moved to the original's">
+            <span>Follow the actor's timing and pitch</span>
+            <input type="checkbox" checked={dub.guide === 'original'} disabled={busy} onChange={(e) => onGuide(e.target.checked)} data-testid="dub-guide" />
+          </label>
           {selectedLine && dub.status === 'ready' && (
             <DubTakes
               api={api}
