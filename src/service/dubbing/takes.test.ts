@@ -38,6 +38,7 @@ describe('unusableTakes', () => {
     jobId,
     voice: 'a',
     speed: null,
+    source: 'synthesized',
     status: 'ready',
     error: null,
     plan: plannedLine(on, on.findIndex((l) => l.id === lineId), 'a', null, 10),

@@ -213,6 +213,7 @@ export class DubTakes {
         number: take.number,
         voice: take.voice,
         speed: take.speed,
+        source: take.source,
         status: take.status,
         error: take.error,
         text: take.plan.text,

@@ -299,6 +299,7 @@ export const DubRevision = z
 // ---- dub takes ----
 export const TAKES_MAX = 5;
 export const TAKE_STATUSES = ['queued', 'rendering', 'ready', 'failed'] as const;
+export const TAKE_SOURCES = ['synthesized', 'recorded'] as const;
 
 export const TakesRequest = z
   .strictObject({
@@ -331,6 +332,7 @@ export const DubTake = z
     number: z.number().int().meta({ description: "1 upwards per line, in the order asked for" }),
     voice: z.string(),
     speed: z.number().nullable().meta({ description: 'The speed it was read at (null: fitted to the slot)' }),
+    source: z.enum(TAKE_SOURCES).meta({ description: 'synthesized (rendered by a voice) or recorded (an uploaded recording of the line)' }),
     status: z.enum(TAKE_STATUSES),
     error: z.string().nullable(),
     text: z.string().meta({ description: 'The text it reads' }),
