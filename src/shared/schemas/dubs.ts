@@ -319,6 +319,26 @@ export const TakesRequest = z
   })
   .meta({ id: 'TakesRequest' });
 
+/** The longest count-in a recorded take may carry (seconds). */
+export const RECORDED_COUNT_IN_MAX = 30;
+
+/** The text fields of a recorded take's upload (multipart/form-data, beside `file`). */
+export const RecordedTakeFields = z.object({
+  count_in: z.coerce
+    .number()
+    .min(0)
+    .max(RECORDED_COUNT_IN_MAX)
+    .default(0)
+    .meta({ description: 'Seconds recorded before the line starts (the count-in), cut off; 0–30, default 0' }),
+});
+
+export const RecordedTakeUpload = z
+  .object({
+    file: z.string().meta({ format: 'binary', description: "The recording: any audio ffmpeg decodes; it starts `count_in` seconds before the line" }),
+    count_in: z.number().min(0).max(RECORDED_COUNT_IN_MAX).optional().meta({ description: 'Seconds of count-in before the line (default 0)' }),
+  })
+  .meta({ id: 'RecordedTakeUpload' });
+
 export const TakeChoice = z.strictObject({ take_id: Uuid.meta({ description: "One of the line's takes (ready, not stale)" }) }).meta({ id: 'TakeChoice' });
 
 export const TakesQuery = z.object({
