@@ -14,6 +14,8 @@ export type ServiceErrorKind =
   | 'bad_request'
   /** The media sent is not something that can be decoded or stored. */
   | 'unsupported_media'
+  /** Well-formed input whose content cannot be used (a recording with nothing after its count-in). */
+  | 'unprocessable'
   /** The input is larger than what can be stored or processed. */
   | 'too_large'
   /** The disk or store is full: nothing was stored. */
@@ -66,6 +68,12 @@ export class BadRequestError extends ServiceError {
 export class UnsupportedMediaError extends ServiceError {
   constructor(message: string, detail?: ServiceErrorDetail) {
     super('unsupported_media', message, detail);
+  }
+}
+
+export class UnprocessableError extends ServiceError {
+  constructor(message: string, detail?: ServiceErrorDetail) {
+    super('unprocessable', message, detail);
   }
 }
 

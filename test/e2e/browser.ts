@@ -6,7 +6,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.TAKELINE_CHROMIUM ?? '/usr/bin/chromium';
 
-export async function launchChromium(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+export async function launchChromium(extraArgs: string[] = []): Promise<{ context: BrowserContext; close(): Promise<void> }> {
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'takeline-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM,
@@ -24,6 +24,7 @@ export async function launchChromium(): Promise<{ context: BrowserContext; close
       '--disable-sync',
       // Media playback without a user gesture, and without a sound device on this machine.
       '--autoplay-policy=no-user-gesture-required',
+      ...extraArgs,
     ],
   });
   return {

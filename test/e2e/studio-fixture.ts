@@ -31,14 +31,15 @@ export interface StudioFixture {
   close(): Promise<void>;
 }
 
-export async function openStudio(prefix: string, env: Record<string, string> = {}): Promise<StudioFixture> {
+/** `chromiumArgs`: extra command-line flags for this test's Chromium (a fake capture device, say). */
+export async function openStudio(prefix: string, env: Record<string, string> = {}, chromiumArgs: string[] = []): Promise<StudioFixture> {
   fs.mkdirSync(screenshots, { recursive: true });
   const work = fs.mkdtempSync(path.join(os.tmpdir(), `takeline-e2e-${prefix}-`));
   const dataDir = path.join(work, 'data');
   await buildStudio();
   const service = await startService({ env: { TAKELINE_MODELS_DIR: modelsDir, TAKELINE_DATA_DIR: dataDir, ...env } });
   const key = fs.readFileSync(path.join(dataDir, 'secrets', 'studio-api-key'), 'utf8').trim();
-  const browser = await launchChromium();
+  const browser = await launchChromium(chromiumArgs);
   const page = browser.context.pages()[0] ?? (await browser.context.newPage());
   const fixture: StudioFixture = {
     service,

@@ -97,6 +97,16 @@ async function populate(place: Place, recordings = ['s1', 's2']): Promise<void> 
       await sql.run("INSERT INTO dub_revisions (dub_id, number, base, source, file_name, created_at) VALUES (?, ?, ?, ?, ?, ?)", [dub, n, n === 1 ? null : 1, n === 1 ? 'upload' : 'revoice', `r${n}.wav`, NOW]);
       await blobs.put(`recordings/${id}/dubs/${dub}/revisions/r${n}.wav`, Buffer.from(`revision ${n} of ${id}`));
     }
+    // A recorded take beside a synthesized one: the copy carries each take's source (schemas that have it).
+    const takeColumns = (await sql.all<{ name: string }>("SELECT column_name AS name FROM information_schema.columns WHERE table_name = 'dub_line_takes'").catch(() =>
+      sql.all<{ name: string }>("SELECT name FROM pragma_table_info('dub_line_takes')"),
+    )).map((c) => c.name);
+    for (const [n, source] of takeColumns.includes('source') ? ([[1, 'synthesized'], [2, 'recorded']] as const) : []) {
+      await sql.run(
+        "INSERT INTO dub_line_takes (id, dub_id, line_id, number, job_id, voice, speed, source, status, plan_json, base_revision, created_at) VALUES (?, ?, 1, ?, 'j1', 'flite/slt', NULL, ?, 'ready', '{}', 1, ?)",
+        [`t${n}-${id}`, dub, n, source, NOW],
+      );
+    }
   }
   await sql.run('INSERT INTO project_speakers (id, project_id, number, name, label, profile_json, created_at) VALUES (?, ?, 1, ?, ?, ?, ?)', ['sp1', 'p1', 'Ann', 'S1', '{}', NOW]);
   await sql.run("INSERT INTO session_speakers (session_id, label, speaker_id, similarity, matched, seconds) VALUES (?, 'S1', 'sp1', 0.9, 1, 3)", [recordings[0]!]);
@@ -163,6 +173,7 @@ describe('backup and restore', () => {
         const copy = await contents(restored.sql);
         expect(copy).toEqual(original);
         expect(copy.sessions!.length).toBe(2);
+        expect(copy.dub_line_takes!.map((t) => (JSON.parse(t) as { source: string }).source).sort()).toEqual(['recorded', 'recorded', 'synthesized', 'synthesized']);
         // The speaker inserted after the session raised its change counter; the restore gives it back.
         expect(await restored.sql.all('SELECT id, change_seq FROM sessions ORDER BY id')).toEqual(await source.sql.all('SELECT id, change_seq FROM sessions ORDER BY id'));
         expect(await files(restored.blobs)).toEqual(await files(source.blobs));

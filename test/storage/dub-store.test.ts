@@ -269,6 +269,24 @@ eachBackend('DubStore', (backend) => {
     await dubs.deleteDub(dub.id);
     expect(await count(backend().sql, 'dub_line_takes')).toBe(0);
   });
+
+  it('keeps where a take came from: synthesized unless recorded, and the column refuses anything else', async () => {
+    const dubs = store();
+    const dub = newDub(await session(backend().sql));
+    await dubs.insertDub(dub, 'r0001.wav');
+    await dubs.setLines(dub.id, [{ id: 1, speaker: 'S1', start: 0, end: 2, text: 'One', voice: null, words: [] }]);
+    const plan = { lineId: 1, speaker: 'S1', text: 'One', voice: 'flite/slt', start: 0, end: 2, originalStart: 0, originalEnd: 2, nextStart: 10, previousEnd: 0, speed: null } as PlannedLine;
+    const take = (source?: 'synthesized' | 'recorded') => ({ id: crypto.randomUUID(), jobId: crypto.randomUUID(), voice: 'flite/slt', speed: null, plan, baseRevision: 1, ...(source ? { source } : {}) });
+    const [synth] = await dubs.insertTakes(dub.id, 1, [take()]);
+    const [recorded] = await dubs.insertTakes(dub.id, 1, [take('recorded')]);
+    expect(synth!.source).toBe('synthesized');
+    expect(recorded!.source).toBe('recorded');
+    expect((await dubs.takes(dub.id, 1)).map((t) => [t.number, t.source])).toEqual([
+      [1, 'synthesized'],
+      [2, 'recorded'],
+    ]);
+    await expect(dubs.insertTakes(dub.id, 1, [{ ...take(), source: 'sung' as never }])).rejects.toThrow();
+  });
   // ---- end of the dub takes block ----
 
   it('keeps notes per line, oldest first', async () => {

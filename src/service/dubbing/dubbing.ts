@@ -33,11 +33,12 @@ import { createPocketSphinxAligner, type ClosableAligner } from '../speech/align
 import { pocketSphinxAvailable } from '../speech/recognition/pocketsphinx/model';
 import type { UploadedFile } from '../storage/uploaded-file';
 import { signResource } from '../auth/signed-url';
-import type { DubStore, DubRecord, LineEditRecord, LineRecord, NoteRecord, PlannedLine, RevisionRecord, RevoiceRecord } from '../storage/dub-store';
+import type { DubStore, DubRecord, LineEditRecord, LineRecord, NoteRecord, PlannedLine, RevisionRecord, RevoiceRecord, TakeRecord } from '../storage/dub-store';
 import type { SessionStore } from '../storage/session-store';
 import { mergeLines, splitLine } from './line-edits';
 import type { DubExportInput } from '../export/dub-cues';
 import { DubFiles, dubKeys, revisionStem, sweepDubFiles } from './dub-files';
+import { recordTake } from './recorded-take/record-take';
 import { decodeToWav, MAX_DUB_BYTES, MAX_DUB_CHANNELS, probeDubAudio } from './dub-audio';
 import { checkRetiming, checkUploadedLines, coveredByOther, lineState, linesFromSegments } from './line-rules';
 import { cueOut } from '../../shared/dubbing/cue-out';
@@ -507,6 +508,11 @@ export class Dubbing {
     const dub = (await this.store.dubById(dubId))!;
     const [lines, revision, notes] = await Promise.all([this.store.lines(dubId), this.store.revision(dubId, dub.currentRevision), this.store.notes(dubId)]);
     return this.lineJson(dub, lines.find((l) => l.id === lineId)!, revision, notes);
+  }
+
+  /** An uploaded recording of a line, stored as a ready take beside the synthesized ones. */
+  recordTake(dub: DubRecord, line: LineRecord, file: UploadedFile, countIn: number): Promise<TakeRecord> {
+    return recordTake({ store: this.store, files: this.files, tools: this.deps.tools }, dub, line, file, countIn);
   }
 
   async lineOr404(dub: DubRecord, rawId: string): Promise<LineRecord> {

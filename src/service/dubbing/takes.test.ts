@@ -38,6 +38,7 @@ describe('unusableTakes', () => {
     jobId,
     voice: 'a',
     speed: null,
+    source: 'synthesized',
     status: 'ready',
     error: null,
     plan: plannedLine(on, on.findIndex((l) => l.id === lineId), 'a', null, 10),
@@ -59,6 +60,15 @@ describe('unusableTakes', () => {
     expect(ids(unusableTakes([take(2, 1, 'j3')], [lines[0]!, lines[2]!], 10))).toEqual(['2-1']);
     // A voice or speed of the line's own changes nothing.
     expect(unusableTakes([take(2, 1, 'j3')], [lines[0]!, { ...lines[1]!, voice: 'b', speed: 1.1 }, lines[2]!], 10)).toEqual([]);
+  });
+
+  it('keeps recorded takes beside the synthesized ones while they fit: neither replaces the other', () => {
+    const recorded = (lineId: number, number: number) => ({ ...take(lineId, number, `rec-${number}`), source: 'recorded' as const });
+    // A recording after synthesized takes leaves them; synthesized takes after a recording leave it.
+    expect(ids(unusableTakes([take(1, 1, 'j1'), recorded(1, 2)], lines, 10))).toEqual([]);
+    expect(ids(unusableTakes([recorded(1, 1), take(1, 2, 'j1'), take(1, 3, 'j2')], lines, 10))).toEqual(['1-2']);
+    // A change of the line's timing removes a recording too.
+    expect(ids(unusableTakes([recorded(1, 1)], [{ ...lines[0]!, end: 1.5 }, lines[1]!, lines[2]!], 10))).toEqual(['1-1']);
   });
 });
 

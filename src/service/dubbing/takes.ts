@@ -83,14 +83,17 @@ export function takeFits(take: Pick<TakeRecord, 'plan'>, current: PlannedLine): 
  */
 export function unusableTakes(takes: readonly TakeRecord[], lines: readonly LineRecord[], duration: number): TakeRecord[] {
   const latestJob = new Map<number, { number: number; jobId: string }>();
+  // Recorded takes stand beside the synthesized: neither replaces the other, and a recording stays while it fits.
   for (const take of takes) {
+    if (take.source === 'recorded') continue;
     const latest = latestJob.get(take.lineId);
     if (!latest || take.number > latest.number) latestJob.set(take.lineId, { number: take.number, jobId: take.jobId });
   }
   const index = new Map(lines.map((l, i) => [l.id, i]));
   return takes.filter((take) => {
     const at = index.get(take.lineId);
-    if (at === undefined || latestJob.get(take.lineId)!.jobId !== take.jobId) return true;
+    if (at === undefined) return true;
+    if (take.source !== 'recorded' && latestJob.get(take.lineId)!.jobId !== take.jobId) return true;
     return !takeFits(take, plannedLine(lines, at, take.voice, take.speed, duration));
   });
 }
@@ -213,6 +216,7 @@ export class DubTakes {
         number: take.number,
         voice: take.voice,
         speed: take.speed,
+        source: take.source,
         status: take.status,
         error: take.error,
         text: take.plan.text,
@@ -290,7 +294,10 @@ export class DubTakes {
         const fileName = `${revisionStem(number)}.wav`;
         // Stored whole before the row naming it commits (a rollback leaves a file the start-up sweep removes).
         await files.store(dubKeys.revision(dub.sessionId, dub.id, fileName), tmp);
-        const chosen: LineRender = { ...render, revision: number, revoice_id: null, take_id: found.id, text: current.text, voice: found.voice, speed: found.speed };
+        // A recorded take has no voice or speed of its own: the line keeps its own.
+        const recorded = found.source === 'recorded';
+        const takeSpeed = recorded ? current.speed : found.speed;
+        const chosen: LineRender = { ...render, revision: number, revoice_id: null, take_id: found.id, text: current.text, voice: found.voice, speed: takeSpeed };
         await tx.insertRevision(dub.id, {
           number,
           base: baseRevision.number,
@@ -303,9 +310,10 @@ export class DubTakes {
         });
         await tx.updateDub(dub.id, { currentRevision: number });
         // The line reads as the take: its own voice when the take's is not the one it would get anyway.
-        const voice = found.voice === this.deps.effectiveVoice(now, { ...current, voice: null }) && current.voice === null ? null : found.voice;
-        const changed = voice !== current.voice || found.speed !== current.speed;
-        await tx.updateLine(dub.id, { id: current.id, text: current.text, voice, start: current.start, end: current.end, speed: found.speed, reviewStatus: 'todo' });
+        const ownVoice = found.voice === this.deps.effectiveVoice(now, { ...current, voice: null }) && current.voice === null ? null : found.voice;
+        const voice = recorded ? current.voice : ownVoice;
+        const changed = voice !== current.voice || takeSpeed !== current.speed;
+        await tx.updateLine(dub.id, { id: current.id, text: current.text, voice, start: current.start, end: current.end, speed: takeSpeed, reviewStatus: 'todo' });
         if (changed) {
           const after = (await tx.lines(dub.id)).find((l) => l.id === current.id)!;
           await tx.insertEdit(dub.id, { op: 'correct', author, before: [current], after: [after] });

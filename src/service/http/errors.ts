@@ -17,6 +17,7 @@ const STATUS_OF_KIND: Record<ServiceErrorKind, number> = {
   conflict: 409,
   bad_request: 400,
   unsupported_media: 415,
+  unprocessable: 422,
   too_large: 413,
   storage_full: 507,
   upstream_failed: 502,

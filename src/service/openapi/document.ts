@@ -18,6 +18,7 @@ import {
   TakeChoice,
   TakesQuery,
   TakesRequest,
+  RecordedTakeUpload,
   MediaPatch,
   MediaResponse,
   OpenAIError,
@@ -744,13 +745,14 @@ export function openApiDocument(serverUrl = 'http://127.0.0.1:8765') {
       '/v1/speech/transcriptions/{session_id}/dubs/{dub_id}/lines/{line_id}/takes': {
         post: op({
           operationId: 'renderDubLineTakes',
-          summary: 'Render takes of a line to choose from (voices and speeds)',
+          summary: 'Render takes of a line to choose from (voices and speeds), or upload a recording of it',
           description:
-            "Renders `count` takes of the line as it is now, as a job (the revoice's fit, loudness match and crossfades): each speed with each voice, speeds outer, distinct pairs only; `voices` default to the line's voice, `speeds` to the line's speed, then 0.9, 1.1, 0.95, 1.05 (null: fitted to the slot). The installed engines read a text the same way every time, so takes differ by voice and speed only; asking for more takes than distinct pairs is 422 `too_few_variants`. Waits up to `?wait=` seconds (default 20): 200 with the takes when all are rendered (`ready` or `failed`), else 202 (`Location`: the line's takes; poll it). Each take's `audio` plays the line's region as the dub would sound with it; the current revision's audio over `render.region` is the original to compare it with (A/B). The new takes replace the line's earlier ones: those no revision has put in are removed (rows and audio). A line's takes are also removed once a change of its text or timing, or its neighbours' timing, means they could not be put in (a change of its voice or speed alone leaves them); a take a revision has put in stays as long as the dub. 409 while the dub is preparing; 422 for a bad count, voice or speed (nothing is stored).",
+            "**multipart/form-data: a recorded take.** `file` is a recording of the line (any audio ffmpeg decodes) that starts `count_in` seconds (default 0) before the line: it is decoded to the dub's sample rate (mono), the count-in cut off, kept at the actor's timing from the line's start, cut at the line's end with a 10 ms fade (or padded with silence), brought with one gain to the original line's BS.1770 loudness (-23 LUFS when the original has none) with peaks kept at or under -0.1 dBFS, and placed in the line's slot (over the background stem when the dub has one), with the revoice's crossfade on each side. Answers 201 with the take (`source: recorded`, `ready`) at once; it stands beside the synthesized takes (neither replaces the other) and is chosen like any take. 415 for a file that is not decodable audio; 422 for a missing file, a `count_in` outside 0–30, or a recording no longer than its count-in (`recording_too_short`); 409 while the dub is preparing or when the line changed meanwhile. **application/json: synthesized takes.** Renders `count` takes of the line as it is now, as a job (the revoice's fit, loudness match and crossfades): each speed with each voice, speeds outer, distinct pairs only; `voices` default to the line's voice, `speeds` to the line's speed, then 0.9, 1.1, 0.95, 1.05 (null: fitted to the slot). The installed engines read a text the same way every time, so takes differ by voice and speed only; asking for more takes than distinct pairs is 422 `too_few_variants`. Waits up to `?wait=` seconds (default 20): 200 with the takes when all are rendered (`ready` or `failed`), else 202 (`Location`: the line's takes; poll it). Each take's `audio` plays the line's region as the dub would sound with it; the current revision's audio over `render.region` is the original to compare it with (A/B). The new takes replace the line's earlier ones: those no revision has put in are removed (rows and audio). A line's takes are also removed once a change of its text or timing, or its neighbours' timing, means they could not be put in (a change of its voice or speed alone leaves them); a take a revision has put in stays as long as the dub. 409 while the dub is preparing; 422 for a bad count, voice or speed (nothing is stored).",
           requestParams: { path: lineParam, query: TakesQuery },
-          requestBody: { content: { 'application/json': { schema: TakesRequest } } },
+          requestBody: { content: { 'application/json': { schema: TakesRequest }, 'multipart/form-data': { schema: RecordedTakeUpload } } },
           responses: {
             '200': json(z.object({ data: z.array(DubTake) }), 'The takes, rendered'),
+            '201': json(z.object({ data: z.array(DubTake) }), 'The recorded take, stored and ready'),
             '202': json(z.object({ data: z.array(DubTake) }), 'The takes, still rendering'),
             ...speechErrors(401, 404, 409, 415, 422),
           },

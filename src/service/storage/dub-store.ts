@@ -152,6 +152,8 @@ export interface CheckpointRecord {
 
 // ---- dub takes ----
 export type TakeStatus = 'queued' | 'rendering' | 'ready' | 'failed';
+/** Synthesized by a takes job, or recorded (an uploaded recording of the line). */
+export type TakeSource = 'synthesized' | 'recorded';
 
 /** One rendering of a line to choose from: the line as planned for it, and once rendered how it came out. */
 export interface TakeRecord {
@@ -163,6 +165,7 @@ export interface TakeRecord {
   jobId: string;
   voice: string;
   speed: number | null;
+  source: TakeSource;
   status: TakeStatus;
   error: string | null;
   plan: PlannedLine;
@@ -181,6 +184,7 @@ interface TakeRow {
   job_id: string;
   voice: string;
   speed: number | null;
+  source: TakeSource;
   status: TakeStatus;
   error: string | null;
   plan_json: string;
@@ -198,6 +202,7 @@ const toTake = (r: TakeRow): TakeRecord => ({
   jobId: r.job_id,
   voice: r.voice,
   speed: r.speed,
+  source: r.source,
   status: r.status,
   error: r.error,
   plan: JSON.parse(r.plan_json) as PlannedLine,
@@ -206,7 +211,7 @@ const toTake = (r: TakeRow): TakeRecord => ({
   createdAt: r.created_at,
   finishedAt: r.finished_at,
 });
-const TAKE_COLUMNS = 'id, dub_id, line_id, number, job_id, voice, speed, status, error, plan_json, render_json, base_revision, created_at, finished_at';
+const TAKE_COLUMNS = 'id, dub_id, line_id, number, job_id, voice, speed, source, status, error, plan_json, render_json, base_revision, created_at, finished_at';
 // ---- end of the dub takes block ----
 
 interface DubRow {
@@ -481,7 +486,7 @@ export interface DubStore {
 
   // ---- takes ----
   /** Records takes of a line, numbered after the line's existing ones (in the order given), all `queued`. */
-  insertTakes(dubId: string, lineId: number, takes: Array<Pick<TakeRecord, 'id' | 'jobId' | 'voice' | 'speed' | 'plan' | 'baseRevision'>>): Promise<TakeRecord[]>;
+  insertTakes(dubId: string, lineId: number, takes: Array<Pick<TakeRecord, 'id' | 'jobId' | 'voice' | 'speed' | 'plan' | 'baseRevision'> & { source?: TakeSource }>): Promise<TakeRecord[]>;
   take(dubId: string, takeId: string): Promise<TakeRecord | null>;
   /** A line's takes by number. */
   takes(dubId: string, lineId: number): Promise<TakeRecord[]>;
@@ -862,14 +867,14 @@ export class SqlDubStore implements DubStore {
 
   // ---- takes ----
 
-  async insertTakes(dubId: string, lineId: number, takes: Array<Pick<TakeRecord, 'id' | 'jobId' | 'voice' | 'speed' | 'plan' | 'baseRevision'>>): Promise<TakeRecord[]> {
+  async insertTakes(dubId: string, lineId: number, takes: Array<Pick<TakeRecord, 'id' | 'jobId' | 'voice' | 'speed' | 'plan' | 'baseRevision'> & { source?: TakeSource }>): Promise<TakeRecord[]> {
     const top = await this.sql.get<{ n: number | null }>('SELECT MAX(number) AS n FROM dub_line_takes WHERE dub_id = ? AND line_id = ?', [dubId, lineId]);
     const first = Number(top?.n ?? 0) + 1;
     const at = now();
     for (const [i, t] of takes.entries()) {
       await this.sql.run(
-        `INSERT INTO dub_line_takes (id, dub_id, line_id, number, job_id, voice, speed, status, plan_json, base_revision, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?)`,
-        [t.id, dubId, lineId, first + i, t.jobId, t.voice, t.speed, JSON.stringify(t.plan), t.baseRevision, at],
+        `INSERT INTO dub_line_takes (id, dub_id, line_id, number, job_id, voice, speed, source, status, plan_json, base_revision, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?)`,
+        [t.id, dubId, lineId, first + i, t.jobId, t.voice, t.speed, t.source ?? 'synthesized', JSON.stringify(t.plan), t.baseRevision, at],
       );
     }
     const ids = new Set(takes.map((t) => t.id));

@@ -744,4 +744,15 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     `,
   },
   // ---- end of the dub guide block ----
+  // ---- dub takes: recorded from the microphone beside the synthesized ----
+  {
+    version: 31,
+    name: 'dub line takes: where a take came from (synthesized or recorded)',
+    sql: `
+      -- A take is synthesized (a takes job rendered it) or recorded (an actor's recording uploaded into the line's
+      -- slot); takes made before were all synthesized.
+      ALTER TABLE dub_line_takes ADD COLUMN source TEXT NOT NULL DEFAULT 'synthesized' CHECK (source IN ('synthesized', 'recorded'));
+    `,
+  },
+  // ---- end of the recorded takes block ----
 ];

@@ -318,6 +318,7 @@ export const DubRevision = z
 // ---- dub takes ----
 export const TAKES_MAX = 5;
 export const TAKE_STATUSES = ['queued', 'rendering', 'ready', 'failed'] as const;
+export const TAKE_SOURCES = ['synthesized', 'recorded'] as const;
 
 export const TakesRequest = z
   .strictObject({
@@ -337,6 +338,26 @@ export const TakesRequest = z
   })
   .meta({ id: 'TakesRequest' });
 
+/** The longest count-in a recorded take may carry (seconds). */
+export const RECORDED_COUNT_IN_MAX = 30;
+
+/** The text fields of a recorded take's upload (multipart/form-data, beside `file`). */
+export const RecordedTakeFields = z.object({
+  count_in: z.coerce
+    .number()
+    .min(0)
+    .max(RECORDED_COUNT_IN_MAX)
+    .default(0)
+    .meta({ description: 'Seconds recorded before the line starts (the count-in), cut off; 0–30, default 0' }),
+});
+
+export const RecordedTakeUpload = z
+  .object({
+    file: z.string().meta({ format: 'binary', description: "The recording: any audio ffmpeg decodes; it starts `count_in` seconds before the line" }),
+    count_in: z.number().min(0).max(RECORDED_COUNT_IN_MAX).optional().meta({ description: 'Seconds of count-in before the line (default 0)' }),
+  })
+  .meta({ id: 'RecordedTakeUpload' });
+
 export const TakeChoice = z.strictObject({ take_id: Uuid.meta({ description: "One of the line's takes (ready, not stale)" }) }).meta({ id: 'TakeChoice' });
 
 export const TakesQuery = z.object({
@@ -350,6 +371,7 @@ export const DubTake = z
     number: z.number().int().meta({ description: "1 upwards per line, in the order asked for" }),
     voice: z.string(),
     speed: z.number().nullable().meta({ description: 'The speed it was read at (null: fitted to the slot)' }),
+    source: z.enum(TAKE_SOURCES).meta({ description: 'synthesized (rendered by a voice) or recorded (an uploaded recording of the line)' }),
     status: z.enum(TAKE_STATUSES),
     error: z.string().nullable(),
     text: z.string().meta({ description: 'The text it reads' }),

@@ -32,6 +32,8 @@ export interface DubWorkflowApi {
   /** Renders takes of a line; answers once they are rendered or after `wait` seconds (then poll listDubTakes). */
   renderDubTakes(sessionId: string, dubId: string, lineId: number, request: TakesRequest, wait?: number): Promise<DubTake[]>;
   listDubTakes(sessionId: string, dubId: string, lineId: number, signal?: AbortSignal): Promise<DubTake[]>;
+  /** Uploads a recording of a line (it starts `countIn` seconds before the line): stored as a ready take, `source: "recorded"`. */
+  recordDubTake(sessionId: string, dubId: string, lineId: number, recording: Blob, countIn: number): Promise<DubTake[]>;
   /** Puts a take in: a new revision with the take as the line's audio. */
   chooseDubTake(sessionId: string, dubId: string, lineId: number, takeId: string): Promise<{ line: DubLine; revision: DubRevision }>;
 }
@@ -65,6 +67,12 @@ export function dubWorkflowApi(json: Json, download: Download): DubWorkflowApi {
     renderDubTakes: async (sid, dubId, lineId, request, wait = 60) =>
       (await send<{ data: DubTake[] }>('POST', `${dub(sid, dubId)}/lines/${lineId}/takes?wait=${wait}`, request)).data,
     listDubTakes: async (sid, dubId, lineId, signal) => (await json<{ data: DubTake[] }>(`${dub(sid, dubId)}/lines/${lineId}/takes`, { signal })).data,
+    recordDubTake: async (sid, dubId, lineId, recording, countIn) => {
+      const form = new FormData();
+      form.append('file', recording, `line-${lineId}.webm`);
+      form.append('count_in', String(countIn));
+      return (await json<{ data: DubTake[] }>(`${dub(sid, dubId)}/lines/${lineId}/takes`, { method: 'POST', body: form })).data;
+    },
     chooseDubTake: (sid, dubId, lineId, takeId) => send<{ line: DubLine; revision: DubRevision }>('PUT', `${dub(sid, dubId)}/lines/${lineId}/take`, { take_id: takeId }),
   };
 }

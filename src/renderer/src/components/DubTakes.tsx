@@ -5,6 +5,7 @@ import { messageOf } from '../api/errors';
 import type { DubLine, DubRevision } from '../api/types';
 import type { VoiceChoice } from '../lib/dub';
 import type { AbRequest } from '../player/ab-player';
+import { recordLine } from '../lib/record-line';
 
 const SPEED_LABEL = (speed: number | null) => (speed === null ? 'fit to slot' : `${speed}×`);
 
@@ -45,6 +46,8 @@ export function DubTakes({
   const [alsoVoice, setAlsoVoice] = useState('');
   const [working, setWorking] = useState<string | null>(null);
   const [playing, setPlaying] = useState<string | null>(null);
+  const [preRoll, setPreRoll] = useState(2);
+  const [guide, setGuide] = useState(true);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -76,6 +79,21 @@ export function DubTakes({
       setWorking(null);
     }
   }, [api, sessionId, dubId, line.id, line.effective_voice, count, alsoVoice, number, notify]);
+
+  const record = useCallback(async () => {
+    setWorking('record');
+    try {
+      const guideSpan = guide ? { url: revision.audio.url, start: line.original_start, end: line.original_end } : null;
+      const recording = await recordLine({ preRoll, slotSeconds: line.end - line.start, guide: guideSpan });
+      await api.recordDubTake(sessionId, dubId, line.id, recording, preRoll);
+      setTakes(await api.listDubTakes(sessionId, dubId, line.id));
+      notify(`Line ${number} recorded: the take is ready to audition`);
+    } catch (error) {
+      notify(`Recording line ${number}: ${messageOf(error)}`, 'error');
+    } finally {
+      setWorking(null);
+    }
+  }, [api, sessionId, dubId, line.id, line.start, line.end, line.original_start, line.original_end, revision.audio.url, preRoll, guide, number, notify]);
 
   const audition = useCallback(
     (key: string, request: AbRequest) => {
@@ -134,6 +152,25 @@ export function DubTakes({
           {working === 'render' ? 'Rendering…' : 'Render takes'}
         </button>
       </div>
+      {/* Recording from the microphone: a count-in (pre-roll), the original line as a guide (headphones assumed). */}
+      <div className="row">
+        <label title="Seconds of count-in before the line">
+          Pre-roll{' '}
+          <select value={preRoll} disabled={busy} onChange={(e) => setPreRoll(Number(e.target.value))} data-testid="record-preroll">
+            {[0, 1, 2, 3, 4].map((n) => (
+              <option key={n} value={n}>
+                {n} s
+              </option>
+            ))}
+          </select>
+        </label>
+        <label title="Play the original line as a guide while recording">
+          <input type="checkbox" checked={guide} disabled={busy} onChange={(e) => setGuide(e.target.checked)} data-testid="record-guide" /> guide
+        </label>
+        <button onClick={() => void record()} disabled={busy} data-testid="record-take">
+          {working === 'record' ? 'Recording…' : 'Record'}
+        </button>
+      </div>
       {takes === null ? (
         <div className="hint">Loading takes…</div>
       ) : takes.length === 0 ? (
@@ -143,10 +180,10 @@ export function DubTakes({
           {takes.map((take) => {
             const region = take.render?.region;
             return (
-              <li key={take.id} data-testid="take" data-take={take.number} data-status={take.status} data-chosen={take.chosen ? 'true' : 'false'}>
+              <li key={take.id} data-testid="take" data-take={take.number} data-source={take.source} data-status={take.status} data-chosen={take.chosen ? 'true' : 'false'}>
                 <b>Take {take.number}</b>{' '}
                 <span className="hint">
-                  {take.voice} · {SPEED_LABEL(take.speed)}
+                  {take.source === 'recorded' ? 'recorded' : `${take.voice} · ${SPEED_LABEL(take.speed)}`}
                   {take.render?.flags.includes('does_not_fit') ? ` · cut ${take.render.overflow.toFixed(2)} s` : ''}
                   {take.stale ? ' · stale (the line changed)' : ''}
                   {take.status === 'failed' ? ` · failed: ${take.error}` : take.status !== 'ready' ? ` · ${take.status}` : ''}

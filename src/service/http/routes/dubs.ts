@@ -1,6 +1,6 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
-import { DubExportQuery, DubFromRecording, DubId, DubPatch, LineMerge, LineNoteInput, LinePatch, LineSplit, LinesQuery, TakeChoice, TakesQuery, TakesRequest } from '../../../shared/schemas';
+import { DubExportQuery, DubFromRecording, DubId, DubPatch, LineMerge, LineNoteInput, LinePatch, LineSplit, LinesQuery, TakeChoice, TakesQuery, TakesRequest, RecordedTakeFields } from '../../../shared/schemas';
 import { takeResource } from '../../dubbing/takes';
 import { accessOf } from '../authenticate';
 import { authorOf } from '../../audit/actor';
@@ -198,6 +198,23 @@ export function dubsRouter(ctx: ServiceContext): Router {
 
   router.post('/:session_id/dubs/:dub_id/lines/:line_id/takes', async (req, res) => {
     const { dub, line } = await lineOf(req);
+    // multipart/form-data: a recording of the line (file, count_in); JSON: takes to synthesize.
+    if (req.is('multipart/form-data')) {
+      const form = await readMultipart(req, ctx.layout.uploads, { maxFileBytes: ctx.config.maxUploadBytes, maxFieldBytes: 1024 });
+      try {
+        const file = singleFileOptional(form, 'file');
+        if (!file) throw new InvalidInputError([issue(['body', 'file'], 'Field required: the recording', 'missing', null)]);
+        const { count_in } = parseInput(RecordedTakeFields, { count_in: singleField(form, 'count_in') }, 'body');
+        const take = await dubbing.recordTake(dub, line, file, count_in);
+        res
+          .status(201)
+          .location(`/v1/speech/transcriptions/${dub.sessionId}/dubs/${dub.id}/lines/${line.id}/takes`)
+          .json({ data: await dubbing.takes.json(dub, [take], baseUrl(req)) });
+      } finally {
+        form.cleanup();
+      }
+      return;
+    }
     const { wait } = parseInput(TakesQuery, req.query, 'query');
     const { jobId, takes } = await dubbing.takes.request(dub, line, parseInput(TakesRequest, req.body ?? {}, 'body'));
     await dubbing.takes.waitFor(jobId, wait);
