@@ -15,7 +15,7 @@ import { createVoiceRegistry } from '../../src/service/speech/synthesis/catalog'
 import { resolveMediaTools } from '../../src/service/media/tools';
 import { createPocketSphinxAligner } from '../../src/service/speech/alignment/pocketsphinx-aligner';
 import { renderLine } from '../../src/service/dubbing/render-line';
-import { openWav } from '../../src/service/dubbing/revoice-job';
+import { openWav } from '../../src/service/media/wav';
 import { plannedLine } from '../../src/service/dubbing/takes';
 import type { LineRecord } from '../../src/service/storage/dub-store';
 import { dubMaster, referenceLines } from '../../test/helpers/dubs';

@@ -52,7 +52,7 @@ eachBackend('RoleStore', (backend) => {
   it('records each role an admin changes in the audit trail, with the change', async () => {
     const { sql } = backend();
     const projects = new SqlProjectStore(sql);
-    const alpha = (await projects.create('alpha', 'Alpha'))!;
+    await projects.create('alpha', 'Alpha');
     await new SqlUserStore(sql).signIn(identity('ada'));
     const userRoles = new UserRoles({ users: new SqlUserStore(sql), roles: new SqlRoleStore(sql), projects, roleMap: parseRoleMap('') });
     await userRoles.setRole('ada', 'editor', undefined, consoleActor());

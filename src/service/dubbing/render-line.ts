@@ -1,6 +1,6 @@
 import type { LineRender, RevoiceFlag } from '../../shared/schemas';
 import type { MediaTools } from '../media/tools';
-import { readFrames, type WavLayout } from '../media/wav';
+import { readFrames, type WavSource } from '../media/wav';
 import { resampleMono } from '../media/resample';
 import { integratedLoudness, mixLoudness } from '../dsp/loudness';
 import { leadingQuiet, loudestFramePower, soundingSpan } from '../dsp/trim-silence';
@@ -21,11 +21,7 @@ export const FALLBACK_LOUDNESS = -23;
 export const PEAK_LIMIT = 10 ** (-0.1 / 20);
 const GAIN_RANGE_DB = 40;
 
-/** An open WAV file to read frames from. */
-export interface WavSource {
-  fd: number;
-  layout: WavLayout;
-}
+export type { WavSource } from '../media/wav';
 
 export interface RenderInputs {
   voices: VoiceRegistry;

@@ -3,14 +3,14 @@ import { JobFailure, type JobRecord, type JobRunner } from '../jobs/job-runner';
 import { crashPoints } from '../jobs/crash-points';
 import type { TransactionScope } from '../storage/transaction-scope';
 import type { LocalCopy } from '../storage/blobs/local-copies';
-import { readFrames, readWavLayout, writeFrames } from '../media/wav';
+import { openWav, readFrames, readWavLayout, writeFrames, type WavSource } from '../media/wav';
 import { crossfadeRegion } from '../dsp/crossfade';
 import type { MediaTools } from '../media/tools';
 import type { VoiceRegistry } from '../speech/synthesis/voice-registry';
 import type { Aligner } from '../speech/types';
 import type { DubRecord, DubStore, RevoiceRecord } from '../storage/dub-store';
 import { dubKeys, revisionStem, type DubFiles } from './dub-files';
-import { renderLine, type WavSource } from './render-line';
+import { renderLine } from './render-line';
 import { DEFAULT_RENDER_PARALLEL, inParallel } from './parallel';
 
 export const DUB_REVOICE_JOB = 'dub-revoice';
@@ -27,15 +27,6 @@ export interface RevoiceDeps {
   log?: (line: string) => void;
 }
 
-export function openWav(file: string): WavSource {
-  const fd = fs.openSync(file, 'r');
-  try {
-    return { fd, layout: readWavLayout(fd) };
-  } catch (error) {
-    fs.closeSync(fd);
-    throw error;
-  }
-}
 
 /** An open WAV file of a local copy of a stored object; `close` closes it and lets the copy go. */
 export interface OpenedWav extends WavSource {

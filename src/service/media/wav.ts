@@ -197,3 +197,20 @@ export function writeFrames(fd: number, layout: WavLayout, start: number, sample
   const bytes = encodeSamples(samples, layout.sampleFormat);
   fs.writeSync(fd, bytes, 0, bytes.length, layout.dataOffset + start * frameBytes(layout));
 }
+
+/** An open WAV file to read frames from. */
+export interface WavSource {
+  fd: number;
+  layout: WavLayout;
+}
+
+/** Opens a WAV file and reads its layout; the descriptor is closed again when the layout cannot be read. */
+export function openWav(file: string): WavSource {
+  const fd = fs.openSync(file, 'r');
+  try {
+    return { fd, layout: readWavLayout(fd) };
+  } catch (error) {
+    fs.closeSync(fd);
+    throw error;
+  }
+}

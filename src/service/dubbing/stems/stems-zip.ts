@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { ZipFile } from 'yazl';
-import { frameBytes, readFrames, readWavLayout, wavHeader, type WavLayout } from '../../media/wav';
+import { frameBytes, openWav, readFrames, wavHeader } from '../../media/wav';
 import { owners, type StemPlan } from './stem-plan';
 import { floatsToUnits, readUnits, stemUnits, writeUnits, type StemTarget } from './stem-samples';
 
@@ -18,21 +18,12 @@ export interface StemsSource {
   mtime: Date;
 }
 
-function openLayout(file: string): { fd: number; layout: WavLayout } {
-  const fd = fs.openSync(file, 'r');
-  try {
-    return { fd, layout: readWavLayout(fd) };
-  } catch (error) {
-    fs.closeSync(fd);
-    throw error;
-  }
-}
 
 /** One stem as a WAV stream in the mix's format, computed chunk by chunk as it is read. */
 function stemWav(source: StemsSource, target: StemTarget): Readable {
   async function* pieces() {
-    const mix = openLayout(source.mixFile);
-    const background = source.backgroundFile ? openLayout(source.backgroundFile) : null;
+    const mix = openWav(source.mixFile);
+    const background = source.backgroundFile ? openWav(source.backgroundFile) : null;
     try {
       const { layout } = mix;
       yield wavHeader(layout, layout.frames);
@@ -59,7 +50,7 @@ function stemWav(source: StemsSource, target: StemTarget): Readable {
  * it is sent). Each entry's samples are computed only when the zip reaches it.
  */
 export function stemsZip(source: StemsSource): { stream: Readable; size: Promise<number> } {
-  const { fd, layout } = openLayout(source.mixFile);
+  const { fd, layout } = openWav(source.mixFile);
   fs.closeSync(fd);
   const mixSize = fs.statSync(source.mixFile).size;
   const stemSize = wavHeader(layout, layout.frames).length + layout.frames * frameBytes(layout);
