@@ -460,6 +460,9 @@ describe.skipIf(!canRun)('the dubbing workflow in the studio', { timeout: 600_00
     await sheet.waitFor();
     const text = await sheet.textContent();
     for (const k of ['J', 'K', 'L', 'I / O', 'A', 'N', 'S', 'M', 'Ctrl+Z / Ctrl+Shift+Z', '↓ / ↑']) expect(text).toContain(k);
+    // And where the controls with no key are: recording, takes, cue sheets, stems, following the actor.
+    const places = await page.getByTestId('shortcut-sheet-places').textContent();
+    for (const p of ['Record', 'Use this take', 'Cue sheet', 'Stems', "Follow the actor's timing and pitch"]) expect(places).toContain(p);
     await page.keyboard.press('Escape');
     await sheet.waitFor({ state: 'detached' });
   });

@@ -6,10 +6,13 @@ export function ShortcutSheet({
   onClose,
   title = 'Keyboard shortcuts',
   rows = SHORTCUTS,
+  places = [],
 }: {
   onClose: () => void;
   title?: string;
   rows?: ReadonlyArray<{ keys: string; description: string }>;
+  /** Where a view's controls are, for what has no key (the dub view's recording, cue sheets, stems). */
+  places?: ReadonlyArray<{ where: string; description: string }>;
 }) {
   return (
     <Modal title={title} onClose={onClose} testId="shortcut-sheet">
@@ -26,6 +29,18 @@ export function ShortcutSheet({
         </tbody>
       </table>
       <p className="hint">Shortcuts do not fire while you type in a text field.</p>
+      {places.length > 0 && (
+        <table className="shortcuts" data-testid="shortcut-sheet-places">
+          <tbody>
+            {places.map((p) => (
+              <tr key={p.where}>
+                <td>{p.where}</td>
+                <td>{p.description}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
       <div className="actions">
         <button onClick={onClose}>Close</button>
       </div>
