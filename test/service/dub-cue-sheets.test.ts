@@ -75,7 +75,7 @@ describe('dub cue sheets in and out', { timeout: 900_000 }, () => {
     expect(rows.slice(1).map((r) => r.slice(0, 4))).toEqual(LINES.map((l, i) => [String(i + 1), character(l.speaker), secondsToTimecode(l.start, CLOCK), secondsToTimecode(l.end, CLOCK)]));
     // Across the minute in drop frame: 3 s (89 frames) after 00:00:59;00 is 00:01:02;01, labels ;00 and ;01 of minute 1 being skipped.
     expect(rows[2]![2]).toBe('00:01:02;01');
-    expect(rows[2]![7]).toBe('studio: Too hot | breathy');
+    expect(rows[2]![7]).toBe('the desktop: Too hot | breathy');
     const xlsx = await sheet('xlsx');
     expect(xlsx.res.headers.get('content-type')).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
     expect(xlsx.body.subarray(0, 2).toString()).toBe('PK');
@@ -127,7 +127,7 @@ describe('dub cue sheets in and out', { timeout: 900_000 }, () => {
     Object.assign(expected[2]!, { review_status: 'needs_changes' });
     Object.assign(expected[3]!, { end: timecodeToSeconds(newOut, CLOCK) });
     expect(after.map((l) => strip(l as Line & Record<string, unknown>))).toEqual(expected);
-    expect(after[0]!.notes.map((n) => [n.author, n.text])).toEqual([['studio', 'Breath before "dawn" is clipped']]);
+    expect(after[0]!.notes.map((n) => [n.author, n.text])).toEqual([['the desktop', 'Breath before "dawn" is clipped']]);
     expect(after.slice(1).map((l) => l.notes.length)).toEqual([1, 0, 0]);
     // The text and the timing are undoable corrections; the line edits' revision moved.
     const edits = (await (await api(`/dubs/${dubId}/edits`)).json()).data;

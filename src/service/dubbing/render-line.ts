@@ -202,8 +202,9 @@ export async function renderLine(inputs: RenderInputs, line: PlannedLine, signal
 
   const speechStart = slotStart / rate;
   let words: LineRender['words'] = [];
-  // The engine's own word times (festival's voices), moved as the reading was: trimmed, stretched, placed.
-  const engineWords = spoken.words?.length ? readingWords(spoken.words, span.start / spoken.sampleRate, whole.length / reading.length, speechStart) : null;
+  // The engine's own word times (festival's voices), moved as the reading was: trimmed, stretched, placed. A guided
+  // reading was warped word by word, not stretched evenly, so its words come from aligning what was placed.
+  const engineWords = spoken.words?.length && !guided ? readingWords(spoken.words, span.start / spoken.sampleRate, whole.length / reading.length, speechStart) : null;
   try {
     if (engineWords) {
       words = engineWords.filter((w) => w.start < fit.slot.end).map((w) => ({ word: w.word, start: round6(w.start), end: round6(Math.min(w.end, fit.slot.end)) }));
