@@ -330,7 +330,16 @@ describe.skipIf(!canRun)('word corrections in the studio', { timeout: 600_000 },
     await expect
       .poll(async () => ((await note.count()) > 0 ? await note.textContent() : ''), { timeout: 240_000, interval: 2000 })
       .toMatch(/^\d+ corrected (second|minute)s? of /);
-    const taught = ((await api('/v1/speech/projects/e2e-words')).body.speakers as ProjectSpeaker[]).filter((s) => (s.adaptation?.corrected_seconds ?? 0) > 0);
+    const learnt = async () => ((await api('/v1/speech/projects/e2e-words')).body.speakers as ProjectSpeaker[]).filter((s) => (s.adaptation?.corrected_seconds ?? 0) > 0);
+    // A second speaker's adaptation may finish after the first's note appeared (adaptation is deferred work, below
+    // the decoders): the note catches up on its next read of the project.
+    await expect
+      .poll(async () => {
+        const shown = (await note.textContent()) ?? '';
+        return (await learnt()).every((s) => shown.includes(s.name || s.label));
+      }, { timeout: 120_000, interval: 2000 })
+      .toBe(true);
+    const taught = await learnt();
     expect(taught.length, 'a project speaker learnt from corrected lines').toBeGreaterThan(0);
     const text = (await note.textContent()) ?? '';
     console.log(`learning note: ${text}; corrected seconds: ${taught.map((s) => `${s.name || s.label} ${s.adaptation!.corrected_seconds.toFixed(1)}`).join(', ')}`);

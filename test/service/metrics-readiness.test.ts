@@ -72,6 +72,8 @@ describe('/metrics and /readyz on the desktop service', () => {
     }
     expect((await readyAgain()).status).toBe(200);
     expect(svc.output()).toMatch(/readiness: the storage \(.*\) does not answer/);
+    // The line reaches us through the child's stdout pipe, which may trail the HTTP answer a little.
+    for (const until = Date.now() + 10_000; !/readiness: the storage answers again/.test(svc.output()) && Date.now() < until; ) await new Promise((r) => setTimeout(r, 50));
     expect(svc.output()).toMatch(/readiness: the storage answers again/);
   });
 });

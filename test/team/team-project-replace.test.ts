@@ -120,7 +120,15 @@ describe('team mode: find and replace across a project runs on the workers, answ
         ['complete', 2],
         ['complete', 1],
       ]);
-      expect(JSON.parse(settled[0]!.payload_json)).toEqual({ find: 'the', replace: 'the very', match_case: false, whole_words: true, base_revision: 0 });
+      // With who asked (the audit trail's actor, so the revision the worker makes is theirs).
+      expect(JSON.parse(settled[0]!.payload_json)).toEqual({
+        find: 'the',
+        replace: 'the very',
+        match_case: false,
+        whole_words: true,
+        base_revision: 0,
+        acting_as: expect.objectContaining({ kind: 'desktop', name: 'the desktop' }),
+      });
       expect(survivor.output()).toContain(`job ${settled[0]!.id} (${REPLACE_IN_RECORDING_JOB}) started, attempt 2`);
       expect(survivor.output()).toContain(`job ${settled[1]!.id} (${REPLACE_IN_RECORDING_JOB}) started, attempt 1`);
       // The API node aligned nothing: no job of its own, and no aligner (PocketSphinx) under it at any time.

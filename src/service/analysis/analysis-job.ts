@@ -2,6 +2,7 @@ import { JobFailure, type JobContext, type JobRecord, type JobRunner } from '../
 import { crashPoints } from '../jobs/crash-points';
 import type { TransactionScope } from '../storage/transaction-scope';
 import { forkModule } from '../module-runners';
+import { lowerProcessPriority } from '../jobs/background-priority';
 import type { AnalysisStore } from '../storage/analysis-store';
 import type { SessionStore } from '../storage/session-store';
 import type { DataLayout } from '../storage/files';
@@ -70,6 +71,9 @@ export async function runAnalysisProcess(
 ): Promise<void> {
   signal.throwIfAborted();
   const child = forkModule('./analysis-process', import.meta.url, [], ANALYSIS_PROCESS_ENV);
+  // Lowered from here at once (deferred work: below a request's decoders); the process also lowers itself, but only
+  // once its modules have loaded.
+  lowerProcessPriority(child.pid, undefined, true);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let onAbort = () => {};
   try {

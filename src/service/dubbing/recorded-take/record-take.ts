@@ -9,6 +9,7 @@ import { crossfadeRegion } from '../../dsp/crossfade';
 import { decodeToWav } from '../dub-audio';
 import { readFrames, readWavLayout, encodeWav } from '../../media/wav';
 import type { MediaTools } from '../../media/tools';
+import { NotMediaError, probeMedia } from '../../media/probe';
 import { outerFades } from '../../speech/synthesis/slot-fit';
 import type { DubRecord, DubStore, LineRecord, TakeRecord } from '../../storage/dub-store';
 import type { UploadedFile } from '../../storage/uploaded-file';
@@ -47,10 +48,17 @@ async function decodeRecording(tools: MediaTools, files: DubFiles, file: Uploade
   if (file.size === 0) throw new UnsupportedMediaError('The recording is empty.', { code: 'unsupported_file', param: 'file' });
   const tmp = files.scratchFile('.wav');
   try {
+    // Probed first, as every upload is: its refusal names what the file is, never where it was put.
+    try {
+      await probeMedia(tools, file.path);
+    } catch (error) {
+      if (error instanceof NotMediaError) throw new UnsupportedMediaError(`The recording is not audio that can be decoded: ${error.message}`, { code: 'unsupported_file', param: 'file' });
+      throw error;
+    }
     try {
       await decodeToWav(tools, file.path, tmp, { sampleRate, channels: 1, sampleFormat: 'f32' });
-    } catch (error) {
-      throw new UnsupportedMediaError(`The recording is not audio that can be decoded: ${(error as Error).message.split('\n')[0]}`, { code: 'unsupported_file', param: 'file' });
+    } catch {
+      throw new UnsupportedMediaError('The recording is not audio that can be decoded: ffmpeg could not read its audio.', { code: 'unsupported_file', param: 'file' });
     }
     const fd = fs.openSync(tmp, 'r');
     try {
