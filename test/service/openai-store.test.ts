@@ -1,11 +1,9 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { multipartBody, rawRequest, startServiceProcess, type ServiceProcess } from '../helpers/service';
 import { audioDir } from '../helpers/paths';
-import { childProcesses } from '../helpers/proc-stat';
 
 /** `store=false` on `POST /v1/audio/transcriptions`: the same answer, and nothing kept. */
 describe('an OpenAI-route call that asks that nothing be kept', { timeout: 1_500_000 }, () => {
@@ -51,34 +49,9 @@ describe('an OpenAI-route call that asks that nothing be kept', { timeout: 1_500
     }
   };
 
-  /** Niceness of the service's child processes whose command line holds `what`. */
-  const niceness = (what: string) =>
-    childProcesses(svc.child.pid!)
-      .filter((c) => {
-        try {
-          return fs.readFileSync(`/proc/${c.pid}/cmdline`, 'utf8').includes(what);
-        } catch {
-          return false; // ended meanwhile
-        }
-      })
-      .map((c) => os.getPriority(c.pid));
-
   it('answers as a kept call does and leaves no session, job, project or audio', async () => {
     const stored = await post(verbose);
     expect(stored.status).toBe(200);
-    // What the kept call left (its analysis, in a process of its own) runs below the decoders the next call waits for.
-    if (process.platform === 'linux') {
-      // The analysis starts once the in-process worker takes it (after the adaptation when that came first).
-      let analysis: number[] = [];
-      for (const deadline = Date.now() + 600_000; analysis.length === 0 && Date.now() < deadline; ) {
-        analysis = niceness('analysis-process');
-        if (analysis.length === 0) await new Promise((r) => setTimeout(r, 100));
-      }
-      const decoders = niceness('pocketsphinx_batch');
-      expect(analysis.length).toBeGreaterThan(0);
-      expect(decoders.length).toBeGreaterThan(0);
-      expect(Math.min(...analysis)).toBeGreaterThan(Math.max(...decoders));
-    }
     const storedId = stored.headers['x-session-id'] as string;
     expect(stored.json().session_id).toBe(storedId);
     const before = kept();
