@@ -183,12 +183,24 @@ describe.skipIf(!canRun)("an editor's first hour in the studio", { timeout: 1_80
     const input = row(seg.id).getByTestId('correction-input');
     await input.waitFor();
     await input.fill(replacement);
+    // The save is held at the network until Ctrl+Z is pressed: on a quiet machine it could otherwise be stored
+    // before the key arrives, and there would be no save to wait for.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const saveUrl = new RegExp(`/transcriptions/${sessionId}/transcript/segments/${seg.id}$`);
+    await page.route(saveUrl, async (route) => {
+      if (route.request().method() === 'PATCH') await held;
+      await route.continue();
+    });
     await input.press('Enter');
+    await expect.poll(() => input.isDisabled(), SLOW).toBe(true);
     await page.keyboard.press('Control+z');
     // Said at once: the undo waits for the save.
     await page.getByText('Saving the edit first; the undo follows').first().waitFor(SLOW);
     await f.shot('63-first-hour-undo-while-saving');
+    release();
     await expect.poll(async () => (await revisions()).current, { timeout: 60_000 }).toBe(rev + 2);
+    await page.unroute(saveUrl);
     const ops = (await revisions()).data.slice(-2).map((r) => r.edit?.op);
     expect(ops).toEqual(['edit_text', 'restore']);
     expect((await segments()).find((s) => s.id === seg.id)!.words[0]!.word.trim()).toBe(original);

@@ -77,4 +77,9 @@ describe('isTypingTarget', () => {
     expect(isTypingTarget({ tagName: 'BUTTON' })).toBe(false);
     expect(isTypingTarget(null)).toBe(false);
   });
+
+  it('does not count a field disabled while it saves: Ctrl+Z there is the page\'s undo', () => {
+    expect(isTypingTarget({ tagName: 'INPUT', type: 'text', disabled: true })).toBe(false);
+    expect(isTypingTarget({ tagName: 'TEXTAREA', disabled: true })).toBe(false);
+  });
 });

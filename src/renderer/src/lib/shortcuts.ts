@@ -185,6 +185,7 @@ interface TargetLike {
   tagName?: string;
   isContentEditable?: boolean;
   type?: string;
+  disabled?: boolean;
 }
 
 const TYPING_INPUT_TYPES = new Set(['text', 'search', 'email', 'number', 'password', 'url', 'tel', '']);
@@ -193,6 +194,8 @@ const TYPING_INPUT_TYPES = new Set(['text', 'search', 'email', 'number', 'passwo
 export function isTypingTarget(target: TargetLike | null | undefined): boolean {
   if (!target) return false;
   if (target.isContentEditable) return true;
+  // A field disabled while it saves takes no typing: Ctrl+Z there is the page's undo (it waits for the save).
+  if (target.disabled) return false;
   const tag = target.tagName?.toUpperCase();
   if (tag === 'TEXTAREA' || tag === 'SELECT') return true;
   if (tag === 'INPUT') return TYPING_INPUT_TYPES.has((target.type ?? '').toLowerCase());
