@@ -8,7 +8,10 @@ import { QueueWorker } from '../../src/service/queue/queue-worker';
 
 /** A team's API node (it queues and follows) or its worker (it runs what pg-boss delivers). */
 type RunnerRole = 'api' | 'worker';
-import { PgBossQueue } from '../../src/service/queue/pg-boss-queue';
+import { PgBossQueue, QUEUE } from '../../src/service/queue/pg-boss-queue';
+import { awaitingWorker } from '../../src/service/queue/awaiting-worker';
+import { markJobsAwaitingWorker } from '../../src/service/queue/hand-over-watch';
+import { WAITING_FOR_A_WORKER_STAGE } from '../../src/service/jobs/job-runner';
 import { SqlJobStore } from '../../src/service/storage/job-store';
 import { migratePostgres } from '../../src/service/storage/postgres/migrate';
 import { openPostgresPool, PostgresSql } from '../../src/service/storage/sql/postgres-sql';
@@ -164,4 +167,64 @@ describe('team queue (pg-boss on PostgreSQL)', () => {
       await t.stop();
     }
   }, 60_000);
+
+  it("marks a killed worker's job waiting with one query per pass, once, and never a job a live worker holds", async () => {
+    const t = await team();
+    const doomed = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'fixtures', 'stuck-worker.ts'), t.url], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const api = await t.node('api');
+      let out = '';
+      doomed.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      await expect.poll(() => out, { timeout: 30_000 }).toContain('ready');
+      const dead = await api.runner.enqueue('work', 's', { name: 'dead' });
+      await expect.poll(() => out, { timeout: 20_000 }).toContain(`started ${dead}`);
+      // A live worker holds the other job for the whole test (its heartbeats keep it active in pg-boss).
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let holding = false;
+      await t.node('worker', async () => {
+        holding = true;
+        await held;
+      });
+      const alive = await api.runner.enqueue('work', 's', { name: 'alive' });
+      await expect.poll(() => holding, { timeout: 20_000 }).toBe(true);
+      await expect.poll(async () => (await api.runner.get(alive))?.status, { timeout: 20_000 }).toBe('running');
+      doomed.kill('SIGKILL');
+
+      // The API node's passes, counting the statements sent to pg-boss's tables and the lines logged.
+      const pool = openPostgresPool(t.url, 1);
+      let statements = 0;
+      const db = { executeSql: async (text: string, values?: unknown[]) => (statements++, pool.query(text, values)) };
+      const logged: string[] = [];
+      const store = new SqlJobStore(api.sql);
+      const deps = { store, runner: api.runner, awaitingWorker: (ids: readonly string[]) => awaitingWorker(db, QUEUE, ids), log: (line: string) => logged.push(line) };
+      const passes: Array<{ marked: string[]; statements: number }> = [];
+      const startedAt = Date.now();
+      try {
+        // Past the heartbeat time (10 s) of the live worker's job, and three passes after the dead one's mark.
+        while (Date.now() - startedAt < 14_000 || passes.filter((p) => p.marked.length === 0).length < 3 || !passes.some((p) => p.marked.length)) {
+          if (Date.now() - startedAt > 60_000) throw new Error('the dead worker\'s job was never marked waiting');
+          const before = statements;
+          passes.push({ marked: await markJobsAwaitingWorker(deps), statements: statements - before });
+          // Two jobs running on each pass: one statement for both.
+          expect(passes.at(-1)!.statements).toBe(1);
+          expect((await api.runner.get(alive))!.stage).not.toBe(WAITING_FOR_A_WORKER_STAGE);
+          await new Promise((r) => setTimeout(r, 500));
+        }
+      } finally {
+        await pool.end();
+      }
+      expect(passes.flatMap((p) => p.marked)).toEqual([dead]);
+      expect(logged.filter((line) => line.includes(dead))).toHaveLength(1);
+      expect(logged.filter((line) => line.includes(alive))).toEqual([]);
+      expect(await api.runner.get(dead)).toMatchObject({ status: 'running', attempts: 1, stage: WAITING_FOR_A_WORKER_STAGE });
+      // The queue's own method says the same, with the job still held by its worker.
+      expect([...(await api.queue.awaitingWorker([dead, alive, 'not-a-uuid']))]).toEqual([dead]);
+      release();
+      expect(await api.runner.settled(alive, 20_000)).toMatchObject({ status: 'complete', attempts: 1 });
+    } finally {
+      doomed.kill('SIGKILL');
+      await t.stop();
+    }
+  }, 240_000);
 });

@@ -1,9 +1,10 @@
 import { PgBoss } from 'pg-boss';
 import type { JobDispatch } from '../storage/job-store';
 import { PostgresSql } from '../storage/sql/postgres-sql';
+import { awaitingWorker } from './awaiting-worker';
 
 /** One pg-boss queue for every kind: a worker's concurrency is per process, whatever the kinds it runs. */
-const QUEUE = 'takeline-jobs';
+export const QUEUE = 'takeline-jobs';
 /** pg-boss's priorities: higher first. Background work (the analysis) waits behind uploads and revoices. */
 const PRIORITY = { foreground: 10, background: 0 } as const;
 
@@ -112,11 +113,10 @@ export class PgBossQueue {
 
   /**
    * Of these jobs, those pg-boss holds for a worker to take (`created`, or `retry` after its worker's heartbeats
-   * stopped), rather than running one (`active`) or done with.
+   * stopped), rather than running one (`active`) or done with. One query for them all.
    */
-  async awaitingWorker(ids: readonly string[]): Promise<Set<string>> {
-    const found = await Promise.all(ids.map((id) => this.boss.findJobs(QUEUE, { id })));
-    return new Set(found.flat().filter((job) => job.state === 'created' || job.state === 'retry').map((job) => job.id));
+  awaitingWorker(ids: readonly string[]): Promise<Set<string>> {
+    return awaitingWorker(this.boss.getDb(), QUEUE, ids);
   }
 
   /** The team's workers as pg-boss's registry has them: running, or stopped without saying so (crashed), with their last heartbeat. */
