@@ -5,6 +5,7 @@ import { DataLayout } from '../storage/files';
 import { openRecords } from '../persistence';
 import { SqlAuditStore } from '../storage/audit-store';
 import { AuditQuery, type AuditEntry } from '../../shared/schemas/audit';
+import { runCommand, UsageError } from './usage';
 
 const USAGE = `usage: npm run audit -- [--user <name>] [--project <key or id>] [--kind <kind>] [--since <time>] [--until <time>]
                         [--limit <n>] [--offset <n>] [--all] [--json]
@@ -12,8 +13,6 @@ const USAGE = `usage: npm run audit -- [--user <name>] [--project <key or id>] [
   --since / --until   ISO 8601 times (since: at or after; until: before), e.g. 2026-12-01 or 2026-12-01T09:00:00Z
   --limit             entries to print (default 50); --all prints every matching entry
 The trail is read from TAKELINE_DATA_DIR (default: the per-user data folder), or a team server's TAKELINE_DATABASE_URL.`;
-
-class UsageError extends Error {}
 
 /** Entries per read when printing them all. */
 const BATCH = 500;
@@ -35,36 +34,27 @@ function row(entry: AuditEntry): string {
 
 /** `npm run audit -- …`: reads only; works beside a running service. Unknown options are refused, never ignored. */
 async function main(argv: string[]): Promise<number> {
-  let values: { json?: boolean; all?: boolean };
-  let query: z.infer<typeof CliQuery>;
-  try {
-    const parsed = parseArgs({
-      args: argv,
-      allowPositionals: false,
-      strict: true,
-      options: {
-        user: { type: 'string' },
-        project: { type: 'string' },
-        kind: { type: 'string' },
-        since: { type: 'string' },
-        until: { type: 'string' },
-        limit: { type: 'string' },
-        offset: { type: 'string' },
-        all: { type: 'boolean' },
-        json: { type: 'boolean' },
-      },
-    });
-    const { all, json, ...filters } = parsed.values;
-    values = { all, json };
-    const result = CliQuery.safeParse({ ...filters, since: isoTime(filters.since), until: isoTime(filters.until) });
-    if (!result.success) throw new UsageError(result.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('\n'));
-    query = result.data;
-  } catch (error) {
-    // parseArgs' own errors (an unknown option, a missing value) are usage errors too.
-    if (!(error instanceof UsageError) && !(error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) throw error;
-    process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
-    return 2;
-  }
+  const parsed = parseArgs({
+    args: argv,
+    allowPositionals: false,
+    strict: true,
+    options: {
+      user: { type: 'string' },
+      project: { type: 'string' },
+      kind: { type: 'string' },
+      since: { type: 'string' },
+      until: { type: 'string' },
+      limit: { type: 'string' },
+      offset: { type: 'string' },
+      all: { type: 'boolean' },
+      json: { type: 'boolean' },
+    },
+  });
+  const { all, json, ...filters } = parsed.values;
+  const values = { all, json };
+  const result = CliQuery.safeParse({ ...filters, since: isoTime(filters.since), until: isoTime(filters.until) });
+  if (!result.success) throw new UsageError(result.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('\n'));
+  const query = result.data;
   const config = loadConfig();
   const layout = new DataLayout(config.dataDir);
   // A team's trail is in its PostgreSQL; the data folder is not touched then.
@@ -92,6 +82,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-void main(process.argv.slice(2)).then((code) => {
-  process.exitCode = code;
-});
+void runCommand(() => main(process.argv.slice(2)), USAGE);

@@ -8,6 +8,7 @@ import { InvalidUserName, SqlKeyStore, type ApiKeyRecord } from '../storage/key-
 import { SqlProjectStore, type ProjectStore } from '../storage/project-store';
 import { SqlSignInTokens } from '../storage/sign-in-tokens';
 import { consoleActor } from '../audit/actor';
+import { runCommand, UsageError } from './usage';
 
 function readServiceUrl(file: string): string | null {
   try {
@@ -29,8 +30,6 @@ const USAGE = `usage: npm run keys -- <command>
   revoke <id>                    takes effect at once, also in a running service
   signin                         a fresh one-time sign-in link for the studio (also while the service runs)
 Keys live in TAKELINE_DATA_DIR (default: the per-user data folder), or a team server's TAKELINE_DATABASE_URL.`;
-
-class UsageError extends Error {}
 
 function describe(r: ApiKeyRecord): string {
   const scope = r.projects === null ? 'all projects' : `projects ${r.projects.join(',') || '(none left)'}`;
@@ -147,17 +146,9 @@ async function main(argv: string[]): Promise<number> {
       }
     }
     throw new UsageError(command ? `unknown command "${command}"` : 'no command given');
-  } catch (error) {
-    // parseArgs' own errors (an unknown option, a missing value) are usage errors too.
-    const usage = error instanceof UsageError || error instanceof InvalidUserName || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
-    if (!usage) throw error;
-    process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
-    return 2;
   } finally {
     await records.close();
   }
 }
 
-void main(process.argv.slice(2)).then((code) => {
-  process.exitCode = code;
-});
+void runCommand(() => main(process.argv.slice(2)), USAGE, { usageErrors: [InvalidUserName] });

@@ -14,14 +14,13 @@ import { openBlobStore, storageLocation } from '../storage/blobs/open-blob-store
 import type { Sql } from '../storage/sql/sql';
 import { DataLayout } from '../storage/files';
 import { desktopSource } from './backup-endpoints';
+import { isUsageError, UsageError } from './usage';
 
 const USAGE = `usage: npm run restore -- <backup folder>
        npm run restore -- --from-desktop <desktop data folder> [--work <folder>]
   Restores into TAKELINE_DATABASE_URL and TAKELINE_STORAGE_URL (a team), else TAKELINE_DATA_DIR, which must hold
   no data. --from-desktop moves a desktop's projects: it backs the folder up (into --work, kept, or a temporary
   folder) and restores that. A folder holding takeline.db and no ${MANIFEST_FILE} is taken as a desktop's.`;
-
-class UsageError extends Error {}
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -98,7 +97,7 @@ function report(summary: RestoreSummary): void {
 main(process.argv.slice(2)).then(
   (code) => (process.exitCode = code),
   (error: unknown) => {
-    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    if (isUsageError(error)) {
       process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
       process.exitCode = 2;
       return;

@@ -9,6 +9,7 @@ import { UserRoles, type UserWithRoles } from '../auth/user-roles';
 import { isRole, ROLES } from '../auth/roles';
 import { NotFoundError } from '../errors';
 import { consoleActor } from '../audit/actor';
+import { runCommand, UsageError } from './usage';
 
 const USAGE = `usage: npm run users -- <command>
   list                                        users, their roles and how they sign in
@@ -17,8 +18,6 @@ const USAGE = `usage: npm run users -- <command>
   role <user> none [--project <project>]      takes that role away
 Users are named by name or id. Roles take effect at the next request, on every API node.
 Users live in TAKELINE_DATA_DIR (default: the per-user data folder), or a team server's TAKELINE_DATABASE_URL.`;
-
-class UsageError extends Error {}
 
 function describe(view: UserWithRoles): string {
   const { user } = view;
@@ -64,20 +63,9 @@ async function main(argv: string[]): Promise<number> {
       }
     }
     throw new UsageError(command ? `unknown command "${command}"` : 'no command given');
-  } catch (error) {
-    if (error instanceof NotFoundError) {
-      process.stderr.write(`${error.message}\n`);
-      return 1;
-    }
-    const usage = error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
-    if (!usage) throw error;
-    process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
-    return 2;
   } finally {
     await records.close();
   }
 }
 
-void main(process.argv.slice(2)).then((code) => {
-  process.exitCode = code;
-});
+void runCommand(() => main(process.argv.slice(2)), USAGE, { failures: [NotFoundError] });
