@@ -45,4 +45,21 @@ describe('the role check', () => {
     expect(await check(viewer, 'GET', '/v1/speech/undocumented')).toMatchObject({ status: 403 });
     expect(await check(owner, 'GET', '/v1/speech/undocumented')).toBeUndefined();
   });
+
+  it("takes a limited key's project from the scope check before it: no second lookup", async () => {
+    const limited = withGrants({ kind: 'projects', keyId: 'k', keyName: 'k', user: 'vera', projectIds: ['p1'] }, { team: 'viewer', projects: {} });
+    let lookups = 0;
+    const lookup = async () => (lookups++, 'p1');
+    let passed: unknown = 'not called';
+    await requireRole({ projectOfSession: lookup, projectOfRef: lookup }, routes)(
+      { method: 'GET', originalUrl: `/v1/speech/transcriptions/${SESSION}` } as Request,
+      { locals: { access: limited, scopeProjectId: 'p1' } } as unknown as Response,
+      (error?: unknown) => (passed = error),
+    );
+    expect(passed).toBeUndefined();
+    expect(lookups).toBe(0);
+    // Without the scope check's answer, the role check looks it up, once.
+    expect(await check(limited, 'PATCH', `/v1/speech/transcriptions/${SESSION}/media`, lookup)).toMatchObject({ status: 403 });
+    expect(lookups).toBe(1);
+  });
 });
