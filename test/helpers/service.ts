@@ -22,8 +22,11 @@ export interface ServiceProcess {
 
 /** Starts `npm run serve`'s program for real on a free port with a temporary (or given) data dir. */
 export async function startServiceProcess(
-  /** `cwd`: the source tree to run (default this repository; bench/memory runs an exported older tree beside it). */
-  options: { env?: Record<string, string>; dataDir?: string; cwd?: string } = {},
+  /**
+   * `cwd`: the source tree to run (default this repository; bench/memory runs an exported older tree beside it).
+   * `startMs`: how long it may take to listen (a bench on a loaded machine waits longer).
+   */
+  options: { env?: Record<string, string>; dataDir?: string; cwd?: string; startMs?: number } = {},
 ): Promise<ServiceProcess> {
   const dataDir = options.dataDir ?? tempDir('takeline-test-');
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/service/cli/serve.ts'], {
@@ -44,7 +47,10 @@ export async function startServiceProcess(
     }),
   );
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`service did not start:\n${out}`)), 60_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`service did not start:\n${out}`));
+    }, options.startMs ?? 60_000);
     const check = () => {
       const match = /takeline listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
       if (match && /auth\/signin\?token=/.test(out)) {

@@ -171,6 +171,10 @@ describe('team queue (pg-boss on PostgreSQL)', () => {
   it("marks a killed worker's job waiting with one query per pass, once, and never a job a live worker holds", async () => {
     const t = await team();
     const doomed = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'fixtures', 'stuck-worker.ts'), t.url], { stdio: ['ignore', 'pipe', 'inherit'] });
+    // A live worker holds the other job for the whole test (its heartbeats keep it active in pg-boss); released
+    // at the end, also when an assertion fails, so the worker can stop.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
     try {
       const api = await t.node('api');
       let out = '';
@@ -178,9 +182,6 @@ describe('team queue (pg-boss on PostgreSQL)', () => {
       await expect.poll(() => out, { timeout: 30_000 }).toContain('ready');
       const dead = await api.runner.enqueue('work', 's', { name: 'dead' });
       await expect.poll(() => out, { timeout: 20_000 }).toContain(`started ${dead}`);
-      // A live worker holds the other job for the whole test (its heartbeats keep it active in pg-boss).
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => (release = resolve));
       let holding = false;
       await t.node('worker', async () => {
         holding = true;
@@ -223,6 +224,7 @@ describe('team queue (pg-boss on PostgreSQL)', () => {
       release();
       expect(await api.runner.settled(alive, 20_000)).toMatchObject({ status: 'complete', attempts: 1 });
     } finally {
+      release();
       doomed.kill('SIGKILL');
       await t.stop();
     }
