@@ -58,6 +58,8 @@ export interface DnsmosOptions {
    * 1, ~350 MB at 2, ~560 MB at 4 (the P.835 model's activations), so batch only with memory to spare.
    */
   batch?: number;
+  /** onnxruntime's CPU arena (default on: less than half the CPU per window; see load()). */
+  memArena?: boolean;
 }
 
 type Ort = typeof import('onnxruntime-node');
@@ -93,8 +95,11 @@ class Dnsmos implements PerceivedQuality {
         intraOpNumThreads: threads,
         interOpNumThreads: 1,
         executionMode: 'sequential',
-        // The arena keeps its high-water mark for the process's life (~75 MB more at batch 1), for no speed.
-        enableCpuMemArena: false,
+        // onnxruntime's arena keeps a run's ~100 MB of activations for the next run. Without it every window's
+        // blocks were mapped and unmapped again (the analysis process hands large blocks back to the system:
+        // analysis-job.ts), and their pages faulted in anew: 0.60 CPU-s per P.835 window against 0.27 with it
+        // (bench/analysis/dnsmos-cost.ts), for ~85 MB more peak memory while the quality stage runs.
+        enableCpuMemArena: this.options.memArena ?? true,
       };
       const [p835, p808] = await Promise.all([
         ort.InferenceSession.create(p835File, sessionOptions),
