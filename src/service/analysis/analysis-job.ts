@@ -137,6 +137,7 @@ export function registerAnalysisJob(deps: AnalysisJobDeps, runner: JobRunner): v
     const original = await deps.files.localOriginal(run.session_id, stored);
     const request: AnalysisRequest = {
       file: original.path,
+      duration: summary.duration,
       tools: deps.tools,
       modelsDir: deps.modelsDir,
       dictionary: deps.dictionary,

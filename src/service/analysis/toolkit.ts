@@ -66,7 +66,7 @@ export function createToolkit(request: AnalysisRequest): AnalysisToolkit & { clo
 
   return {
     warnings,
-    decode: (signal) => decodeAudioToArray(request.file, request.tools, { signal }),
+    decode: (signal) => decodeAudioToArray(request.file, request.tools, { signal, durationHint: request.duration }),
     // Levelled as transcription levels it, so a quiet recording's speech is still found. A run asks once, so
     // the model (its session and onnxruntime's arena) is let go at once rather than held through the run;
     // it would load again if asked again.
