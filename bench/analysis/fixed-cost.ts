@@ -10,10 +10,10 @@
  * - long: the first `--long-seconds` of long/ (read speech), transcribed once, then analysed: the long-audio rate.
  * - fixed cost of a recording = its CPU (transcription + analysis) − the long-audio rates × its length.
  *
- * The trees are run alternately, one child process per tree and round (`--one`), so both see the same host.
+ * The trees run side by side, one child process per tree and round (`--one`), so both see the same host.
  * Figures are medians over the rounds.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -117,18 +117,22 @@ async function one(spec: { shorts: Clip[]; long: Clip; transcribe: boolean }): P
   }
 }
 
-function runTree(tree: string, spec: object): OneRun {
+function runTree(tree: string, spec: object): Promise<OneRun> {
   // The base tree gets this script beside its own (untracked there), so both run the same measurement.
   const script = path.join(tree, 'bench/analysis/fixed-cost.ts');
   if (path.resolve(tree) !== repoRoot) fs.copyFileSync(fileURLToPath(import.meta.url), script);
-  const out = spawnSync(process.execPath, ['--import', 'tsx', script, '--one', JSON.stringify(spec)], {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, '--one', JSON.stringify(spec)], {
     cwd: tree,
-    encoding: 'utf8',
     env: { ...process.env, TAKELINE_MODELS_DIR: modelsDir, TAKELINE_SHARED_DIR: sharedDir },
-    maxBuffer: 64 << 20,
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  if (out.status !== 0) throw new Error(`${tree}: ${out.stderr.slice(-3000)}`);
-  return JSON.parse(out.stdout.trim().split('\n').pop()!) as OneRun;
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (err += d));
+  return new Promise((resolve, reject) =>
+    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!) as OneRun) : reject(new Error(`${tree}: ${err.slice(-3000)}`)))),
+  );
 }
 
 async function main(): Promise<void> {
@@ -145,16 +149,18 @@ async function main(): Promise<void> {
   log(`# fixed cost: ${shorts.length} recordings of ${shorts.map((c) => c.seconds.toFixed(1)).join(', ')} s; long: ${long.seconds.toFixed(1)} s; ${rounds} rounds; load ${os.loadavg()[0]!.toFixed(1)}`);
   const results = new Map<string, OneRun[]>(trees.map((t) => [t.name, []]));
   for (let r = 0; r < rounds; r++) {
-    // Alternate which tree goes first, so a change in the host's load falls on both.
-    for (const tree of r % 2 ? [...trees].reverse() : trees) {
-      const run = runTree(tree.dir, { shorts, long, transcribe: tree.transcribe });
+    // The trees run at once, each in its own process tree: the figures are CPU seconds, which the other's load
+    // hardly changes, and both see the same host. Transcription is measured in the first round, this tree only.
+    const runs = await Promise.all(trees.map((tree) => runTree(tree.dir, { shorts, long, transcribe: tree.transcribe && r === 0 })));
+    trees.forEach((tree, i) => {
+      const run = runs[i]!;
       results.get(tree.name)!.push(run);
       const a = run.shorts.map((s) => s.analysis_cpu);
       log(`  round ${r + 1} ${tree.name}: short analysis CPU median ${median(a).toFixed(2)} s; long analysis ${run.long.analysis_cpu.toFixed(1)} CPU-s (${(run.long.analysis_cpu / long.seconds).toFixed(4)} per audio s); load ${os.loadavg()[0]!.toFixed(1)}`);
-    }
+    });
   }
   // Transcription is measured in this tree only (the base runs the same transcription code).
-  const mine = results.get(trees[0]!.name)!;
+  const mine = results.get(trees[0]!.name)!.filter((m) => m.long.transcription_cpu !== null);
   const transcriptionRate = median(mine.map((m) => m.long.transcription_cpu! / m.long.seconds));
   const transcriptionShort = median(mine.flatMap((m) => m.shorts.map((s) => s.transcription_cpu! - transcriptionRate * s.seconds)));
   log(`\ntranscription (this tree): long rate ${transcriptionRate.toFixed(4)} CPU-s per audio s; fixed cost per short recording ${transcriptionShort.toFixed(2)} CPU-s (median)`);
