@@ -58,7 +58,7 @@ export interface DnsmosOptions {
    * 1, ~350 MB at 2, ~560 MB at 4 (the P.835 model's activations), so batch only with memory to spare.
    */
   batch?: number;
-  /** onnxruntime's CPU arena (default on: less than half the CPU per window; see load()). */
+  /** onnxruntime's CPU arena: less than half the CPU per window for more memory held (see load()); default off. */
   memArena?: boolean;
 }
 
@@ -95,11 +95,11 @@ class Dnsmos implements PerceivedQuality {
         intraOpNumThreads: threads,
         interOpNumThreads: 1,
         executionMode: 'sequential',
-        // onnxruntime's arena keeps a run's ~100 MB of activations for the next run. Without it every window's
-        // blocks were mapped and unmapped again (the analysis process hands large blocks back to the system:
-        // analysis-job.ts), and their pages faulted in anew: 0.60 CPU-s per P.835 window against 0.27 with it
-        // (bench/analysis/dnsmos-cost.ts), for ~85 MB more peak memory while the quality stage runs.
-        enableCpuMemArena: this.options.memArena ?? true,
+        // Off by default: the arena keeps its high-water mark, and grew the analysis process by ~65 MB through the
+        // quality stage (analysis-job.test.ts holds it under 50). On, a window costs 0.26 CPU-s instead of 0.69: without
+        // it each window's ~100 MB of activations is mapped, faulted in and unmapped again (the analysis process hands
+        // large blocks back to the system: analysis-job.ts). docs/benchmarks.md has both.
+        enableCpuMemArena: this.options.memArena ?? false,
       };
       const [p835, p808] = await Promise.all([
         ort.InferenceSession.create(p835File, sessionOptions),
