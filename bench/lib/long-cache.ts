@@ -53,6 +53,7 @@ export function loopTo(file: string, seconds: number): string {
 export function analysisRequest(file: string, transcript: Transcript, modelsDir: string): AnalysisRequest {
   return {
     file,
+    duration: transcript.duration,
     tools: resolveMediaTools(),
     modelsDir,
     dictionary: resolvePocketSphinxModel().dict,

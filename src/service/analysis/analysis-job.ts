@@ -71,8 +71,7 @@ export async function runAnalysisProcess(
 ): Promise<void> {
   signal.throwIfAborted();
   const child = forkModule('./analysis-process', import.meta.url, [], ANALYSIS_PROCESS_ENV);
-  // Lowered from here at once (deferred work: below a request's decoders); the process also lowers itself, but only
-  // once its modules have loaded.
+  // Deferred work, below a request's decoders: every thread of it, from here at once (its module loading too).
   lowerProcessPriority(child.pid, undefined, true);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let onAbort = () => {};
@@ -138,6 +137,7 @@ export function registerAnalysisJob(deps: AnalysisJobDeps, runner: JobRunner): v
     const original = await deps.files.localOriginal(run.session_id, stored);
     const request: AnalysisRequest = {
       file: original.path,
+      duration: summary.duration,
       tools: deps.tools,
       modelsDir: deps.modelsDir,
       dictionary: deps.dictionary,

@@ -2,12 +2,10 @@ import { MediaDecodeError } from '../media/decode';
 import type { AnalysisMessage, AnalysisRequest } from './protocol';
 import { runAnalysis } from './run-analysis';
 import { createToolkit } from './toolkit';
-import { lowerProcessPriority } from '../jobs/background-priority';
-import { backgroundNice } from '../config';
 
-// Below the service and below a request's decoders, so HTTP reads stay fast and the next transcription is not
-// slowed while this process computes (the threads it starts inherit it).
-lowerProcessPriority(process.pid, backgroundNice(), true);
+// Its priority (deferred work, below a request's decoders) is set by its parent at spawn, every thread of it
+// (analysis-job.ts, background-priority.ts); the threads it starts later inherit it.
+
 // The service went away (or killed the channel): nobody is left to read the results.
 process.once('disconnect', () => process.exit(0));
 

@@ -15,6 +15,8 @@ export interface LineInput {
 /** What the job hands its process: the recording, its lines, and the checkpoints already stored. */
 export interface AnalysisRequest {
   file: string;
+  /** The recording's length as stored, in seconds: sizes the decode's buffer without probing the file again. */
+  duration?: number;
   tools: MediaTools;
   modelsDir: string | null;
   /** The recognizer's pronunciation dictionary (syllable counts). */

@@ -66,7 +66,7 @@ export function createToolkit(request: AnalysisRequest): AnalysisToolkit & { clo
 
   return {
     warnings,
-    decode: (signal) => decodeAudioToArray(request.file, request.tools, { signal }),
+    decode: (signal) => decodeAudioToArray(request.file, request.tools, { signal, durationHint: request.duration }),
     // Levelled as transcription levels it, so a quiet recording's speech is still found. A run asks once, so
     // the model (its session and onnxruntime's arena) is let go at once rather than held through the run;
     // it would load again if asked again.
@@ -111,7 +111,8 @@ export function createToolkit(request: AnalysisRequest): AnalysisToolkit & { clo
     },
     qualityScore: (measured, mos) => qualityScore(measured, mos),
     ambience: (tags, line, speech, levels) => lineAmbience(line, { levels, tags, speech }),
-    syllables: () => (dictionary ??= SyllableDictionary.load(request.dictionary)),
+    // Only the transcript's words are ever counted (delivery/pace.ts, perception/words.ts).
+    syllables: () => (dictionary ??= SyllableDictionary.load(request.dictionary, request.lines.flatMap((l) => l.words.map((w) => w.word)))),
     listener() {
       if (!listener) {
         if (!warnings.includes(ESTIMATE_WARNING)) warnings.push(ESTIMATE_WARNING);

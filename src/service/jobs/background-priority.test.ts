@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { backgroundNiceness, backgroundNiceSteps, deferredNiceness, lowerProcessPriority, threadIdFromLink } from './background-priority';
 
@@ -55,6 +56,34 @@ describe('background priority', () => {
     } finally {
       request.kill();
       deferred.kill();
+    }
+  });
+
+  it.runIf(process.platform === 'linux')('lowers every thread of a child that started threads before it was lowered', async () => {
+    // A Node child with its platform and pool threads and a worker thread running, as the analysis process has
+    // by the time its parent's call lands on a loaded machine.
+    const script = `
+      const { Worker } = require('node:worker_threads');
+      require('node:fs').readFile(__filename, () => {});
+      const w = new Worker('setInterval(() => {}, 1000)', { eval: true });
+      w.on('online', () => console.log('ready'));
+      setInterval(() => {}, 1000);
+    `;
+    const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
+      const threads = () => fs.readdirSync(`/proc/${child.pid}/task`).map(Number);
+      const own = os.getPriority(process.pid);
+      expect(threads().length).toBeGreaterThan(3);
+      lowerProcessPriority(child.pid, 3, true);
+      // Read as a test would from outside: /proc/<pid>/task/<tid>/stat, field 19 (nice).
+      const niceOf = (tid: number) => {
+        const stat = fs.readFileSync(`/proc/${child.pid}/task/${tid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+      };
+      expect(new Set(threads().map(niceOf))).toEqual(new Set([deferredNiceness(own, 3)]));
+    } finally {
+      child.kill();
     }
   });
 

@@ -55,12 +55,47 @@ function target(steps: number, deferred = false): number | null {
   return deferred ? deferredNiceness(own, steps) : backgroundNiceness(own, steps);
 }
 
-/** Lowers a child process's priority (call right after spawning it); `deferred`: below what a request waits for. */
+/**
+ * Sets every thread of process `pid` to `nice`. Linux keeps niceness per thread and `setpriority` on a process id
+ * changes its main thread only: a child that started threads before it was lowered (Node's platform and libuv
+ * pool threads, where onnxruntime's runs and ffmpeg's decoders compute) kept them at the service's niceness. The
+ * main thread goes first, so the threads it makes from then on inherit the new value; the list is read again until
+ * no thread made meanwhile is left behind. Elsewhere the call is process-wide already.
+ */
+function setProcessNice(pid: number, nice: number): void {
+  os.setPriority(pid, nice);
+  if (process.platform !== 'linux') return;
+  for (let pass = 0; pass < 5; pass++) {
+    let changed = false;
+    let tids: number[];
+    try {
+      tids = fs.readdirSync(`/proc/${pid}/task`).map(Number);
+    } catch {
+      return; // ended, or no /proc
+    }
+    for (const tid of tids) {
+      try {
+        if (os.getPriority(tid) !== nice) {
+          os.setPriority(tid, nice);
+          changed = true;
+        }
+      } catch {
+        // A thread that ended meanwhile.
+      }
+    }
+    if (!changed) return;
+  }
+}
+
+/**
+ * Lowers a child process's priority, all its threads (call right after spawning it: the one place a child's
+ * priority is set); `deferred`: below what a request waits for.
+ */
 export function lowerProcessPriority(pid: number | undefined, steps = configuredSteps, deferred = false): void {
   if (!pid) return;
   try {
     const nice = target(steps, deferred);
-    if (nice !== null) os.setPriority(pid, nice);
+    if (nice !== null) setProcessNice(pid, nice);
   } catch {
     // The child may already have exited, or the platform may refuse: it then runs at normal priority.
   }
@@ -75,17 +110,9 @@ export function lowerProcessPriority(pid: number | undefined, steps = configured
 export function lowerOwnPriority(steps = configuredSteps): void {
   try {
     const nice = target(steps);
-    if (nice === null) return;
-    const threads = process.platform === 'linux' ? fs.readdirSync('/proc/self/task').map(Number) : [process.pid];
-    for (const tid of threads) {
-      try {
-        os.setPriority(tid, nice);
-      } catch {
-        // A thread that ended meanwhile.
-      }
-    }
+    if (nice !== null) setProcessNice(process.pid, nice);
   } catch {
-    // No /proc, or not permitted: normal priority.
+    // Not permitted: normal priority.
   }
 }
 

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -83,6 +83,20 @@ afterAll(() => {
 });
 
 describe('decodeAudio', () => {
+  it('decodes without probing when the caller knows the length, to the same samples', async () => {
+    // An ffprobe that leaves a mark: the hint must spare its process.
+    const mark = join(dir, 'probed');
+    const probe = join(dir, 'ffprobe-marking');
+    writeFileSync(probe, `#!/bin/sh\ntouch '${mark}'\nexec '${tools.ffprobe}' "$@"\n`, { mode: 0o755 });
+    const marking = { ...tools, ffprobe: probe };
+    const hinted = await decodeAudioToArray(join(dir, 'a.wav'), marking, { durationHint: 2 });
+    expect(existsSync(mark)).toBe(false);
+    const probed = await decodeAudioToArray(join(dir, 'a.wav'), marking);
+    expect(existsSync(mark)).toBe(true);
+    expect(hinted.length).toBe(probed.length);
+    expect(Buffer.from(hinted.buffer, hinted.byteOffset, hinted.byteLength).equals(Buffer.from(probed.buffer, probed.byteOffset, probed.byteLength))).toBe(true);
+  });
+
   it.each(containers.map((c) => c.file))('decodes %s to 16 kHz mono float32', async (file) => {
     const pcm = await decodeAudioToArray(join(dir, file), tools);
     // Lossy codecs add priming/padding samples; allow 60 ms.

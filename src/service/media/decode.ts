@@ -185,9 +185,11 @@ export async function* decodeAudio(
 export async function decodeAudioToArray(
   path: string,
   tools: MediaTools,
-  options: DecodeOptions = {},
+  /** `durationHint`: the length in seconds where the caller knows it (stored at upload): no ffprobe process then. */
+  options: DecodeOptions & { durationHint?: number | null } = {},
 ): Promise<Float32Array> {
-  const hint = await probeAudioDuration(path, tools, options.signal);
+  const known = options.durationHint;
+  const hint = known !== undefined && known !== null && Number.isFinite(known) && known > 0 ? known : await probeAudioDuration(path, tools, options.signal);
   return collectSamples(decodeAudio(path, tools, options), initialCapacity(hint));
 }
 

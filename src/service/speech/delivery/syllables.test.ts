@@ -33,4 +33,19 @@ describe('syllables', () => {
     expect(cmu.count('printing')).toBe(2);
     expect(cmu.has('printing')).toBe(true);
   });
+
+  it.runIf(fs.existsSync(`${DEFAULT_MODEL_DIR}/cmudict-en-us.dict`))('keeps only the words asked for, with the whole dictionary’s counts', () => {
+    const file = `${DEFAULT_MODEL_DIR}/cmudict-en-us.dict`;
+    const cmu = SyllableDictionary.load(file);
+    // Every 50th entry's word, as a transcript would write them (case, punctuation), and words the dictionary lacks.
+    const heads = fs.readFileSync(file, 'utf8').split('\n').filter((_, i) => i % 50 === 0).map((l) => l.split(' ')[0]!).filter((h) => h && !h.endsWith(')'));
+    const asked = [...heads.map((h, i) => (i % 3 === 0 ? `${h.toUpperCase()},` : h)), 'zorblat', 'Um'];
+    const some = SyllableDictionary.load(file, asked);
+    expect(heads.length).toBeGreaterThan(2000);
+    for (const word of asked) {
+      expect(some.count(word)).toBe(cmu.count(word));
+      expect(some.has(word)).toBe(cmu.has(word));
+    }
+    expect(some.has('international')).toBe(heads.includes('international'));
+  });
 });

@@ -58,6 +58,8 @@ export interface DnsmosOptions {
    * 1, ~350 MB at 2, ~560 MB at 4 (the P.835 model's activations), so batch only with memory to spare.
    */
   batch?: number;
+  /** onnxruntime's CPU arena: less than half the CPU per window for more memory held (see load()); default off. */
+  memArena?: boolean;
 }
 
 type Ort = typeof import('onnxruntime-node');
@@ -93,8 +95,11 @@ class Dnsmos implements PerceivedQuality {
         intraOpNumThreads: threads,
         interOpNumThreads: 1,
         executionMode: 'sequential',
-        // The arena keeps its high-water mark for the process's life (~75 MB more at batch 1), for no speed.
-        enableCpuMemArena: false,
+        // Off by default: the arena keeps its high-water mark, and grew the analysis process by ~65 MB through the
+        // quality stage (analysis-job.test.ts holds it under 50). On, a window costs 0.26 CPU-s instead of 0.69: without
+        // it each window's ~100 MB of activations is mapped, faulted in and unmapped again (the analysis process hands
+        // large blocks back to the system: analysis-job.ts). docs/benchmarks.md has both.
+        enableCpuMemArena: this.options.memArena ?? false,
       };
       const [p835, p808] = await Promise.all([
         ort.InferenceSession.create(p835File, sessionOptions),

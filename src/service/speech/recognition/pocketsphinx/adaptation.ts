@@ -116,7 +116,7 @@ export async function prepareTrainingModel(
   try {
     for (const f of ['means', 'variances', 'transition_matrices', 'noisedict', 'feat.params']) symlinkSync(path.join(model.hmm, f), path.join(building, f));
     writeFileSync(path.join(building, 'mixture_weights'), writeMixtureWeights(readSendump(readFileSync(path.join(model.hmm, 'sendump')))));
-    await run(tools.mdefConvert, ['-text', path.join(model.hmm, 'mdef'), path.join(building, 'mdef.txt')], path.join(building, 'mdef.log'));
+    await run(tools.mdefConvert, ['-text', path.join(model.hmm, 'mdef'), path.join(building, 'mdef.txt')], path.join(building, 'mdef.log'), undefined, tools.deferred);
     writeFileSync(path.join(building, 'ready'), '');
     // An older version's half-built folder (built in place) is replaced; another process's finished one is kept.
     if (existsSync(dir) && !ready()) rmSync(dir, { recursive: true, force: true });
