@@ -9,14 +9,20 @@
  * behind each speaker's transform, words added to the vocabulary) and the CPU.
  *
  *   node --import tsx bench/learning/run.ts [--readers amateur,ljspeech] [--earlier 0.5] [--every 1] [--offset 0] [--map on|off]
+ *     [--held-out ljspeech] [--save results.json] [--as-recognized-from results.json] [--report-from results.json]
  *
  * `--every N` keeps every N-th pair of files (halves alternate by name, so a pair is one file of each); `--offset K`
  * starts at the K-th pair (`--every 2 --offset 1` is the other half of the pairs `--every 2` leaves out).
  * `--map off` has the corrected project adapt by the MLLR transform alone (TAKELINE_ADAPTATION_MAP=off), as before
  * MAP means from corrected speech; the as-recognized project has no corrected speech, so MAP never runs there.
  * Both conditions run at the same time (one service each), so they share the machine's load.
+ * `--held-out R` names a reader nothing was chosen on (leave-one-reader-out): its change is printed apart from the
+ * tuning readers'. `--save F` writes every scored file of both conditions; `--as-recognized-from F` takes the
+ * as-recognized condition from such a file instead of running it (that path is deterministic, and a change to how
+ * corrections teach leaves it as it was), so a run compares a change at half the CPU. `--report-from F` prints a
+ * saved run's tables again (another `--held-out`, say) without running anything.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -35,6 +41,11 @@ const earlierShare = Number(flag('--earlier') ?? 0.5);
 const every = Number(flag('--every') ?? 1);
 const offset = Number(flag('--offset') ?? 0);
 const map = flag('--map') ?? 'on';
+const heldOut = flag('--held-out');
+const saveTo = flag('--save');
+const plainFrom = flag('--as-recognized-from');
+const reportFrom = flag('--report-from');
+if (heldOut && !readers.includes(heldOut)) throw new Error(`--held-out ${heldOut} is not among --readers ${readers.join(',')}`);
 
 const refs = new Map(
   readFileSync(path.join(asrDir, 'refs.tsv'), 'utf8')
@@ -206,32 +217,65 @@ for (const p of plan) {
       `tuning half ${p.later.filter((f) => half.get(f) === 'tune').length}, test half ${p.later.filter((f) => half.get(f) === 'test').length}`,
   );
 }
-console.log(`load before: ${readFileSync('/proc/loadavg', 'utf8').trim()}`);
-const [plain, corrected] = await Promise.all([runCondition('as-recognized'), runCondition('corrected')]);
-console.log(`load after: ${readFileSync('/proc/loadavg', 'utf8').trim()}\n`);
-
-const col = 34;
-console.log(['later recordings'.padEnd(22), 'as recognized'.padStart(col), 'corrected'.padStart(col)].join(''));
-const groups: Array<[string, (s: Scored) => boolean]> = [];
-for (const h of ['tune', 'test'] as const) {
-  groups.push([`all readers, ${h}`, (s) => s.half === h]);
-  if (readers.length > 1) for (const r of readers) groups.push([`  ${r}, ${h}`, (s) => s.half === h && s.reader === r]);
+if (!reportFrom) console.log(`load before: ${readFileSync('/proc/loadavg', 'utf8').trim()}`);
+/** The as-recognized condition of an earlier run (--save), for the files this run scores. */
+function savedPlain(file: string): ConditionResult {
+  const saved = JSON.parse(readFileSync(file, 'utf8')) as { plain: ConditionResult };
+  const wanted = new Set(plan.flatMap((p) => p.later));
+  const scored = saved.plain.scored.filter((s) => wanted.has(s.file));
+  if (scored.length !== wanted.size) throw new Error(`${file} scored ${scored.length} of this run's ${wanted.size} later recordings: run the same --readers/--every/--offset`);
+  return { ...saved.plain, scored };
 }
-for (const [name, keep] of groups) console.log([name.padEnd(22), pooled(plain.scored.filter(keep)).padStart(col), pooled(corrected.scored.filter(keep)).padStart(col)].join(''));
-console.log();
+/** Both conditions of a saved run, for the files this run's options name. */
+function savedRun(file: string): [ConditionResult, ConditionResult] {
+  const saved = JSON.parse(readFileSync(file, 'utf8')) as { corrected: ConditionResult };
+  const wanted = new Set(plan.flatMap((p) => p.later));
+  return [savedPlain(file), { ...saved.corrected, scored: saved.corrected.scored.filter((s) => wanted.has(s.file)) }];
+}
+const [plain, corrected] = reportFrom
+  ? savedRun(reportFrom)
+  : plainFrom
+    ? await runCondition('corrected').then((c) => [savedPlain(plainFrom), c] as const)
+    : await Promise.all([runCondition('as-recognized'), runCondition('corrected')]);
+if (!reportFrom) console.log(`load after: ${readFileSync('/proc/loadavg', 'utf8').trim()}\n`);
+if (saveTo) writeFileSync(saveTo, JSON.stringify({ plan, plain, corrected }, null, 1));
+
 const plainByFile = new Map(plain.scored.map((s) => [s.file, errorCount(s.wer)]));
-for (const h of ['tune', 'test'] as const) {
-  const ours = corrected.scored.filter((s) => s.half === h);
+/** The corrected condition's change in errors against as recognized over some later recordings, with its interval. */
+function change(keep: (s: Scored) => boolean): string {
+  const ours = corrected.scored.filter(keep);
+  if (ours.length === 0) return '';
   const be = ours.reduce((a, s) => a + plainByFile.get(s.file)!, 0);
   const ae = ours.reduce((a, s) => a + errorCount(s.wer), 0);
   // Later files of a project are not independent (each teaches the next), so the interval says how much the
   // file-to-file spread alone could move the change.
   const ci = relativeChangeInterval(ours.map((s) => ({ stratum: s.reader, ours: errorCount(s.wer), baseline: plainByFile.get(s.file)! })), { target: -0.1 });
-  console.log(
-    `corrected vs as recognized, ${h} half: ${be} → ${ae} errors (${pct(ci.relative)}; 95% of a paired bootstrap over files ${pct(ci.low)} … ${pct(ci.high)}; ` +
-      `${pct(ci.atOrBelowTarget ?? 0)} of resamples at or below −10%)`,
-  );
+  return `${be} → ${ae} (${pct(ci.relative)}, ${pct(ci.low)} … ${pct(ci.high)})`;
 }
+
+// The tuning half beside the test half, per group of readers: WER as recognized, corrected, and the change in errors
+// (95 % of a paired bootstrap over files).
+const col = 34;
+const groups: Array<[string, (s: Scored) => boolean]> = [['all readers', () => true]];
+if (readers.length > 1) for (const r of readers) groups.push([`  ${r}${r === heldOut ? ' (held out)' : ''}`, (s) => s.reader === r]);
+if (heldOut && readers.length > 2) groups.push(['tuning readers', (s) => s.reader !== heldOut]);
+for (const [condition, rows] of [['as recognized', plain.scored], ['corrected', corrected.scored]] as const) {
+  console.log([`${condition}, WER`.padEnd(26), 'tuning half'.padStart(col), 'test half'.padStart(col)].join(''));
+  for (const [name, keep] of groups) {
+    console.log([name.padEnd(26), ...(['tune', 'test'] as const).map((h) => pooled(rows.filter((s) => keep(s) && s.half === h)).padStart(col))].join(''));
+  }
+  console.log();
+}
+console.log(['corrected vs as recognized'.padEnd(26), 'tuning half'.padStart(col + 4), 'test half'.padStart(col + 4)].join(''));
+for (const [name, keep] of groups) console.log([name.padEnd(26), ...(['tune', 'test'] as const).map((h) => change((s) => keep(s) && s.half === h).padStart(col + 4))].join(''));
+for (const h of ['tune', 'test'] as const) {
+  const ci = relativeChangeInterval(
+    corrected.scored.filter((s) => s.half === h).map((s) => ({ stratum: s.reader, ours: errorCount(s.wer), baseline: plainByFile.get(s.file)! })),
+    { target: -0.1 },
+  );
+  console.log(`${h} half, all readers: ${pct(ci.atOrBelowTarget ?? 0)} of resamples at or below −10%`);
+}
+if (heldOut) console.log(`held-out reader ${heldOut}, both halves (nothing was chosen on it): ${change((s) => s.reader === heldOut)}`);
 const c = corrected.corrections;
 console.log(`\ncorrections: ${c.patched} one-line transcripts corrected by PATCH, ${c.aligned} aligned as a script, ${c.unchanged} already right`);
 console.log(`corrected seconds behind each adapted speaker: ${JSON.stringify(c.correctedSeconds)}`);

@@ -45,6 +45,21 @@ describe('keptRecordings with corrected lines', () => {
     expect(kept.map((k) => k.at)).toEqual(['2026-01-02', '2026-01-01', '2026-01-04']);
     expect(dropped.map((k) => k.at)).toEqual(['2026-01-03']);
   });
+  it('keeps every corrected recording within the seconds bound, however many; the count bounds the recognized ones', () => {
+    // 30 corrected recordings of 7 s and 25 recognized ones, under the service's bounds (600 s, 20).
+    const day = (n: number) => `2026-01-${String(n).padStart(2, '0')}`;
+    const list: Array<{ at: string; seconds: number; corrected?: boolean }> = [
+      ...Array.from({ length: 30 }, (_, i) => ({ at: day(i + 1), seconds: 7, corrected: true })),
+      ...Array.from({ length: 25 }, (_, i) => ({ at: `2026-02-${String(i + 1).padStart(2, '0')}`, seconds: 7 })),
+    ];
+    const { kept, dropped } = keptRecordings(list, { maxSeconds: 600, maxRecordings: 20 });
+    expect(kept.filter((k) => k.corrected)).toHaveLength(30);
+    // The 20 newest recognized ones; the 5 oldest go.
+    expect(kept.filter((k) => !k.corrected)).toHaveLength(20);
+    expect(dropped.map((k) => k.at)).toEqual(['2026-02-05', '2026-02-04', '2026-02-03', '2026-02-02', '2026-02-01']);
+    // The seconds bound still holds for corrected speech.
+    expect(keptRecordings(list, { maxSeconds: 70, maxRecordings: 20 }).kept).toHaveLength(10);
+  });
 });
 
 describe('wordPieces and alignableWords', () => {

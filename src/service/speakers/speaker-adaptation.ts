@@ -58,7 +58,9 @@ export const MIN_RECORDING_SECONDS = 1;
 /**
  * The kept statistics within the bounds; the rest are to be removed. Corrected lines' statistics come first
  * (supervision is worth more than the recognizer's guesses, which are wrong about one word in three), then
- * the recognized ones; newest first within each.
+ * the recognized ones; newest first within each. The seconds bound holds for all; the count bound for the
+ * recognized ones only: MAP moves each Gaussian by how much corrected speech it has seen, so every corrected
+ * second within the bound teaches (a count would drop 10 of 30 short corrected recordings, a third of them).
  */
 export function keptRecordings<T extends { seconds: number; at: string; corrected?: boolean }>(
   recordings: readonly T[],
@@ -69,10 +71,12 @@ export function keptRecordings<T extends { seconds: number; at: string; correcte
   );
   const kept: T[] = [];
   let seconds = 0;
+  let recognized = 0;
   for (const r of sorted) {
-    if (kept.length > 0 && (kept.length >= settings.maxRecordings || seconds + r.seconds > settings.maxSeconds)) break;
+    if (kept.length > 0 && (seconds + r.seconds > settings.maxSeconds || (!r.corrected && recognized >= settings.maxRecordings))) break;
     kept.push(r);
     seconds += r.seconds;
+    if (!r.corrected) recognized++;
   }
   return { kept, dropped: sorted.slice(kept.length) };
 }
