@@ -11,6 +11,8 @@ export class InProcessWorker implements WorkerAdapter {
   private started = false;
   /** One pump at a time: starting a job takes reads and writes, and two pumps would start one job twice. */
   private pumping: Promise<void> = Promise.resolve();
+  /** Jobs started at once for a request that waits on them: they take no slot from the queue's jobs. */
+  private readonly taken = new Set<string>();
 
   constructor(private readonly concurrency = 1) {}
 
@@ -42,11 +44,33 @@ export class InProcessWorker implements WorkerAdapter {
     );
   }
 
+  take(id: string): void {
+    const execution = this.execution;
+    if (!execution) return;
+    this.pumping = this.pumping.then(() =>
+      this.launchNow(execution, id).catch((error: unknown) => {
+        execution.log(`jobs: could not start job ${id}: ${(error as Error)?.message ?? String(error)}`);
+      }),
+    );
+  }
+
+  /** Starts one queued job at once, whatever else runs (taken by the pump already: nothing to do). */
+  private async launchNow(execution: JobExecution, id: string): Promise<void> {
+    if (!this.started || execution.stopping()) return;
+    const queued = await execution.store.get(id);
+    if (!queued || queued.status !== 'queued' || !execution.handles(queued.kind)) return;
+    if (!(await execution.store.claim(id))) return;
+    const job = await execution.store.get(id);
+    if (!job) return;
+    this.taken.add(id);
+    void execution.run(job).finally(() => this.taken.delete(id));
+  }
+
   private async launchQueued(execution: JobExecution): Promise<void> {
     const { all, background, quick } = execution.kinds();
     while (this.started && !execution.stopping()) {
       let eligible = all;
-      if (execution.runningCount() >= this.concurrency) {
+      if (execution.runningCount() - this.taken.size >= this.concurrency) {
         // Full: a quick job may still start in a slot of its own, one at a time.
         if (quick.length === 0 || execution.quickRunning()) return;
         eligible = quick;

@@ -67,6 +67,8 @@ export interface JobEvents {
   /** A job this process took and starts running. */
   started: [job: JobRecord];
   progress: [job: JobRecord];
+  /** A job running here published what it has found so far (`JobContext.publish`). */
+  published: [job: JobRecord];
   settled: [job: JobRecord];
 }
 
@@ -100,6 +102,13 @@ export interface JobQueue {
   cancel(ids: readonly string[]): Promise<void>;
   /** The job once it has settled (complete, failed or cancelled), or null if it has not within `ms`. */
   settled(id: string, ms: number): Promise<JobRecord | null>;
+  /**
+   * Follows a job someone waits for until it settles: resolves with the settled record, or null when the record
+   * is gone (its recording was deleted). `onRecord` sees each reading (what the job has published so far). A
+   * worker in this process that can run it starts it at once, beside whatever runs. Throws the signal's reason
+   * once it aborts; cancelling the job is the caller's to do.
+   */
+  follow(id: string, signal: AbortSignal, onRecord?: (job: JobRecord) => void): Promise<JobRecord | null>;
 }
 
 export interface RunnerOptions {
@@ -147,7 +156,7 @@ export class JobRunner extends EventEmitter<JobEvents> implements JobQueue {
   private readonly kinds = new Map<string, JobKindOptions>();
   /** Where each kind shows a waiting stage besides its job record; known in processes that run no handler too. */
   private readonly displays = new Map<string, NonNullable<JobKindOptions['showWaiting']>>();
-  private readonly running = new Map<string, { controller: AbortController; done: Promise<void>; requeue: boolean; quick: boolean }>();
+  private readonly running = new Map<string, { job: JobRecord; controller: AbortController; done: Promise<void>; requeue: boolean; quick: boolean }>();
   private stopping = false;
   private readonly worker: WorkerAdapter | null;
 
@@ -160,14 +169,10 @@ export class JobRunner extends EventEmitter<JobEvents> implements JobQueue {
     this.worker?.attach(this.execution());
   }
 
-  /** Whether a worker in this process takes this process's jobs at once (the desktop), rather than a team's workers. */
-  get runsJobsHere(): boolean {
-    return this.worker instanceof InProcessWorker;
-  }
-
   private execution(): JobExecution {
     return {
       store: this.store,
+      handles: (kind) => this.handlers.has(kind),
       kinds: () => {
         const all = [...this.handlers.keys()];
         return { all, background: all.filter((kind) => this.isBackground(kind)), quick: all.filter((kind) => this.kinds.get(kind)?.quick) };
@@ -312,8 +317,54 @@ export class JobRunner extends EventEmitter<JobEvents> implements JobQueue {
     // Listening before looking, so a job that settles while its record is read is not missed.
     const job = await this.get(id);
     if (!job || SETTLED.has(job.status)) finish(job);
-    else if (!this.running.has(id) && !this.runsJobsHere) void this.pollUntilSettled(id, done, finish);
+    // One running here says when it settles; another process's is read until it does.
+    else if (!this.running.has(id)) void this.pollUntilSettled(id, done, finish);
     return done;
+  }
+
+  async follow(id: string, signal: AbortSignal, onRecord?: (job: JobRecord) => void): Promise<JobRecord | null> {
+    // A job running here hands on what it publishes and its end at once (no poll delay); the records of one
+    // another process runs (a team's worker) are read every `pollMs`.
+    let pending: JobRecord | undefined;
+    let wake: (() => void) | null = null;
+    const onEvent = (job: JobRecord) => {
+      if (job.id !== id) return;
+      pending = job;
+      wake?.();
+    };
+    this.on('published', onEvent);
+    this.on('settled', onEvent);
+    try {
+      // Listening before looking, so nothing that happens while the record is read is missed.
+      let job = await this.get(id);
+      if (job?.status === 'queued') this.worker?.take(id);
+      for (;;) {
+        signal.throwIfAborted();
+        if (!job) return null;
+        onRecord?.(job);
+        if (SETTLED.has(job.status)) return job;
+        if (pending === undefined) {
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(done, this.options.pollMs ?? 250);
+            signal.addEventListener('abort', done, { once: true });
+            wake = done;
+            function done() {
+              clearTimeout(timer);
+              signal.removeEventListener('abort', done);
+              resolve();
+            }
+          });
+          wake = null;
+        }
+        const heard = pending;
+        pending = undefined;
+        // Running here: the job's own record in memory is ahead of its stored one (its writes are ordered, not awaited).
+        job = heard ?? this.running.get(id)?.job ?? (await this.get(id));
+      }
+    } finally {
+      this.off('published', onEvent);
+      this.off('settled', onEvent);
+    }
   }
 
   /** Another process may run the job (a team's worker), so its record is read until it settles or the wait ends. */
@@ -330,7 +381,7 @@ export class JobRunner extends EventEmitter<JobEvents> implements JobQueue {
 
   private launch(job: JobRecord): void {
     const controller = new AbortController();
-    const entry = { controller, requeue: false, done: Promise.resolve(), quick: this.kinds.get(job.kind)?.quick ?? false };
+    const entry = { job, controller, requeue: false, done: Promise.resolve(), quick: this.kinds.get(job.kind)?.quick ?? false };
     this.running.set(job.id, entry);
     const writes = orderedWrites((error) => this.options.log?.(`job ${job.id} (${job.kind}): could not write its progress: ${(error as Error)?.message ?? String(error)}`));
     let lastWrite = 0;
@@ -349,6 +400,7 @@ export class JobRunner extends EventEmitter<JobEvents> implements JobQueue {
     const publish = (result: Record<string, unknown>) => {
       job.result = result;
       writes.push(() => this.store.setResult(job.id, result));
+      this.emit('published', job);
     };
     const handler = this.handlers.get(job.kind)!;
     // Taken over after its worker stopped: no longer waiting (the handler's first progress names its own stage).

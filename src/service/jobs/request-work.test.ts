@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import { requestWorkTeam } from '../../../test/helpers/request-work-team';
 import { ConflictError, InvalidInputError, issue, ServiceError, userMessage } from '../errors';
 import { doRequestWork, registerRequestWork, type RequestWork } from './request-work';
+import { JobRunner } from './job-runner';
 import { actingAs, currentActor, type Actor } from '../audit/actor';
 
 const stops: Array<() => Promise<void>> = [];
@@ -30,15 +31,88 @@ function work(behaviour: (input: Input, signal: AbortSignal) => Promise<{ words:
   return { w, ran };
 }
 
-describe('request work: the desktop does it in its process, a team API node has a worker do it', () => {
-  it('runs in process on the desktop, with no job', async () => {
+describe('request work: a job the request follows, the same code on the desktop and on a team', () => {
+  it('is a job on the desktop too, which its in-process worker starts at once and the request hears settle', async () => {
     const { db, runner } = team();
     const desk = runner('embedded');
     const { w, ran } = work(async (input) => ({ words: input.text.split(' ') }));
     registerRequestWork(desk, w);
+    await desk.start();
     expect(await doRequestWork(desk, w, 's', { text: 'a b' }, new AbortController().signal)).toEqual({ words: ['a', 'b'] });
     expect(ran).toEqual([{ session: 's', input: { text: 'a b' } }]);
-    expect(db.prepare('SELECT count(*) AS n FROM jobs').get()).toEqual({ n: 0 });
+    const row = db.prepare("SELECT kind, status, result_json FROM jobs WHERE session_id = 's'").get() as { kind: string; status: string; result_json: string };
+    expect(row).toMatchObject({ kind: 'test_work', status: 'complete' });
+    expect(JSON.parse(row.result_json)).toEqual({ answer: { words: ['a', 'b'] } });
+  });
+
+  it('the desktop and a team give the same answers and errors from the same use-case code', async () => {
+    const desktop = team();
+    const desk = desktop.runner('embedded');
+    const onTeam = team();
+    await onTeam.worker.start();
+    const fails = new ConflictError('The transcript changed meanwhile.');
+    const behaviour = async (input: Input) => {
+      if (input.text === 'stale') throw fails;
+      return { words: input.text.split(' ') };
+    };
+    const here = work(behaviour);
+    const there = work(behaviour);
+    registerRequestWork(desk, here.w);
+    registerRequestWork(onTeam.worker, there.w);
+    await desk.start();
+    const answer = (jobs: typeof desk, w: typeof here.w, text: string) => doRequestWork(jobs, w, 's', { text }, new AbortController().signal).catch((e: unknown) => e);
+    for (const text of ['a b c', 'stale']) {
+      const a = await answer(desk, here.w, text);
+      const b = await answer(onTeam.api, there.w, text);
+      if (a instanceof Error) expect([a.constructor.name, a.message, userMessage(a)]).toEqual([(b as Error).constructor.name, (b as Error).message, userMessage(b)]);
+      else expect(a).toEqual(b);
+    }
+    expect(here.ran.map((r) => r.input.text)).toEqual(['a b c', 'stale']);
+    expect(there.ran).toEqual(here.ran);
+    const rows = (db: typeof desktop.db) => db.prepare('SELECT kind, status FROM jobs ORDER BY created_at, rowid').all();
+    expect(rows(desktop.db)).toEqual(rows(onTeam.db));
+  });
+
+  it('starts a followed job at once while another job holds the desktop worker’s slot, and hears it settle without a poll', async () => {
+    const { store } = team();
+    // A poll this slow would fail the test's timeout: only the settle event can answer in time.
+    const desk = new JobRunner(store, { pollMs: 60_000 });
+    stops.push(() => desk.stop());
+    let release!: () => void;
+    desk.register('long_job', () => new Promise<void>((resolve) => (release = resolve)));
+    const { w } = work(async (input) => ({ words: input.text.split(' ') }));
+    registerRequestWork(desk, w);
+    await desk.start();
+    const holding = await desk.enqueue('long_job', 's');
+    for (let n = 0; n < 100 && (await desk.get(holding))?.status !== 'running'; n++) await new Promise((r) => setTimeout(r, 10));
+    expect((await desk.get(holding))?.status).toBe('running');
+    const started = Date.now();
+    expect(await doRequestWork(desk, w, 's', { text: 'at once' }, new AbortController().signal)).toEqual({ words: ['at', 'once'] });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect((await desk.get(holding))?.status).toBe('running');
+    release();
+  });
+
+  it('a client that leaves cancels the desktop’s job as it does a team’s', async () => {
+    const { db, runner } = team();
+    const desk = runner('embedded');
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const slow = work(
+      (_input, signal) =>
+        new Promise((_resolve, reject) => {
+          started();
+          signal.addEventListener('abort', () => reject(signal.reason));
+        }),
+    );
+    registerRequestWork(desk, slow.w);
+    await desk.start();
+    const client = new AbortController();
+    const answer = doRequestWork(desk, slow.w, 's', { text: 'x' }, client.signal).catch((e: unknown) => e);
+    await running;
+    client.abort(new Error('client left'));
+    expect(await answer).toMatchObject({ message: 'client left' });
+    expect(db.prepare("SELECT status FROM jobs WHERE session_id = 's'").get()).toEqual({ status: 'cancelled' });
   });
 
   it('answers with what the worker’s job returned, kept in its record', async () => {

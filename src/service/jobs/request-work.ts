@@ -1,6 +1,5 @@
 import { NotFoundError } from '../errors';
-import { followJob } from './follow-job';
-import type { JobKindOptions, JobRecord, JobRunner } from './job-runner';
+import type { JobKindOptions, JobQueue, JobRecord, JobRunner } from './job-runner';
 import { recordError, recordedError, type RecordedError } from './recorded-error';
 import { actingAs, actorIfSet, type Actor } from '../audit/actor';
 
@@ -9,10 +8,10 @@ const ACTOR_FIELD = 'acting_as';
 
 /**
  * Heavy work a client waits for in its request (a script aligned to a recording): one function that does it,
- * whichever process runs it. Its input and answer are JSON, since on a team they travel through the job's record.
+ * whichever process runs it. Its input and answer are JSON, since they travel through the job's record.
  */
 export interface RequestWork<Input extends Record<string, unknown>, Answer> {
-  /** The job kind it runs as on a team's worker. */
+  /** The job kind it runs as. */
   kind: string;
   run(sessionId: string, input: Input, signal: AbortSignal): Promise<Answer>;
   /**
@@ -26,13 +25,13 @@ export interface RequestWork<Input extends Record<string, unknown>, Answer> {
 type Outcome = { answer: unknown } | { error: RecordedError };
 
 /**
- * Does `work` for a request: in this process on the desktop (as it always has), or, on a team's API node (which
- * does no heavy work), as a job a worker runs, followed until it settles. Either way the client gets the same
- * answer, or the same domain error (status and body). A client that leaves (`signal`) cancels the job wherever it
- * runs, and the work stores nothing.
+ * Does `work` for a request as a job, followed until it settles: the desktop's in-process worker starts it at
+ * once, a team's worker when the queue delivers it. Either way the client gets the same answer, or the same
+ * domain error (status and body). A client that leaves (`signal`) cancels the job wherever it runs, and the work
+ * stores nothing.
  */
 export async function doRequestWork<Input extends Record<string, unknown>, Answer>(
-  jobs: JobRunner,
+  jobs: JobQueue,
   work: RequestWork<Input, Answer>,
   sessionId: string,
   input: Input,
@@ -43,26 +42,19 @@ export async function doRequestWork<Input extends Record<string, unknown>, Answe
 
 /**
  * The same work for several recordings of one request (a find and replace across a project), answered in their
- * order: one after another on the desktop, where the first failure stops it; on a team's API node one job each,
- * run side by side by the workers and followed one at a time (one read of a record per poll, however many). The
- * first failure in order is thrown, as on the desktop, and the jobs not finished by then are cancelled, as are
- * all unfinished ones when the client leaves.
+ * order: one job each, followed one at a time (a desktop starts each as it is followed; a team's workers run them
+ * side by side). The first failure in order is thrown, and the jobs not finished by then are cancelled, as are all
+ * unfinished ones when the client leaves.
  */
 export async function doRequestWorks<Input extends Record<string, unknown>, Answer>(
-  jobs: JobRunner,
+  jobs: JobQueue,
   work: RequestWork<Input, Answer>,
   items: ReadonlyArray<{ sessionId: string; input: Input }>,
   signal: AbortSignal,
 ): Promise<Answer[]> {
   const answers: Answer[] = [];
-  // The desktop's runner has its worker in this process: the work runs inside the request, as it always has.
-  if (jobs.runsJobsHere) {
-    for (const { sessionId, input } of items) {
-      signal.throwIfAborted();
-      answers.push(await work.run(sessionId, input, signal));
-    }
-    return answers;
-  }
+  // A client already gone queues nothing.
+  signal.throwIfAborted();
   const ids: string[] = [];
   let settled = 0;
   try {
@@ -70,7 +62,7 @@ export async function doRequestWorks<Input extends Record<string, unknown>, Answ
     const actor = actorIfSet();
     for (const { sessionId, input } of items) ids.push(await jobs.enqueue(work.kind, sessionId, actor ? { ...input, [ACTOR_FIELD]: actor } : input));
     for (const id of ids) {
-      const job = await followJob(jobs, id, signal);
+      const job = await jobs.follow(id, signal);
       settled++;
       answers.push(answerOf(work.kind, id, job));
     }
@@ -95,7 +87,7 @@ function answerOf<Answer>(kind: string, id: string, job: JobRecord | null): Answ
 }
 
 /**
- * A worker's handler for the work's jobs: the answer, or the domain error's record, becomes the job's result.
+ * The handler for the work's jobs (in every process that runs jobs): the answer, or the domain error's record, becomes the job's result.
  * `options`: the kind's (its kept work, for work that checkpoints).
  */
 export function registerRequestWork<Input extends Record<string, unknown>, Answer>(runner: JobRunner, work: RequestWork<Input, Answer>, options: JobKindOptions = {}): void {

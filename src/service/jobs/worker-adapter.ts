@@ -8,6 +8,8 @@ import type { JobRecord } from './job-record';
  */
 export interface JobExecution {
   readonly store: JobStore;
+  /** Whether this process has a handler for the kind. */
+  handles(kind: string): boolean;
   /** Every kind with a handler in this process, those that are background work, and the quick ones (`JobKindOptions.quick`). */
   kinds(): { all: string[]; background: string[]; quick: string[] };
   /** How many jobs run in this process now. */
@@ -36,6 +38,12 @@ export interface WorkerAdapter {
   start(): Promise<void>;
   /** A job was queued in this process, or one ended here: the adapter may start the next. */
   wake(): void;
+  /**
+   * Someone waits for this queued job (a request follows it): an adapter that runs this process's own queue
+   * starts it now, beside whatever runs, as the request would have done the work itself; one whose jobs a queue
+   * engine delivers leaves it to the engine.
+   */
+  take(id: string): void;
   /** Stops taking jobs (the runner then stops those running, which stay queued). */
   stop(): Promise<void>;
   /** Resolves when the adapter has nothing in flight (after `stop`). */

@@ -42,6 +42,9 @@ export class QueueWorker implements WorkerAdapter {
   /** pg-boss delivers; nothing to wake. */
   wake(): void {}
 
+  /** pg-boss decides which worker takes a job, and when. */
+  take(): void {}
+
   /**
    * Runs a job the queue engine delivered, and resolves once it is recorded. A job found `running` was left by a
    * worker that died (the engine delivers it again when that one's heartbeats stop): it counts as an

@@ -29,8 +29,6 @@ export interface IntakeOptions {
   language: string;
   /** Stored with the job: engine id, prompt, speaker bounds… */
   jobPayload?: Record<string, unknown>;
-  /** Skip the background job (the OpenAI endpoint transcribes in the request itself). */
-  queueJob?: boolean;
 }
 
 function storedExtension(fileName: string, container: string): string {
@@ -72,7 +70,7 @@ export async function intakeRecording(deps: IntakeDeps, upload: UploadedFile, op
           has_video: probe.hasVideo,
         },
       });
-      if (options.queueJob !== false) await deps.jobs.enqueue(TRANSCRIBE_JOB, id, options.jobPayload ?? {}, jobs);
+      await deps.jobs.enqueue(TRANSCRIBE_JOB, id, options.jobPayload ?? {}, jobs);
       await audit.append({
         kind: 'recording.created',
         actor: currentActor(),

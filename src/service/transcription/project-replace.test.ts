@@ -43,11 +43,18 @@ function editor(fails: Record<string, Error | 'hang'> = {}) {
 const query = { find: 'the', replace: 'a', wholeWords: true };
 const signal = () => new AbortController().signal;
 
-/** The desktop (its own process) and a team (an API node and a worker), each with its editor. */
-function sides(fails: Record<string, Error | 'hang'> = {}) {
+/**
+ * The desktop (its runner with its in-process worker, over a database of its own) and a team (an API node and a
+ * worker), each with its editor: the same use case and handler in both.
+ */
+async function sides(fails: Record<string, Error | 'hang'> = {}) {
   const team = requestWorkTeam(['s1', 's2', 's3']);
   stops.push(team.stop);
-  const desk = { jobs: team.runner('embedded'), editor: editor(fails) };
+  const desktop = requestWorkTeam(['s1', 's2', 's3']);
+  stops.push(desktop.stop);
+  const desk = { jobs: desktop.runner('embedded'), editor: editor(fails) };
+  registerRequestWork(desk.jobs, recordingReplaceWork(desk.editor));
+  await desk.jobs.start();
   const workerEditor = editor(fails);
   registerRequestWork(team.worker, recordingReplaceWork(workerEditor));
   // The API node's editor only plans: a replacement made there would be the fault this change removes.
@@ -55,9 +62,9 @@ function sides(fails: Record<string, Error | 'hang'> = {}) {
   return { team, desk, api: { jobs: team.api, editor: apiEditor }, workerEditor };
 }
 
-describe('project-wide find and replace: one by one on the desktop, one job per recording on a team’s workers', () => {
+describe('project-wide find and replace: one job per recording, run by the desktop’s in-process worker or a team’s workers', () => {
   it('gives the same answer both ways, in the project’s order; on a team the worker replaces, on the base revisions found', async () => {
-    const { team, desk, api, workerEditor } = sides();
+    const { team, desk, api, workerEditor } = await sides();
     await team.worker.start();
     const expected = [
       { session_id: 's1', file_name: 'one.wav', count: 2, matches: plans[0]!.matches, revision: revision(5) },
@@ -81,7 +88,7 @@ describe('project-wide find and replace: one by one on the desktop, one job per 
   });
 
   it('a preview replaces nothing and queues nothing', async () => {
-    const { team, desk, api, workerEditor } = sides();
+    const { team, desk, api, workerEditor } = await sides();
     await team.worker.start();
     const preview = { ...query, preview: true };
     const answer = await replaceAcrossProject(api, 'p', preview, signal());
@@ -99,10 +106,12 @@ describe('project-wide find and replace: one by one on the desktop, one job per 
     const stale = new ConflictError('The transcript changed meanwhile (revision 5, the change was made on 4); reload it and try again.');
     const empty = new InvalidInputError([issue(['body', 'replace'], 'A line would be left without words.', 'value_error', null)]);
     // s3 would align until stopped: the desktop never starts it, a team's worker has it cancelled.
-    const { team, desk, api, workerEditor } = sides({ s1: stale, s3: 'hang' });
+    const { team, desk, api, workerEditor } = await sides({ s1: stale, s3: 'hang' });
     await team.worker.start();
     const onDesk = await replaceAcrossProject(desk, 'p', query, signal()).catch((e: unknown) => e);
-    expect(onDesk).toBe(stale);
+    // The desktop's job records the domain error as a team's does: the same status and body.
+    expect(onDesk).toBeInstanceOf(ServiceError);
+    expect(onDesk).toMatchObject({ kind: 'conflict', message: stale.message });
     expect(desk.editor.calls.map((c) => c.session)).toEqual(['s1']);
     const onTeam = await replaceAcrossProject(api, 'p', query, signal()).catch((e: unknown) => e);
     expect(onTeam).toBeInstanceOf(ServiceError);
@@ -114,17 +123,18 @@ describe('project-wide find and replace: one by one on the desktop, one job per 
     ]);
 
     // Only the later one fails: both report its located fault.
-    const later = sides({ s3: empty });
+    const later = await sides({ s3: empty });
     await later.team.worker.start();
     const laterDesk = await replaceAcrossProject(later.desk, 'p', query, signal()).catch((e: unknown) => e);
     const laterTeam = await replaceAcrossProject(later.api, 'p', query, signal()).catch((e: unknown) => e);
-    expect(laterDesk).toBe(empty);
+    expect(laterDesk).toBeInstanceOf(InvalidInputError);
+    expect((laterDesk as InvalidInputError).issues).toEqual(empty.issues);
     expect(laterTeam).toBeInstanceOf(InvalidInputError);
     expect((laterTeam as InvalidInputError).issues).toEqual(empty.issues);
   });
 
   it('a client that left stops the desktop before the next recording, and cancels the team’s jobs on the worker', async () => {
-    const { team, desk, api, workerEditor } = sides({ s1: 'hang', s3: 'hang' });
+    const { team, desk, api, workerEditor } = await sides({ s1: 'hang', s3: 'hang' });
     await team.worker.start();
     const gone = new AbortController();
     gone.abort(new Error('client left'));

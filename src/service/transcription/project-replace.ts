@@ -1,5 +1,5 @@
 import { doRequestWorks, type RequestWork } from '../jobs/request-work';
-import type { JobRunner } from '../jobs/job-runner';
+import type { JobQueue } from '../jobs/job-runner';
 import type { ReplaceQuery } from './text-corrections';
 import type { ProjectReplacePlan, ReplaceOutcome, TranscriptEditor } from './transcript-edits';
 
@@ -35,14 +35,13 @@ export function recordingReplaceWork(editor: Pick<TranscriptEditor, 'replace' | 
 /**
  * Find and replace over every finished recording of a project, one revision per recording that matches. The
  * matches are found and checked here, for every recording before any is written (text only: cheap). The
- * replacements, which align each changed line to its audio, are made one recording after another on the desktop
- * (the first failure stops it, earlier recordings keep theirs), and side by side by a team's workers (one job per
- * recording; the API node does no alignment): `doRequestWorks`. Either way the answer, or the error of the first
- * recording in the project's order that failed, is the same. A client that leaves (`signal`) stops what has not
- * been stored.
+ * replacements, which align each changed line to its audio, are one job per recording (`doRequestWorks`), run by
+ * the desktop's in-process worker or a team's workers: the answer, or the error of the first recording in the
+ * project's order that failed (the rest are cancelled; those done keep theirs). A client that leaves (`signal`)
+ * stops what has not been stored.
  */
 export async function replaceAcrossProject(
-  deps: { jobs: JobRunner; editor: Pick<TranscriptEditor, 'planProjectReplace' | 'replace' | 'replacedAlready'> },
+  deps: { jobs: JobQueue; editor: Pick<TranscriptEditor, 'planProjectReplace' | 'replace' | 'replacedAlready'> },
   projectId: string,
   query: ReplaceQuery & { preview?: boolean },
   signal: AbortSignal,

@@ -23,7 +23,7 @@ export interface TranscribeJobPayload {
   prompt?: string;
   min_speakers?: number;
   max_speakers?: number;
-  /** An OpenAI-style request an API node answers while a worker recognises it (transcribe-by-worker.ts). */
+  /** An OpenAI-style request someone waits for, following the job (transcribe.ts). */
   request?: RequestOptions;
 }
 
@@ -37,7 +37,7 @@ export interface RequestOptions {
 }
 
 /**
- * What a requested transcription's job tells the API node waiting on it: the recognised lines' text so far, in
+ * What a requested transcription's job tells the request following it: the recognised lines' text so far, in
  * order (a stream's deltas), then the diarizer's turns under the known speakers' names (diarized_json's extents).
  */
 export interface RequestResult extends Record<string, unknown> {

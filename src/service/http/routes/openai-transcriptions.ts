@@ -8,7 +8,7 @@ import { ProjectKey, SpeakerCount } from '../../../shared/schemas';
 import type { SpeakerTurn, Transcript } from '../../speech/types';
 import { renderSubtitles } from '../../transcription/subtitles';
 import { assertSpeakerRange, speakerHints } from '../../transcription/speaker-hints';
-import { DEFAULT_PROJECT_KEY, transcribeNow } from '../../transcription/transcribe-now';
+import { DEFAULT_PROJECT_KEY, transcribe } from '../../transcription/transcribe';
 import { uploadProjectKey } from '../scope';
 import { diarizedJsonResponse, diarizedSegments, jsonResponse, usageOf, verboseJsonResponse } from '../../transcription/openai-formats';
 
@@ -142,7 +142,7 @@ function sendResult(res: Response, fields: Fields, transcript: Transcript, turns
 
 /**
  * `POST /v1/audio/transcriptions`, compatible with OpenAI's SDKs: the form is read and checked here, the
- * work is `transcribeNow`'s (kept as a session, its id in X-Session-Id, unless `store=false`). A client that
+ * work is `transcribe`'s (kept as a session, its id in X-Session-Id, unless `store=false`). A client that
  * disconnects cancels it.
  */
 export function openAiTranscriptionsHandler(ctx: ServiceContext) {
@@ -157,7 +157,7 @@ export function openAiTranscriptionsHandler(ctx: ServiceContext) {
       const fields = readFields(form);
       const stream = fields.stream;
       const sent: string[] = [];
-      const result = await transcribeNow(
+      const result = await transcribe(
         ctx,
         {
           file: singleFile(form, 'file'),

@@ -124,7 +124,7 @@ export function transcriptEditsRouter(ctx: ServiceContext): Router {
     res.on('close', () => {
       if (!res.writableFinished) abort.abort();
     });
-    // Here on the desktop; on a team's API node, a worker aligns it (script-align-work.ts).
+    // A job the desktop's in-process worker starts at once, or a team's worker runs (script-align-work.ts).
     const done = await alignScript({ jobs: ctx.jobs, jobRecords: ctx.database.jobs, alignment: ctx.scriptAlignment }, id, { text: body.text, base_revision: body.base_revision }, abort.signal);
     res.json({ ...(await result(id, done.revision)), alignment: done.alignment });
   });

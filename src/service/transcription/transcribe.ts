@@ -1,6 +1,5 @@
 import type { ServiceContext } from '../context';
-import { orderedWrites } from '../jobs/ordered-writes';
-import { ServiceError, UnsupportedMediaError } from '../errors';
+import { NotFoundError, ProcessingFailedError, UnsupportedMediaError } from '../errors';
 import { intakeRecording, TRANSCRIBE_JOB } from '../recordings/intake';
 import { NotMediaError, probeMedia } from '../media/probe';
 import { assertEngineLanguage, type ResolvedEngine } from '../models/registry';
@@ -8,8 +7,8 @@ import type { UploadedFile } from '../storage/uploaded-file';
 import type { SpeakerTurn, Transcript } from '../speech/types';
 import type { SpeakerHints } from './speaker-hints';
 import { renamedTurns } from './diarized-segments';
-import type { TranscribeJobPayload } from './transcribe-job';
-import { awaitWorkerTranscription } from './transcribe-by-worker';
+import type { RequestResult, TranscribeJobPayload } from './transcribe-job';
+import type { JobRecord } from '../jobs/job-record';
 
 export const DEFAULT_PROJECT_KEY = 'default';
 
@@ -50,77 +49,36 @@ export interface ImmediateResult {
 }
 
 /**
- * Transcribes an upload while the caller waits (OpenAI's `POST /v1/audio/transcriptions`). A call is kept
- * as a session unless it asks otherwise (`store: false`), so its audio and analysis can be read later; a
- * cancelled or failed call leaves the session failed with the reason a user may read.
+ * Transcribes an upload while the caller waits (OpenAI's `POST /v1/audio/transcriptions`): the upload becomes a
+ * session whose transcription job, queued with the request's options, is followed until it settles, handing on
+ * each recognised line's text as the job publishes it (the desktop's in-process worker starts it at once, a
+ * team's worker when the queue delivers it). A call is kept unless it asks otherwise (`store: false`), so its
+ * audio and analysis can be read later; a cancelled or failed call leaves the session failed with the reason a
+ * user may read.
  */
-export async function transcribeNow(ctx: ServiceContext, input: ImmediateTranscription, hooks: ImmediateHooks): Promise<ImmediateResult> {
+export async function transcribe(ctx: ServiceContext, input: ImmediateTranscription, hooks: ImmediateHooks): Promise<ImmediateResult> {
   const engine = (await ctx.models.refresh()).resolveRecognizer(input.model);
   const language = ctx.languages.resolve(input.language, ['body', 'language']);
   assertEngineLanguage(engine, language, ['body', 'language']);
-  // A team's API node recognises nothing itself (it has no recognizers): the request becomes a transcription job a worker runs.
-  const recognizers = ctx.transcription;
-  const byWorker = recognizers === null;
-  if (input.store === false && !byWorker) return transcribeUnkept(ctx, recognizers, input, hooks, engine, language);
+  // Nothing kept means no session, so no job record: a process that holds the recognizers does it in the request.
+  if (input.store === false && ctx.transcription) return transcribeUnkept(ctx, ctx.transcription, input, hooks, engine, language);
   let session;
   try {
-    session = await intakeRecording(ctx, input.file, {
-      projectKey: input.projectKey ?? DEFAULT_PROJECT_KEY,
-      language,
-      queueJob: byWorker,
-      ...(byWorker ? { jobPayload: requestPayload(input) } : {}),
-    });
+    session = await intakeRecording(ctx, input.file, { projectKey: input.projectKey ?? DEFAULT_PROJECT_KEY, language, jobPayload: requestPayload(input) });
   } catch (error) {
     if (error instanceof NotMediaError) throw new UnsupportedMediaError(error.message, { code: 'unsupported_file', param: 'file' });
     throw error;
   }
   const id = session.id;
-  if (byWorker && input.store === false) {
-    // The worker needs a session to read the upload from; it goes (with the jobs queued after it) once answered.
+  if (input.store === false) {
+    // A team's API node: the worker needs a session to read the upload from; it goes (with the jobs queued after it) once answered.
     try {
-      return { sessionId: null, fileName: session.file_name, ...(await followWorker(ctx, id, { ...hooks, onStarted: () => hooks.onStarted?.(null) })) };
+      return { sessionId: null, fileName: session.file_name, ...(await followTranscription(ctx, id, { ...hooks, onStarted: () => hooks.onStarted?.(null) })) };
     } finally {
       await forget(ctx, id);
     }
   }
-  if (byWorker) return { sessionId: id, fileName: session.file_name, ...(await followWorker(ctx, id, hooks)) };
-  const progress = orderedWrites((error) => ctx.log(`transcription ${id}: progress not saved: ${(error as Error).message}`));
-  try {
-    await ctx.sessions.setProgress(id, 'running', 0, 'starting');
-    hooks.onStarted?.(id);
-    let turns: SpeakerTurn[] = [];
-    const original = await ctx.files.localOriginal(id, (await ctx.sessions.storedName(id))!);
-    const transcript = await recognizers.transcribe({
-      file: original.path,
-      duration: session.duration,
-      engine,
-      language,
-      prompt: input.prompt,
-      vocabulary: await ctx.projects.vocabulary(session.project.id),
-      ...input.speakers,
-      temperature: input.temperature,
-      vad: input.vad,
-      signal: hooks.signal,
-      onProgress: (fraction, stage) => progress.push(() => ctx.sessions.setProgress(id, 'running', Math.min(fraction, 0.99), stage)),
-      onSegment: (segment) => {
-        if (segment.text) hooks.onText?.(segment.text);
-      },
-      onTurns: (found) => {
-        turns = found;
-      },
-    }).finally(() => original.release());
-    const named = await recognizers.applyKnownSpeakers(transcript, input.knownSpeakerNames, input.knownSpeakerReferences, hooks.signal);
-    turns = renamedTurns(turns, transcript, named);
-    await progress.flush();
-    await ctx.completeTranscript(id, named);
-    await ctx.afterTranscript(id);
-    return { sessionId: id, fileName: session.file_name, transcript: named, turns };
-  } catch (error) {
-    const reason = hooks.signal.aborted ? 'The client disconnected before transcription finished.' : error instanceof ServiceError ? error.message : 'Transcription failed.';
-    await progress.flush();
-    await ctx.sessions.setProgress(id, 'failed', 0, 'failed', reason);
-    throw error;
-  }
+  return { sessionId: id, fileName: session.file_name, ...(await followTranscription(ctx, id, hooks)) };
 }
 
 /**
@@ -169,7 +127,7 @@ async function transcribeUnkept(
   return { sessionId: null, fileName: input.file.fileName, transcript: named, turns: renamedTurns(turns, transcript, named) };
 }
 
-/** Removes a session a `store: false` call needed on its way (a team's), with its queued jobs and files. */
+/** Removes a session a `store: false` call needed on its way (an API node's), with its queued jobs and files. */
 async function forget(ctx: ServiceContext, id: string): Promise<void> {
   await ctx.jobs.cancelSession(id);
   await ctx.sessions.delete(id);
@@ -193,14 +151,35 @@ function requestPayload(input: ImmediateTranscription): Record<string, unknown> 
   } satisfies TranscribeJobPayload;
 }
 
-/** Waits for the worker's job, streaming its text; a client that leaves cancels it and fails the session saying so. */
-async function followWorker(ctx: ServiceContext, id: string, hooks: ImmediateHooks): Promise<{ transcript: Transcript; turns: SpeakerTurn[] }> {
-  const job = await ctx.database.jobs.latest(TRANSCRIBE_JOB, id);
-  hooks.onStarted?.(id);
+/**
+ * Follows the session's transcription job, handing on each recognised line's text as it publishes it, and returns
+ * the stored transcript with the diarizer's turns once the job completes. A client that leaves cancels the job
+ * wherever it runs and fails the session saying so.
+ */
+async function followTranscription(ctx: ServiceContext, sessionId: string, hooks: ImmediateHooks): Promise<{ transcript: Transcript; turns: SpeakerTurn[] }> {
+  const queued = await ctx.database.jobs.latest(TRANSCRIBE_JOB, sessionId);
+  hooks.onStarted?.(sessionId);
+  let sent = 0;
+  const handOn = (job: JobRecord) => {
+    const texts = (job.result as RequestResult | null)?.texts ?? [];
+    for (; sent < texts.length; sent++) hooks.onText?.(texts[sent]!);
+  };
+  let job: JobRecord | null;
   try {
-    return await awaitWorkerTranscription({ jobs: ctx.jobs, transcript: (sessionId) => ctx.sessions.transcript(sessionId) }, id, job!.id, hooks);
+    job = await ctx.jobs.follow(queued!.id, hooks.signal, handOn);
   } catch (error) {
-    if (hooks.signal.aborted) await ctx.sessions.setProgress(id, 'failed', 0, 'failed', 'The client disconnected before transcription finished.');
+    if (hooks.signal.aborted) {
+      await ctx.jobs.cancelSession(sessionId);
+      await ctx.sessions.setProgress(sessionId, 'failed', 0, 'failed', 'The client disconnected before transcription finished.');
+    }
     throw error;
   }
+  if (job?.status === 'complete') {
+    const transcript = await ctx.sessions.transcript(sessionId);
+    if (!transcript) throw new NotFoundError('The recording was deleted before its transcription finished.');
+    return { transcript, turns: (job.result as RequestResult | null)?.turns ?? [] };
+  }
+  if (job?.status === 'failed') throw new ProcessingFailedError(job.error ?? 'Transcription failed.', { code: 'transcription_failed' });
+  // Cancelled, or its record gone: the recording was deleted.
+  throw new NotFoundError('The recording was deleted before its transcription finished.');
 }
