@@ -5,7 +5,7 @@ import type { ServiceContext } from '../../context';
 import { CueSheets, type CueSheetFormat } from '../../dubbing/cue-sheets/cue-sheets';
 import { InvalidInputError, issue } from '../../errors';
 import { exportFileName } from '../../export';
-import type { DubRecord } from '../../storage/dub-store';
+import type { DubRecord } from '../../dubbing/dubbing';
 import { parseInput } from '../../validation';
 import { readMultipart } from '../multipart';
 

@@ -20,6 +20,7 @@ import { dubKeys } from '../../dubbing/dub-files';
 import { sendBlob } from '../send-blob';
 import { InvalidInputError, issue } from '../../errors';
 import { parseInput } from '../../validation';
+import { inputIn } from '../input-location';
 import { cueSheetRoutes } from './dub-cue-sheets';
 
 const DubPath = z.object({ session_id: z.uuid(), dub_id: DubId });
@@ -323,6 +324,7 @@ export function dubsRouter(ctx: ServiceContext): Router {
     res.json(await dubbing.revoiceJson(dub, await dubbing.revoiceOr404(dub, String(req.params.revoice_id)), baseUrl(req)));
   });
 
+  router.use(inputIn('body'));
   return router;
 }
 
