@@ -162,7 +162,7 @@ export class Dubbing {
 
   // ---- dubs ----
 
-  async dubOr404(sessionId: string, dubId: string): Promise<DubRecord> {
+  async requireDub(sessionId: string, dubId: string): Promise<DubRecord> {
     const dub = z.uuid().safeParse(dubId).success ? await this.store.dub(sessionId, dubId) : null;
     if (!dub) throw new NotFoundError('Dub not found.');
     return dub;
@@ -518,7 +518,7 @@ export class Dubbing {
     return recordTake({ store: this.store, files: this.files, tools: this.deps.tools }, dub, line, file, countIn);
   }
 
-  async lineOr404(dub: DubRecord, rawId: string): Promise<LineRecord> {
+  async requireLine(dub: DubRecord, rawId: string): Promise<LineRecord> {
     const id = /^\d{1,9}$/.test(rawId) ? Number(rawId) : NaN;
     const line = (await this.store.lines(dub.id)).find((l) => l.id === id);
     if (!line) throw new NotFoundError('Line not found.');
@@ -751,7 +751,7 @@ export class Dubbing {
 
   // ---- revisions ----
 
-  async revisionOr404(dub: DubRecord, raw: string): Promise<RevisionRecord> {
+  async requireRevision(dub: DubRecord, raw: string): Promise<RevisionRecord> {
     const number = /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
     const revision = Number.isFinite(number) ? await this.store.revision(dub.id, number) : null;
     if (!revision) throw new NotFoundError('Revision not found.');
@@ -838,7 +838,7 @@ export class Dubbing {
     return id === null ? null : (await this.store.revoice(id))!;
   }
 
-  async revoiceOr404(dub: DubRecord, id: string): Promise<RevoiceRecord> {
+  async requireRevoice(dub: DubRecord, id: string): Promise<RevoiceRecord> {
     const revoice = z.uuid().safeParse(id).success ? await this.store.revoice(id) : null;
     if (!revoice || revoice.dubId !== dub.id) throw new NotFoundError('Revoice not found.');
     return revoice;

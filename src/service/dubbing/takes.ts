@@ -235,7 +235,7 @@ export class DubTakes {
     return new ConflictError(`Take ${take.number} was removed meanwhile (newer takes replaced it, or its line changed). Choose one of the line's takes now.`);
   }
 
-  async takeOr404(dub: DubRecord, raw: string): Promise<TakeRecord> {
+  async requireTake(dub: DubRecord, raw: string): Promise<TakeRecord> {
     const take = z.uuid().safeParse(raw).success ? await this.deps.store.take(dub.id, raw) : null;
     if (!take) throw new NotFoundError('Take not found.');
     return take;
