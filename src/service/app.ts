@@ -146,7 +146,7 @@ export function createApp(ctx: ServiceContext): express.Express {
   });
   app.use('/v1/me', meRouter({ projects: ctx.projects, users: ctx.users }));
   app.use('/v1/admin/users', adminUsersRouter(ctx.userRoles));
-  app.use('/v1/speech/projects', projectsRouter(ctx.projects, ctx.database.speakers, (project) => ctx.adaptation.summaries(project)));
+  app.use('/v1/speech/projects', projectsRouter(ctx.projectService));
   app.use('/v1/speech/transcriptions', transcriptionsRouter(ctx));
   app.use('/v1/speech/transcriptions', retryRouter(ctx));
   // Before the analysis router, whose placeholder revoice route answers 404 for every dub.

@@ -1,6 +1,5 @@
 import type { ServiceConfig } from './config';
 import type { SpeakerAdaptation } from './speakers/speaker-adaptation';
-import type { Sql } from './storage/sql/sql';
 import type { Database } from './storage/stores';
 import type { DataLayout } from './storage/files';
 import type { ProjectStore } from './storage/project-store';
@@ -12,6 +11,8 @@ import type { MediaTools } from './media/tools';
 import type { ModelRegistry } from './models/registry';
 import type { SignInTokens } from './storage/sign-in-tokens';
 import type { PeaksCache } from './recordings/peaks-cache';
+import type { Recordings } from './recordings/recordings';
+import type { Projects } from './projects/projects';
 import type { TranscriptionEngine } from './transcription/engine';
 import type { SpeakerMapEntry } from './speakers/speaker-directory';
 import type { AnalysisService } from './analysis/analysis-service';
@@ -36,11 +37,11 @@ export interface ServiceContext {
   /** Recordings' originals and derived files in the blob store (the data folder itself unless TAKELINE_STORAGE_URL is set). */
   files: StoredFiles;
   // ---- end of files on the blob store ----
-  /** The same database behind the async interface the stores use (SQLite embedded, PostgreSQL in team mode). */
-  sql: Sql;
   /** The stores (projects, sessions, revisions, speakers), with transactions across them. */
   database: Database;
   projects: ProjectStore;
+  /** Projects as the team manages them (`/v1/speech/projects`): created, listed, their vocabulary and speakers. */
+  projectService: Projects;
   sessions: SessionStore;
   keys: KeyStore;
   browserSessions: BrowserSessionStore;
@@ -58,6 +59,8 @@ export interface ServiceContext {
   languages: { resolve(value: string | undefined, loc: Array<string | number>): string };
   signIn: SignInTokens;
   peaks: PeaksCache;
+  /** A recording's use cases: finding, listing, deleting it, retrying its transcription, its timebase and markers. */
+  recordings: Recordings;
   /** The recognizers of a process that transcribes a request itself (the desktop); null on a team's API node, whose workers do. */
   transcription: TranscriptionEngine | null;
   analysis: AnalysisService;

@@ -47,11 +47,11 @@ function withoutInternalBounds(issues: ReadonlyArray<z.core.$ZodIssue>): z.core.
 }
 
 /** Turns zod issues into FastAPI/pydantic-style entries, which clients of FastAPI services already parse. */
-export function toValidationIssues(issues: ReadonlyArray<z.core.$ZodIssue>, location: Location, root: unknown): ValidationIssue[] {
+export function toValidationIssues(issues: ReadonlyArray<z.core.$ZodIssue>, location: Location | null, root: unknown): ValidationIssue[] {
   const out: ValidationIssue[] = [];
   for (const issue of withoutInternalBounds(issues)) {
     const path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
-    const loc = [location, ...path];
+    const loc = location === null ? path : [location, ...path];
     const input = 'input' in issue ? issue.input : valueAt(root, issue.path);
     switch (issue.code) {
       case 'invalid_type': {
@@ -116,8 +116,11 @@ export function toValidationIssues(issues: ReadonlyArray<z.core.$ZodIssue>, loca
   return out;
 }
 
-/** Parses input against a schema, throwing a InvalidInputError that names each faulty field. */
-export function parseInput<S extends z.ZodType>(schema: S, value: unknown, location: Location): z.output<S> {
+/**
+ * Parses input against a schema, throwing a InvalidInputError that names each faulty field: after where the
+ * request carried it (`location`), or the field alone (null) when domain code parses and the route adds where.
+ */
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown, location: Location | null): z.output<S> {
   const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
   throw new InvalidInputError(toValidationIssues(result.error.issues, location, value));

@@ -6,6 +6,9 @@ import { SqlBrowserSessionStore } from '../storage/browser-sessions';
 import { resolveLanguage } from '../models/registry';
 import { SqlSignInTokens } from '../storage/sign-in-tokens';
 import { PeaksCache } from '../recordings/peaks-cache';
+import { Recordings } from '../recordings/recordings';
+import { Projects } from '../projects/projects';
+import { SqlEditorMarkerStore } from '../storage/editor-marker-store';
 import { hashApiKey } from '../auth/api-keys';
 import { createApp } from '../app';
 import { answerClientError } from '../http/client-error';
@@ -55,10 +58,10 @@ export async function buildHttp(core: Core, options: HttpOptions): Promise<HttpP
     config,
     layout,
     files,
-    sql,
     database,
     projects,
     sessions,
+    projectService: new Projects({ projects, speakers: database.speakers, adaptationOf: (project) => core.adaptation.summaries(project) }),
     keys,
     browserSessions: new SqlBrowserSessionStore(sql),
     users: new SqlUserStore(sql),
@@ -75,6 +78,7 @@ export async function buildHttp(core: Core, options: HttpOptions): Promise<HttpP
     languages: { resolve: (value, loc) => resolveLanguage(value, models.languages(), loc) },
     signIn: new SqlSignInTokens(sql),
     peaks: new PeaksCache(files, sessions, tools),
+    recordings: new Recordings({ database, markers: new SqlEditorMarkerStore(sql), jobs, files, speakerMap: (id) => core.speakers.speakerMap(id) }),
     transcription: options.transcription,
     analysis: core.analysis,
     // 16 documents: a 14-min recording's are 200–270 KB, an hour's about 1 MB (≤ ~16 MB at worst).

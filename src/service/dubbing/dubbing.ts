@@ -53,6 +53,9 @@ import type { AuditStore, NewAuditEntry } from '../storage/audit-store';
 import type { AuditKind } from '../../shared/schemas/audit';
 import { currentActor } from '../audit/actor';
 
+/** A dub as the service keeps it, as the routes name it. */
+export type { DubRecord };
+
 export const DUB_URL_TTL_SECONDS = 3600;
 
 export interface DubbingDeps {
@@ -97,7 +100,7 @@ function parseJsonPart(raw: string, field: string): unknown {
   try {
     return JSON.parse(raw);
   } catch (error) {
-    throw new InvalidInputError([issue(['body', field], 'JSON decode error', 'json_invalid', raw.slice(0, 200), { error: (error as Error).message })]);
+    throw new InvalidInputError([issue([field], 'JSON decode error', 'json_invalid', raw.slice(0, 200), { error: (error as Error).message })]);
   }
 }
 
@@ -159,7 +162,7 @@ export class Dubbing {
 
   // ---- dubs ----
 
-  async dubOr404(sessionId: string, dubId: string): Promise<DubRecord> {
+  async requireDub(sessionId: string, dubId: string): Promise<DubRecord> {
     const dub = z.uuid().safeParse(dubId).success ? await this.store.dub(sessionId, dubId) : null;
     if (!dub) throw new NotFoundError('Dub not found.');
     return dub;
@@ -190,16 +193,16 @@ export class Dubbing {
         voices: upload.voices === undefined ? undefined : parseJsonPart(upload.voices, 'voices'),
         default_voice: upload.defaultVoice === '' ? undefined : upload.defaultVoice,
       },
-      'body',
+      null,
     );
     const name = fields.name ?? upload.file.fileName;
     const lines = fields.lines ?? null;
     const voices = fields.voices ?? {};
     const defaultVoice = fields.default_voice ?? null;
     this.fail([
-      ...Object.entries(voices).map(([speaker, ref]) => (ref ? this.checkVoice(ref, ['body', 'voices', speaker]) : null)),
-      defaultVoice ? this.checkVoice(defaultVoice, ['body', 'default_voice']) : null,
-      ...(lines ?? []).map((l, i) => (l.voice ? this.checkVoice(l.voice, ['body', 'lines', i, 'voice']) : null)),
+      ...Object.entries(voices).map(([speaker, ref]) => (ref ? this.checkVoice(ref, ['voices', speaker]) : null)),
+      defaultVoice ? this.checkVoice(defaultVoice, ['default_voice']) : null,
+      ...(lines ?? []).map((l, i) => (l.voice ? this.checkVoice(l.voice, ['lines', i, 'voice']) : null)),
     ]);
 
     const audio = await this.readableAudio(upload.file);
@@ -287,10 +290,10 @@ export class Dubbing {
     const voices = body.voices ?? {};
     this.fail([
       ...Object.entries(voices).flatMap(([speaker, ref]) => [
-        speakers.has(speaker) ? null : issue(['body', 'voices', speaker], `The recording has no speaker "${speaker}". Its speakers: ${[...speakers].join(', ')}.`, 'unknown_speaker', speaker),
-        ref ? this.checkVoice(ref, ['body', 'voices', speaker]) : null,
+        speakers.has(speaker) ? null : issue(['voices', speaker], `The recording has no speaker "${speaker}". Its speakers: ${[...speakers].join(', ')}.`, 'unknown_speaker', speaker),
+        ref ? this.checkVoice(ref, ['voices', speaker]) : null,
       ]),
-      body.default_voice ? this.checkVoice(body.default_voice, ['body', 'default_voice']) : null,
+      body.default_voice ? this.checkVoice(body.default_voice, ['default_voice']) : null,
     ]);
     const stored = await this.deps.sessions.storedName(sessionId);
     if (!stored || !(await this.deps.files.statOriginal(sessionId, stored))) throw new ConflictError("The recording's original audio is missing.");
@@ -364,11 +367,11 @@ export class Dubbing {
     this.fail([
       ...Object.entries(body.voices ?? {}).flatMap(([speaker, ref]) => [
         dub.status === 'ready' && !speakers.has(speaker)
-          ? issue(['body', 'voices', speaker], `The dub has no speaker "${speaker}". Its speakers: ${[...speakers].join(', ')}.`, 'unknown_speaker', speaker)
+          ? issue(['voices', speaker], `The dub has no speaker "${speaker}". Its speakers: ${[...speakers].join(', ')}.`, 'unknown_speaker', speaker)
           : null,
-        ref ? this.checkVoice(ref, ['body', 'voices', speaker]) : null,
+        ref ? this.checkVoice(ref, ['voices', speaker]) : null,
       ]),
-      body.default_voice ? this.checkVoice(body.default_voice, ['body', 'default_voice']) : null,
+      body.default_voice ? this.checkVoice(body.default_voice, ['default_voice']) : null,
     ]);
     await this.store.transaction(async (store) => {
       // The voices as they are now (another request may have set a speaker's since): only the ones sent change.
@@ -515,7 +518,7 @@ export class Dubbing {
     return recordTake({ store: this.store, files: this.files, tools: this.deps.tools }, dub, line, file, countIn);
   }
 
-  async lineOr404(dub: DubRecord, rawId: string): Promise<LineRecord> {
+  async requireLine(dub: DubRecord, rawId: string): Promise<LineRecord> {
     const id = /^\d{1,9}$/.test(rawId) ? Number(rawId) : NaN;
     const line = (await this.store.lines(dub.id)).find((l) => l.id === id);
     if (!line) throw new NotFoundError('Line not found.');
@@ -577,9 +580,9 @@ export class Dubbing {
     this.requireReady(dub);
     const entry = await this.dubEntries(dub);
     if (Object.keys(body).filter((k) => k !== 'base_revision').length === 0) {
-      throw new InvalidInputError([issue(['body'], 'Send at least one of text, voice, start, end, speed, review_status', 'missing', body)]);
+      throw new InvalidInputError([issue([], 'Send at least one of text, voice, start, end, speed, review_status', 'missing', body)]);
     }
-    this.fail([body.voice ? this.checkVoice(body.voice, ['body', 'voice']) : null]);
+    this.fail([body.voice ? this.checkVoice(body.voice, ['voice']) : null]);
     await this.editLines(dub, found.id, async (store, line, lines, audit) => {
       if (body.base_revision !== undefined) await this.checkBaseRevision(store, dub, line, body.base_revision);
       const start = body.start ?? line.start;
@@ -748,7 +751,7 @@ export class Dubbing {
 
   // ---- revisions ----
 
-  async revisionOr404(dub: DubRecord, raw: string): Promise<RevisionRecord> {
+  async requireRevision(dub: DubRecord, raw: string): Promise<RevisionRecord> {
     const number = /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
     const revision = Number.isFinite(number) ? await this.store.revision(dub.id, number) : null;
     if (!revision) throw new NotFoundError('Revision not found.');
@@ -835,7 +838,7 @@ export class Dubbing {
     return id === null ? null : (await this.store.revoice(id))!;
   }
 
-  async revoiceOr404(dub: DubRecord, id: string): Promise<RevoiceRecord> {
+  async requireRevoice(dub: DubRecord, id: string): Promise<RevoiceRecord> {
     const revoice = z.uuid().safeParse(id).success ? await this.store.revoice(id) : null;
     if (!revoice || revoice.dubId !== dub.id) throw new NotFoundError('Revoice not found.');
     return revoice;

@@ -51,36 +51,36 @@ export function splitLine(
   const timed = timings && timings.length === n ? timings : null;
   let k = request.wordIndex;
   let t = request.at;
-  if (k === undefined && t === undefined) return { ok: false, issues: [issue(['body'], 'Send word_index, at, or both', 'missing', {})] };
+  if (k === undefined && t === undefined) return { ok: false, issues: [issue([], 'Send word_index, at, or both', 'missing', {})] };
   if (k !== undefined && !(k >= 1 && k <= n - 1)) {
     return {
       ok: false,
-      issues: [issue(['body', 'word_index'], n < 2 ? 'The line has one word: it cannot be split between words' : `word_index must be 1–${n - 1} (the line has ${n} words)`, 'word_out_of_range', k, { words: n })],
+      issues: [issue(['word_index'], n < 2 ? 'The line has one word: it cannot be split between words' : `word_index must be 1–${n - 1} (the line has ${n} words)`, 'word_out_of_range', k, { words: n })],
     };
   }
   if (t !== undefined && !(t > line.start && t < line.end)) {
-    return { ok: false, issues: [issue(['body', 'at'], `at must be inside the line (${line.start}–${line.end}, exclusive)`, 'outside_line', t, { start: line.start, end: line.end })] };
+    return { ok: false, issues: [issue(['at'], `at must be inside the line (${line.start}–${line.end}, exclusive)`, 'outside_line', t, { start: line.start, end: line.end })] };
   }
   if (t === undefined) {
     if (!timed) {
       return {
         ok: false,
-        issues: [issue(['body', 'word_index'], 'The line has no word timings for its current text; send `at` (the time to split at) with it', 'no_word_timings', k)],
+        issues: [issue(['word_index'], 'The line has no word timings for its current text; send `at` (the time to split at) with it', 'no_word_timings', k)],
       };
     }
     const gap = (timed[k! - 1]!.end + timed[k!]!.start) / 2;
     t = Math.min(Math.max(gap, line.start), line.end);
     if (!(t > line.start && t < line.end)) {
-      return { ok: false, issues: [issue(['body', 'word_index'], 'The words before and after that point are not both inside the line; send `at` too', 'outside_line', k)] };
+      return { ok: false, issues: [issue(['word_index'], 'The words before and after that point are not both inside the line; send `at` too', 'outside_line', k)] };
     }
   }
   if (k === undefined) {
     if (!timed) {
-      return { ok: false, issues: [issue(['body', 'at'], 'The line has no word timings for its current text; send `word_index` (the word to split before) with it', 'no_word_timings', t)] };
+      return { ok: false, issues: [issue(['at'], 'The line has no word timings for its current text; send `word_index` (the word to split before) with it', 'no_word_timings', t)] };
     }
     k = timed.filter((w) => midpoint(w) < t!).length;
     if (k === 0 || k === n) {
-      return { ok: false, issues: [issue(['body', 'at'], `No word would be ${k === 0 ? 'before' : 'after'} ${t}: split between words`, 'no_words_on_one_side', t)] };
+      return { ok: false, issues: [issue(['at'], `No word would be ${k === 0 ? 'before' : 'after'} ${t}: split between words`, 'no_words_on_one_side', t)] };
     }
   }
   const at = t;
@@ -137,22 +137,22 @@ export function mergeLines(
   const index = lines.findIndex((l) => l.id === line.id);
   const neighbour = lines[index + 1];
   const next = lines.find((l) => l.id === nextId);
-  if (!next) return { ok: false, issues: [issue(['body', 'with'], `The dub has no line ${nextId}`, 'line_not_found', nextId)] };
+  if (!next) return { ok: false, issues: [issue(['with'], `The dub has no line ${nextId}`, 'line_not_found', nextId)] };
   if (!neighbour || neighbour.id !== nextId) {
     return {
       ok: false,
-      issues: [issue(['body', 'with'], neighbour ? `Only the next line (${neighbour.id}) can be merged into line ${line.id}` : `Line ${line.id} is the last line`, 'not_next_line', nextId, { next: neighbour?.id ?? null })],
+      issues: [issue(['with'], neighbour ? `Only the next line (${neighbour.id}) can be merged into line ${line.id}` : `Line ${line.id} is the last line`, 'not_next_line', nextId, { next: neighbour?.id ?? null })],
     };
   }
   if (next.speaker !== line.speaker) {
     return {
       ok: false,
-      issues: [issue(['body', 'with'], `Line ${nextId} is spoken by ${next.speaker}, line ${line.id} by ${line.speaker}: reassign one first`, 'speaker_mismatch', nextId)],
+      issues: [issue(['with'], `Line ${nextId} is spoken by ${next.speaker}, line ${line.id} by ${line.speaker}: reassign one first`, 'speaker_mismatch', nextId)],
     };
   }
   const text = `${line.text} ${next.text}`;
   if (text.length > DUB_LINE_TEXT_MAX) {
-    return { ok: false, issues: [issue(['body', 'with'], `The merged text would be ${text.length} characters (at most ${DUB_LINE_TEXT_MAX})`, 'text_too_long', nextId)] };
+    return { ok: false, issues: [issue(['with'], `The merged text would be ${text.length} characters (at most ${DUB_LINE_TEXT_MAX})`, 'text_too_long', nextId)] };
   }
   return {
     ok: true,

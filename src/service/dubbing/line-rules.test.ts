@@ -22,11 +22,11 @@ describe('checkUploadedLines', () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.issues.map((i) => [i.loc, i.type])).toEqual([
-      [['body', 'lines', 0, 'end'], 'line_order'],
-      [['body', 'lines', 1, 'end'], 'line_outside_dub'],
+      [['lines', 0, 'end'], 'line_order'],
+      [['lines', 1, 'end'], 'line_outside_dub'],
     ]);
     const overlap = checkUploadedLines([line(4, 6), line(1, 4.5)], 10);
-    expect(overlap.ok ? [] : overlap.issues).toMatchObject([{ loc: ['body', 'lines', 0, 'start'], type: 'line_overlap', ctx: { overlaps: 1 } }]);
+    expect(overlap.ok ? [] : overlap.issues).toMatchObject([{ loc: ['lines', 0, 'start'], type: 'line_overlap', ctx: { overlaps: 1 } }]);
     // Touching lines do not overlap.
     expect(checkUploadedLines([line(1, 2), line(2, 3)], 10).ok).toBe(true);
   });
@@ -40,8 +40,8 @@ describe('checkRetiming', () => {
   ];
   it('allows moving within the neighbours and refuses crossing them', () => {
     expect(checkRetiming(lines, 2, 2, 5, 10)).toEqual({ ok: true, start: 2, end: 5 });
-    expect(checkRetiming(lines, 2, 1.9, 4, 10)).toMatchObject({ ok: false, issues: [{ loc: ['body', 'start'], type: 'line_overlap' }] });
-    expect(checkRetiming(lines, 2, 3, 5.1, 10)).toMatchObject({ ok: false, issues: [{ loc: ['body', 'end'], type: 'line_overlap' }] });
+    expect(checkRetiming(lines, 2, 1.9, 4, 10)).toMatchObject({ ok: false, issues: [{ loc: ['start'], type: 'line_overlap' }] });
+    expect(checkRetiming(lines, 2, 3, 5.1, 10)).toMatchObject({ ok: false, issues: [{ loc: ['end'], type: 'line_overlap' }] });
     expect(checkRetiming(lines, 3, 5, 12, 10)).toMatchObject({ ok: false, issues: [{ type: 'line_outside_dub' }] });
     expect(checkRetiming(lines, 2, 4, 4, 10)).toMatchObject({ ok: false, issues: [{ type: 'line_order' }] });
   });

@@ -24,9 +24,9 @@ export function checkUploadedLines(
 ): { ok: true; lines: Array<DubLineInput & { id: number }> } | { ok: false; issues: ValidationIssue[] } {
   const issues: ValidationIssue[] = [];
   lines.forEach((line, i) => {
-    if (!(line.start < line.end)) issues.push(issue(['body', 'lines', i, 'end'], 'A line must end after it starts', 'line_order', line.end, { start: line.start }));
+    if (!(line.start < line.end)) issues.push(issue(['lines', i, 'end'], 'A line must end after it starts', 'line_order', line.end, { start: line.start }));
     if (line.end > duration + END_TOLERANCE) {
-      issues.push(issue(['body', 'lines', i, 'end'], `The line ends after the dub (${duration.toFixed(3)} s)`, 'line_outside_dub', line.end, { duration }));
+      issues.push(issue(['lines', i, 'end'], `The line ends after the dub (${duration.toFixed(3)} s)`, 'line_outside_dub', line.end, { duration }));
     }
   });
   if (issues.length) return { ok: false, issues };
@@ -36,7 +36,7 @@ export function checkUploadedLines(
     const line = lines[order[k]!]!;
     if (line.start < previous.end) {
       issues.push(
-        issue(['body', 'lines', order[k]!, 'start'], `The line overlaps line ${order[k - 1]} (which ends at ${previous.end})`, 'line_overlap', line.start, {
+        issue(['lines', order[k]!, 'start'], `The line overlaps line ${order[k - 1]} (which ends at ${previous.end})`, 'line_overlap', line.start, {
           overlaps: order[k - 1],
         }),
       );
@@ -61,14 +61,14 @@ export function checkRetiming(
   const previous = lines[index - 1];
   const next = lines[index + 1];
   const issues: ValidationIssue[] = [];
-  if (!(start < end)) issues.push(issue(['body', 'end'], 'A line must end after it starts', 'line_order', end, { start }));
+  if (!(start < end)) issues.push(issue(['end'], 'A line must end after it starts', 'line_order', end, { start }));
   if (previous && start < previous.end) {
-    issues.push(issue(['body', 'start'], `The line would overlap line ${previous.id}, which ends at ${previous.end}`, 'line_overlap', start, { previous_end: previous.end }));
+    issues.push(issue(['start'], `The line would overlap line ${previous.id}, which ends at ${previous.end}`, 'line_overlap', start, { previous_end: previous.end }));
   }
   if (next && end > next.start) {
-    issues.push(issue(['body', 'end'], `The line would overlap line ${next.id}, which starts at ${next.start}`, 'line_overlap', end, { next_start: next.start }));
+    issues.push(issue(['end'], `The line would overlap line ${next.id}, which starts at ${next.start}`, 'line_overlap', end, { next_start: next.start }));
   }
-  if (end > duration + END_TOLERANCE) issues.push(issue(['body', 'end'], `The line would end after the dub (${duration.toFixed(3)} s)`, 'line_outside_dub', end, { duration }));
+  if (end > duration + END_TOLERANCE) issues.push(issue(['end'], `The line would end after the dub (${duration.toFixed(3)} s)`, 'line_outside_dub', end, { duration }));
   return issues.length ? { ok: false, issues } : { ok: true, start, end: Math.min(end, duration) };
 }
 

@@ -131,7 +131,7 @@ export class DubTakes {
     const effective = this.deps.effectiveVoice(dub, line);
     const problems = (body.voices ?? []).flatMap((ref, i) => {
       const found = this.deps.voices.lookupRef(ref);
-      return found.ok ? [] : [issue(['body', 'voices', i], found.message, 'voice_not_found', ref, { available: this.deps.voices.refs() })];
+      return found.ok ? [] : [issue(['voices', i], found.message, 'voice_not_found', ref, { available: this.deps.voices.refs() })];
     });
     if (problems.length) throw new InvalidInputError(problems);
     const voices = body.voices ?? (effective ? [effective] : []);
@@ -141,7 +141,7 @@ export class DubTakes {
     if (variants.length < body.count) {
       throw new InvalidInputError([
         issue(
-          ['body', 'count'],
+          ['count'],
           `${body.count} takes need ${body.count} different voice and speed pairs; the voices and speeds given make ${variants.length} (the engines read a text the same way every time)`,
           'too_few_variants',
           body.count,
@@ -235,7 +235,7 @@ export class DubTakes {
     return new ConflictError(`Take ${take.number} was removed meanwhile (newer takes replaced it, or its line changed). Choose one of the line's takes now.`);
   }
 
-  async takeOr404(dub: DubRecord, raw: string): Promise<TakeRecord> {
+  async requireTake(dub: DubRecord, raw: string): Promise<TakeRecord> {
     const take = z.uuid().safeParse(raw).success ? await this.deps.store.take(dub.id, raw) : null;
     if (!take) throw new NotFoundError('Take not found.');
     return take;
@@ -251,7 +251,7 @@ export class DubTakes {
     if (dub.status !== 'ready') throw new ConflictError(`The dub's lines are not ready (status: ${dub.status}).`);
     const found = z.uuid().safeParse(takeId).success ? await store.take(dub.id, takeId) : null;
     if (!found || found.lineId !== line.id) {
-      throw new InvalidInputError([issue(['body', 'take_id'], `Line ${line.id} has no take ${takeId}`, 'take_not_found', takeId)]);
+      throw new InvalidInputError([issue(['take_id'], `Line ${line.id} has no take ${takeId}`, 'take_not_found', takeId)]);
     }
     if (found.status !== 'ready') throw new ConflictError(`Take ${found.number} is ${found.status}; only a rendered take can be chosen.`);
     const base = (await store.dubById(dub.id))!;

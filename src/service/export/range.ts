@@ -69,9 +69,9 @@ export function requestedRange(query: { start?: number; end?: number }, duration
   const start = query.start ?? 0;
   if (start >= duration)
     throw new InvalidInputError([
-      issue(['query', 'start'], `start must be before the end of the recording (${duration} s)`, 'less_than', query.start, { lt: duration }),
+      issue(['start'], `start must be before the end of the recording (${duration} s)`, 'less_than', query.start, { lt: duration }),
     ]);
   if (query.end !== undefined && query.end <= start)
-    throw new InvalidInputError([issue(['query', 'end'], `end must be after start (${start} s)`, 'greater_than', query.end, { gt: start })]);
+    throw new InvalidInputError([issue(['end'], `end must be after start (${start} s)`, 'greater_than', query.end, { gt: start })]);
   return { start, end: Math.min(query.end ?? duration, duration) };
 }

@@ -11,7 +11,7 @@ import { InvalidInputError, issue } from '../errors';
 export function mergeTimebase(current: Media | null, patch: MediaPatch): Media {
   const issues: ValidationIssue[] = [];
   if (!current && patch.frame_rate === undefined) {
-    throw new InvalidInputError([issue(['body', 'frame_rate'], 'Field required (the recording has no timebase yet)', 'missing', patch)]);
+    throw new InvalidInputError([issue(['frame_rate'], 'Field required (the recording has no timebase yet)', 'missing', patch)]);
   }
   const merged: Media = {
     frame_rate: patch.frame_rate ?? current!.frame_rate,
@@ -23,7 +23,7 @@ export function mergeTimebase(current: Media | null, patch: MediaPatch): Media {
   if (merged.drop_frame && !supportsDropFrame(merged.frame_rate)) {
     const field = patch.drop_frame !== undefined ? 'drop_frame' : 'frame_rate';
     issues.push(
-      issue(['body', field], `drop_frame can be true only at 29.97 or 59.94 fps (frame_rate is ${merged.frame_rate})`, 'drop_frame_rate', patch[field], {
+      issue([field], `drop_frame can be true only at 29.97 or 59.94 fps (frame_rate is ${merged.frame_rate})`, 'drop_frame_rate', patch[field], {
         frame_rate: merged.frame_rate,
         allowed: ['29.97', '59.94'],
       }),
@@ -32,7 +32,7 @@ export function mergeTimebase(current: Media | null, patch: MediaPatch): Media {
     const parsed = parseTimecode(merged.start_timecode, { frameRate: merged.frame_rate, dropFrame: merged.drop_frame });
     if (!parsed.ok) {
       issues.push(
-        issue(['body', 'start_timecode'], `Invalid start_timecode: ${parsed.reason}`, 'timecode_invalid', merged.start_timecode, {
+        issue(['start_timecode'], `Invalid start_timecode: ${parsed.reason}`, 'timecode_invalid', merged.start_timecode, {
           frame_rate: merged.frame_rate,
           drop_frame: merged.drop_frame,
         }),

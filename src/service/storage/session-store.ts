@@ -1,6 +1,7 @@
 import type { Sql } from './sql/sql';
 import type { Media, MediaFormat, Session, SessionStatus, SessionSummary } from '../../shared/schemas';
 import type { Transcript } from '../speech/types';
+import { publicTranscript } from '../speech/public-transcript';
 import { inList, perCount } from './sql/placeholders';
 import { pointReads, type FreshBatch } from './fresh-batch';
 import { sqlOf, type TransactionScope } from './transaction-scope';
@@ -51,16 +52,6 @@ function toSummary(row: SessionRow): SessionSummary {
     error: row.error,
     language: row.language,
     media: row.media_json ? (JSON.parse(row.media_json) as Media) : null,
-  };
-}
-
-export function publicTranscript(transcript: Transcript): NonNullable<Session['transcript']> {
-  return {
-    text: transcript.text,
-    speakers: transcript.speakers,
-    engine: transcript.engine,
-    segments: transcript.segments.map(({ id, speaker, start, end, text, words, confirmed }) => ({ id, speaker, start, end, text, words, ...(confirmed ? { confirmed } : {}) })),
-    ...(transcript.adaptation ? { adaptation: transcript.adaptation } : {}),
   };
 }
 

@@ -256,7 +256,7 @@ export class ScriptAlignment {
     try {
       script = parseScript(input.text);
     } catch (error) {
-      throw new InvalidInputError([issue(['body', 'text'], (error as Error).message, 'value_error', null)]);
+      throw new InvalidInputError([issue(['text'], (error as Error).message, 'value_error', null)]);
     }
     // 404 / 409 before any work: not transcribed yet, or the editor's revision is stale.
     const base = await deps.editor.editable(sessionId, input.baseRevision);

@@ -23,6 +23,9 @@ import {
   type ReplaceQuery,
 } from './text-corrections';
 
+/** The records an edit answers with, as the routes name them. */
+export type { RevisionRecord };
+
 export interface TranscriptEditDeps {
   database: Database;
   speakers: SessionSpeakerEditor;
@@ -127,7 +130,7 @@ export class TranscriptEditor {
     }
     const correction = asValidation(() => correctLine(transcript, input));
     if (correction.after === correction.before) {
-      throw new InvalidInputError([issue(['body', 'text'], 'That is already the line’s text; nothing to change.', 'value_error', input.text)]);
+      throw new InvalidInputError([issue(['text'], 'That is already the line’s text; nothing to change.', 'value_error', input.text)]);
     }
     const timed = await this.timeCorrections(sessionId, transcript, [correction]);
     const { transcript: corrected, records } = applyCorrections(transcript, timed.corrections, timed.timings);
@@ -303,7 +306,7 @@ export class TranscriptEditor {
       try {
         commit = await build(transcript, stores);
       } catch (error) {
-        if (error instanceof SpeakerEditError) throw new InvalidInputError([issue(['body', error.field], error.message, 'value_error', null)]);
+        if (error instanceof SpeakerEditError) throw new InvalidInputError([issue([error.field], error.message, 'value_error', null)]);
         throw error;
       }
       const learning = this.deps.learning;
@@ -349,7 +352,7 @@ function asValidation<T>(step: () => T): T {
   try {
     return step();
   } catch (error) {
-    if (error instanceof SpeakerEditError) throw new InvalidInputError([issue(['body', error.field], error.message, 'value_error', null)]);
+    if (error instanceof SpeakerEditError) throw new InvalidInputError([issue([error.field], error.message, 'value_error', null)]);
     throw error;
   }
 }

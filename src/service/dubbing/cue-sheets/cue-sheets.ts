@@ -39,7 +39,7 @@ function sheetLine(line: DubLine, takeNumbers: Map<string, number>): CueSheetLin
 /** 422 listing every row that cannot be applied, each located at its row and column. */
 function rowIssues(problems: readonly RowProblem[], cells: (p: RowProblem) => string | null) {
   return problems.map((p) =>
-    issue(['body', 'file', 'rows', p.row, p.column ?? 'row'], `Row ${p.row}${p.cue ? ` (cue ${p.cue})` : ''}: ${p.message}`, p.code, cells(p), { row: p.row, cue: p.cue, column: p.column }),
+    issue(['file', 'rows', p.row, p.column ?? 'row'], `Row ${p.row}${p.cue ? ` (cue ${p.cue})` : ''}: ${p.message}`, p.code, cells(p), { row: p.row, cue: p.cue, column: p.column }),
   );
 }
 
@@ -88,7 +88,7 @@ export class CueSheets {
     try {
       sheet = await readCueSheet(data);
     } catch (error) {
-      if (error instanceof CueSheetFormatError) throw new InvalidInputError([issue(['body', 'file'], error.message, 'cue_sheet_unreadable', null)]);
+      if (error instanceof CueSheetFormatError) throw new InvalidInputError([issue(['file'], error.message, 'cue_sheet_unreadable', null)]);
       throw error;
     }
     const byRow = new Map(sheet.rows.map((r) => [r.row, r.cells]));

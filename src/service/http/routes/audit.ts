@@ -1,13 +1,13 @@
 import { Router } from 'express';
 import { AuditQuery } from '../../../shared/schemas/audit';
-import type { AuditStore } from '../../storage/audit-store';
+import type { ServiceContext } from '../../context';
 import { parseInput } from '../../validation';
 
 /**
  * `GET /v1/admin/audit`: the audit trail, newest first, filtered by user, project, kind and time. Only reads:
  * nothing in Takeline edits or deletes an entry.
  */
-export function auditRouter(audit: AuditStore): Router {
+export function auditRouter(audit: Pick<ServiceContext['database']['audit'], 'list'>): Router {
   const router = Router();
 
   router.get('/audit', async (req, res) => {

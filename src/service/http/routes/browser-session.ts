@@ -1,14 +1,13 @@
 import express from 'express';
-import type { BrowserSessionStore } from '../../storage/browser-sessions';
-import type { UserStore } from '../../storage/user-store';
+import type { ServiceContext } from '../../context';
 import type { OidcProviderClient } from '../../auth/oidc/provider-client';
 import { readCookie, SESSION_COOKIE } from '../authenticate';
 import { requestOrigin } from '../loopback-guard';
 import { clearedSessionCookie } from '../session-cookie';
 
 export interface BrowserSessionRouteDeps {
-  browserSessions: BrowserSessionStore;
-  users: UserStore;
+  browserSessions: ServiceContext['browserSessions'];
+  users: ServiceContext['users'];
   /** The provider of single sign-on, when configured. */
   oidc: OidcProviderClient | null;
 }

@@ -5,7 +5,7 @@ import type { ServiceContext } from '../../context';
 import { CueSheets, type CueSheetFormat } from '../../dubbing/cue-sheets/cue-sheets';
 import { InvalidInputError, issue } from '../../errors';
 import { exportFileName } from '../../export';
-import type { DubRecord } from '../../storage/dub-store';
+import type { DubRecord } from '../../dubbing/dubbing';
 import { parseInput } from '../../validation';
 import { readMultipart } from '../multipart';
 
@@ -13,13 +13,13 @@ import { readMultipart } from '../multipart';
 export const CUE_SHEET_MAX_BYTES = 20 * 1024 * 1024;
 
 /** The dub's cue sheet: `GET …/cue-sheet.csv|.xlsx` and `POST …/cue-sheet` (multipart `file`, CSV or xlsx). */
-export function cueSheetRoutes(router: Router, ctx: ServiceContext, dubOr404: (req: Request) => Promise<DubRecord>, author: (res: Response) => string): void {
+export function cueSheetRoutes(router: Router, ctx: ServiceContext, dubOf: (req: Request) => Promise<DubRecord>, author: (res: Response) => string): void {
   const sheets = new CueSheets(ctx.dubbing);
-  const context = async (dub: DubRecord) => ({ media: (await ctx.sessions.summary(dub.sessionId))!.media, speakerNames: await ctx.speakerNames(dub.sessionId) });
+  const context = async (dub: DubRecord) => ({ media: (await ctx.recordings.require(dub.sessionId)).media, speakerNames: await ctx.speakerNames(dub.sessionId) });
 
   for (const format of ['csv', 'xlsx'] as CueSheetFormat[]) {
     router.get(`/:session_id/dubs/:dub_id/cue-sheet.${format}`, async (req, res) => {
-      const dub = await dubOr404(req);
+      const dub = await dubOf(req);
       const file = await sheets.export(dub, format, await context(dub));
       // attachment() sets a type from the file name's extension, so the sheet's own type goes after it.
       res.attachment(exportFileName(dub.name, file.extension)).type(file.contentType).send(file.body);
@@ -27,7 +27,7 @@ export function cueSheetRoutes(router: Router, ctx: ServiceContext, dubOr404: (r
   }
 
   router.post('/:session_id/dubs/:dub_id/cue-sheet', async (req, res) => {
-    const dub = await dubOr404(req);
+    const dub = await dubOf(req);
     const { apply } = parseInput(CueSheetImportQuery, req.query, 'query');
     const form = await readMultipart(req, ctx.layout.uploads, { maxFileBytes: Math.min(ctx.config.maxUploadBytes, CUE_SHEET_MAX_BYTES), maxFieldBytes: 1024 });
     try {

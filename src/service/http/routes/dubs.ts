@@ -20,6 +20,7 @@ import { dubKeys } from '../../dubbing/dub-files';
 import { sendBlob } from '../send-blob';
 import { InvalidInputError, issue } from '../../errors';
 import { parseInput } from '../../validation';
+import { inputIn } from '../input-location';
 import { cueSheetRoutes } from './dub-cue-sheets';
 
 const DubPath = z.object({ session_id: z.uuid(), dub_id: DubId });
@@ -44,27 +45,25 @@ export function dubsRouter(ctx: ServiceContext): Router {
   const router = Router();
   const dubbing = ctx.dubbing;
 
-  const sessionOr404 = async (req: Request) => {
+  const sessionOf = async (req: Request) => {
     const { session_id } = parseInput(z.object({ session_id: z.uuid() }), { session_id: req.params.session_id }, 'path');
-    const summary = await ctx.sessions.summary(session_id);
-    if (!summary) throw new HttpError(404, 'Transcription session not found.');
-    return summary;
+    return ctx.recordings.require(session_id);
   };
-  const dubOr404 = async (req: Request) => {
+  const dubOf = async (req: Request) => {
     const { session_id, dub_id } = parseInput(DubPath, { session_id: req.params.session_id, dub_id: req.params.dub_id }, 'path');
-    if (!(await ctx.sessions.summary(session_id))) throw new HttpError(404, 'Transcription session not found.');
-    return dubbing.dubOr404(session_id, dub_id);
+    await ctx.recordings.require(session_id);
+    return dubbing.requireDub(session_id, dub_id);
   };
 
   /** Who made a note or an edit: the key's user or name, or "studio" for the studio's sign-in. */
   const author = (res: Response): string => authorOf(accessOf(res));
   const lineOf = async (req: Request) => {
-    const dub = await dubOr404(req);
-    return { dub, line: await dubbing.lineOr404(dub, String(req.params.line_id)) };
+    const dub = await dubOf(req);
+    return { dub, line: await dubbing.requireLine(dub, String(req.params.line_id)) };
   };
 
   router.post('/:session_id/dubs', async (req, res) => {
-    const session = await sessionOr404(req);
+    const session = await sessionOf(req);
     // A JSON body (already parsed by jsonBody) asks for a dub of the recording itself; multipart uploads a file.
     if (!req.is('multipart/form-data') && req.body !== undefined) {
       const body = parseInput(DubFromRecording, req.body, 'body');
@@ -91,27 +90,27 @@ export function dubsRouter(ctx: ServiceContext): Router {
   });
 
   router.get('/:session_id/dubs', async (req, res) => {
-    const session = await sessionOr404(req);
+    const session = await sessionOf(req);
     const dubs = await dubbing.store.dubs(session.id);
     res.json({ data: await Promise.all(dubs.map((d) => dubbing.toJson(d))) });
   });
 
   router.get('/:session_id/dubs/:dub_id', async (req, res) => {
-    res.json(await dubbing.toJson(await dubOr404(req)));
+    res.json(await dubbing.toJson(await dubOf(req)));
   });
 
   router.patch('/:session_id/dubs/:dub_id', async (req, res) => {
-    const dub = await dubOr404(req);
+    const dub = await dubOf(req);
     res.json(await dubbing.toJson(await dubbing.patch(dub, parseInput(DubPatch, req.body ?? {}, 'body'))));
   });
 
   router.delete('/:session_id/dubs/:dub_id', async (req, res) => {
-    await dubbing.delete(await dubOr404(req));
+    await dubbing.delete(await dubOf(req));
     res.status(204).end();
   });
 
   router.get('/:session_id/dubs/:dub_id/lines', async (req, res) => {
-    const dub = await dubOr404(req);
+    const dub = await dubOf(req);
     res.json({ data: await dubbing.lines(dub, parseInput(LinesQuery, req.query, 'query')) });
   });
 
@@ -149,22 +148,22 @@ export function dubsRouter(ctx: ServiceContext): Router {
   });
 
   router.get('/:session_id/dubs/:dub_id/edits', async (req, res) => {
-    const dub = await dubOr404(req);
+    const dub = await dubOf(req);
     res.json({ data: (await dubbing.store.edits(dub.id)).map((e) => dubbing.editJson(e)) });
   });
 
   router.post('/:session_id/dubs/:dub_id/edits/undo', async (req, res) => {
-    res.json(await dubbing.undoRedo(await dubOr404(req), 'undo'));
+    res.json(await dubbing.undoRedo(await dubOf(req), 'undo'));
   });
 
   router.post('/:session_id/dubs/:dub_id/edits/redo', async (req, res) => {
-    res.json(await dubbing.undoRedo(await dubOr404(req), 'redo'));
+    res.json(await dubbing.undoRedo(await dubOf(req), 'redo'));
   });
 
   router.get('/:session_id/dubs/:dub_id/export', async (req, res, next) => {
-    const dub = await dubOr404(req);
+    const dub = await dubOf(req);
     const { format } = parseInput(DubExportQuery, req.query, 'query');
-    const summary = (await ctx.sessions.summary(dub.sessionId))!;
+    const summary = await ctx.recordings.require(dub.sessionId);
     const { input, revision, regions } = await dubbing.exportInput(dub, summary.media, await ctx.speakerNames(dub.sessionId));
     if (format === 'stem_wav') {
       // Read from a local file of the revision (a download from S3 is let go once the stem is sent).
@@ -192,7 +191,7 @@ export function dubsRouter(ctx: ServiceContext): Router {
 
   // ---- end of the dubbing workflow block ----
 
-  cueSheetRoutes(router, ctx, dubOr404, author);
+  cueSheetRoutes(router, ctx, dubOf, author);
 
   // ---- dub takes: render takes of a line, list them, choose one ----
 
@@ -240,24 +239,24 @@ export function dubsRouter(ctx: ServiceContext): Router {
   // ---- end of the dub takes block ----
 
   router.get('/:session_id/dubs/:dub_id/revisions', async (req, res) => {
-    const dub = await dubOr404(req);
+    const dub = await dubOf(req);
     res.json({ data: (await dubbing.store.revisions(dub.id)).map((r) => dubbing.revisionJson(dub, r, baseUrl(req))) });
   });
 
   router.get('/:session_id/dubs/:dub_id/revisions/:number', async (req, res) => {
-    const dub = await dubOr404(req);
-    res.json(dubbing.revisionJson(dub, await dubbing.revisionOr404(dub, String(req.params.number)), baseUrl(req)));
+    const dub = await dubOf(req);
+    res.json(dubbing.revisionJson(dub, await dubbing.requireRevision(dub, String(req.params.number)), baseUrl(req)));
   });
 
   router.get('/:session_id/dubs/:dub_id/revisions/:number/audio', async (req, res) => {
-    const dub = await dubOr404(req);
-    const revision = await dubbing.revisionOr404(dub, String(req.params.number));
+    const dub = await dubOf(req);
+    const revision = await dubbing.requireRevision(dub, String(req.params.number));
     res.json(dubbing.audioAddress(dub, revision.number, baseUrl(req)));
   });
 
   router.get('/:session_id/dubs/:dub_id/revisions/:number/peaks', async (req, res) => {
-    const dub = await dubOr404(req);
-    const revision = await dubbing.revisionOr404(dub, String(req.params.number));
+    const dub = await dubOf(req);
+    const revision = await dubbing.requireRevision(dub, String(req.params.number));
     // A dub from the recording has no revision file until its audio is converted.
     if (dub.status === 'preparing' && dub.source === 'recording') throw new HttpError(409, "The dub's audio is still being converted from the recording; its peaks follow once it is ready.");
     const cache = dubKeys.peaks(dub.sessionId, dub.id, revision.number);
@@ -277,8 +276,8 @@ export function dubsRouter(ctx: ServiceContext): Router {
 
   // A revision as stems: one zip of the mix, the background and one WAV per speaker, streamed as it is made.
   router.get('/:session_id/dubs/:dub_id/revisions/:number/stems', async (req, res, next) => {
-    const dub = await dubOr404(req);
-    const revision = await dubbing.revisionOr404(dub, String(req.params.number));
+    const dub = await dubOf(req);
+    const revision = await dubbing.requireRevision(dub, String(req.params.number));
     const stems = await revisionStems(dubbing.files, dubbing.store, dub, revision, await ctx.speakerNames(dub.sessionId));
     const { stream } = stems;
     stream.on('close', () => void stems.release());
@@ -289,12 +288,12 @@ export function dubsRouter(ctx: ServiceContext): Router {
   });
 
   router.post('/:session_id/dubs/:dub_id/revisions/:number/restore', async (req, res) => {
-    const dub = await dubOr404(req);
-    res.json(await dubbing.toJson(await dubbing.restore(dub, await dubbing.revisionOr404(dub, String(req.params.number)))));
+    const dub = await dubOf(req);
+    res.json(await dubbing.toJson(await dubbing.restore(dub, await dubbing.requireRevision(dub, String(req.params.number)))));
   });
 
   router.post('/:session_id/dubs/:dub_id/revoice', async (req, res) => {
-    const dub = await dubOr404(req);
+    const dub = await dubOf(req);
     const { wait } = parseInput(RevoiceQuery, req.query, 'query');
     const revoice = await dubbing.startRevoice(dub);
     if (!revoice) {
@@ -313,16 +312,17 @@ export function dubsRouter(ctx: ServiceContext): Router {
   });
 
   router.get('/:session_id/dubs/:dub_id/revoices', async (req, res) => {
-    const dub = await dubOr404(req);
+    const dub = await dubOf(req);
     const revoices = await dubbing.store.revoices(dub.id);
     res.json({ data: await Promise.all(revoices.map((r) => dubbing.revoiceJson(dub, r, baseUrl(req)))) });
   });
 
   router.get('/:session_id/dubs/:dub_id/revoices/:revoice_id', async (req, res) => {
-    const dub = await dubOr404(req);
-    res.json(await dubbing.revoiceJson(dub, await dubbing.revoiceOr404(dub, String(req.params.revoice_id)), baseUrl(req)));
+    const dub = await dubOf(req);
+    res.json(await dubbing.revoiceJson(dub, await dubbing.requireRevoice(dub, String(req.params.revoice_id)), baseUrl(req)));
   });
 
+  router.use(inputIn('body'));
   return router;
 }
 

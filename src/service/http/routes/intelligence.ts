@@ -17,11 +17,9 @@ export const IntelligenceQuery = z.strictObject({
  */
 export function intelligenceRouter(ctx: ServiceContext): Router {
   const router = Router();
-  const sessionOr404 = async (req: Request) => {
+  const sessionOf = async (req: Request) => {
     const { session_id } = parseInput(SessionRef, req.params, 'path');
-    const summary = await ctx.sessions.summary(session_id);
-    if (!summary) throw new HttpError(404, 'Transcription session not found.');
-    return summary;
+    return ctx.recordings.require(session_id);
   };
 
   router.get('/:session_id/intelligence', async (req, res) => {
@@ -30,13 +28,13 @@ export function intelligenceRouter(ctx: ServiceContext): Router {
     // The document changes with the session's analysis (its revision in the analysis store) and with the
     // session, its speaker map and its project's speakers (its change counter): both validate the cache and
     // make the ETag.
-    const seq = await ctx.sessions.changeSeq(session_id);
+    const seq = await ctx.recordings.changeSeq(session_id);
     if (seq === null) throw new HttpError(404, 'Transcription session not found.');
     if (run_id !== undefined) await ctx.analysis.assertRun(session_id, run_id);
     const etag = ctx.documents.etag('i', await ctx.analysis.revision(session_id), seq);
     await sendConditionalJson(req, res, etag, () =>
       ctx.documents.bytes(`${session_id}:intelligence:${run_id ?? ''}`, etag, async () => {
-        const summary = await sessionOr404(req);
+        const summary = await sessionOf(req);
         return Buffer.from(
           JSON.stringify({
             id: summary.id,
@@ -50,7 +48,7 @@ export function intelligenceRouter(ctx: ServiceContext): Router {
   });
 
   router.post('/:session_id/intelligence', async (req, res) => {
-    const summary = await sessionOr404(req);
+    const summary = await sessionOf(req);
     if (summary.status !== 'complete') {
       throw new HttpError(
         409,
@@ -65,7 +63,7 @@ export function intelligenceRouter(ctx: ServiceContext): Router {
   });
 
   router.get('/:session_id/intelligence/runs', async (req, res) => {
-    const summary = await sessionOr404(req);
+    const summary = await sessionOf(req);
     const data = await ctx.analysis.runs(summary.id);
     res.setHeader('Cache-Control', 'no-store');
     res.json({ data });

@@ -2,12 +2,11 @@ import { Router } from 'express';
 import type { z } from 'zod';
 import type { Me } from '../../../shared/schemas';
 import { teamRole } from '../../auth/access';
-import type { ProjectStore } from '../../storage/project-store';
-import type { UserStore } from '../../storage/user-store';
+import type { ServiceContext } from '../../context';
 import { accessOf } from '../authenticate';
 
 /** `GET /v1/me`: who the caller is and the roles they hold, for the studio to show only what they may do. */
-export function meRouter(deps: { projects: ProjectStore; users: UserStore }): Router {
+export function meRouter(deps: Pick<ServiceContext, 'projects' | 'users'>): Router {
   const router = Router();
   router.get('/', async (_req, res) => {
     const access = accessOf(res);

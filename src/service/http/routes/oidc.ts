@@ -1,13 +1,11 @@
 import express, { type Request, type Response } from 'express';
-import type { BrowserSessionStore } from '../../storage/browser-sessions';
-import type { UserStore } from '../../storage/user-store';
+import type { ServiceContext } from '../../context';
 import { ProviderUnavailable, SignInRefused, type OidcProviderClient } from '../../auth/oidc/provider-client';
 import { openTransaction, sealTransaction, TRANSACTION_COOKIE, TRANSACTION_LIFETIME_MS } from '../../auth/oidc/transaction';
 import { readCookie } from '../authenticate';
 import { requestOrigin } from '../loopback-guard';
 import { secureAttribute, sessionCookie } from '../session-cookie';
 import { signInFailedPage } from './sign-in-failed-page';
-import type { AuditStore } from '../../storage/audit-store';
 import { actorOf, clientAddress } from '../../audit/actor';
 import { FULL_ACCESS } from '../../auth/access';
 import { signedIn, signInFailed } from '../../audit/sign-in-events';
@@ -16,10 +14,10 @@ export interface OidcRouteDeps {
   provider: OidcProviderClient;
   /** Seals the sign-in transaction cookie; the same on every API node. */
   transactionKey: Buffer;
-  users: UserStore;
-  browserSessions: BrowserSessionStore;
+  users: ServiceContext['users'];
+  browserSessions: ServiceContext['browserSessions'];
   /** Sign-ins and refusals are recorded here. */
-  audit: AuditStore;
+  audit: ServiceContext['database']['audit'];
   log(line: string): void;
 }
 

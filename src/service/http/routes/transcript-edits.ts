@@ -2,11 +2,12 @@ import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { ProjectTranscriptReplace, RevisionRestore, ScriptAlign, SegmentSplit, SpeakerMerge, SpeakerReassign, TranscriptReplace, TranscriptTextEdit } from '../../../shared/schemas';
 import type { ServiceContext } from '../../context';
-import { publicTranscript } from '../../storage/session-store';
-import type { RevisionRecord } from '../../storage/revision-store';
+import { publicTranscript } from '../../speech/public-transcript';
+import type { RevisionRecord } from '../../transcription/transcript-edits';
 import { HttpError } from '../errors';
 import { InvalidInputError, issue } from '../../errors';
 import { parseInput } from '../../validation';
+import { inputIn } from '../input-location';
 import { SpeakerMatchReject } from '../../../shared/schemas/editor';
 import { alignScript } from '../../transcription/script-align-work';
 import { replaceAcrossProject } from '../../transcription/project-replace';
@@ -22,12 +23,11 @@ export function transcriptEditsRouter(ctx: ServiceContext): Router {
   const router = Router();
   const sessionId = async (req: Request) => {
     const { session_id } = parseInput(SessionRef, req.params, 'path');
-    if (!(await ctx.sessions.summary(session_id))) throw new HttpError(404, 'Transcription session not found.');
-    return session_id;
+    return (await ctx.recordings.require(session_id)).id;
   };
   const result = async (id: string, revision: RevisionRecord | Promise<RevisionRecord>) => ({
     revision: await revision,
-    session: { ...(await ctx.sessions.get(id))!, speaker_map: await ctx.speakerMap(id) },
+    session: await ctx.recordings.session(id),
   });
 
   router.post('/:session_id/transcript/reassign', async (req, res) => {
@@ -59,14 +59,14 @@ export function transcriptEditsRouter(ctx: ServiceContext): Router {
 
   router.get('/:session_id/transcript/revisions/:revision', async (req, res) => {
     const { session_id, revision } = parseInput(RevisionRef, req.params, 'path');
-    if (!(await ctx.sessions.summary(session_id))) throw new HttpError(404, 'Transcription session not found.');
+    await ctx.recordings.require(session_id);
     const found = await ctx.transcriptEdits.revision(session_id, revision);
     res.json({ ...found.record, transcript: publicTranscript(found.transcript) });
   });
 
   router.post('/:session_id/transcript/revisions/:revision/restore', async (req, res) => {
     const { session_id, revision } = parseInput(RevisionRef, req.params, 'path');
-    if (!(await ctx.sessions.summary(session_id))) throw new HttpError(404, 'Transcription session not found.');
+    await ctx.recordings.require(session_id);
     const body = parseInput(RevisionRestore, req.body ?? {}, 'body');
     res.json(await result(session_id, ctx.transcriptEdits.restore(session_id, revision, body.base_revision)));
   });
@@ -75,7 +75,7 @@ export function transcriptEditsRouter(ctx: ServiceContext): Router {
   const LabelRef = SessionRef.extend({ label: z.string().min(1).max(32) });
   router.post('/:session_id/speakers/:label/reject-match', async (req, res) => {
     const { session_id, label } = parseInput(LabelRef, req.params, 'path');
-    if (!(await ctx.sessions.summary(session_id))) throw new HttpError(404, 'Transcription session not found.');
+    await ctx.recordings.require(session_id);
     const body = parseInput(SpeakerMatchReject, req.body ?? {}, 'body');
     const before = (await ctx.speakerMap(session_id))[label];
     await ctx.transcriptEdits.rejectSpeakerMatch(session_id, label, body.speaker_id);
@@ -112,7 +112,7 @@ export function transcriptEditsRouter(ctx: ServiceContext): Router {
       baseRevision: body.base_revision,
     });
     const preview = body.preview ?? false;
-    res.json({ preview, ...outcome, ...(preview ? {} : { session: { ...(await ctx.sessions.get(id))!, speaker_map: await ctx.speakerMap(id) } }) });
+    res.json({ preview, ...outcome, ...(preview ? {} : { session: await ctx.recordings.session(id) }) });
   });
 
   // --- Script alignment: POST …/transcript/align ---
@@ -129,6 +129,7 @@ export function transcriptEditsRouter(ctx: ServiceContext): Router {
     res.json({ ...(await result(id, done.revision)), alignment: done.alignment });
   });
 
+  router.use(inputIn('body'));
   return router;
 }
 
@@ -157,5 +158,6 @@ export function projectTranscriptEditsRouter(ctx: ServiceContext): Router {
     res.json({ preview: body.preview ?? false, count: recordings.reduce((n, r) => n + r.count, 0), recordings });
   });
 
+  router.use(inputIn('body'));
   return router;
 }

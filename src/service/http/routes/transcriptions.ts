@@ -12,7 +12,6 @@ import { readMultipart, singleField, singleFile } from '../multipart';
 import { intakeRecording } from '../../recordings/intake';
 import { assertSpeakerRange } from '../../transcription/speaker-hints';
 import type { TranscribeJobPayload } from '../../transcription/transcribe-job';
-import { mergeTimebase } from '../../recordings/timebase';
 import { NotMediaError } from '../../media/probe';
 import { signAudio } from '../../auth/signed-url';
 import type { ServiceContext } from '../../context';
@@ -20,15 +19,12 @@ import { exportFileName, renderExport, type ExportInput } from '../../export';
 import { exportInRange, requestedRange } from '../../export/range';
 import { writeAudioExport } from '../../export/audio-range';
 import crypto from 'node:crypto';
-import { SqlEditorMarkerStore } from '../../storage/editor-marker-store';
-import { InvalidInputError, issue } from '../../errors';
 import { EXPORT_FORMATS } from '../../export/types';
 import { parseInput } from '../../validation';
 import { accessOf } from '../authenticate';
 import { uploadProjectKey } from '../scope';
 import { visibleProjectIds } from '../../auth/access';
-import { currentActor } from '../../audit/actor';
-import type { SessionSummary } from '../../../shared/schemas';
+import { inputIn, withInputIn } from '../input-location';
 
 export const AUDIO_URL_TTL_SECONDS = 3600;
 /** Exports made from the analysis rather than the transcript alone. */
@@ -56,14 +52,8 @@ export function baseUrl(req: Request): string {
 
 export function transcriptionsRouter(ctx: ServiceContext): Router {
   const router = Router();
-  const markers = new SqlEditorMarkerStore(ctx.sql);
-
-  const sessionOr404 = async (req: Request) => {
-    const { session_id } = parseInput(SessionRef, req.params, 'path');
-    const summary = await ctx.sessions.summary(session_id);
-    if (!summary) throw new HttpError(404, 'Transcription session not found.');
-    return summary;
-  };
+  const { recordings } = ctx;
+  const recording = (req: Request) => recordings.require(parseInput(SessionRef, req.params, 'path').session_id);
 
   router.post('/', async (req, res) => {
     const form = await readMultipart(req, ctx.layout.uploads, { maxFileBytes: ctx.config.maxUploadBytes });
@@ -99,14 +89,7 @@ export function transcriptionsRouter(ctx: ServiceContext): Router {
 
   router.get('/', async (req, res) => {
     const query = parseInput(ListQuery, req.query, 'query');
-    let projectId: string | undefined;
-    const projectIds = visibleProjectIds(accessOf(res));
-    if (query.project !== undefined) {
-      const project = await ctx.projects.find(query.project);
-      if (!project || (projectIds && !projectIds.includes(project.id))) throw new HttpError(404, 'Project not found.');
-      projectId = project.id;
-    }
-    const page = await ctx.sessions.list({ projectId, projectIds, limit: query.limit, offset: query.offset });
+    const page = await recordings.list({ projectKey: query.project, projectIds: visibleProjectIds(accessOf(res)), limit: query.limit, offset: query.offset });
     res.json({ ...page, limit: query.limit, offset: query.offset });
   });
 
@@ -114,46 +97,29 @@ export function transcriptionsRouter(ctx: ServiceContext): Router {
     const { session_id } = parseInput(SessionRef, req.params, 'path');
     // Polled often (the studio, scripts waiting for a transcript): the change counter alone says whether
     // the cached document (or the client's copy, by its ETag) is current.
-    const seq = await ctx.sessions.changeSeq(session_id);
+    const seq = await recordings.changeSeq(session_id);
     if (seq === null) throw new HttpError(404, 'Transcription session not found.');
     const etag = ctx.documents.etag('s', seq);
     await sendConditionalJson(req, res, etag, () =>
-      ctx.documents.bytes(`${session_id}:session`, etag, async () => {
-        const summary = await ctx.sessions.summary(session_id);
-        if (!summary) throw new HttpError(404, 'Transcription session not found.');
-        return ctx.sessions.documentBytes(summary, await ctx.speakerMap(session_id));
-      }),
+      ctx.documents.bytes(`${session_id}:session`, etag, () => recordings.document(session_id)),
     );
   });
 
   router.delete('/:session_id', async (req, res) => {
-    const summary = await sessionOr404(req);
-    await ctx.jobs.cancelSession(summary.id);
-    await ctx.database.transaction(async ({ sessions, audit }) => {
-      if (!(await sessions.delete(summary.id))) return;
-      await audit.append({
-        kind: 'recording.deleted',
-        actor: currentActor(),
-        project: { id: summary.project.id, key: summary.project.key },
-        object: { type: 'recording', id: summary.id },
-        detail: { file_name: summary.file_name },
-      });
-    });
+    const summary = await recording(req);
+    await recordings.delete(summary);
     ctx.documents.forget(summary.id);
-    await ctx.files.deleteRecording(summary.id);
     res.status(204).end();
   });
 
   router.patch('/:session_id/media', async (req, res) => {
-    const summary = await sessionOr404(req);
+    const summary = await recording(req);
     const patch = parseInput(MediaPatch, req.body ?? {}, 'body');
-    const media = mergeTimebase(summary.media, patch);
-    await ctx.sessions.setMedia(summary.id, media);
-    res.json({ media });
+    res.json({ media: await recordings.setTimebase(summary, patch) });
   });
 
   router.get('/:session_id/audio', async (req, res) => {
-    const summary = await sessionOr404(req);
+    const summary = await recording(req);
     const expires = Math.floor(Date.now() / 1000) + AUDIO_URL_TTL_SECONDS;
     const signature = signAudio(ctx.audioSecret, summary.id, expires);
     const url = `${baseUrl(req)}/v1/speech/transcriptions/${summary.id}/audio/original?expires=${expires}&signature=${signature}`;
@@ -161,23 +127,21 @@ export function transcriptionsRouter(ctx: ServiceContext): Router {
   });
 
   router.get('/:session_id/export', async (req, res, next) => {
-    const summary = await sessionOr404(req);
+    const summary = await recording(req);
     const { format, ...rangeQuery } = parseInput(ExportQuery, req.query, 'query');
     // ---- editor's basics: part of the recording, between the studio's in and out points ----
-    const range = requestedRange(rangeQuery, summary.duration);
+    const range = await withInputIn('query', () => requestedRange(rangeQuery, summary.duration));
     if (format === 'wav') {
       // The audio needs no transcript: it can be exported while the recording is transcribed.
-      const stored = await ctx.sessions.storedName(summary.id);
-      if (!stored) throw new HttpError(404, 'Transcription session not found.');
       const target = path.join(ctx.layout.scratch, `export-${crypto.randomUUID()}.wav`);
       const cleanup = () => fs.rm(target, { force: true }, () => undefined);
       try {
-        await ctx.files.withOriginal(summary.id, stored, (file) => writeAudioExport(ctx.tools, file, target, range));
+        await recordings.withOriginal(summary, (file) => writeAudioExport(ctx.tools, file, target, range));
       } catch (error) {
         cleanup();
         throw error;
       }
-      if (!range) await recordExport(ctx, summary, format);
+      if (!range) await recordings.recordExport(summary, format);
       res.attachment(exportFileName(summary.file_name, 'wav', range)).type('audio/wav');
       res.sendFile(target, { dotfiles: 'allow' }, (error) => {
         cleanup();
@@ -186,8 +150,7 @@ export function transcriptionsRouter(ctx: ServiceContext): Router {
       return;
     }
     // ---- end of the editor's basics block ----
-    const transcript = await ctx.sessions.transcript(summary.id);
-    if (!transcript) throw new HttpError(409, `The transcript is not ready (status: ${summary.status}).`);
+    const transcript = await recordings.requireTranscript(summary);
     // Moments mark the editor exports whenever the analysis has them; the analysis formats need it complete.
     const intelligence = await ctx.analysis.intelligence(summary.id);
     if (ANALYSIS_FORMATS.has(format) && intelligence.status !== 'complete') {
@@ -204,56 +167,47 @@ export function transcriptionsRouter(ctx: ServiceContext): Router {
       lines: intelligence.segments,
       speakerNames: await ctx.speakerNames(summary.id),
       // The editor's own markers, beside the lines and moments.
-      markers: (await markers.list(summary.id)).map((m) => ({ start: m.time, end: m.time, label: m.name, kind: 'marker' })),
+      markers: (await recordings.markers(summary)).map((m) => ({ start: m.time, end: m.time, label: m.name, kind: 'marker' })),
     };
     const file = renderExport(format, range ? exportInRange(input, range) : input);
-    if (!range) await recordExport(ctx, summary, format);
+    if (!range) await recordings.recordExport(summary, format);
     // attachment() sets a type from the file name's extension (.edl → octet-stream), so the export's own type goes after it.
     res.attachment(exportFileName(summary.file_name, file.extension, range)).type(file.contentType).send(file.body);
   });
 
   // ---- editor's basics: the editor's own markers, listed in the exports ----
   const MarkerRef = SessionRef.extend({ marker_id: z.uuid() });
-  const markerOr404 = async (req: Request) => {
+  const markerRef = async (req: Request) => {
     const { session_id, marker_id } = parseInput(MarkerRef, req.params, 'path');
-    const summary = await ctx.sessions.summary(session_id);
-    if (!summary) throw new HttpError(404, 'Transcription session not found.');
-    return { summary, markerId: marker_id };
-  };
-  const withinRecording = (time: number | undefined, duration: number) => {
-    if (time !== undefined && time > duration)
-      throw new InvalidInputError([issue(['body', 'time'], `time must be within the recording (at most ${duration} s)`, 'less_than_equal', time, { le: duration })]);
+    return { summary: await recordings.require(session_id), markerId: marker_id };
   };
   router.get('/:session_id/markers', async (req, res) => {
-    res.json({ data: await markers.list((await sessionOr404(req)).id) });
+    res.json({ data: await recordings.markers(await recording(req)) });
   });
   router.post('/:session_id/markers', async (req, res) => {
-    const summary = await sessionOr404(req);
+    const summary = await recording(req);
     const body = parseInput(EditorMarkerCreate, req.body ?? {}, 'body');
-    withinRecording(body.time, summary.duration);
-    const marker = await markers.add(summary.id, body.time, body.name);
+    const marker = await recordings.addMarker(summary, body.time, body.name);
     res.status(201).location(`/v1/speech/transcriptions/${summary.id}/markers/${marker.id}`).json(marker);
   });
   router.patch('/:session_id/markers/:marker_id', async (req, res) => {
-    const { summary, markerId } = await markerOr404(req);
+    const { summary, markerId } = await markerRef(req);
     const body = parseInput(EditorMarkerUpdate, req.body ?? {}, 'body');
-    withinRecording(body.time, summary.duration);
-    const marker = await markers.update(summary.id, markerId, body);
-    if (!marker) throw new HttpError(404, 'Marker not found on this recording.');
-    res.json(marker);
+    res.json(await recordings.updateMarker(summary, markerId, body));
   });
   router.delete('/:session_id/markers/:marker_id', async (req, res) => {
-    const { summary, markerId } = await markerOr404(req);
-    if (!(await markers.remove(summary.id, markerId))) throw new HttpError(404, 'Marker not found on this recording.');
+    const { summary, markerId } = await markerRef(req);
+    await recordings.removeMarker(summary, markerId);
     res.status(204).end();
   });
   // ---- end of the editor's basics block ----
 
   router.get('/:session_id/peaks', async (req, res) => {
-    const summary = await sessionOr404(req);
+    const summary = await recording(req);
     res.json(await ctx.peaks.get(summary.id));
   });
 
+  router.use(inputIn('body'));
   return router;
 }
 
@@ -264,19 +218,18 @@ export function signedAudioRouter(ctx: ServiceContext, verify: (id: string, expi
     const parsed = SessionRef.safeParse(req.params);
     const refused = new HttpError(403, 'This audio address is invalid or has expired; ask the API for a new one.');
     if (!parsed.success || !verify(parsed.data.session_id, req.query.expires, req.query.signature)) throw refused;
-    const summary = await ctx.sessions.summary(parsed.data.session_id);
-    const stored = await ctx.sessions.storedName(parsed.data.session_id);
-    if (!summary || !stored) throw refused;
-    res.setHeader('Content-Type', summary.format.content_type);
+    const original = await ctx.recordings.original(parsed.data.session_id);
+    if (!original) throw refused;
+    res.setHeader('Content-Type', original.summary.format.content_type);
     res.setHeader('Cache-Control', 'private, max-age=3600');
-    const servable = ctx.files.servableOriginal(summary.id, stored);
+    const { servable } = original;
     if (!servable) {
       // Not a local file (S3): the range is read from the store itself.
       try {
         // Inside: a store that does not answer (or a missing object) is a JSON error, not one labelled as audio.
-        const info = await ctx.files.statOriginal(summary.id, stored);
+        const info = await original.stat();
         if (!info) throw new HttpError(404, 'The recording file is missing.', { code: 'file_missing' });
-        await sendBlob(req, res, info, (range) => ctx.files.readOriginal(summary.id, stored, range), 'The recording file is missing.');
+        await sendBlob(req, res, info, (range) => original.read(range), 'The recording file is missing.');
       } catch (error) {
         if (res.headersSent) throw error;
         clearFileHeaders(res);
@@ -292,15 +245,4 @@ export function signedAudioRouter(ctx: ServiceContext, verify: (id: string, expi
     });
   });
   return router;
-}
-
-/** A whole recording's export leaves the studio: recorded once it is made, before it is sent. */
-function recordExport(ctx: ServiceContext, summary: SessionSummary, format: string): Promise<string> {
-  return ctx.database.audit.append({
-    kind: 'recording.exported',
-    actor: currentActor(),
-    project: { id: summary.project.id, key: summary.project.key },
-    object: { type: 'recording', id: summary.id },
-    detail: { format, file_name: summary.file_name },
-  });
 }
