@@ -1,5 +1,5 @@
 /**
- * Studio benchmark: time to interactive of a 1-hour recording's view in Chromium (target ≤ 2 s).
+ * Studio benchmark: time to interactive of a 1-hour recording's view in Chromium (target ≤ 1 s, the first open and again).
  *
  * Builds a 1-hour FLAC by looping a real recording (../shared/audio/long) with ffmpeg in a temp dir and
  * uploads it to a fresh `npm run serve`. Transcribing an hour for real takes 45–90 min on a 2-core machine,
@@ -27,6 +27,8 @@ import { launchChromium } from '../../test/e2e/browser';
 import { buildStudio } from '../../test/e2e/build-studio';
 import { repoRoot, sharedDir, startService, type RunningService } from '../../test/e2e/service-process';
 import { writeResult } from '../lib/results';
+import { processTreeCpuSeconds } from '../team/tree-cpu';
+import { childProcesses } from '../../test/helpers/proc-stat';
 import { seedTiledTranscript } from './seed-session';
 import { waitForRelease } from './wait-for-release';
 
@@ -36,9 +38,16 @@ const PIECE_SECONDS = Number(process.env.BENCH_STUDIO_PIECE_SECONDS ?? 180);
 const MODE: 'tiled' | 'real' =
   process.argv.includes('--real') || process.env.BENCH_STUDIO_TRANSCRIPT === 'real' ? 'real' : 'tiled';
 const TIMEOUT_MS = Number(process.env.BENCH_STUDIO_TIMEOUT_MIN ?? 180) * 60_000;
-const TARGET_MS = 2000;
+const TARGET_MS = 1000;
+const PEAKS_WAIT_S = Number(process.env.BENCH_STUDIO_PEAKS_WAIT_S ?? 90);
 
 const log = (s: string) => process.stdout.write(`${s}\n`);
+const round2 = (x: number) => Math.round(x * 100) / 100;
+const medianOf = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+const ownCpuSeconds = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+};
 const secondsSince = (t: number) => (Date.now() - t) / 1000;
 
 /** 16 kHz mono FLAC from `input`: its first `seconds` (loop = false) or looped to `seconds` (loop = true). */
@@ -68,6 +77,16 @@ async function upload(service: RunningService, auth: Record<string, string>, fil
   const { id } = (await created.json()) as { id: string };
   log(`  uploaded ${path.basename(file)} in ${secondsSince(started).toFixed(1)} s; session ${id}`);
   return id;
+}
+
+/** Seconds until `file` exists, or null when it does not within `ms`. */
+async function waitForFile(file: string, ms: number): Promise<number | null> {
+  const started = Date.now();
+  while (!fs.existsSync(file)) {
+    if (Date.now() - started > ms) return null;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return secondsSince(started);
 }
 
 /** Polls until the session's transcription is complete; returns the seconds it took. */
@@ -147,6 +166,14 @@ async function main() {
       log(`  transcribed in ${pieceSeconds.toFixed(0)} s`);
       log('uploading the hour, then stopping the service before its transcription gets anywhere…');
       id = await upload(service, auth, file);
+      // A real hour's transcription takes 45–90 min; whatever the service prepares for the view in the
+      // background meanwhile (the waveform's peaks) is given up to PEAKS_WAIT_S to finish before the stop.
+      const peaksWaited = await waitForFile(path.join(dataDir, 'recordings', id, 'peaks.json'), PEAKS_WAIT_S * 1000);
+      log(
+        peaksWaited === null
+          ? `  no peaks stored after ${PEAKS_WAIT_S} s: the first open computes them`
+          : `  peaks stored in the background ${peaksWaited.toFixed(1)} s after the upload`,
+      );
       await service.stop();
       const stopped = Date.now();
       await waitForRelease(dataDir);
@@ -179,14 +206,7 @@ async function main() {
       throw new Error(`session ${id} is ${session.status}`);
     const segments = session.transcript.segments.length;
     const words = session.transcript.segments.reduce((n, s) => n + s.words.length, 0);
-    // The service computes peaks from the real audio on first request and caches them beside it.
-    const peaksStart = Date.now();
-    const peaksRes = await fetch(`${service.url}/v1/speech/transcriptions/${id}/peaks`, { headers: auth });
-    const peaksBytes = (await peaksRes.arrayBuffer()).byteLength;
-    const peaksSeconds = secondsSince(peaksStart);
-    log(
-      `session: ${session.duration.toFixed(0)} s, ${segments} segments, ${words} words (${MODE} transcript); peaks ${(peaksBytes / 1e6).toFixed(2)} MB computed in ${peaksSeconds.toFixed(1)} s`,
-    );
+    log(`session: ${session.duration.toFixed(0)} s, ${segments} segments, ${words} words (${MODE} transcript)`);
 
     browser = await launchChromium();
     const page = browser.context.pages()[0] ?? (await browser.context.newPage());
@@ -194,14 +214,41 @@ async function main() {
     await page.waitForURL(`${service.url}/`);
     const tti: number[] = [];
     const keyLatency: number[] = [];
-    for (let run = 0; run < RUNS; run++) {
+    // Run 0 is the recording's first open (nothing fetched ahead of it); the others open it again.
+    // Wall time on a shared machine is mostly waiting for a core: the CPU an open costs is measured beside it —
+    // every process of the service and of Chromium (this process' descendants), and the page's main thread.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Performance.enable');
+    const pageTaskSeconds = async () =>
+      (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration')?.value ?? 0;
+    const descendantsCpu = () => processTreeCpuSeconds(process.pid) - ownCpuSeconds();
+    // The service's share: the descendants whose command runs the service (npm run serve and its node).
+    const serviceCpu = () =>
+      childProcesses(process.pid)
+        .filter((c) => {
+          const command = fs.readFileSync(`/proc/${c.pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+          return /\bserve\b/.test(command) && !/chrom/i.test(command);
+        })
+        .reduce((sum, c) => sum + processTreeCpuSeconds(c.pid), 0);
+    const openServiceCpu: number[] = [];
+    const openCpu: number[] = [];
+    const openPageTask: number[] = [];
+    for (let run = 0; run <= RUNS; run++) {
       // about:blank in between, so each run is a full page load of the view.
       await page.goto('about:blank');
+      const cpu0 = descendantsCpu();
+      const service0 = serviceCpu();
+      const task0 = await pageTaskSeconds();
       await page.goto(`${service.url}/#/recordings/${id}`);
       await page.waitForFunction(() => document.documentElement.dataset.interactive === 'true', null, {
         timeout: 60_000,
       });
       tti.push(await page.evaluate(() => performance.getEntriesByName('takeline:interactive')[0]!.startTime));
+      openCpu.push(descendantsCpu() - cpu0);
+      openServiceCpu.push(serviceCpu() - service0);
+      // A new renderer process for the page starts its count again.
+      const task1 = await pageTaskSeconds();
+      openPageTask.push(task1 >= task0 ? task1 - task0 : task1);
       // Responsiveness once interactive: End jumps to the end; time until the readout shows it.
       const before = await page.getByTestId('readout').textContent();
       const t0 = Date.now();
@@ -217,7 +264,10 @@ async function main() {
       path: path.join(repoRoot, 'test-artifacts/screenshots/bench-hour-recording.png'),
     });
 
-    const sorted = [...tti].sort((a, b) => a - b);
+    const peaksRes = await fetch(`${service.url}/v1/speech/transcriptions/${id}/peaks`, { headers: auth });
+    const peaksBytes = (await peaksRes.arrayBuffer()).byteLength;
+    const [firstOpen, ...again] = tti;
+    const sorted = [...again].sort((a, b) => a - b);
     const median = sorted[Math.floor(sorted.length / 2)]!;
     const results = {
       recording_seconds: SECONDS,
@@ -225,8 +275,14 @@ async function main() {
       segments,
       words,
       peaks_bytes: peaksBytes,
-      peaks_seconds: Math.round(peaksSeconds * 10) / 10,
-      tti_ms: tti.map((t) => Math.round(t)),
+      first_open_ms: Math.round(firstOpen!),
+      first_open_cpu_seconds: round2(openCpu[0]!),
+      first_open_page_main_thread_seconds: round2(openPageTask[0]!),
+      again_cpu_seconds_median: round2(medianOf(openCpu.slice(1))),
+      first_open_service_cpu_seconds: round2(openServiceCpu[0]!),
+      again_service_cpu_seconds_median: round2(medianOf(openServiceCpu.slice(1))),
+      again_page_main_thread_seconds_median: round2(medianOf(openPageTask.slice(1))),
+      tti_ms: again.map((t) => Math.round(t)),
       tti_median_ms: Math.round(median),
       tti_target_ms: TARGET_MS,
       end_key_latency_ms: keyLatency,
@@ -237,7 +293,12 @@ async function main() {
         `  transcript:           ${results.transcript_source} (an hour of real ASR takes 45–90 min here; see bench/studio/README.md)`,
       );
     log(`  recording:            ${SECONDS} s, ${segments} segments, ${words} words`);
-    log(`  runs (ms):            ${results.tti_ms.join(', ')}`);
+    log(`  first open:           ${results.first_open_ms} ms (target ≤ ${TARGET_MS} ms): ${firstOpen! <= TARGET_MS ? 'MET' : 'MISSED'}`);
+    log(`  opened again (ms):    ${results.tti_ms.join(', ')}`);
+    log(`  CPU per open:         first ${results.first_open_cpu_seconds} s, again ${results.again_cpu_seconds_median} s (median; service + Chromium, every process)`);
+    log(`  of which the service: first ${results.first_open_service_cpu_seconds} s, again ${results.again_service_cpu_seconds_median} s (median)`);
+    log(`  page main thread:     first ${results.first_open_page_main_thread_seconds} s, again ${results.again_page_main_thread_seconds_median} s (median)`);
+    log(`  load average:         ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
     log(
       `  median:               ${results.tti_median_ms} ms (target ≤ ${TARGET_MS} ms): ${median <= TARGET_MS ? 'MET' : 'MISSED'}`,
     );

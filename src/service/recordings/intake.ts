@@ -21,6 +21,8 @@ export interface IntakeDeps {
   tools: MediaTools;
   database: Database;
   jobs: JobQueue;
+  /** Waveform peaks, computed in the background once the recording is stored (the studio's first open reads them). */
+  peaks?: { warm(sessionId: string): void };
 }
 
 export interface IntakeOptions {
@@ -84,6 +86,8 @@ export async function intakeRecording(deps: IntakeDeps, upload: UploadedFile, op
     await deps.files.deleteRecording(id).catch(() => undefined);
     throw error;
   }
+  // Not for a recording transcribed in its request (the OpenAI route): that call's decoders need the cores.
+  if (options.queueJob !== false) deps.peaks?.warm(id);
   return (await deps.database.sessions.summary(id))!;
 }
 

@@ -15,6 +15,14 @@ export class PeaksCache {
     private readonly tools: MediaTools,
   ) {}
 
+  /**
+   * Computes and stores the peaks now, in the background, so the recording's first open does not wait for a
+   * decode of the whole file (4 s for an hour). A failure is left to the studio's own request, which reports it.
+   */
+  warm(sessionId: string): void {
+    this.get(sessionId).catch(() => undefined);
+  }
+
   async get(sessionId: string): Promise<Peaks> {
     const stored = await this.files.readPeaks(sessionId);
     if (stored !== null) {

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import type { Media, Session, TranscriptSegment } from '../api/types';
+import type { ApiClient } from '../api/client';
 import type { MappedSession } from '../api/transcript-edits';
 import { AlignScriptDialog } from '../components/AlignScriptDialog';
 import { InlineEdit } from '../components/InlineEdit';
@@ -58,6 +59,25 @@ export function RecordingView({ sessionId }: { sessionId: string }) {
     [sessionId],
   );
 
+  // The waveform's peaks and the audio's address are asked for beside the session, not after it: on a long
+  // recording the session (its whole transcript) takes a while to arrive, and the waveform waits for both.
+  const assetsAhead = useRef<Promise<EditorAssets> | null>(null);
+  useEffect(() => {
+    const controller = new AbortController();
+    const ahead = loadEditorAssets(api, sessionId, controller.signal);
+    ahead.catch(() => undefined);
+    assetsAhead.current = ahead;
+    return () => {
+      controller.abort();
+      assetsAhead.current = null;
+    };
+  }, [api, sessionId]);
+  const takeAssetsAhead = useCallback(() => {
+    const ahead = assetsAhead.current;
+    assetsAhead.current = null;
+    return ahead;
+  }, []);
+
   // Still processing: poll until it settles, then the editor opens.
   const active = session.state === 'ready' && isActive(session.value.status);
   useEffect(() => {
@@ -111,6 +131,7 @@ export function RecordingView({ sessionId }: { sessionId: string }) {
   return (
     <Editor
       session={session.value}
+      takeAssetsAhead={takeAssetsAhead}
       crumbs={crumbs}
       onMedia={(media) => updateSession((s) => ({ ...s, media }))}
       onSession={(s) => updateSession(() => s)}
@@ -118,26 +139,33 @@ export function RecordingView({ sessionId }: { sessionId: string }) {
   );
 }
 
+interface EditorAssets {
+  peaks: Awaited<ReturnType<ApiClient['getPeaks']>>;
+  audioUrl: string;
+}
+
+async function loadEditorAssets(api: ApiClient, sessionId: string, signal: AbortSignal): Promise<EditorAssets> {
+  const [peaks, audio] = await Promise.all([api.getPeaks(sessionId, signal), api.getAudioAddress(sessionId, signal)]);
+  return { peaks, audioUrl: audio.url };
+}
+
 function Editor({
   session,
+  takeAssetsAhead,
   crumbs,
   onMedia,
   onSession,
 }: {
   session: MappedSession;
+  /** What the view asked for while the session loaded (once; a reload asks again). */
+  takeAssetsAhead: () => Promise<EditorAssets> | null;
   crumbs: { label: string; href?: string }[];
   onMedia: (media: Media) => void;
   onSession: (session: Session) => void;
 }) {
   const { api, store: appStore } = useApp();
   const [assets, , reloadAssets] = useLoad(
-    async (signal) => {
-      const [peaks, audio] = await Promise.all([
-        api.getPeaks(session.id, signal),
-        api.getAudioAddress(session.id, signal),
-      ]);
-      return { peaks, audioUrl: audio.url };
-    },
+    (signal) => takeAssetsAhead() ?? loadEditorAssets(api, session.id, signal),
     [session.id],
   );
   const [project] = useLoad((signal) => api.getProject(session.project.key, signal), [session.project.key]);
