@@ -31,6 +31,8 @@ export interface IntakeOptions {
   language: string;
   /** Stored with the job: engine id, prompt, speaker bounds… */
   jobPayload?: Record<string, unknown>;
+  /** False for a recording transcribed in its request (the OpenAI route): that call's decoders need the cores. */
+  warmPeaks?: boolean;
 }
 
 function storedExtension(fileName: string, container: string): string {
@@ -86,8 +88,7 @@ export async function intakeRecording(deps: IntakeDeps, upload: UploadedFile, op
     await deps.files.deleteRecording(id).catch(() => undefined);
     throw error;
   }
-  // Not for a recording transcribed in its request (the OpenAI route): that call's decoders need the cores.
-  if (options.queueJob !== false) deps.peaks?.warm(id);
+  if (options.warmPeaks !== false) deps.peaks?.warm(id);
   return (await deps.database.sessions.summary(id))!;
 }
 

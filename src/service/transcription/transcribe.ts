@@ -64,7 +64,7 @@ export async function transcribe(ctx: ServiceContext, input: ImmediateTranscript
   if (input.store === false && ctx.transcription) return transcribeUnkept(ctx, ctx.transcription, input, hooks, engine, language);
   let session;
   try {
-    session = await intakeRecording(ctx, input.file, { projectKey: input.projectKey ?? DEFAULT_PROJECT_KEY, language, jobPayload: requestPayload(input) });
+    session = await intakeRecording(ctx, input.file, { projectKey: input.projectKey ?? DEFAULT_PROJECT_KEY, language, jobPayload: requestPayload(input), warmPeaks: false });
   } catch (error) {
     if (error instanceof NotMediaError) throw new UnsupportedMediaError(error.message, { code: 'unsupported_file', param: 'file' });
     throw error;
