@@ -10,6 +10,7 @@ import { analysePauses, type PitchFrames } from '../speech/delivery/pauses';
 import { articulationRate, linePace, speakerCalibratedSyllables, type SyllableCounter } from '../speech/delivery/pace';
 import { syllableNuclei } from '../speech/delivery/nuclei';
 import { relativeToSpeaker, speakerBaselines, type BaselineLine } from '../speech/delivery/baselines';
+import { paceAgainstSpeaker } from '../speech/delivery/pace-vs-speaker';
 import { paceShifts } from '../speech/delivery/pace-shift';
 import { PART, type AudiencePart } from './document';
 import type { AnalysisMessage, AnalysisRequest, LineInput } from './protocol';
@@ -259,9 +260,8 @@ export async function runAnalysis(
     save(PART.measures, measures);
   }
   stage('prosody', 1);
-  // The nuclei are measured and kept beside the dictionary count, not yet published: combined as
-  // withSignalPace does, a held-out line sped 1.3× stopped reading rushed, and bench/pace's test half
-  // reads tempo changes no better than the words (docs/analysis.md, "Pace").
+  // The published articulation rate counts the dictionary's syllables; pace_vs_speaker reads the nuclei
+  // beside them (docs/analysis.md, "Pace").
   const measures = parts[PART.measures] as LineMeasure[];
 
   stage('baselines', 0);
@@ -283,6 +283,8 @@ export async function runAnalysis(
   stage('baselines', 1);
   const baselines = parts[PART.baselines] as ReturnType<typeof speakerBaselines>;
 
+  // Each line's pace against the speaker's other lines, from both counts (delivery/pace-vs-speaker.ts).
+  const paces = paceAgainstSpeaker(measures);
   const published = new Map((request.published ?? []).map((l) => [l.id, l]));
   let finished = done.size;
   let batch: AnalysisSegment[] = [];
@@ -300,7 +302,7 @@ export async function runAnalysis(
       speech_start: m.speech_start,
       speech_end: m.speech_end,
       text: m.text,
-      prosody: { ...m.prosody, ...relativeToSpeaker(m.prosody, baselines[m.speaker]), source: 'measured' },
+      prosody: { ...m.prosody, ...relativeToSpeaker(m.prosody, baselines[m.speaker]), pace_vs_speaker: paces[i]!, source: 'measured' },
       quality: { ...measured, mos, score: Math.round(kit.qualityScore(measured, mos) * 1000) / 1000, sources: mos ? ['measured', 'heard'] : ['measured'] },
       ambience: kit.ambience(tags, span, speech, levels),
       perception: null,
