@@ -3,7 +3,7 @@
  * read, by each way of computing pace_vs_speaker. Pure, so it is tested beside.
  */
 import { RUSHED_PACE, SLOW_PACE } from '../../src/service/speech/perception/labels';
-import { paceAgainstSpeaker, paceRatios, type PaceCounts } from '../../src/service/speech/delivery/pace-vs-speaker';
+import { largerChange, paceAgainstSpeaker, paceRatios, type PaceCounts } from '../../src/service/speech/delivery/pace-vs-speaker';
 
 export interface ContextLine extends PaceCounts {
   /** The sentence the line mostly lies in, and its tempo (1 = untouched). */
@@ -20,18 +20,24 @@ export interface Reading {
   lines: ContextLine[];
 }
 
-export type ContextMethod = 'before' | 'dictionary' | 'nuclei' | 'published';
-export const CONTEXT_METHODS: ContextMethod[] = ['before', 'dictionary', 'nuclei', 'published'];
+export type ContextMethod = 'before' | 'dictionary' | 'nuclei' | 'larger' | 'mean' | 'published';
+export const CONTEXT_METHODS: ContextMethod[] = ['before', 'dictionary', 'nuclei', 'larger', 'mean', 'published'];
 
 /**
  * pace_vs_speaker of each line by a method: `before` the dictionary's rate over the speaker's ratio of sums
  * over every line (the line included); `dictionary` and `nuclei` one count against the median of the
- * speaker's other lines; `published` both, as the analysis reads them (delivery/pace-vs-speaker.ts).
+ * speaker's other lines; `larger` both, the one that moved further where they agree (their geometric mean
+ * where not); `mean` both, their geometric mean; `published` as the analysis reads them (delivery/pace-vs-speaker.ts).
  */
 export function paceBy(lines: ReadonlyArray<ContextLine>, method: ContextMethod): Array<number | null> {
   if (method === 'published') return paceAgainstSpeaker(lines);
   if (method === 'dictionary') return paceRatios(lines, (l) => l.syllables);
   if (method === 'nuclei') return paceRatios(lines, (l) => l.nuclei ?? 0);
+  if (method === 'larger' || method === 'mean') {
+    const d = paceRatios(lines, (l) => l.syllables);
+    const n = paceRatios(lines, (l) => l.nuclei ?? 0);
+    return d.map((x, i) => (x === null || n[i] === null ? x : method === 'larger' ? largerChange(x, n[i]!) : Math.sqrt(x * n[i]!)));
+  }
   const syllables = lines.reduce((s, l) => s + l.syllables, 0);
   const seconds = lines.reduce((s, l) => s + l.articulation_seconds, 0);
   return lines.map((l) => (l.articulation_seconds >= 0.3 && l.syllables > 0 && syllables > 0 ? l.syllables / l.articulation_seconds / (syllables / seconds) : null));
@@ -113,14 +119,16 @@ export function contextScores(readings: ReadonlyArray<Reading>, method: ContextM
 
 const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(0)} %` : '–');
 
-/** The bench's table (markdown) for one half. */
-export function summariseContext(readings: ReadonlyArray<Reading>): string {
-  const out = ['| method | changed sentence | readings | median pace_vs_speaker | ≥ 1.15× (≤ 0.87× slowed) | its lines labelled | untouched lines labelled rushed/slow |', '|---|---|---|---|---|---|---|'];
+/** The bench's table (markdown): each method and tempo, the halves side by side (tuning half first). */
+export function summariseContext(readings: ReadonlyArray<Reading>, halves: readonly string[] = ['tune', 'test']): string {
+  const cells = (s: ContextScore | undefined) =>
+    s ? `${s.readings} | ${s.medianPace.toFixed(3)} | ${pct(s.beyond15)} | ${pct(s.labelled)} | ${pct(s.falseLabels)} of ${s.untouchedLines}` : '– | – | – | – | –';
+  const head = halves.map((h) => `${h}: readings | ${h}: median pace_vs_speaker | ${h}: ≥ 1.15× (≤ 0.87× slowed) | ${h}: its lines labelled | ${h}: untouched lines labelled rushed/slow`);
+  const out = [`| method | changed sentence | ${head.join(' | ')} |`, `|---|---|${halves.map(() => '---|---|---|---|---').join('|')}|`];
+  const tempos = [...new Set(readings.map((r) => r.tempo))].sort((a, b) => b - a);
   for (const method of CONTEXT_METHODS) {
-    for (const s of contextScores(readings, method)) {
-      out.push(`| ${method} | ${s.tempo}× | ${s.readings} | ${s.medianPace.toFixed(3)} | ${pct(s.beyond15)} | ${pct(s.labelled)} | ${pct(s.falseLabels)} of ${s.untouchedLines} |`);
-    }
+    const byHalf = halves.map((h) => contextScores(readings.filter((r) => r.half === h), method));
+    for (const tempo of tempos) out.push(`| ${method} | ${tempo}× | ${byHalf.map((scores) => cells(scores.find((x) => x.tempo === tempo))).join(' | ')} |`);
   }
   return out.join('\n');
 }
-

@@ -3,8 +3,8 @@
  * their untouched sentences, transcribed and analysed as the service does
  * (src/service/speech/perception/in-context.testutil.ts; each sentence version transcribed once and cached),
  * and read by each way of computing pace_vs_speaker (context-score.ts). Readers with enough sentences in a half:
- * the amateur (desk microphone) and LJSpeech. For each target sentence of a half, its context is the next
- * seven sentences of that reader and half (in name order, wrapping round), with the target in the middle.
+ * the amateur (desk microphone) and LJSpeech. A reading is seven of the reader's sentences from one half, the
+ * changed one from the same half in the middle.
  *
  *   nice -n 10 node --import tsx bench/pace/in-context.ts [--halves tune,test] [--tempos 1.3,0.8] [--targets N] [--cache FILE] [--readings FILE] [--cached-only]
  */
@@ -37,24 +37,28 @@ const set = readAsrSet(path.join(sharedDir, 'audio/asr'));
 const started = Date.now();
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'takeline-pace-context-'));
 try {
-  // Round by round (one target of each reader, half and tempo), so any prefix of the run covers them all.
+  // Each reader and half has one context: seven sentences spread evenly over their sentences in name order;
+  // the others are targets, taken round by round (one of each reader, half and tempo), so any prefix of the run
+  // covers them all and each reading costs one new transcription once the context is cached.
   for (let k = 0; k < targetsPerReader; k++) {
     for (const half of halvesAsked) {
       for (const reader of READERS) {
         const files = set.filter((f) => f.half === half && speakerOf(f.file) === reader).map((f) => f.file.replace(/\.flac$/, '')).sort();
-        if (k >= files.length || files.length < CONTEXT + 1) continue;
-        // Targets spread over the reader's sentences.
-        const t = Math.floor((k * files.length) / targetsPerReader);
-        const context = Array.from({ length: CONTEXT }, (_, i) => files[(t + 1 + i) % files.length]!);
+        if (files.length < CONTEXT + 1) continue;
+        const context = Array.from({ length: CONTEXT }, (_, i) => files[Math.floor((i * files.length) / CONTEXT)]!);
+        const candidates = files.filter((f) => !context.includes(f));
+        // Targets spread over the reader's other sentences.
+        const target = candidates[Math.floor((k * candidates.length) / targetsPerReader)];
+        if (!target || k >= candidates.length) continue;
         for (const tempo of tempos) {
-          const key = `${files[t]}@${tempo}`;
+          const key = `${target}@${tempo}`;
           if (readings[key] || cachedOnly) continue;
-          const sentences = [...context.slice(0, 3).map((name) => ({ name, tempo: 1 })), { name: files[t]!, tempo }, ...context.slice(3).map((name) => ({ name, tempo: 1 }))];
+          const sentences = [...context.slice(0, 3).map((name) => ({ name, tempo: 1 })), { name: target, tempo }, ...context.slice(3).map((name) => ({ name, tempo: 1 }))];
           const lines = await analyseReading(tmp, sentences, cacheFile);
           readings[key] = {
             reader,
             half,
-            target: files[t]!,
+            target,
             tempo,
             lines: lines.map((l) => ({
               speaker: l.measure.speaker,
@@ -74,7 +78,5 @@ try {
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }
-for (const half of halvesAsked) {
-  const own = Object.values(readings).filter((r) => r.half === half);
-  if (own.length) console.log(`\n## ${half} half (${new Set(own.map((r) => r.target)).size} target sentences)\n\n${summariseContext(own)}`);
-}
+const targets = (half: string) => new Set(Object.values(readings).filter((r) => r.half === half).map((r) => r.target)).size;
+console.log(`\n## Pace in context (${halvesAsked.map((h) => `${h} half: ${targets(h)} target sentences`).join(', ')})\n\n${summariseContext(Object.values(readings), halvesAsked)}`);

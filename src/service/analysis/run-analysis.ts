@@ -170,11 +170,11 @@ function measureLine(
 /**
  * The lines with their pace read from the signal: syllables are the signal's nuclei scaled to the speaker's
  * dictionary syllables per nucleus (delivery/pace.ts, calibratedSyllables), and the articulation rate is
- * recomputed from them. NOT applied by runAnalysis: the published pace (articulation_rate, baselines,
- * pace_vs_speaker, rushed/slow, pace shifts) counts the recognized words' dictionary syllables, because this
- * combination read bench/pace's tempo changes no better at 0.8–1.3× and a held-out line sped 1.3× stopped
- * reading rushed (docs/analysis.md, "Pace"). Kept, with its test, as the candidate the bench scores ("shipped" there);
- * it derives from the stored measures (which keep both counts), so publishing it later needs no re-measure.
+ * recomputed from them. NOT applied by runAnalysis: the published articulation_rate, baselines and pace shifts
+ * count the recognized words' dictionary syllables, because this combination read bench/pace's tempo changes no
+ * better at 0.8–1.3× and a held-out line sped 1.3× stopped reading rushed; pace_vs_speaker reads both counts
+ * another way (delivery/pace-vs-speaker.ts; docs/analysis.md, "Pace"). Kept, with its test, as the candidate the
+ * clip bench scores ("shipped" there).
  */
 export function withSignalPace(measures: LineMeasure[]): LineMeasure[] {
   const syllables = speakerCalibratedSyllables(measures);
