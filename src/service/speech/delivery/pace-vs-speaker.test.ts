@@ -23,17 +23,20 @@ describe('pace against the speaker', () => {
     expect(paceAgainstSpeaker(lines)[4]).toBeCloseTo(5.2 / ((20 + 21 + 19.5 + 9) / 16), 3);
   });
 
-  it('reads both counts: where the recognizer lost words of a sped line, the signal holds the reading up', () => {
+  it('reads the count that moved further when both say faster: the recognizer lost words of a sped line, the signal did not', () => {
     // Sped 1.3×: the nuclei follow (4 × 1.3 × 0.8 per second); the recognized words hold only 1.1× the usual.
     const rushed = line(5.2, { syllables: 4.4 * 5 });
     // Against the other three lines: the words read 4.4 / 4 = 1.1, the nuclei 1.3.
     const dictionary = 1.1;
     const nuclei = 1.3;
-    expect(paceAgainstSpeaker([line(4), line(4), line(4), rushed])[3]).toBeCloseTo(Math.sqrt(dictionary * nuclei), 3);
+    expect(paceAgainstSpeaker([line(4), line(4), line(4), rushed])[3]).toBeCloseTo(Math.max(dictionary, nuclei), 3);
+    // And the other way round: the signal merged syllables, the words kept them.
+    expect(paceAgainstSpeaker([line(4), line(4), line(4), line(5.2, { nuclei: 4.4 * 5 * 0.8 })])[3]).toBeCloseTo(1.3, 3);
   });
 
-  it('reads a slowed line from both counts, and keeps the larger change as the bench’s alternative', () => {
-    expect(paceAgainstSpeaker([line(4), line(4), line(4), line(3.2, { syllables: 3.6 * 5 })])[3]).toBeCloseTo(Math.sqrt(0.9 * 0.8), 3);
+  it('reads the slower count when both say slower, and the geometric mean when they disagree', () => {
+    expect(paceAgainstSpeaker([line(4), line(4), line(4), line(3.2, { syllables: 3.6 * 5 })])[3]).toBeCloseTo(0.8, 3);
+    expect(paceAgainstSpeaker([line(4), line(4), line(4), line(4.4, { nuclei: 3.6 * 5 * 0.8 })])[3]).toBeCloseTo(Math.sqrt(1.1 * 0.9), 3);
     expect(largerChange(1.1, 1.3)).toBe(1.3);
     expect(largerChange(0.9, 0.8)).toBe(0.8);
     expect(largerChange(1.21, 0.9)).toBeCloseTo(Math.sqrt(1.21 * 0.9), 9);

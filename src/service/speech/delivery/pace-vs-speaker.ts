@@ -41,14 +41,15 @@ export function paceRatios(lines: ReadonlyArray<PaceCounts>, count: (l: PaceCoun
 }
 
 /**
- * pace_vs_speaker of every line (1 = the speaker's usual pace, 1.3 = 30 % faster), read from both counts: the
- * geometric mean of the dictionary's ratio and the nuclei's, each against the same count on the speaker's other
- * lines (so no scale between the counts is needed). The two err in different ways — the recognizer drops and
- * merges words in fast speech, the nuclei merge unstressed syllables and split stretched vowels — so where one
- * is thrown the other holds the reading near the speech, and on untouched lines their errors partly cancel.
- * (Reading the count that moved further where both point the same way read sped lines a little higher but
- * labelled more untouched lines of bench/pace's tuning half rushed or slow.) A speaker any of whose lines lacks
- * a nuclei count reads the dictionary alone, so no speaker's lines mix measures. No threshold or weight is fitted.
+ * pace_vs_speaker of every line (1 = the speaker's usual pace, 1.3 = 30 % faster), read from both counts, each
+ * against the same count on the speaker's other lines (so no scale between the counts is needed). On a line
+ * spoken faster or slower than usual each count errs towards "usual" in its own way — the recognizer drops and
+ * merges words in fast speech, the nuclei merge unstressed syllables when syllables crowd and split stretched
+ * vowels when they slow — so where both point the same way the one that moved further is read; where they
+ * disagree neither is trusted alone and their geometric mean is read. (The geometric mean throughout labelled
+ * fewer lines, but it took the nuclei's undercount of fast syllables into every reading: a line sped 1.3×
+ * with its words known exactly read 1.16.) A speaker any of whose lines lacks a nuclei count reads the
+ * dictionary alone, so no speaker's lines mix measures. No threshold or weight is fitted.
  */
 export function paceAgainstSpeaker(lines: ReadonlyArray<PaceCounts>): Array<number | null> {
   const dictionary = paceRatios(lines, (l) => l.syllables);
@@ -58,12 +59,12 @@ export function paceAgainstSpeaker(lines: ReadonlyArray<PaceCounts>): Array<numb
   return lines.map((l, i) => {
     const d = dictionary[i]!;
     const n = withNuclei.has(l.speaker) ? nuclei[i]! : null;
-    const r = d === null ? n : n === null ? d : Math.sqrt(d * n);
+    const r = d === null ? n : n === null ? d : largerChange(d, n);
     return r === null ? null : Math.round(r * 1000) / 1000;
   });
 }
 
-/** Two ratios of the same line: the larger change where they agree in direction, else their geometric mean (bench/pace's `larger`). */
+/** Two ratios of the same line: the larger change where they agree in direction, else their geometric mean. */
 export function largerChange(a: number, b: number): number {
   if (a >= 1 && b >= 1) return Math.max(a, b);
   if (a <= 1 && b <= 1) return Math.min(a, b);
