@@ -10,6 +10,7 @@ import { analysePauses, type PitchFrames } from '../speech/delivery/pauses';
 import { articulationRate, linePace, speakerCalibratedSyllables, type SyllableCounter } from '../speech/delivery/pace';
 import { syllableNuclei } from '../speech/delivery/nuclei';
 import { relativeToSpeaker, speakerBaselines, type BaselineLine } from '../speech/delivery/baselines';
+import { paceAgainstSpeaker } from '../speech/delivery/pace-vs-speaker';
 import { paceShifts } from '../speech/delivery/pace-shift';
 import { PART, type AudiencePart } from './document';
 import type { AnalysisMessage, AnalysisRequest, LineInput } from './protocol';
@@ -169,11 +170,11 @@ function measureLine(
 /**
  * The lines with their pace read from the signal: syllables are the signal's nuclei scaled to the speaker's
  * dictionary syllables per nucleus (delivery/pace.ts, calibratedSyllables), and the articulation rate is
- * recomputed from them. NOT applied by runAnalysis: the published pace (articulation_rate, baselines,
- * pace_vs_speaker, rushed/slow, pace shifts) counts the recognized words' dictionary syllables, because this
- * combination read bench/pace's tempo changes no better at 0.8–1.3× and a held-out line sped 1.3× stopped
- * reading rushed (docs/analysis.md, "Pace"). Kept, with its test, as the candidate the bench scores ("shipped" there);
- * it derives from the stored measures (which keep both counts), so publishing it later needs no re-measure.
+ * recomputed from them. NOT applied by runAnalysis: the published articulation_rate, baselines and pace shifts
+ * count the recognized words' dictionary syllables, because this combination read bench/pace's tempo changes no
+ * better at 0.8–1.3× and a held-out line sped 1.3× stopped reading rushed; pace_vs_speaker reads both counts
+ * another way (delivery/pace-vs-speaker.ts; docs/analysis.md, "Pace"). Kept, with its test, as the candidate the
+ * clip bench scores ("shipped" there).
  */
 export function withSignalPace(measures: LineMeasure[]): LineMeasure[] {
   const syllables = speakerCalibratedSyllables(measures);
@@ -259,9 +260,8 @@ export async function runAnalysis(
     save(PART.measures, measures);
   }
   stage('prosody', 1);
-  // The nuclei are measured and kept beside the dictionary count, not yet published: combined as
-  // withSignalPace does, a held-out line sped 1.3× stopped reading rushed, and bench/pace's test half
-  // reads tempo changes no better than the words (docs/analysis.md, "Pace").
+  // The published articulation rate counts the dictionary's syllables; pace_vs_speaker reads the nuclei
+  // beside them (docs/analysis.md, "Pace").
   const measures = parts[PART.measures] as LineMeasure[];
 
   stage('baselines', 0);
@@ -283,6 +283,8 @@ export async function runAnalysis(
   stage('baselines', 1);
   const baselines = parts[PART.baselines] as ReturnType<typeof speakerBaselines>;
 
+  // Each line's pace against the speaker's other lines, from both counts (delivery/pace-vs-speaker.ts).
+  const paces = paceAgainstSpeaker(measures);
   const published = new Map((request.published ?? []).map((l) => [l.id, l]));
   let finished = done.size;
   let batch: AnalysisSegment[] = [];
@@ -300,7 +302,7 @@ export async function runAnalysis(
       speech_start: m.speech_start,
       speech_end: m.speech_end,
       text: m.text,
-      prosody: { ...m.prosody, ...relativeToSpeaker(m.prosody, baselines[m.speaker]), source: 'measured' },
+      prosody: { ...m.prosody, ...relativeToSpeaker(m.prosody, baselines[m.speaker]), pace_vs_speaker: paces[i]!, source: 'measured' },
       quality: { ...measured, mos, score: Math.round(kit.qualityScore(measured, mos) * 1000) / 1000, sources: mos ? ['measured', 'heard'] : ['measured'] },
       ambience: kit.ambience(tags, span, speech, levels),
       perception: null,

@@ -2,7 +2,7 @@
  * The analysis method's version and its stages, in the order they run. Bump the version when results
  * change (minor: new fields or better measures; major: a field changes meaning).
  */
-export const ANALYSIS_VERSION = '1.2.0';
+export const ANALYSIS_VERSION = '1.3.0';
 
 // Weights are each stage's share of the time on ../shared/audio/long (bench/analysis), so progress moves evenly.
 export const STAGES = [
