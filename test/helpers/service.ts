@@ -44,7 +44,7 @@ export async function startServiceProcess(
     }),
   );
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`service did not start:\n${out}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`service did not start:\n${out}`)), 180_000);
     const check = () => {
       const match = /takeline listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
       if (match && /auth\/signin\?token=/.test(out)) {
