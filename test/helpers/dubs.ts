@@ -111,3 +111,31 @@ export async function revoiceToEnd(api: (p: string, init?: RequestInit) => Promi
   }
   return revoice;
 }
+
+/**
+ * The studio tests' dub: a recording made from the short read-speech file (so the dub has a session), and a dub of
+ * `seconds` of the long one (48 kHz stereo) with the given lines, through the API as `key`. Returns both ids.
+ */
+export async function studioDub(
+  serviceUrl: string,
+  key: string,
+  work: string,
+  project: string,
+  lines: Array<{ speaker: string; start: number; end: number; text: string }>,
+  seconds = 12,
+): Promise<{ sessionId: string; dubId: string }> {
+  const post = async (p: string, form: FormData) => {
+    const res = await fetch(`${serviceUrl}${p}`, { method: 'POST', headers: { Authorization: `Bearer ${key}` }, body: form });
+    if (res.status !== 201) throw new Error(`POST ${p}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as { id: string };
+  };
+  const form = new FormData();
+  form.append('project_key', project);
+  form.append('file', await fs.openAsBlob(path.join(audioDir, 'asr', 'amateur_LJ001-0001.flac')), 'take.flac');
+  const sessionId = (await post('/v1/speech/transcriptions', form)).id;
+  const dubForm = new FormData();
+  dubForm.append('file', await fs.openAsBlob(dubMaster(work, seconds, { rate: 48000, channels: 2 })), 'master.wav');
+  dubForm.append('lines', JSON.stringify(lines));
+  const dubId = (await post(`/v1/speech/transcriptions/${sessionId}/dubs`, dubForm)).id;
+  return { sessionId, dubId };
+}

@@ -28,8 +28,43 @@ export const GUIDE_SENTENCES = [
   'Please write your name clearly at the top of the page.',
 ];
 
+/**
+ * Held out: sentences and readers the guide was not tuned on (flite's Scottish male `awb` and SVOX Pico's
+ * British female `en-GB`, other speakers than the tuning half's), to check its figures on.
+ */
+export const HELD_OUT_SENTENCES = [
+  'The ferry was cancelled, so we waited in the cafe until the rain stopped.',
+  'He never answers the phone before ten o\'clock on a Sunday.',
+  'Put the kettle on and tell me everything that happened at the wedding.',
+  'Our neighbours painted their fence bright yellow without asking anyone.',
+  'If you find the receipt, we can still return the broken lamp.',
+  'The museum closes early on the first Monday of every month.',
+  'She learned to sail on a lake surrounded by pine forests.',
+  'Somebody left the gate open and the sheep wandered into the road.',
+  'Wait here while I fetch the car from the multi-storey park.',
+  'The soup needs more salt, but the bread is absolutely perfect.',
+  'Nine of the ten runners finished the race despite the heat.',
+  'Ask the porter to carry the trunk up to the second floor.',
+  'My uncle repairs old radios in a shed behind his cottage.',
+  'The headlines this morning were all about the flooded valley.',
+  'Do you remember where we parked when we arrived last night?',
+  'The choir practised the same hymn until it sounded right.',
+  'A thin layer of frost covered the windscreen at dawn.',
+  'They argued about money for the whole drive to the airport.',
+  'Please switch off your phones before the film begins.',
+  'The lighthouse keeper wrote a letter to his daughter every week.',
+];
+
 /** The two readers of the original lines, and the speeds they read at in turn (so their timing is their own). */
 export const GUIDE_READERS = ['flite/rms', 'svox-pico/en-US'] as const;
+export const HELD_OUT_READERS = ['flite/awb', 'svox-pico/en-GB'] as const;
+
+/** The material's two halves: what the guide was tuned on, and what was held out. */
+export const GUIDE_SETS = {
+  tuning: { sentences: GUIDE_SENTENCES, readers: GUIDE_READERS },
+  'held-out': { sentences: HELD_OUT_SENTENCES, readers: HELD_OUT_READERS },
+} as const;
+export type GuideSet = keyof typeof GUIDE_SETS;
 const READER_SPEEDS = [0.85, 1.1, 1, 0.9, 1.15];
 const RATE = 24000;
 const GAP_SECONDS = 0.8;
@@ -59,14 +94,15 @@ export interface GuideMaterial {
  * A dub of `count` lines read by the two readers in turn (speaker S1 and S2), each at its own speed, their
  * sounding part only, with 0.8 s of silence between lines: 24 kHz mono 16-bit.
  */
-export async function guideMaterial(svc: ServiceProcess, dir: string, count = GUIDE_SENTENCES.length): Promise<GuideMaterial> {
+export async function guideMaterial(svc: ServiceProcess, dir: string, count = GUIDE_SENTENCES.length, set: GuideSet = 'tuning'): Promise<GuideMaterial> {
+  const { sentences, readers } = GUIDE_SETS[set];
   const pieces: Float32Array[] = [];
   const lines: GuideMaterial['lines'] = [];
   let cursor = GAP_SECONDS;
   pieces.push(new Float32Array(Math.round(GAP_SECONDS * RATE)));
   for (let i = 0; i < count; i++) {
-    const text = GUIDE_SENTENCES[i % GUIDE_SENTENCES.length]!;
-    const reading = await speak(svc, GUIDE_READERS[i % 2]!, text, READER_SPEEDS[i % READER_SPEEDS.length]);
+    const text = sentences[i % sentences.length]!;
+    const reading = await speak(svc, readers[i % 2]!, text, READER_SPEEDS[i % READER_SPEEDS.length]);
     const span = soundingSpan(reading, RATE);
     const sounding = reading.slice(span.start, span.end);
     lines.push({ speaker: `S${(i % 2) + 1}`, start: cursor, end: cursor + sounding.length / RATE, text });

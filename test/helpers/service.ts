@@ -47,10 +47,11 @@ export async function startServiceProcess(
     }),
   );
   const url = await new Promise<string>((resolve, reject) => {
+    // A loaded machine (a full run beside other work) may take minutes to start a service.
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`service did not start:\n${out}`));
-    }, options.startMs ?? 60_000);
+    }, options.startMs ?? 180_000);
     const check = () => {
       const match = /takeline listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
       if (match && /auth\/signin\?token=/.test(out)) {

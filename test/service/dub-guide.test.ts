@@ -85,5 +85,18 @@ describe('a revoice guided by the original', () => {
     expect(withGuide.words).toBeGreaterThan(20);
     expect(withGuide.median).toBeLessThan(0.06);
     expect(withGuide.median).toBeLessThan(without.median);
+
+    // A take of a guided line follows the original as its revoice does (its timing and pitch, not the slot's fit).
+    const takes = await api(`/${dubId}/lines/2/takes?wait=300`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ count: 1, speeds: [null] }) });
+    expect(takes.status, await takes.clone().text()).toBe(200);
+    const [take] = (await takes.json()).data as Array<{ status: string; render: { guide: string | null; pitch_shift?: number; words: Array<{ start: number }> } }>;
+    expect(take!.status).toBe('ready');
+    expect(take!.render).toMatchObject({ guide: 'original' });
+    expect(take!.render.pitch_shift).toBeTypeOf('number');
+    const takeError = medianOnsetError([{ original: originalWords[1]!, revoiced: take!.render.words }]);
+    const plainError = medianOnsetError([{ original: originalWords[1]!, revoiced: plain.lines[1]!.render!.words }]);
+    expect(takeError.words).toBeGreaterThan(5);
+    expect(takeError.median).toBeLessThan(0.06);
+    expect(takeError.median).toBeLessThan(plainError.median);
   });
 });

@@ -15,7 +15,6 @@ import {
   type Dub,
   type DubLine,
   type DubPatch,
-  type LineGuideName,
   type DubRevision,
   type LinePatch,
   type Revoice,
@@ -46,7 +45,7 @@ import { recordingDubName } from './dub-name';
 import { DUB_CONVERT_JOB, DUB_PREPARE_JOB, DUB_READYING_JOBS } from './prepare-job';
 import { DUB_REVOICE_JOB } from './revoice-job';
 import { measureSpeakerPitch } from './speaker-pitch';
-import { DubTakes, plannedLine } from './takes';
+import { DubTakes, effectiveGuide, plannedLine } from './takes';
 import { ConflictError, InvalidInputError, issue, NotFoundError, TooLargeError, UnsupportedMediaError } from '../errors';
 import { parseInput } from '../validation';
 import type { AuditStore, NewAuditEntry } from '../storage/audit-store';
@@ -108,11 +107,6 @@ function parseJsonPart(raw: string, field: string): unknown {
  * Dubs of a recording: upload with or without lines, lines and their corrections, voices, revisions and
  * revoices. Routes stay thin; the revoice itself is a durable job (revoice-job.ts).
  */
-/** What a line's revoicing follows: its own guide, else the dub's, else nothing (null: fitted to the slot). */
-function effectiveGuide(dub: DubRecord, line: LineRecord): LineGuideName | null {
-  return line.guide ?? dub.guide ?? null;
-}
-
 export class Dubbing {
   readonly store: DubStore;
   readonly files: DubFiles;
@@ -810,7 +804,7 @@ export class Dubbing {
       if (voice === null) throw new ConflictError('No voice engine is installed, so no line can be voiced. Install festival and festvox-us-slt-hts (or see GET /v1/audio/models).');
       const found = this.deps.voices.lookupRef(voice);
       if (!found.ok) throw new ConflictError(`Line ${line.id} cannot be voiced: ${found.message}`);
-      planned.push({ ...plannedLine(lines, i, voice, line.speed, duration), ...(guide ? { guide, originalText: line.originalText } : {}) });
+      planned.push(plannedLine(lines, i, voice, line.speed, duration, guide));
     });
     return planned;
   }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import crypto from 'node:crypto';
 import { z } from 'zod';
-import type { DubLine, DubRevision, DubTake, TakesRequest, LineRender } from '../../shared/schemas';
+import type { DubLine, DubRevision, DubTake, TakesRequest, LineGuideName, LineRender } from '../../shared/schemas';
 import { readFrames, readWavLayout, writeFrames } from '../media/wav';
 import { crossfadeRegion } from '../dsp/crossfade';
 import { signResource } from '../auth/signed-url';
@@ -40,10 +40,19 @@ export function takeVariants(count: number, voices: readonly string[], speeds: R
   return out.slice(0, count);
 }
 
-/** A line as a rendering will voice it, at a voice and speed, with the room its neighbours leave. */
-export function plannedLine(lines: readonly LineRecord[], index: number, voice: string, speed: number | null, duration: number): PlannedLine {
+/** What a line's rendering follows: its own guide, else the dub's, else nothing (null: fitted to the slot). */
+export function effectiveGuide(dub: Pick<DubRecord, 'guide'>, line: Pick<LineRecord, 'guide'>): LineGuideName | null {
+  return line.guide ?? dub.guide ?? null;
+}
+
+/**
+ * A line as a rendering will voice it, at a voice and speed, with the room its neighbours leave; with a guide,
+ * also the original text the reading follows.
+ */
+export function plannedLine(lines: readonly LineRecord[], index: number, voice: string, speed: number | null, duration: number, guide: LineGuideName | null = null): PlannedLine {
   const line = lines[index]!;
   return {
+    ...(guide ? { guide, originalText: line.originalText } : {}),
     lineId: line.id,
     speaker: line.speaker,
     text: line.text,
@@ -118,11 +127,11 @@ export interface TakesDeps {
 export class DubTakes {
   constructor(private readonly deps: TakesDeps) {}
 
-  /** The line's planned rendering now, at a voice and speed. */
+  /** The line's planned rendering now, at a voice and speed, following the guide a revoice of it would. */
   private async planNow(store: DubStore, dub: DubRecord, lineId: number, voice: string, speed: number | null): Promise<PlannedLine | null> {
     const lines = await store.lines(dub.id);
     const index = lines.findIndex((l) => l.id === lineId);
-    return index < 0 ? null : plannedLine(lines, index, voice, speed, dub.frames / dub.sampleRate);
+    return index < 0 ? null : plannedLine(lines, index, voice, speed, dub.frames / dub.sampleRate, effectiveGuide(dub, lines[index]!));
   }
 
   /** Records the takes asked for and queues the job that renders them. Everything is checked first. */

@@ -57,7 +57,7 @@ export function DubLines({ lines, voices, timebase, playing, selected, notesOpen
           <th>In / out · A/B</th>
           <th>Original</th>
           <th>Line</th>
-          <th>Voice · speed</th>
+          <th>Voice · speed · guide</th>
           <th>State</th>
           <th>Review</th>
         </tr>
@@ -135,7 +135,7 @@ function LineRow({
   }, [line.text]);
   const dirty = draft.trim() !== line.text;
 
-  async function save(patch: { text?: string; voice?: string | null }) {
+  async function save(patch: { text?: string; voice?: string | null; guide?: 'original' | null }) {
     setSaving(true);
     const ok = await edits.saveLine(line, patch);
     setSaving(false);
@@ -271,6 +271,21 @@ function LineRow({
                 {s.toFixed(2)}×
               </option>
             ))}
+          </select>
+        </div>
+        <div className="row speed">
+          {/* The line's own guide; empty falls back to the dub's switch (the API has no "never" for one line). */}
+          <select
+            value={line.guide ?? ''}
+            disabled={disabled || saving}
+            aria-label={`Line ${number} guide`}
+            title="Whether this line's revoice follows the original actor's word timings and pitch (its own choice, or the dub's)"
+            data-testid="line-guide"
+            data-effective={line.effective_guide ?? ''}
+            onChange={(e) => void save({ guide: e.target.value === 'original' ? 'original' : null })}
+          >
+            <option value="">Dub’s guide{line.guide ? '' : line.effective_guide === 'original' ? ' (actor)' : ' (slot)'}</option>
+            <option value="original">Follow actor</option>
           </select>
         </div>
         {advice.kind === 'faster' && (

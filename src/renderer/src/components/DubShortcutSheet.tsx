@@ -23,7 +23,8 @@ export const DUB_PLACES: ReadonlyArray<{ where: string; description: string }> =
   { where: 'Takes → Use this take', description: 'Choose a take (rendered or recorded): a new revision changes only that line' },
   { where: 'Toolbar → Cue sheet', description: 'Export the dialogue list as CSV or xlsx, or import one: every row that cannot apply is listed, nothing changes unless you apply the others' },
   { where: 'Revisions → Stems', description: 'Download a revision as one WAV per speaker, the background and the mix, in one zip' },
-  { where: "Voices → Follow the actor's timing and pitch", description: "Revoiced lines put each word where the original's is and move the pitch to the original's" },
+  { where: "Voices → Follow the actor's timing and pitch", description: "Revoiced lines and their takes put each word where the original's is and move the pitch contour onto the original's" },
+  { where: "Line → Dub's guide / Follow actor", description: "One line's own choice: follow the original actor even when the dub does not (Dub's guide: the switch above decides)" },
 ];
 
 /** The dub view's keyboard sheet: the transport keys of the recording view, then the dub's own, then where its other controls are. */

@@ -9,7 +9,7 @@ import type { Timebase } from '../lib/timecode';
 export interface DubEdits {
   busy: boolean;
   /** Text and/or voice of a line; false when refused (the row keeps what was typed). */
-  saveLine(line: DubLine, patch: { text?: string; voice?: string | null }): Promise<boolean>;
+  saveLine(line: DubLine, patch: { text?: string; voice?: string | null; guide?: 'original' | null }): Promise<boolean>;
   setSpeed(line: DubLine, speed: number | null): Promise<boolean>;
   review(line: DubLine, status: ReviewStatus): Promise<DubLine | null>;
   addNote(line: DubLine, text: string): Promise<boolean>;

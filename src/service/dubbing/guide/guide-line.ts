@@ -1,4 +1,4 @@
-import { pitchTrack } from '../../speech/prosody/pitch';
+import { pitchTrack, type PitchTrack } from '../../speech/prosody/pitch';
 import { scaleTargets, targetLength, wordTimeMap, type TimeAnchor, type WordSpan } from '../../dsp/time-map';
 
 /** Pitch range tracked: Praat's usual 75 Hz floor, a ceiling above any speaking voice (as for speaker pitch). */
@@ -7,9 +7,16 @@ const CEILING_HZ = 500;
 /** At most an octave either way: beyond that a shifted voice stops sounding like itself. */
 export const MAX_SHIFT_SEMITONES = 12;
 
+export const GUIDE_PITCH_RANGE = { floor: FLOOR_HZ, ceiling: CEILING_HZ } as const;
+
 /** Median F0 over the voiced frames (the project's Praat-equivalent tracker), or null without any. */
 export function medianPitchHz(pcm: Float32Array, sampleRate: number): number | null {
-  const f0 = [...pitchTrack(pcm, sampleRate, { floor: FLOOR_HZ, ceiling: CEILING_HZ }).f0].filter((hz) => hz > 0).sort((a, b) => a - b);
+  return medianF0(pitchTrack(pcm, sampleRate, GUIDE_PITCH_RANGE));
+}
+
+/** Median F0 of a track's voiced frames, or null without any. */
+export function medianF0(track: PitchTrack): number | null {
+  const f0 = [...track.f0].filter((hz) => hz > 0).sort((a, b) => a - b);
   if (f0.length === 0) return null;
   const mid = f0.length >> 1;
   return f0.length % 2 ? f0[mid]! : (f0[mid - 1]! + f0[mid]!) / 2;

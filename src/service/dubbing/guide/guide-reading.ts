@@ -3,8 +3,10 @@ import { resampleMono } from '../../media/resample';
 import type { Aligner } from '../../speech/types';
 import { SAMPLE_RATE } from '../../speech/types';
 import { DEFAULT_FIT_LIMITS, fitToSlot, type SlotFit } from '../../speech/synthesis/slot-fit';
-import { targetLength } from '../../dsp/time-map';
-import { medianPitchHz, planGuide, semitonesToward } from './guide-line';
+import { mapTime, targetLength } from '../../dsp/time-map';
+import { GUIDE_PITCH_RANGE, medianF0, planGuide, semitonesToward } from './guide-line';
+import { contourShift } from './pitch-contour';
+import { pitchTrack } from '../../speech/prosody/pitch';
 import { warpAlongMap } from '../../dsp/time-warp';
 import { rubberbandPitch } from './rubberband';
 
@@ -35,8 +37,8 @@ export interface GuidedReading {
 
 /**
  * A reading that follows the original performance: both are aligned to their texts, the reading is warped
- * word by word onto the original's word timings (pitch kept) and its pitch moved by the difference of the two
- * median pitches (Rubber Band, formants kept), all within the slot (borrowing silence after the line as an unguided line may; squeezed
+ * word by word onto the original's word timings (pitch kept) and its pitch contour moved onto the original's
+ * (the median shift, varied over time by the smoothed frame-by-frame difference; Rubber Band, formants kept), all within the slot (borrowing silence after the line as an unguided line may; squeezed
  * uniformly when even that is too short). Null when there is nothing to follow: no aligner, or a side with no
  * aligned words.
  */
@@ -55,10 +57,25 @@ export async function guideReading(request: GuideRequest, signal?: AbortSignal):
   const fit = fitToSlot(targetLength(free.anchors), request.line, request.nextLimit, DEFAULT_FIT_LIMITS, 1);
   const room = fit.slot.end - fit.slot.start;
   const plan = fit.overflow > 0 ? planGuide(readingWords, originalWords, readingSeconds, room) : free;
-  const semitones = semitonesToward(medianPitchHz(reading16k, SAMPLE_RATE), medianPitchHz(original16k, SAMPLE_RATE));
-  // Timing by WSOLA along the map (each anchor placed to within its search tolerance), then the pitch.
+  const readingPitch = pitchTrack(reading16k, SAMPLE_RATE, GUIDE_PITCH_RANGE);
+  const originalPitch = pitchTrack(original16k, SAMPLE_RATE, GUIDE_PITCH_RANGE);
+  const semitones = semitonesToward(medianF0(readingPitch), medianF0(originalPitch));
+  // Timing by WSOLA along the map (each anchor placed to within its search tolerance), then the pitch: the
+  // median shift, moved over time toward the original's contour (both tracks put on the warped timeline: the
+  // reading's through the map, the original's through the squeeze).
   const warped = warpAlongMap(request.reading, request.readingRate, plan.anchors);
-  const samples = await rubberbandPitch(request.rubberband, warped, request.readingRate, semitones, signal);
+  // Only words paired one to one put the two contours on one timeline; a line followed by its span keeps the median shift.
+  const contour = plan.wordByWord
+    ? contourShift(
+    readingPitch,
+    (t) => mapTime(plan.anchors, t),
+    originalPitch,
+    (t) => t * plan.squeeze,
+    semitones,
+    warped.length / request.readingRate,
+  )
+    : undefined;
+  const samples = await rubberbandPitch(request.rubberband, warped, request.readingRate, semitones, signal, contour);
   const flags = fit.flags.filter((f) => f !== 'does_not_fit' && f !== 'stretched');
   return {
     samples,

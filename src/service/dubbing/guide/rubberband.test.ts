@@ -20,6 +20,22 @@ describe('rubberbandPitch', () => {
     expect(Math.abs(12 * Math.log2(hz / 200))).toBeLessThan(0.1);
   });
 
+  it("with a contour, moves the pitch by each point's shift from its time on, the length and the timing kept", async () => {
+    const input = tone(200, 2);
+    // A gap marks time: it must stay where it was.
+    input.fill(0, Math.round(0.9 * RATE), Math.round(1.1 * RATE));
+    const contour = [0, 0.5, 1, 1.5, 2].map((seconds) => ({ seconds, semitones: seconds < 1 ? -3 : 4 }));
+    const out = await rubberbandPitch(DEFAULT_RUBBERBAND, input, RATE, 0, undefined, contour);
+    expect(out.length).toBe(input.length);
+    const first = medianPitchHz(out.subarray(Math.round(0.2 * RATE), Math.round(0.8 * RATE)), RATE)!;
+    const second = medianPitchHz(out.subarray(Math.round(1.3 * RATE), Math.round(1.9 * RATE)), RATE)!;
+    expect(12 * Math.log2(first / 200)).toBeCloseTo(-3, 0);
+    expect(12 * Math.log2(second / 200)).toBeCloseTo(4, 0);
+    const rms = (from: number, to: number) => Math.sqrt(out.subarray(Math.round(from * RATE), Math.round(to * RATE)).reduce((s, x) => s + x * x, 0) / ((to - from) * RATE));
+    expect(rms(0.93, 1.07)).toBeLessThan(0.02);
+    expect(rms(0.7, 0.85)).toBeGreaterThan(0.2);
+  });
+
   it('clamps a shift to an octave and gives none without both pitches', () => {
     expect(semitonesToward(100, 400)).toBe(12);
     expect(semitonesToward(null, 200)).toBe(0);
