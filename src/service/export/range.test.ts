@@ -69,7 +69,7 @@ describe('requestedRange', () => {
     expect(requestedRange({ end: 3 }, 10)).toEqual({ start: 0, end: 3 });
     expect(requestedRange({ start: 2, end: 12 }, 10)).toEqual({ start: 2, end: 10 });
   });
-  it('refuses a start at or past the end, and an end not after the start, located', () => {
+  it('refuses a start at or past the end, and an end not after the start, naming the field (the route adds where)', () => {
     const fault = (q: { start?: number; end?: number }) => {
       try {
         requestedRange(q, 10);
@@ -78,9 +78,9 @@ describe('requestedRange', () => {
       }
       return null;
     };
-    expect(fault({ start: 10 })).toEqual(['query.start']);
-    expect(fault({ start: 4, end: 4 })).toEqual(['query.end']);
-    expect(fault({ start: 4, end: 3 })).toEqual(['query.end']);
-    expect(fault({ end: 0 })).toEqual(['query.end']);
+    expect(fault({ start: 10 })).toEqual(['start']);
+    expect(fault({ start: 4, end: 4 })).toEqual(['end']);
+    expect(fault({ start: 4, end: 3 })).toEqual(['end']);
+    expect(fault({ end: 0 })).toEqual(['end']);
   });
 });
