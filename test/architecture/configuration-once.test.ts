@@ -1,19 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repoRoot } from '../helpers/paths';
-
-const serviceDir = path.join(repoRoot, 'src', 'service');
-
-/** The service's source files (tests and their utilities aside), relative to src/service. */
-function sources(dir = serviceDir): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sources(full);
-    if (!/\.tsx?$/.test(entry.name) || /\.(test|testutil)\.tsx?$/.test(entry.name)) return [];
-    return [path.relative(serviceDir, full)];
-  });
-}
+import { serviceDir, serviceSources as sources } from './service-sources';
 
 /** Where the environment may be read: the configuration's parser and the command-line entry points. */
 const allowed = (file: string) => file === 'config.ts' || file.startsWith(`cli${path.sep}`);

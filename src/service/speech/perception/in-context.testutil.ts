@@ -5,7 +5,6 @@
  * be split) and analysed by runAnalysis with the real toolkit. Each line is tied to the sentence it mostly
  * lies in, so a test can ask how the changed sentence's lines and the untouched ones read.
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { audioDir } from '../../../../test/helpers/paths';
@@ -20,23 +19,10 @@ import { resolvePocketSphinxModel } from '../recognition/pocketsphinx/model';
 import { createPocketSphinxRecognizer } from '../recognition/pocketsphinx-recognizer';
 import { SAMPLE_RATE } from '../types';
 import { createSileroVad } from '../vad/silero';
+import { ffmpegPcm, writeWav } from './transformations.testutil';
 
 const GAP_SECONDS = 0.8;
 const NOISE_DBFS = -70;
-
-function ffmpegPcm(args: string[]): Float32Array {
-  const r = spawnSync('ffmpeg', ['-v', 'error', ...args, '-f', 'f32le', '-ar', String(SAMPLE_RATE), '-ac', '1', 'pipe:1'], { maxBuffer: 1 << 28 });
-  if (r.status !== 0) throw new Error(String(r.stderr));
-  const b = r.stdout;
-  return new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
-}
-
-function writeWav(file: string, pcm: Float32Array): void {
-  const r = spawnSync('ffmpeg', ['-v', 'error', '-y', '-f', 'f32le', '-ar', String(SAMPLE_RATE), '-ac', '1', '-i', 'pipe:0', '-c:a', 'pcm_s16le', file], {
-    input: Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength),
-  });
-  if (r.status !== 0) throw new Error(String(r.stderr));
-}
 
 export interface ReadingLine {
   segment: AnalysisSegment;

@@ -39,7 +39,8 @@ function refs(): Map<string, string> {
   return new Map(rows.map((r) => r.split('\t')).map(([file, , text]) => [file!.replace(/\.flac$/, ''), text!]));
 }
 
-function ffmpegPcm(args: string[], input?: Float32Array): Float32Array {
+/** 16 kHz mono float PCM out of ffmpeg run with `args` (over `input`'s PCM when given). */
+export function ffmpegPcm(args: string[], input?: Float32Array): Float32Array {
   const pre = input ? ['-f', 'f32le', '-ar', String(SAMPLE_RATE), '-ac', '1', '-i', 'pipe:0'] : [];
   const r = spawnSync('ffmpeg', ['-v', 'error', ...pre, ...args, '-f', 'f32le', '-ar', String(SAMPLE_RATE), '-ac', '1', 'pipe:1'], {
     input: input ? Buffer.from(input.buffer, input.byteOffset, input.byteLength) : undefined,
@@ -50,7 +51,8 @@ function ffmpegPcm(args: string[], input?: Float32Array): Float32Array {
   return new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
 }
 
-function writeWav(file: string, pcm: Float32Array): void {
+/** 16 kHz mono float PCM written as a 16-bit WAV. */
+export function writeWav(file: string, pcm: Float32Array): void {
   const r = spawnSync('ffmpeg', ['-v', 'error', '-y', '-f', 'f32le', '-ar', String(SAMPLE_RATE), '-ac', '1', '-i', 'pipe:0', '-c:a', 'pcm_s16le', file], {
     input: Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength),
   });
